@@ -1,0 +1,51 @@
+# csift-mcp: `make run` and `make test` work from a clean clone on a fresh Debian machine as root.
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc)
+ARGS ?=
+
+.PHONY: all deps build run serve test unit-test asan format format-check bench clean
+
+all: build
+
+deps:
+	@./.ci/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(BUILD) -j$(JOBS)
+
+# The main job: list the sessions of the Claude Code store on this machine (or of the fixture store when this
+# machine has none), so a new user sees the tool work. `make serve` runs the MCP server on stdio.
+run: build
+	@if [ -n "$(ARGS)" ]; then ./$(BUILD)/csift-mcp $(ARGS); \
+	elif [ -d "$${CLAUDE_CONFIG_DIR:-$$HOME/.claude}/projects" ]; then ./$(BUILD)/csift-mcp --cli list; \
+	else echo "(no Claude Code store on this machine: listing the fixture store)"; \
+	  ./$(BUILD)/csift-mcp --cli list --claude-home fixtures/home; fi
+
+serve: build
+	./$(BUILD)/csift-mcp --stdio
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.h')
+
+format-check: deps
+	clang-format --dry-run --Werror $$(git ls-files '*.cpp' '*.h')
+
+unit-test: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCSIFT_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  CSIFT_TEST_SANITIZED=1 ctest --output-on-failure -j$(JOBS)
+
+# The whole suite: format gate, the Release build's tests, then the ASan+UBSan pass.
+test: format-check unit-test asan
+
+bench: build
+	./bench/run.sh
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,38 @@
+// Envelope v2 (spec §8.2): a header row first, kind-tagged rows, a summary row last, on every path.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace csift {
+
+using json = nlohmann::ordered_json;
+
+struct Envelope {
+  json header = json::object();  // {"kind":"header","command":...}
+  std::vector<json> rows;         // each carries "kind"
+  json summary = json::object();  // {"kind":"summary", ...}
+  // Notes a CLI prints on stderr (zero-match diagnosis, lane notes, cautions). The MCP text rendering appends
+  // them; JSON consumers find the same facts as summary fields.
+  std::vector<std::string> notes;
+  bool is_error = false;
+
+  static Envelope make(std::string command);
+  json& add_row(std::string kind);
+  // {"header":{...},"rows":[...],"summary":{...}} (the MCP structuredContent shape)
+  json to_object() const;
+  // header line, row lines, summary line (the CLI --format json NDJSON stream)
+  std::string to_ndjson() const;
+};
+
+// An error envelope: header + summary carrying {"error":{"kind","message"}}.
+Envelope error_envelope(const std::string& command, const std::string& kind, const std::string& message);
+
+// Truncates text to an excerpt of at most `max_chars` code points with an explicit `… (+N chars)` marker.
+std::string excerpt(std::string_view text, size_t max_chars);
+// One-line form: newlines and runs of whitespace folded to single spaces.
+std::string one_line(std::string_view text);
+// Counts UTF-8 code points (invalid bytes count one each).
+size_t utf8_length(std::string_view s);
+
+}  // namespace csift

@@ -1,0 +1,72 @@
+// The transcript store on disk (spec §1-§2): where it is, how a cwd encodes to a project dir, and which
+// files are transcripts. Nothing here parses records.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace csift {
+
+// Environment lookups go through this so tests and the MCP server can pass their own environment.
+struct Environment {
+  std::map<std::string, std::string> vars;
+  std::string cwd;  // the caller's working directory (for `.` and relative paths)
+  static Environment from_process();
+  std::optional<std::string> get(const std::string& name) const;  // empty values count as unset
+};
+
+// --claude-home DIR > $CLAUDE_CONFIG_DIR (non-empty) > $HOME/.claude.
+std::string resolve_claude_home(const std::optional<std::string>& override_dir, const Environment& env);
+std::string projects_root(const std::string& claude_home);
+
+// §2.1: NFC, then every UTF-16 code unit outside [A-Za-z0-9] becomes '-'. No collapsing, case kept.
+std::string encode_cwd(const std::string& cwd);
+// Encoded names longer than this are stored as `<first-200>-<hash>`; lookups prefix-scan.
+inline constexpr size_t kMaxEncodedLength = 200;
+
+enum class TranscriptShape {
+  session,        // top-level <uuid>.jsonl
+  builtin_task,   // <uuid>/subagents/agent-<hex>.jsonl with isSidechain records
+  workflow,       // <uuid>/subagents/workflows/wf_<id>/agent-<hex>.jsonl
+  teammate,       // a teammate agent (name-embedded agent id) under subagents/
+  legacy_flat,    // agent-<hex>.jsonl beside the sessions in the project dir (CC 1.x)
+};
+const char* shape_name(TranscriptShape s);
+
+struct Transcript {
+  std::string path;               // absolute path of the .jsonl
+  std::string project_dir;        // absolute path of the <ENCODED> dir
+  std::string id;                 // session uuid, or agent id (the hex after `agent-`)
+  std::string session_id;         // the owning top-level session uuid ("" when unknown, legacy flat)
+  bool is_subagent = false;
+  TranscriptShape shape = TranscriptShape::session;
+  std::string meta_path;          // agent-<hex>.meta.json when present
+  std::string agent_type;         // from meta.json
+  std::string description;        // from meta.json
+  std::string spawn_tool_use_id;  // meta.json toolUseId
+  std::string parent_agent_id;    // meta.json parentAgentId
+  std::string workflow_id;        // wf_<id> for workflow agents
+  uint64_t size = 0;
+  int64_t mtime_ns = 0;
+  // parent_session_id for the id trio: the owning top-level session (session_id), or id for a session.
+  const std::string& parent_session_id() const { return is_subagent ? session_id : id; }
+};
+
+// Non-recursive listing of top-level sessions in one project dir, sorted by file name.
+std::vector<Transcript> list_sessions(const std::string& project_dir);
+// The subagent transcripts of one session (all three shapes), sorted by path. journal.jsonl and the
+// elicitation sidecar are never transcripts.
+std::vector<Transcript> list_subagents(const Transcript& session);
+// Legacy flat agent-*.jsonl files in a project dir (CC 1.x layout), sorted by name.
+std::vector<Transcript> list_legacy_agents(const std::string& project_dir);
+// Every project dir under the projects root that holds at least one session, sorted.
+std::vector<std::string> list_project_dirs(const std::string& projects_root);
+
+// The elicitation sidecar of a top-level session (spec §6.10): <project>/<uuid>/elicitations.jsonl.
+std::string sidecar_path(const Transcript& session);
+bool is_sidecar_path(const std::string& path);
+
+bool is_uuid(std::string_view s);
+
+}  // namespace csift

@@ -1,0 +1,2 @@
+// Placeholder until the CLI shim lands: keeps the build linkable.
+int main() { return 0; }
