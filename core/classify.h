@@ -16,6 +16,8 @@ namespace csift {
 struct Unit {
   std::vector<Label> labels;  // richest-first, never empty for an emitted unit
   std::string text;           // the matchable / rendered text of this unit
+  std::string source_text;    // the verbatim source when `text` is a derived render (a slash wrapper's XML,
+                              // a notification section's XML); empty when `text` is already verbatim
   std::string marker;         // label-zone marker: "[narration summary]", "[enqueue]", "[error]" ...
   std::string tool_name;      // tool_use name, or the tool a tool_result answers (when known)
   std::string tool_use_id;    // the pairing key (tool_use id / tool_result tool_use_id)

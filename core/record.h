@@ -88,6 +88,13 @@ struct Record {
   std::string operation;
   std::string reason;
 
+  // Elicitation sidecar marker fields (spec §6.10): `csift`, `csiftPhase`, `csiftKind`, `csiftKey`.
+  // Native transcript records never carry them.
+  std::string csift_marker;  // "elicitation-marker-v1" on a sidecar line
+  std::string csift_phase;   // "pending" | "resolved"
+  std::string csift_kind;    // "AskUserQuestion" | "ExitPlanMode" | "mcp-elicitation"
+  std::string csift_key;     // pairs a pending marker with its resolution
+
   Message message;
 };
 

@@ -20,4 +20,9 @@ struct TurnAssignment {
 // `records` must be in file order and include every record that may open a turn (see may_open_turn).
 TurnAssignment assign_turns(const std::vector<Record>& records);
 
+struct Unit;
+// A superseded draft keeps ONE view whatever its text shape (v0.10.2 ⑤): collapses a draft record's units
+// to a single user.unsent unit carrying the first unit's text (or the record's user text when it had none).
+void relabel_as_draft(const Record& draft, std::vector<Unit>& units);
+
 }  // namespace csift
