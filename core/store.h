@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace csift {
@@ -19,6 +20,10 @@ struct Environment {
 // --claude-home DIR > $CLAUDE_CONFIG_DIR (non-empty) > $HOME/.claude.
 std::string resolve_claude_home(const std::optional<std::string>& override_dir, const Environment& env);
 std::string projects_root(const std::string& claude_home);
+// $HOME (non-empty), else the passwd entry's home dir.
+std::string home_dir(const Environment& env);
+// Expands a leading `~` / `$HOME` in a user-typed path.
+std::string expand_home(const std::string& path, const Environment& env);
 
 // §2.1: NFC, then every UTF-16 code unit outside [A-Za-z0-9] becomes '-'. No collapsing, case kept.
 std::string encode_cwd(const std::string& cwd);
@@ -26,19 +31,19 @@ std::string encode_cwd(const std::string& cwd);
 inline constexpr size_t kMaxEncodedLength = 200;
 
 enum class TranscriptShape {
-  session,        // top-level <uuid>.jsonl
-  builtin_task,   // <uuid>/subagents/agent-<hex>.jsonl with isSidechain records
-  workflow,       // <uuid>/subagents/workflows/wf_<id>/agent-<hex>.jsonl
-  teammate,       // a teammate agent (name-embedded agent id) under subagents/
-  legacy_flat,    // agent-<hex>.jsonl beside the sessions in the project dir (CC 1.x)
+  session,       // top-level <uuid>.jsonl
+  builtin_task,  // <uuid>/subagents/agent-<hex>.jsonl with isSidechain records
+  workflow,      // <uuid>/subagents/workflows/wf_<id>/agent-<hex>.jsonl
+  teammate,      // a teammate agent (name-embedded agent id) under subagents/
+  legacy_flat,   // agent-<hex>.jsonl beside the sessions in the project dir (CC 1.x)
 };
 const char* shape_name(TranscriptShape s);
 
 struct Transcript {
-  std::string path;               // absolute path of the .jsonl
-  std::string project_dir;        // absolute path of the <ENCODED> dir
-  std::string id;                 // session uuid, or agent id (the hex after `agent-`)
-  std::string session_id;         // the owning top-level session uuid ("" when unknown, legacy flat)
+  std::string path;         // absolute path of the .jsonl
+  std::string project_dir;  // absolute path of the <ENCODED> dir
+  std::string id;           // session uuid, or agent id (the hex after `agent-`)
+  std::string session_id;   // the owning top-level session uuid ("" when unknown, legacy flat)
   bool is_subagent = false;
   TranscriptShape shape = TranscriptShape::session;
   std::string meta_path;          // agent-<hex>.meta.json when present
@@ -47,6 +52,9 @@ struct Transcript {
   std::string spawn_tool_use_id;  // meta.json toolUseId
   std::string parent_agent_id;    // meta.json parentAgentId
   std::string workflow_id;        // wf_<id> for workflow agents
+  std::string agent_name;         // meta.json name (teammates)
+  std::string team_name;          // meta.json teamName (teammates)
+  std::string task_kind;          // meta.json taskKind ("in_process_teammate" upgrades the shape)
   uint64_t size = 0;
   int64_t mtime_ns = 0;
   // parent_session_id for the id trio: the owning top-level session (session_id), or id for a session.
@@ -63,10 +71,20 @@ std::vector<Transcript> list_legacy_agents(const std::string& project_dir);
 // Every project dir under the projects root that holds at least one session, sorted.
 std::vector<std::string> list_project_dirs(const std::string& projects_root);
 
+// Classifies one .jsonl file by where it sits: a subagent (any shape, meta read) when it is agent-<id>.jsonl,
+// else a top-level transcript. std::nullopt when the file does not exist.
+std::optional<Transcript> transcript_for_file(const std::string& path);
+
 // The elicitation sidecar of a top-level session (spec §6.10): <project>/<uuid>/elicitations.jsonl.
 std::string sidecar_path(const Transcript& session);
 bool is_sidecar_path(const std::string& path);
 
 bool is_uuid(std::string_view s);
+// A teammate's name-embedded agent id, `a<Name>-<16 hex>` (the name may carry dashes; never a uuid).
+bool is_teammate_agent_id(std::string_view s);
+// The agent id of an `agent-<id>.jsonl` file name, or "" when the name is not that shape.
+std::string agent_id_from_filename(std::string_view filename);
+// The sessionId of the first record carrying one, from a short head scan ("" when none).
+std::string head_session_id(const std::string& path);
 
 }  // namespace csift

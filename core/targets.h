@@ -1,6 +1,7 @@
 // TargetResolver: the positional target grammar every multi-target tool shares (spec §2.3, §6.2):
-// a real path (incl. `.`), an encoded dir (bare or under ~/.claude/projects/), `@<uuid>`, `@<4-11 hex prefix>`,
-// `@<agent-id>`, `@main`, `@trap:<marker>`, a `*.jsonl` path, plus `--sessions-from FILE|-`.
+// a real path (incl. `.`), an encoded dir (bare or under ~/.claude/projects/), `@<uuid>`,
+// `@<4-11 hex prefix>`, `@<agent-id>`, `@main`, `@trap:<marker>`, a `*.jsonl` path, plus
+// `--sessions-from FILE|-`.
 #pragma once
 #include <optional>
 #include <string>
@@ -13,7 +14,7 @@ namespace csift {
 struct TargetRequest {
   std::vector<std::string> targets;
   std::optional<std::vector<std::string>> sessions_from_ids;  // already-read id tokens (empty = empty scope)
-  bool subagents = true;                                       // span subagents (--no-subagents clears)
+  bool subagents = true;                                      // span subagents (--no-subagents clears)
   std::optional<std::string> claude_home;
 };
 
@@ -40,12 +41,12 @@ class TargetResolver {
   const std::string& projects_root() const { return root_; }
 
  private:
-  const Environment& env_;
+  Environment env_;  // a copy: a resolver built from a temporary environment must not dangle
   std::string home_;
   std::string root_;
 };
 
-// Reads an id list (whitespace separated, bare or @-prefixed) from a file path or "-" (stdin text given).
+// Splits an id list (whitespace separated, bare or @-prefixed; the `@` is dropped) read from a file or stdin.
 std::vector<std::string> parse_id_list(const std::string& text);
 
 }  // namespace csift

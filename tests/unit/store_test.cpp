@@ -1,0 +1,164 @@
+// The store: home resolution, §2.1 encoding, and discovery of sessions and every subagent shape.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "core/store.h"
+#include "tests/unit/temp_store.h"
+
+using namespace csift;
+using csift_test::TempStore;
+using csift_test::user_line;
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kS1 = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+const std::string kS2 = "13d9645a-0000-4000-8000-000000000001";
+}  // namespace
+
+TEST_CASE("claude home precedence: override > CLAUDE_CONFIG_DIR (non-empty) > $HOME/.claude") {
+  Environment env;
+  env.vars["HOME"] = "/home/u";
+  CHECK(resolve_claude_home(std::nullopt, env) == "/home/u/.claude");
+  env.vars["CLAUDE_CONFIG_DIR"] = "";
+  CHECK(resolve_claude_home(std::nullopt, env) == "/home/u/.claude");
+  env.vars["CLAUDE_CONFIG_DIR"] = "/cfg";
+  CHECK(resolve_claude_home(std::nullopt, env) == "/cfg");
+  CHECK(resolve_claude_home(std::string("~/alt"), env) == "/home/u/alt");
+  CHECK(projects_root("/cfg") == "/cfg/projects");
+  CHECK_FALSE(env.get("CLAUDE_CONFIG_DIR_MISSING").has_value());
+}
+
+TEST_CASE("Environment::from_process reads the real environment and cwd") {
+  Environment env = Environment::from_process();
+  CHECK_FALSE(env.cwd.empty());
+  CHECK(env.vars.count("PATH") == 1);
+}
+
+TEST_CASE("encode_cwd follows §2.1 exactly") {
+  CHECK(encode_cwd("/Users/testuser/Projects/widget_app_prototype") ==
+        "-Users-testuser-Projects-widget-app-prototype");
+  CHECK(encode_cwd("/Users/testuser/Projects/Acme/widget_factory-worktrees/main") ==
+        "-Users-testuser-Projects-Acme-widget-factory-worktrees-main");
+  CHECK(encode_cwd("/a/.claude/b") == "-a--claude-b");
+  CHECK(encode_cwd("C:\\Users\\x") == "C--Users-x");
+  CHECK(encode_cwd("\\\\server\\share") == "--server-share");
+  // NFD (e + combining acute) normalizes to one composed unit: one dash, like the NFC spelling.
+  CHECK(encode_cwd("/caf\x65\xcc\x81") == "-caf-");
+  CHECK(encode_cwd("/caf\xc3\xa9") == "-caf-");
+  // An astral char is a surrogate pair: two dashes.
+  CHECK(encode_cwd("/x\xf0\x9f\x98\x80y") == "-x--y");
+  // Invalid UTF-8 bytes: one dash each.
+  CHECK(encode_cwd("/a\xff\xfe"
+                   "b") == "-a--b");
+  CHECK(encode_cwd("/Mixed Case 42") == "-Mixed-Case-42");
+}
+
+TEST_CASE("id shapes") {
+  CHECK(is_uuid(kS1));
+  CHECK_FALSE(is_uuid("0a1b2c3d4e5f4a6b8c7d9e0f1a2b3c4d"));
+  CHECK(is_teammate_agent_id("aVSRepro-68a2a1661c9390c1"));
+  CHECK(is_teammate_agent_id("aP1-engine-9cf2a1661c9390c1"));
+  CHECK_FALSE(is_teammate_agent_id("acompact-946d2b"));
+  CHECK_FALSE(is_teammate_agent_id("aac57f5"));
+  CHECK(agent_id_from_filename("agent-aac57f5.jsonl") == "aac57f5");
+  CHECK(agent_id_from_filename("agent-aac57f5.meta.json") == "");
+  CHECK(agent_id_from_filename("journal.jsonl") == "");
+}
+
+TEST_CASE("discovery: sessions, the three subagent shapes, legacy flat agents, exclusions") {
+  TempStore store;
+  std::string dir = (store.projects() / "-w").string();
+  store.write("-w/" + kS1 + ".jsonl", user_line(kS1));
+  store.write("-w/" + kS2 + ".jsonl", user_line(kS2));
+  store.write("-w/agent-a0d87c4.jsonl", "\n" + user_line(kS2));  // legacy flat (CC 1.x)
+  store.write("-w/notes.jsonl", user_line(kS1));                 // not uuid-named: not a session
+  store.write("-w/" + kS1 + "/elicitations.jsonl", "{\"csift\":\"elicitation-marker-v1\"}\n");
+  store.write("-w/" + kS1 + "/subagents/agent-aac57f5.jsonl", user_line(kS1));
+  store.write("-w/" + kS1 + "/subagents/agent-aac57f5.meta.json",
+              R"({"agentType":"Explore","description":"look","toolUseId":"toolu_1","parentAgentId":"x"})");
+  store.write("-w/" + kS1 + "/subagents/agent-acompact-946d2b.jsonl", user_line(kS1));
+  store.write("-w/" + kS1 + "/subagents/agent-acompact-946d2b.meta.json", "{not json");
+  store.write("-w/" + kS1 + "/subagents/agent-aTeam-68a2a1661c9390c1.jsonl", user_line(kS1));
+  store.write("-w/" + kS1 + "/subagents/agent-b1.jsonl", user_line(kS1));
+  store.write("-w/" + kS1 + "/subagents/agent-b1.meta.json",
+              R"({"taskKind":"in_process_teammate","name":"bee"})");
+  store.write("-w/" + kS1 + "/subagents/workflows/wf_7/agent-c2.jsonl", user_line(kS1));
+  store.write("-w/" + kS1 + "/subagents/workflows/wf_7/journal.jsonl", "{\"agentId\":\"c2\"}\n");
+  store.write("-childless/" + kS1 + "/subagents/agent-zz.jsonl", user_line(kS1));
+  store.write("-memory-only/memory/notes.md", "x");
+
+  auto sessions = list_sessions(dir);
+  REQUIRE(sessions.size() == 2);
+  CHECK(sessions[0].id == kS1);
+  CHECK(sessions[0].path == dir + "/" + kS1 + ".jsonl");
+  CHECK(sessions[0].size > 0);
+  CHECK(sessions[0].mtime_ns > 0);
+  CHECK_FALSE(sessions[0].is_subagent);
+  CHECK(sessions[0].parent_session_id() == kS1);
+
+  auto agents = list_subagents(sessions[0]);
+  REQUIRE(agents.size() == 5);
+  std::map<std::string, Transcript> by_id;
+  for (auto& a : agents)
+    by_id[a.id] = a;
+  CHECK(by_id["aac57f5"].shape == TranscriptShape::builtin_task);
+  CHECK(by_id["aac57f5"].agent_type == "Explore");
+  CHECK(by_id["aac57f5"].description == "look");
+  CHECK(by_id["aac57f5"].spawn_tool_use_id == "toolu_1");
+  CHECK(by_id["aac57f5"].parent_agent_id == "x");
+  CHECK(by_id["aac57f5"].parent_session_id() == kS1);
+  CHECK(by_id["acompact-946d2b"].shape == TranscriptShape::builtin_task);
+  CHECK(by_id["acompact-946d2b"].agent_type.empty());
+  CHECK(by_id["aTeam-68a2a1661c9390c1"].shape == TranscriptShape::teammate);
+  CHECK(by_id["b1"].shape == TranscriptShape::teammate);
+  CHECK(by_id["b1"].agent_name == "bee");
+  CHECK(by_id["c2"].shape == TranscriptShape::workflow);
+  CHECK(by_id["c2"].workflow_id == "wf_7");
+  CHECK(std::is_sorted(agents.begin(), agents.end(),
+                       [](const Transcript& a, const Transcript& b) { return a.path < b.path; }));
+
+  auto legacy = list_legacy_agents(dir);
+  REQUIRE(legacy.size() == 1);
+  CHECK(legacy[0].id == "a0d87c4");
+  CHECK(legacy[0].session_id == kS2);
+  CHECK(legacy[0].shape == TranscriptShape::legacy_flat);
+  CHECK(legacy[0].is_subagent);
+
+  auto dirs = list_project_dirs(store.projects().string());
+  CHECK(dirs == std::vector<std::string>{dir});
+
+  CHECK(std::string(shape_name(TranscriptShape::builtin_task)) == "builtin-task");
+  CHECK(sidecar_path(sessions[0]) == dir + "/" + kS1 + "/elicitations.jsonl");
+  CHECK(is_sidecar_path(sidecar_path(sessions[0])));
+  std::string renamed = store.write("-w/renamed.jsonl", "{\"csift\":\"elicitation-marker-v1\",\"a\":1}\n\n");
+  CHECK(is_sidecar_path(renamed));
+  CHECK_FALSE(is_sidecar_path(sessions[0].path));
+
+  auto file = transcript_for_file(dir + "/" + kS1 + "/subagents/workflows/wf_7/agent-c2.jsonl");
+  REQUIRE(file);
+  CHECK(file->shape == TranscriptShape::workflow);
+  CHECK(file->session_id == kS1);
+  auto flat = transcript_for_file(dir + "/agent-a0d87c4.jsonl");
+  REQUIRE(flat);
+  CHECK(flat->shape == TranscriptShape::legacy_flat);
+  CHECK_FALSE(transcript_for_file(dir + "/missing.jsonl"));
+}
+
+TEST_CASE("discovery over the real corpus layouts") {
+  const std::string corpus = "/work/shared/corpus/";
+  if (!fs::exists(corpus)) return;
+  const std::string legacy_dir =
+      corpus + "scripts-and-tools/src/claude-history/test/fixtures/claude-projects/-Users-user-project";
+  auto legacy = list_legacy_agents(legacy_dir);
+  CHECK(legacy.size() >= 10);
+  for (const auto& a : legacy)
+    CHECK(is_uuid(a.session_id));
+  auto sessions = list_sessions(corpus + "spotter/test/fixtures/transcripts");
+  REQUIRE_FALSE(sessions.empty());
+  size_t agents = 0;
+  for (const auto& s : sessions)
+    agents += list_subagents(s).size();
+  CHECK(agents >= 10);
+}

@@ -1,0 +1,103 @@
+// whoami: the env form (lane unknown, path or a not-found note), the guidance error, and the @trap ancestry.
+#include <doctest/doctest.h>
+
+#include "core/error.h"
+#include "tests/unit/temp_store.h"
+#include "tools/whoami.h"
+
+using namespace csift;
+using csift_test::TempStore;
+using csift_test::tool_use_line;
+using csift_test::user_line;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kS1 = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+
+struct WhoamiFixture {
+  TempStore store;
+  ToolContext ctx;
+  WhoamiFixture() {
+    std::string sub = "-w/" + kS1 + "/subagents/";
+    store.write("-w/" + kS1 + ".jsonl", user_line(kS1) + tool_use_line(kS1, "toolu_A", "Agent", "{}"));
+    store.write(sub + "agent-aaaa1111.jsonl", user_line(kS1) + tool_use_line(kS1, "toolu_B", "Task", "{}"));
+    store.write(sub + "agent-aaaa1111.meta.json", R"({"toolUseId":"toolu_A"})");
+    store.write(sub + "agent-bbbb2222.jsonl",
+                user_line(kS1) +
+                    tool_use_line(kS1, "toolu_x", "Bash",
+                                  R"({"command":"csift-mcp --cli whoami @trap:RustyMeadowCompass6083"})"));
+    store.write(sub + "agent-bbbb2222.meta.json", R"({"toolUseId":"toolu_B"})");
+    ctx.env = store.env("/nowhere");
+    ctx.env.vars["CLAUDE_CODE_SESSION_ID"] = kS1;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("whoami env form: the session and its path, lane fields null, a lane line in text") {
+  WhoamiFixture f;
+  Envelope out = run_whoami(json::object(), f.ctx);
+  CHECK(out.header["command"] == "whoami");
+  REQUIRE(out.rows.size() == 1);
+  const json& row = out.rows[0];
+  CHECK(row["kind"] == "identity");
+  CHECK(row["session_id"] == kS1);
+  CHECK(row["is_subagent"].is_null());
+  CHECK(row["parent_session_id"].is_null());
+  CHECK(row["depth"].is_null());
+  CHECK(row["path"] == (f.store.projects() / "-w" / (kS1 + ".jsonl")).string());
+  CHECK(out.summary["identities"] == 1);
+  CHECK_FALSE(out.notes.empty());
+  std::string text = render_whoami_text(out, json::object());
+  CHECK(text.find("session " + kS1 + "\n") == 0);
+  CHECK(text.find("path ~/.claude/projects/-w/" + kS1 + ".jsonl\n") != std::string::npos);
+  CHECK(text.find("lane unknown") != std::string::npos);
+  CHECK(render_whoami_text(run_whoami(json{{"self", "@main"}}, f.ctx), json::object()) == text);
+}
+
+TEST_CASE("whoami env form: the path line is printed even when the id resolves to no file") {
+  WhoamiFixture f;
+  f.ctx.env.vars["CLAUDE_CODE_SESSION_ID"] = "ffffffff-0000-4000-8000-000000000000";
+  Envelope out = run_whoami(json::object(), f.ctx);
+  REQUIRE(out.rows.size() == 1);
+  CHECK(out.rows[0]["path"].is_null());
+  CHECK(render_whoami_text(out, json::object()).find("path <not found: no ffffffff") != std::string::npos);
+  f.ctx.env.vars.erase("CLAUDE_CODE_SESSION_ID");
+  f.ctx.env.vars["CODEX_COMPANION_SESSION_ID"] = kS1;
+  CHECK(run_whoami(json::object(), f.ctx).rows[0]["source"] == "env:CODEX_COMPANION_SESSION_ID");
+}
+
+TEST_CASE("whoami without the env var errors with guidance; other tokens are refused") {
+  WhoamiFixture f;
+  f.ctx.env.vars.erase("CLAUDE_CODE_SESSION_ID");
+  try {
+    run_whoami(json::object(), f.ctx);
+    FAIL("no error");
+  } catch (const ToolError& e) {
+    std::string msg = e.what();
+    CHECK(msg.find("CLAUDE_CODE_SESSION_ID") != std::string::npos);
+    CHECK(msg.find("@<uuid>") != std::string::npos);
+    CHECK(msg.find("most recently modified") != std::string::npos);
+  }
+  CHECK_THROWS_AS(run_whoami(json{{"self", "@" + kS1}}, f.ctx), ToolError);
+}
+
+TEST_CASE("whoami @trap walks the ancestry chain: self first, the top-level session last") {
+  WhoamiFixture f;
+  Envelope out = run_whoami(json{{"self", "@trap:RustyMeadowCompass6083"}}, f.ctx);
+  REQUIRE(out.rows.size() == 3);
+  CHECK(out.rows[0]["session_id"] == "bbbb2222");
+  CHECK(out.rows[0]["is_subagent"] == true);
+  CHECK(out.rows[0]["depth"] == 0);
+  CHECK(out.rows[0]["parent_session_id"] == kS1);
+  CHECK(out.rows[1]["session_id"] == "aaaa1111");
+  CHECK(out.rows[1]["depth"] == 1);
+  CHECK(out.rows[2]["session_id"] == kS1);
+  CHECK(out.rows[2]["is_subagent"] == false);
+  CHECK(out.rows[2]["depth"] == 2);
+  CHECK(out.summary["identities"] == 3);
+  std::string text = render_whoami_text(out, json::object());
+  CHECK(text.find("session bbbb2222  (subagent · depth 0") == 0);
+  CHECK_THROWS_AS(run_whoami(json{{"self", "@trap:JollyShinyBrook4283"}}, f.ctx), ToolError);
+}
