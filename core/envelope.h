@@ -9,7 +9,7 @@ namespace csift {
 using json = nlohmann::ordered_json;
 
 struct Envelope {
-  json header = json::object();  // {"kind":"header","command":...}
+  json header = json::object();   // {"kind":"header","command":...}
   std::vector<json> rows;         // each carries "kind"
   json summary = json::object();  // {"kind":"summary", ...}
   // Notes a CLI prints on stderr (zero-match diagnosis, lane notes, cautions). The MCP text rendering appends
@@ -27,6 +27,9 @@ struct Envelope {
 
 // An error envelope: header + summary carrying {"error":{"kind","message"}}.
 Envelope error_envelope(const std::string& command, const std::string& kind, const std::string& message);
+
+// Serializes JSON; invalid UTF-8 in strings is replaced (U+FFFD), never thrown. indent -1 = one compact line.
+std::string dump_json(const json& j, int indent = -1);
 
 // Truncates text to an excerpt of at most `max_chars` code points with an explicit `… (+N chars)` marker.
 std::string excerpt(std::string_view text, size_t max_chars);

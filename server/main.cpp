@@ -1,2 +1,44 @@
-// Placeholder until the CLI shim lands: keeps the build linkable.
-int main() { return 0; }
+// Entry point: `--cli <tool> ...` runs one tool; `--help` / `--version` print; no arguments or `--stdio`
+// serve MCP on stdio; `--http` serves MCP over HTTP.
+#include <iostream>
+#include <string_view>
+
+#include "server/cli.h"
+#include "server/version.h"
+
+#if __has_include("server/mcp_entry.h")
+#include "server/mcp_entry.h"
+#define CSIFT_HAS_MCP_TRANSPORT 1
+#endif
+
+namespace {
+
+int serve(std::string_view mode, int argc, char** argv) {
+#ifdef CSIFT_HAS_MCP_TRANSPORT
+  return mode == "--http" ? csift::run_http_server(argc, argv) : csift::run_stdio_server(argc, argv);
+#else
+  (void)argc;
+  (void)argv;
+  std::cerr << "csift-mcp: MCP transport not built yet (" << mode
+            << " is unavailable in this build); use `csift-mcp --cli <tool> ...`\n";
+  return 1;
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string_view mode = argc > 1 ? std::string_view(argv[1]) : std::string_view("--stdio");
+  if (mode == "--cli") return csift::run_cli(argc - 2, argv + 2);
+  if (mode == "--help" || mode == "-h") {
+    std::cout << csift::render_top_help();
+    return 0;
+  }
+  if (mode == "--version" || mode == "-V") {
+    std::cout << csift::kServerName << " " << csift::server_version() << "\n";
+    return 0;
+  }
+  if (mode == "--stdio" || mode == "--http") return serve(mode, argc, argv);
+  std::cerr << "csift-mcp: unknown mode '" << mode << "'\n\n" << csift::render_top_help();
+  return 2;
+}

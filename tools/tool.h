@@ -37,7 +37,8 @@ struct ToolSpec {
 const std::vector<ToolSpec>& tool_table();
 const ToolSpec* find_tool(std::string_view name);
 
-// The schema files as embedded: input schemas carry `x-cli` annotations (CLI shape) that the served form drops.
+// The schema files as embedded: input schemas carry `x-cli` annotations (CLI shape) that the served form
+// drops.
 const json& input_schema_annotated(std::string_view tool);
 json input_schema_served(std::string_view tool);
 const json& output_schema(std::string_view tool);
@@ -53,5 +54,15 @@ struct ToolOutcome {
 // Validates args against the tool's input schema (defaults applied), runs the handler and renders text.
 // Never throws: every exception becomes an error envelope with isError semantics.
 ToolOutcome invoke_tool(const ToolSpec& tool, const json& args, ToolContext& ctx);
+// The same against an explicit input schema (tests; tools whose schema is not embedded).
+ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& input_schema, const json& args,
+                                    ToolContext& ctx);
+
+// Common paging arguments every tool takes: `row_offset` drops the first N rows (summary.rows_skipped);
+// `max_chars` cuts rows at a row boundary once the rendering would exceed it (summary.rows_omitted and
+// summary.continue_with = the call's arguments with row_offset advanced; text output ends with a footer).
+
+// The CLI command line equivalent to calling `tool` with `args` (`csift-mcp --cli show @x --turn -3..`).
+std::string render_continuation_cli(std::string_view tool, const json& args);
 
 }  // namespace csift

@@ -1,0 +1,97 @@
+// `csift-mcp --cli <tool> ...`: parse argv against the tool's schema, call the same dispatcher the MCP server
+// uses, and print the result (text or NDJSON) with the exit code convention 0 / 2 usage / 1 other.
+#include "server/cli.h"
+
+#include <iostream>
+#include <iterator>
+
+#include "core/error.h"
+#include "tools/tool.h"
+
+namespace csift {
+namespace {
+
+// Whether the tokens ask for JSON output, read before parsing so a parse error can still be an envelope.
+bool tokens_request_json(const std::vector<std::string>& tokens) {
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i] == "--") return false;
+    if (tokens[i] == "--format=json") return true;
+    if (tokens[i] == "--format" && i + 1 < tokens.size() && tokens[i + 1] == "json") return true;
+  }
+  return false;
+}
+
+std::string tool_names() {
+  std::string names;
+  for (const auto& tool : tool_table())
+    names += (names.empty() ? "" : ", ") + std::string(tool.name);
+  return names.empty() ? "(none built in)" : names;
+}
+
+void print_ensuring_newline(std::ostream& out, const std::string& text) {
+  out << text;
+  if (!text.empty() && text.back() != '\n') out << '\n';
+}
+
+int report_usage_error(std::string_view tool, const std::string& message, bool as_json) {
+  if (as_json) {
+    std::cout << error_envelope(std::string(tool), "usage", message).to_ndjson();
+  } else {
+    std::cerr << "csift-mcp --cli " << tool << ": " << message << "\nRun `csift-mcp --cli " << tool
+              << " --help` for usage.\n";
+  }
+  return 2;
+}
+
+void print_outcome(std::string_view tool, const ToolOutcome& outcome, bool as_json) {
+  for (const auto& note : outcome.envelope.notes)
+    print_ensuring_newline(std::cerr, note);
+  if (as_json || outcome.exit_code == 0) {
+    print_ensuring_newline(std::cout, outcome.text);
+    return;
+  }
+  print_ensuring_newline(std::cerr, outcome.text);
+  if (outcome.exit_code == 2) std::cerr << "Run `csift-mcp --cli " << tool << " --help` for usage.\n";
+}
+
+// `sessions_from: "-"` means the list comes on stdin; read it here, where stdin belongs to the caller.
+void read_stdin_when_requested(const json& args, ToolContext& ctx) {
+  if (!args.contains("sessions_from") || args["sessions_from"] != "-") return;
+  ctx.stdin_text = std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  if (argc < 1 || std::string_view(argv[0]) == "--help" || std::string_view(argv[0]) == "-h") {
+    (argc < 1 ? std::cerr : std::cout) << render_top_help();
+    return argc < 1 ? 2 : 0;
+  }
+  const std::string tool_name = argv[0];
+  const ToolSpec* tool = find_tool(tool_name);
+  if (!tool) {
+    std::cerr << "csift-mcp --cli: unknown tool '" << tool_name << "'; tools: " << tool_names() << "\n";
+    return 2;
+  }
+  const std::vector<std::string> tokens(argv + 1, argv + argc);
+  const bool as_json = tokens_request_json(tokens);
+  const json& schema = input_schema_annotated(tool_name);
+  CliArgs parsed;
+  try {
+    parsed = parse_cli_args(tool_name, schema, tokens);
+  } catch (const ToolError& e) {
+    return report_usage_error(tool_name, e.what(), as_json);
+  }
+  if (parsed.help) {
+    std::cout << render_tool_help(tool_name, schema);
+    return 0;
+  }
+  ToolContext ctx;
+  ctx.env = Environment::from_process();
+  read_stdin_when_requested(parsed.args, ctx);
+  const ToolOutcome outcome = invoke_tool(*tool, parsed.args, ctx);
+  print_outcome(tool_name, outcome, as_json);
+  return outcome.exit_code;
+}
+
+}  // namespace csift

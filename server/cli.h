@@ -1,0 +1,32 @@
+// The CLI shim: `csift-mcp --cli <tool> ...`. Flags, positionals and --help are generated from the tool's
+// annotated input schema (schemas/README.md: `x-cli` positional/short/negate, `x-cli-examples`), so the CLI
+// and the MCP surface cannot drift apart.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/envelope.h"
+
+namespace csift {
+
+struct CliArgs {
+  json args = json::object();  // the tool's arguments object (no defaults applied: the dispatcher does that)
+  bool help = false;           // -h / --help seen (before `--`)
+};
+
+// Parses the tokens after `--cli <tool>` against the tool's annotated input schema. Flag order is free; `--`
+// ends flags. Throws ToolError(usage) naming the offending token and what is valid.
+CliArgs parse_cli_args(std::string_view tool, const json& input_schema,
+                       const std::vector<std::string>& tokens);
+
+// `csift-mcp --cli <tool> --help`: title, description, usage, positionals, flags, examples.
+std::string render_tool_help(std::string_view tool, const json& input_schema);
+// `csift-mcp --help`: the server modes and every registered tool.
+std::string render_top_help();
+
+// Runs one tool from the command line. argv[0] is the tool name (the tokens after `--cli`). Text output goes
+// to stdout, notes and text-mode errors to stderr. Exit 0 success, 2 usage error, 1 any other error.
+int run_cli(int argc, char** argv);
+
+}  // namespace csift

@@ -1,0 +1,154 @@
+// --help text, generated from the tool table and the annotated input schemas (never written by hand, so it
+// cannot drift from what the parser accepts).
+#include <algorithm>
+
+#include "server/cli.h"
+#include "server/cli_model.h"
+#include "server/version.h"
+#include "tools/tool.h"
+
+namespace csift {
+namespace {
+
+constexpr size_t kWrapColumn = 100;
+
+// Greedy word wrap; every line starts with `indent`. Paragraph breaks in the text are kept.
+std::string wrap(std::string_view text, std::string_view indent) {
+  std::string out, line;
+  auto flush = [&] {
+    if (!line.empty()) out += std::string(indent) + line + "\n";
+    line.clear();
+  };
+  size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == '\n') {
+      flush();
+      if (i + 1 < text.size() && text[i + 1] == '\n') out += "\n", ++i;
+      ++i;
+      continue;
+    }
+    if (text[i] == ' ') {
+      ++i;
+      continue;
+    }
+    const size_t end = std::min(text.find_first_of(" \n", i), text.size());
+    const std::string_view word = text.substr(i, end - i);
+    if (!line.empty() && indent.size() + utf8_length(line) + 1 + utf8_length(word) > kWrapColumn) flush();
+    line += (line.empty() ? "" : " ") + std::string(word);
+    i = end;
+  }
+  flush();
+  return out;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out)
+    c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  return out;
+}
+
+std::string value_name(const CliOption& o) {
+  if (o.schema.contains("enum")) {
+    std::string values;
+    for (const auto& v : o.schema["enum"])
+      values += (values.empty() ? "" : "|") + dump_json(v);
+    values.erase(std::remove(values.begin(), values.end(), '"'), values.end());
+    return values;
+  }
+  if (o.types.size() == 1 && o.types.front() == "integer") return "N";
+  return upper(o.property);
+}
+
+std::string positional_usage(const CliOption& o) {
+  const std::string name = upper(o.property);
+  const std::string shown = o.required ? "<" + name + ">" : "[" + name + "]";
+  return o.is_array ? shown + "..." : shown;
+}
+
+std::string option_heading(const CliOption& o) {
+  std::string head = o.short_name ? std::string("  -") + o.short_name + ", " : std::string("      ");
+  head += o.flag;
+  if (!o.is_boolean) head += " <" + value_name(o) + ">";
+  if (o.is_array) head += "...";
+  if (!o.negate_flag.empty()) head += "  (off: " + o.negate_flag + ")";
+  return head;
+}
+
+std::string option_facts(const CliOption& o) {
+  std::string facts;
+  if (o.is_array) facts += o.split_commas ? "[repeatable; comma-joined values accepted] " : "[repeatable] ";
+  if (o.schema.contains("default")) facts += "[default: " + dump_json(o.schema["default"]) + "] ";
+  if (o.schema.contains("minimum")) facts += "[min: " + dump_json(o.schema["minimum"]) + "] ";
+  if (o.required) facts += "[required] ";
+  return facts;
+}
+
+std::string option_block(const CliOption& o) {
+  std::string block = option_heading(o) + "\n";
+  block += wrap(o.schema.value("description", ""), "          ");
+  const std::string facts = option_facts(o);
+  if (!facts.empty()) block += "          " + facts.substr(0, facts.size() - 1) + "\n";
+  return block;
+}
+
+std::string usage_line(std::string_view tool, const CliModel& model) {
+  std::string usage = "Usage: csift-mcp --cli " + std::string(tool) + " [OPTIONS]";
+  for (const auto* p : model.positionals())
+    usage += " " + positional_usage(*p);
+  return usage + "\n";
+}
+
+}  // namespace
+
+std::string render_tool_help(std::string_view tool, const json& input_schema) {
+  const CliModel model = build_cli_model(input_schema);
+  std::string out = "csift-mcp --cli " + std::string(tool);
+  if (input_schema.contains("title")) out += ": " + input_schema["title"].get<std::string>();
+  out += "\n\n";
+  if (input_schema.contains("description"))
+    out += wrap(input_schema["description"].get<std::string>(), "") + "\n";
+  out += usage_line(tool, model);
+  if (!model.positionals().empty()) {
+    out += "\nArguments:\n";
+    for (const auto* p : model.positionals()) {
+      out += "  " + positional_usage(*p) + "\n" + wrap(p->schema.value("description", ""), "          ");
+    }
+  }
+  out += "\nOptions:\n";
+  for (const auto& o : model.options) {
+    if (!o.positional) out += option_block(o);
+  }
+  out += "  -h, --help\n          Print this help.\n";
+  if (input_schema.contains("x-cli-examples") && input_schema["x-cli-examples"].is_array()) {
+    out += "\nExamples:\n";
+    for (const auto& example : input_schema["x-cli-examples"])
+      out += "  " + example.get<std::string>() + "\n";
+  }
+  return out;
+}
+
+std::string render_top_help() {
+  std::string out = std::string(kServerName) + " " + server_version() +
+                    ": search and inspect Claude Code session transcripts (an MCP server and a CLI)\n\n";
+  out +=
+      "Usage:\n"
+      "  csift-mcp [--stdio]              serve MCP over stdin/stdout (the default)\n"
+      "  csift-mcp --http [OPTIONS]       serve MCP over streamable HTTP\n"
+      "  csift-mcp --cli <TOOL> [ARGS]    run one tool from the command line\n"
+      "  csift-mcp --help | --version\n\nTools:\n";
+  size_t width = 0;
+  for (const auto& tool : tool_table())
+    width = std::max(width, tool.name.size());
+  for (const auto& tool : tool_table()) {
+    out += "  " + std::string(tool.name) + std::string(width - tool.name.size() + 3, ' ') +
+           tool_title(tool.name) + "\n";
+  }
+  if (tool_table().empty()) out += "  (no tools are built in)\n";
+  out +=
+      "\nRun `csift-mcp --cli <TOOL> --help` for a tool's flags. CLI exit codes: 0 success (an empty result "
+      "included), 2 usage error, 1 any other error.\n";
+  return out;
+}
+
+}  // namespace csift

@@ -1,0 +1,146 @@
+#include <doctest/doctest.h>
+
+#include "core/error.h"
+#include "tools/tool.h"
+
+using namespace csift;
+
+namespace {
+
+const json& demo_schema() {
+  static const json schema = json::parse(R"({
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "rows": {"type": "integer", "minimum": 0, "default": 3},
+      "fail": {"type": "string", "enum": ["none", "usage", "not_found", "std", "other"], "default": "none"},
+      "format": {"type": "string", "enum": ["text", "json"], "default": "text"},
+      "max_chars": {"type": "integer", "minimum": 0},
+      "row_offset": {"type": "integer", "minimum": 0, "default": 0}
+    }
+  })");
+  return schema;
+}
+
+Envelope run_demo(const json& args, ToolContext&) {
+  const std::string fail = args["fail"];
+  if (fail == "usage") usage_error("rows: too many");
+  if (fail == "not_found") not_found_error("no such session @x");
+  if (fail == "std") throw std::runtime_error("disk on fire");
+  if (fail == "other") throw 42;
+  Envelope env = Envelope::make("demo");
+  for (int i = 0; i < args["rows"].get<int>(); ++i)
+    env.add_row("item")["n"] = i;
+  env.summary["items"] = env.rows.size();
+  env.notes.push_back("a note");
+  return env;
+}
+
+// One line per row, 10 characters each ("item 0000\n").
+std::string render_demo_text(const Envelope& env, const json&) {
+  std::string out;
+  for (const auto& row : env.rows) {
+    char line[16];
+    std::snprintf(line, sizeof line, "item %04d\n", row["n"].get<int>());
+    out += line;
+  }
+  return out;
+}
+
+const ToolSpec kDemo{"demo", &run_demo, &render_demo_text, true};
+
+ToolOutcome call(const json& args) {
+  ToolContext ctx;
+  return invoke_tool_with_schema(kDemo, demo_schema(), args, ctx);
+}
+
+}  // namespace
+
+TEST_CASE("success renders text with defaults applied; empty results exit 0") {
+  const ToolOutcome out = call(json::object());
+  CHECK(out.exit_code == 0);
+  CHECK(out.text == "item 0000\nitem 0001\nitem 0002\n");
+  CHECK(out.envelope.notes == std::vector<std::string>{"a note"});
+  const ToolOutcome empty = call({{"rows", 0}});
+  CHECK(empty.exit_code == 0);
+  CHECK(empty.envelope.rows.empty());
+}
+
+TEST_CASE("format json renders NDJSON") {
+  const ToolOutcome out = call({{"rows", 1}, {"format", "json"}});
+  CHECK(out.text ==
+        "{\"kind\":\"header\",\"command\":\"demo\"}\n{\"kind\":\"item\",\"n\":0}\n"
+        "{\"kind\":\"summary\",\"items\":1}\n");
+}
+
+TEST_CASE("invalid arguments are a usage error naming the argument") {
+  const ToolOutcome out = call({{"rows", "abc"}});
+  CHECK(out.exit_code == 2);
+  CHECK(out.envelope.is_error);
+  CHECK(out.envelope.summary["error"]["kind"] == "usage");
+  CHECK(out.envelope.summary["error"]["message"] == "rows: expected an integer, got \"abc\"");
+  CHECK(out.text == "error: rows: expected an integer, got \"abc\"\n");
+  const ToolOutcome unknown = call({{"bogus", 1}, {"format", "json"}});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.text.find("{\"kind\":\"summary\",\"error\":{\"kind\":\"usage\"") != std::string::npos);
+  CHECK(call(json::array()).exit_code == 2);
+  CHECK(call(nullptr).exit_code == 0);
+}
+
+TEST_CASE("every exception becomes an error envelope") {
+  CHECK(call({{"fail", "usage"}}).exit_code == 2);
+  const ToolOutcome missing = call({{"fail", "not_found"}});
+  CHECK(missing.exit_code == 1);
+  CHECK(missing.envelope.summary["error"]["kind"] == "not_found");
+  CHECK(missing.text == "not found: no such session @x\n");
+  const ToolOutcome crashed = call({{"fail", "std"}});
+  CHECK(crashed.exit_code == 1);
+  CHECK(crashed.envelope.summary["error"]["message"] == "internal error: disk on fire");
+  CHECK(call({{"fail", "other"}}).exit_code == 1);
+}
+
+TEST_CASE("row_offset drops leading rows and says so") {
+  const ToolOutcome out = call({{"rows", 5}, {"row_offset", 3}});
+  CHECK(out.text == "item 0003\nitem 0004\n");
+  CHECK(out.envelope.summary["rows_skipped"] == 3);
+  CHECK(call({{"rows", 2}, {"row_offset", 9}}).envelope.rows.empty());
+}
+
+TEST_CASE("max_chars cuts at row boundaries with an exact continuation") {
+  const json args = {{"rows", 100}, {"max_chars", 300}};
+  const ToolOutcome out = call(args);
+  const size_t kept = out.envelope.rows.size();
+  CHECK(kept > 5);
+  CHECK(kept < 30);
+  CHECK(out.text.size() <= 300);
+  CHECK(out.envelope.summary["rows_omitted"] == 100 - kept);
+  json expected = args;
+  expected["row_offset"] = kept;
+  CHECK(out.envelope.summary["continue_with"] == expected);
+  CHECK(out.text.find("continue with row_offset=" + std::to_string(kept)) != std::string::npos);
+
+  const ToolOutcome next = call(out.envelope.summary["continue_with"]);
+  CHECK(next.envelope.rows.front()["n"] == kept);
+  CHECK(next.envelope.summary["rows_skipped"] == kept);
+}
+
+TEST_CASE("max_chars keeps at least one row and leaves small results alone") {
+  const ToolOutcome tiny = call({{"rows", 5}, {"max_chars", 1}});
+  CHECK(tiny.envelope.rows.size() == 1);
+  CHECK(tiny.envelope.summary["continue_with"]["row_offset"] == 1);
+  const ToolOutcome roomy = call({{"rows", 3}, {"max_chars", 10000}});
+  CHECK_FALSE(roomy.envelope.summary.contains("rows_omitted"));
+  const ToolOutcome json_cut = call({{"rows", 50}, {"max_chars", 400}, {"format", "json"}});
+  CHECK(json_cut.text.size() <= 400);
+  CHECK(json_cut.text.find("\"continue_with\":{") != std::string::npos);
+}
+
+TEST_CASE("registered tools serve schemas without x-cli annotations") {
+  for (const auto& tool : tool_table()) {
+    CHECK(find_tool(tool.name) == &tool);
+    const std::string served = dump_json(input_schema_served(tool.name));
+    CHECK(served.find("\"x-cli") == std::string::npos);
+  }
+  CHECK(find_tool("no-such-tool") == nullptr);
+  CHECK(input_schema_annotated("no-such-tool")["type"] == "object");
+}
