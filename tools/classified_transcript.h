@@ -1,0 +1,52 @@
+// One transcript read whole and classified in file order (spec §4-§5, §6.4, §6.10): its records, their units,
+// turn assignment, tool pairing, and (for a top-level session) the merged unresolved sidecar records. The
+// model an addressed fetch renders from: every record is parsed, gated leaves included.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/classify.h"
+#include "core/elicitation_sidecar.h"
+#include "core/line_scanner.h"
+#include "core/transcript_reader.h"
+#include "core/turns.h"
+#include "tools/record_render.h"
+
+namespace csift {
+
+// One renderable entry: a transcript record or a merged sidecar record, with its units.
+struct ClassifiedEntry {
+  const Record* record = nullptr;
+  std::vector<Unit> units;
+  int turn_index = -1;
+  bool superseded_draft = false;
+  RecordSource source = RecordSource::transcript;
+};
+
+// Entries point into `read.records` and `sidecar.pending`: movable (vector buffers keep their addresses),
+// never copyable.
+struct ClassifiedTranscript {
+  ClassifiedTranscript() = default;
+  ClassifiedTranscript(ClassifiedTranscript&&) = default;
+  ClassifiedTranscript(const ClassifiedTranscript&) = delete;
+  ClassifiedTranscript& operator=(const ClassifiedTranscript&) = delete;
+
+  Transcript transcript;
+  TranscriptIdentity owner;
+  ReadResult read;
+  TurnAssignment turns;
+  std::vector<ClassifiedEntry> entries;  // transcript records in file order, then the sidecar records
+  size_t transcript_entries = 0;         // entries[0, transcript_entries) are the transcript's records
+  SidecarMerge sidecar;
+  PairingIndex pairing;
+
+  // The pairing state of one unit (a merged sidecar marker is pending by construction).
+  Pairing pairing_of(const ClassifiedEntry& e, const Unit& u) const;
+};
+
+// Reads and classifies. `merge_sidecar` applies to top-level sessions only. Throws ToolError(failure) when
+// the file cannot be read.
+ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
+                                                const CancelToken* cancel);
+
+}  // namespace csift
