@@ -1,6 +1,10 @@
 // Entry point: `--cli <tool> ...` runs one tool; `--help` / `--version` print; no arguments or `--stdio`
 // serve MCP on stdio; `--http` serves MCP over HTTP.
+#include <tbb/global_control.h>
+
+#include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <string_view>
 
 #include "server/cli.h"
@@ -25,9 +29,25 @@ int serve(std::string_view mode, int argc, char** argv) {
 #endif
 }
 
+// CSIFT_THREADS=N (N >= 1) caps every TBB parallel loop at N worker threads for the whole process; unset
+// or invalid leaves TBB's default (all cores).
+std::unique_ptr<tbb::global_control> thread_limit_from_env() {
+  const char* v = std::getenv("CSIFT_THREADS");
+  if (v == nullptr || *v == '\0') return nullptr;
+  char* end = nullptr;
+  long n = std::strtol(v, &end, 10);
+  if (*end != '\0' || n < 1) {
+    std::cerr << "csift-mcp: ignoring CSIFT_THREADS='" << v << "' (want a positive integer)\n";
+    return nullptr;
+  }
+  return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
+                                               static_cast<size_t>(n));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  const auto thread_limit = thread_limit_from_env();
   const std::string_view mode = argc > 1 ? std::string_view(argv[1]) : std::string_view("--stdio");
   if (mode == "--cli") return csift::run_cli(argc - 2, argv + 2);
   if (mode == "--help" || mode == "-h") {

@@ -1,0 +1,28 @@
+// The Streamable HTTP transport on cpp-httplib: one endpoint, /mcp. POST carries JSON-RPC (answered as JSON,
+// or as an SSE stream when a call reports progress); DELETE ends a session; GET is 405 (this server never
+// sends unprompted messages). The 2025 revisions use Mcp-Session-Id; 2026-07-28 requests are stateless and
+// checked against their Mcp-Method / Mcp-Name / MCP-Protocol-Version headers.
+#pragma once
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "server/mcp_server.h"
+
+namespace csift {
+
+struct HttpOptions {
+  std::string host = "127.0.0.1";
+  int port = 8765;  // 0: any free port (the one bound is logged)
+  std::string token;
+  size_t max_body_bytes = 4u << 20;  // larger request bodies get 413
+  size_t workers = 16;               // connection-handling threads
+  size_t max_sessions = 1024;
+};
+
+// Serves until `stop_requested` turns true (polled), then stops accepting, lets requests under way finish
+// and returns 0; returns 1 when the address cannot be bound. `on_listening(port)` runs once bound.
+int serve_http(McpServer& server, const HttpOptions& options, const std::atomic<bool>& stop_requested,
+               const std::function<void(int)>& on_listening = {});
+
+}  // namespace csift

@@ -1,0 +1,126 @@
+// Flags and process plumbing for the two transports: argument parsing, the environment the tools see, the
+// safe-by-default bind rules, and SIGINT/SIGTERM draining for HTTP.
+#include "server/mcp_entry.h"
+
+#include <pthread.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "server/http_security.h"
+#include "server/http_transport.h"
+#include "server/stdio_transport.h"
+#include "server/version.h"
+
+namespace csift {
+namespace {
+
+ServerOptions server_options() {
+  ServerOptions options;
+  options.env = Environment::from_process();
+  // Test hook: a small page size exercises tools/list paging with the few tools the table holds.
+  if (auto page = options.env.get("CSIFT_MCP_PAGE_SIZE"))
+    options.page_size = std::strtoull(page->c_str(), nullptr, 10);
+  return options;
+}
+
+// `--name value` or `--name=value`; advances i past a separate value.
+std::optional<std::string> flag_value(int argc, char** argv, int& i, const std::string& name) {
+  const std::string arg = argv[i];
+  if (arg.rfind(name + "=", 0) == 0) return arg.substr(name.size() + 1);
+  if (arg != name) return std::nullopt;
+  if (i + 1 >= argc) throw std::invalid_argument(name + " needs a value");
+  return std::string(argv[++i]);
+}
+
+HttpOptions parse_http_flags(int argc, char** argv) {
+  HttpOptions o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--http") continue;
+    if (auto v = flag_value(argc, argv, i, "--host")) {
+      o.host = *v;
+    } else if (auto v = flag_value(argc, argv, i, "--port")) {
+      size_t used = 0;
+      const int port = std::stoi(*v, &used);
+      if (used != v->size() || port < 0 || port > 65535) throw std::invalid_argument("--port takes 0..65535");
+      o.port = port;
+    } else if (auto v = flag_value(argc, argv, i, "--token")) {
+      o.token = *v;
+    } else {
+      throw std::invalid_argument("unknown flag '" + arg +
+                                  "' (valid: --http, --host H, --port N, --token T)");
+    }
+  }
+  if (o.token.empty()) {
+    if (const char* t = std::getenv("CSIFT_MCP_TOKEN")) o.token = t;
+  }
+  return o;
+}
+
+// Blocks SIGINT/SIGTERM in every thread started after this, and turns their arrival into `flag`.
+void watch_stop_signals(std::atomic<bool>& flag) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  std::thread([set, &flag] {
+    int sig = 0;
+    if (sigwait(&set, &sig) == 0) {
+      std::fprintf(stderr, "csift-mcp: %s: draining requests under way, then exiting\n",
+                   sig == SIGINT ? "SIGINT" : "SIGTERM");
+      flag.store(true);
+    }
+  }).detach();
+}
+
+}  // namespace
+
+int run_stdio_server(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) != "--stdio") {
+      std::fprintf(stderr, "csift-mcp: unknown flag '%s' for the stdio server (valid: --stdio)\n", argv[i]);
+      return 2;
+    }
+  }
+  McpServer server(server_options());
+  std::fprintf(stderr, "csift-mcp %s: serving MCP on stdio\n", server_version());
+  return serve_stdio(server, stdin, stdout);
+}
+
+int run_http_server(int argc, char** argv) {
+  HttpOptions options;
+  try {
+    options = parse_http_flags(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "csift-mcp: %s\n", e.what());
+    return 2;
+  }
+  if (!is_loopback_host(options.host) && options.token.empty()) {
+    std::fprintf(
+        stderr,
+        "csift-mcp: refusing to bind non-loopback address '%s' without a bearer token: pass --token T or "
+        "set CSIFT_MCP_TOKEN\n",
+        options.host.c_str());
+    return 2;
+  }
+  static std::atomic<bool> stop{false};
+  watch_stop_signals(stop);
+  McpServer server(server_options());
+  const int rc = serve_http(server, options, stop, [&](int port) {
+    const bool v6 = options.host.find(':') != std::string::npos;
+    std::fprintf(stderr, "csift-mcp %s: serving MCP (Streamable HTTP) on http://%s%s%s:%d/mcp\n",
+                 server_version(), v6 ? "[" : "", options.host.c_str(), v6 ? "]" : "", port);
+  });
+  if (rc != 0)
+    std::fprintf(stderr, "csift-mcp: cannot listen on %s:%d\n", options.host.c_str(), options.port);
+  return rc;
+}
+
+}  // namespace csift

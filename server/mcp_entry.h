@@ -1,0 +1,13 @@
+// Entry points main.cpp calls for the two MCP transports. Each parses its own flags from argv (argv[0] is the
+// program; the transport flag itself, --stdio or --http, may appear and is skipped) and returns the exit
+// code.
+#pragma once
+
+namespace csift {
+
+// `csift-mcp` / `csift-mcp --stdio`: one JSON-RPC message per line on stdin/stdout until EOF.
+int run_stdio_server(int argc, char** argv);
+// `csift-mcp --http [--host H] [--port N] [--token T]`: Streamable HTTP on http://H:N/mcp.
+int run_http_server(int argc, char** argv);
+
+}  // namespace csift

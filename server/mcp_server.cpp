@@ -1,0 +1,187 @@
+#include "server/mcp_server.h"
+
+#include <algorithm>
+
+#include "server/tool_listing.h"
+#include "server/version.h"
+
+namespace csift {
+namespace {
+
+constexpr const char* kInstructions =
+    "Read-only tools over the Claude Code transcript store (~/.claude/projects): find sessions, search "
+    "them, show turns and count. Results are budgeted; when summary.rows_omitted is set, repeat the call "
+    "with the arguments in summary.continue_with to read on.";
+
+// The 2026-07-28 _meta keys.
+constexpr const char* kMetaVersion = "io.modelcontextprotocol/protocolVersion";
+constexpr const char* kMetaCapabilities = "io.modelcontextprotocol/clientCapabilities";
+constexpr const char* kMetaServerInfo = "io.modelcontextprotocol/serverInfo";
+// How long a 2026-07-28 client may cache tools/list and server/discover: the table only changes with the
+// binary.
+constexpr int64_t kListTtlMs = 300000;
+
+json server_info() {
+  return json{{"name", kServerName}, {"title", "csift"}, {"version", server_version()}};
+}
+
+json server_capabilities() {
+  return json{{"tools", {{"listChanged", false}}}};
+}
+
+const json* meta_of(const rpc::Message& m) {
+  if (!m.params.contains("_meta") || !m.params["_meta"].is_object()) return nullptr;
+  return &m.params["_meta"];
+}
+
+// The per-request _meta every 2026-07-28 request carries: -32602 when it is missing or incomplete, -32022
+// when it names a version this server does not serve.
+std::optional<json> check_stateless_meta(const rpc::Message& m) {
+  const json* meta = meta_of(m);
+  if (!meta) {
+    return rpc::make_error(m.id, rpc::kInvalidParams,
+                           std::string("params._meta is required in protocol ") +
+                               std::string(kStatelessVersion) + ": it carries " + kMetaVersion + " and " +
+                               kMetaCapabilities);
+  }
+  if (!meta->contains(kMetaVersion) || !(*meta)[kMetaVersion].is_string()) {
+    return rpc::make_error(m.id, rpc::kInvalidParams,
+                           std::string("params._meta.") + kMetaVersion + " (a string) is required");
+  }
+  if (!meta->contains(kMetaCapabilities) || !(*meta)[kMetaCapabilities].is_object()) {
+    return rpc::make_error(m.id, rpc::kInvalidParams,
+                           std::string("params._meta.") + kMetaCapabilities + " (an object) is required");
+  }
+  const std::string requested = (*meta)[kMetaVersion].get<std::string>();
+  if (requested != kStatelessVersion) {
+    return rpc::make_error(m.id, rpc::kUnsupportedProtocolVersion,
+                           "unsupported protocol version '" + requested + "'",
+                           json{{"supported", supported_versions()}, {"requested", requested}});
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+const std::vector<std::string>& session_versions() {
+  static const std::vector<std::string> v{"2025-03-26", "2025-06-18", std::string(kLatestSessionVersion)};
+  return v;
+}
+
+const std::vector<std::string>& supported_versions() {
+  static const std::vector<std::string> v = [] {
+    auto all = session_versions();
+    all.emplace_back(kStatelessVersion);
+    return all;
+  }();
+  return v;
+}
+
+bool is_session_version(std::string_view v) {
+  const auto& s = session_versions();
+  return std::find(s.begin(), s.end(), v) != s.end();
+}
+
+Revision revision_of(const rpc::Message& m) {
+  if (m.method == "server/discover") return Revision::stateless;
+  const json* meta = meta_of(m);
+  return meta && meta->contains(kMetaVersion) ? Revision::stateless : Revision::session;
+}
+
+std::string meta_protocol_version(const rpc::Message& m) {
+  const json* meta = meta_of(m);
+  if (!meta || !meta->contains(kMetaVersion) || !(*meta)[kMetaVersion].is_string()) return "";
+  return (*meta)[kMetaVersion].get<std::string>();
+}
+
+McpServer::McpServer(ServerOptions options) : options_(std::move(options)) {}
+
+std::optional<json> McpServer::handle_request(const rpc::Message& m, Revision rev, Connection& conn,
+                                              const Emit& emit) {
+  bool cancelled = false;
+  json reply = rev == Revision::stateless ? stateless_request(m, conn, emit, cancelled)
+                                          : session_request(m, conn, emit, cancelled);
+  if (cancelled) return std::nullopt;
+  return reply;
+}
+
+json McpServer::session_request(const rpc::Message& m, Connection& conn, const Emit& emit, bool& cancelled) {
+  if (m.method == "initialize") return initialize(m, conn);
+  if (m.method == "ping") return rpc::make_result(m.id, json::object());
+  if (m.method == "tools/list") return list_tools(m, false);
+  if (m.method == "tools/call") return call_tool(m, conn, emit, false, cancelled);
+  return rpc::make_error(
+      m.id, rpc::kMethodNotFound,
+      "method '" + m.method + "' not found; this server has initialize, ping, tools/list, " +
+          "tools/call (and server/discover for protocol " + std::string(kStatelessVersion) + ")");
+}
+
+json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const Emit& emit,
+                                  bool& cancelled) {
+  if (auto bad = check_stateless_meta(m)) return *bad;
+  if (m.method == "server/discover") return discover(m);
+  if (m.method == "tools/list") return list_tools(m, true);
+  if (m.method == "tools/call") return call_tool(m, conn, emit, true, cancelled);
+  // initialize, ping, logging/setLevel and the subscription methods do not exist in 2026-07-28.
+  return rpc::make_error(m.id, rpc::kMethodNotFound,
+                         "method '" + m.method + "' not found in protocol " + std::string(kStatelessVersion) +
+                             "; this server has server/discover, tools/list, tools/call");
+}
+
+void McpServer::handle_notification(const rpc::Message& m, Connection& conn) {
+  // notifications/initialized needs no action; unknown notifications are ignored, as JSON-RPC asks.
+  if (m.method != "notifications/cancelled") return;
+  if (m.params.contains("requestId")) conn.cancel(m.params["requestId"]);
+}
+
+json McpServer::initialize(const rpc::Message& m, Connection& conn) {
+  const json& requested = m.params.contains("protocolVersion") ? m.params["protocolVersion"] : json();
+  if (!requested.is_string()) {
+    return rpc::make_error(m.id, rpc::kInvalidParams, "initialize needs params.protocolVersion (a string)");
+  }
+  // Echo a version served with a handshake; otherwise offer the latest one (the client may then disconnect).
+  const std::string asked = requested.get<std::string>();
+  const std::string version = is_session_version(asked) ? asked : std::string(kLatestSessionVersion);
+  conn.set_protocol_version(version);
+  return rpc::make_result(m.id, json{{"protocolVersion", version},
+                                     {"capabilities", server_capabilities()},
+                                     {"serverInfo", server_info()},
+                                     {"instructions", kInstructions}});
+}
+
+json McpServer::discover(const rpc::Message& m) {
+  return rpc::make_result(m.id, json{{"resultType", "complete"},
+                                     {"supportedVersions", supported_versions()},
+                                     {"capabilities", server_capabilities()},
+                                     {"instructions", kInstructions},
+                                     {"ttlMs", kListTtlMs},
+                                     {"cacheScope", "public"},
+                                     {"_meta", {{kMetaServerInfo, server_info()}}}});
+}
+
+json McpServer::list_tools(const rpc::Message& m, bool stateless) {
+  std::string cursor;
+  if (m.params.contains("cursor")) {
+    if (!m.params["cursor"].is_string()) {
+      return rpc::make_error(m.id, rpc::kInvalidParams, "params.cursor must be a string from nextCursor");
+    }
+    cursor = m.params["cursor"].get<std::string>();
+  }
+  auto page = tool_page(cursor, options_.page_size);
+  if (!page) {
+    return rpc::make_error(m.id, rpc::kInvalidParams,
+                           "invalid cursor '" + cursor + "': pass a nextCursor from a previous tools/list, " +
+                               "or no cursor for the first page");
+  }
+  json result;
+  if (stateless) result["resultType"] = "complete";
+  result["tools"] = std::move(page->tools);
+  if (!page->next_cursor.empty()) result["nextCursor"] = page->next_cursor;
+  if (stateless) {
+    result["ttlMs"] = kListTtlMs;
+    result["cacheScope"] = "public";
+  }
+  return rpc::make_result(m.id, std::move(result));
+}
+
+}  // namespace csift

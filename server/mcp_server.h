@@ -1,0 +1,66 @@
+// MCP method dispatch shared by both transports: the session revisions (2025-03-26, 2025-06-18, 2025-11-25,
+// with the initialize handshake) and the stateless 2026-07-28 revision (server/discover, per-request _meta).
+// Every tool in the table is served from here; no tool has server code of its own.
+#pragma once
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/store.h"
+#include "server/inflight.h"
+#include "server/jsonrpc.h"
+
+namespace csift {
+
+inline constexpr std::string_view kLatestSessionVersion = "2025-11-25";
+inline constexpr std::string_view kStatelessVersion = "2026-07-28";
+// The revisions with an initialize handshake, oldest first.
+const std::vector<std::string>& session_versions();
+// Every revision served, session ones first (what server/discover lists).
+const std::vector<std::string>& supported_versions();
+bool is_session_version(std::string_view v);
+
+// The default per-call output budget (characters of rendering) when a call gives no max_chars: each of the
+// text and the structured halves stays near it, so a whole result is a fraction of Claude Code's 25,000-token
+// tool-output limit.
+inline constexpr int64_t kDefaultMaxChars = 16000;
+
+enum class Revision { session, stateless };
+// A message speaks 2026-07-28 when its _meta names a protocol version or it is server/discover.
+Revision revision_of(const rpc::Message& m);
+// The version a stateless request's _meta names ("" when absent or not a string).
+std::string meta_protocol_version(const rpc::Message& m);
+
+struct ServerOptions {
+  Environment env;
+  int64_t default_max_chars = kDefaultMaxChars;
+  size_t page_size = 100;
+  std::chrono::milliseconds progress_interval{50};
+};
+
+class McpServer {
+ public:
+  explicit McpServer(ServerOptions options);
+
+  // One request to its reply, or nullopt when the request was cancelled (a cancelled request gets no reply).
+  // Progress notifications go to `emit`, possibly from other threads, and all before this returns.
+  std::optional<json> handle_request(const rpc::Message& m, Revision rev, Connection& conn, const Emit& emit);
+  void handle_notification(const rpc::Message& m, Connection& conn);
+  // Requests a transport runs off its reading thread, so ping and tools/list are answered meanwhile.
+  static bool is_slow(const rpc::Message& m) { return m.method == "tools/call"; }
+  const ServerOptions& options() const { return options_; }
+
+ private:
+  json session_request(const rpc::Message& m, Connection& conn, const Emit& emit, bool& cancelled);
+  json stateless_request(const rpc::Message& m, Connection& conn, const Emit& emit, bool& cancelled);
+  json initialize(const rpc::Message& m, Connection& conn);
+  json discover(const rpc::Message& m);
+  json list_tools(const rpc::Message& m, bool stateless);
+  json call_tool(const rpc::Message& m, Connection& conn, const Emit& emit, bool stateless, bool& cancelled);
+
+  ServerOptions options_;
+};
+
+}  // namespace csift

@@ -1,0 +1,19 @@
+// The stdio transport: newline-delimited JSON-RPC on a pair of streams. Only protocol messages go to `out`
+// (logs go to stderr). Slow requests run on a worker pool so the reader keeps answering ping and
+// cancellation; on EOF it waits for the calls under way, writes their replies and returns.
+#pragma once
+#include <cstdio>
+
+#include "server/mcp_server.h"
+
+namespace csift {
+
+struct StdioOptions {
+  size_t workers = 4;
+  size_t max_queued = 64;
+  size_t max_message_bytes = 16u << 20;  // a longer line is refused (-32600) without being parsed
+};
+
+int serve_stdio(McpServer& server, std::FILE* in, std::FILE* out, const StdioOptions& options = {});
+
+}  // namespace csift

@@ -1,0 +1,83 @@
+// tools/call: the one path from an MCP request to invoke_tool and back, for every tool in the table.
+#include <string>
+
+#include "server/mcp_server.h"
+#include "tools/tool.h"
+
+namespace csift {
+namespace {
+
+std::string tool_names() {
+  std::string names;
+  for (const auto& tool : tool_table())
+    names += (names.empty() ? "" : ", ") + std::string(tool.name);
+  return names.empty() ? "(none)" : names;
+}
+
+json progress_token_of(const json& params) {
+  if (!params.contains("_meta") || !params["_meta"].is_object()) return nullptr;
+  const json& meta = params["_meta"];
+  if (!meta.contains("progressToken")) return nullptr;
+  const json& token = meta["progressToken"];
+  return token.is_string() || token.is_number_integer() ? token : json();
+}
+
+// The server's default budget, unless the call chose one (and only for tools that take max_chars).
+json with_default_budget(json args, std::string_view tool, int64_t default_max_chars) {
+  if (args.contains("max_chars")) return args;
+  const json schema = input_schema_served(tool);
+  if (schema.contains("properties") && schema["properties"].contains("max_chars")) {
+    args["max_chars"] = default_max_chars;
+  }
+  return args;
+}
+
+json call_result(const ToolOutcome& outcome, bool stateless) {
+  json result;
+  if (stateless) result["resultType"] = "complete";
+  // content[0] is what --cli prints for the same arguments: text by default, the JSON lines for format=json.
+  result["content"] = json::array({json{{"type", "text"}, {"text", outcome.text}}});
+  result["structuredContent"] = outcome.envelope.to_object();
+  result["isError"] = outcome.envelope.is_error;
+  return result;
+}
+
+}  // namespace
+
+json McpServer::call_tool(const rpc::Message& m, Connection& conn, const Emit& emit, bool stateless,
+                          bool& cancelled) {
+  if (!m.params.contains("name") || !m.params["name"].is_string()) {
+    return rpc::make_error(m.id, rpc::kInvalidParams, "tools/call needs params.name: one of " + tool_names());
+  }
+  const std::string name = m.params["name"].get<std::string>();
+  const ToolSpec* tool = find_tool(name);
+  if (!tool) {
+    return rpc::make_error(m.id, rpc::kInvalidParams,
+                           "unknown tool '" + name + "'; tools are: " + tool_names());
+  }
+  json args = m.params.contains("arguments") ? m.params["arguments"] : json::object();
+  if (args.is_null()) args = json::object();
+  if (!args.is_object()) {
+    return rpc::make_error(m.id, rpc::kInvalidParams, "params.arguments must be an object");
+  }
+  auto request = conn.begin(m.id, progress_token_of(m.params), emit, options_.progress_interval);
+  if (!request) {
+    return rpc::make_error(m.id, rpc::kInvalidRequest, "request id " + m.id.dump() + " is already in use");
+  }
+  ToolContext ctx;
+  ctx.env = options_.env;
+  ctx.cancel = &request->cancel;
+  if (request->wants_progress()) {
+    ctx.progress = [&request](double done, double total, const std::string& message) {
+      request->report(done, total, message);
+    };
+  }
+  ToolOutcome outcome =
+      invoke_tool(*tool, with_default_budget(std::move(args), name, options_.default_max_chars), ctx);
+  request->finish();
+  conn.end(m.id);
+  cancelled = request->cancel.is_cancelled();
+  return rpc::make_result(m.id, call_result(outcome, stateless));
+}
+
+}  // namespace csift

@@ -1,0 +1,22 @@
+// tools/list as served: one descriptor per registered tool, built from the tool table and its schema files,
+// in table order, paged with an opaque cursor.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "core/envelope.h"
+
+namespace csift {
+
+// {name, title, description, inputSchema, outputSchema, annotations} for every tool, in table order.
+const json& tool_descriptors();
+
+struct ToolPage {
+  json tools = json::array();
+  std::string next_cursor;  // "" on the last page
+};
+
+// The page starting at `cursor` ("" for the first); nullopt when the cursor is not one this server issued.
+std::optional<ToolPage> tool_page(const std::string& cursor, size_t page_size);
+
+}  // namespace csift

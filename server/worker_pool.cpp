@@ -1,0 +1,55 @@
+#include "server/worker_pool.h"
+
+namespace csift {
+
+WorkerPool::WorkerPool(size_t threads, size_t max_queued) : max_queued_(max_queued) {
+  for (size_t i = 0; i < (threads ? threads : 1); ++i)
+    threads_.emplace_back([this] { run(); });
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (auto& t : threads_)
+    t.join();
+}
+
+bool WorkerPool::try_submit(std::function<void()> job) {
+  {
+    std::lock_guard lock(mu_);
+    if (jobs_.size() >= max_queued_) return false;
+    jobs_.push_back(std::move(job));
+  }
+  wake_.notify_one();
+  return true;
+}
+
+void WorkerPool::wait_idle() {
+  std::unique_lock lock(mu_);
+  idle_.wait(lock, [this] { return jobs_.empty() && running_ == 0; });
+}
+
+void WorkerPool::run() {
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock lock(mu_);
+      wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      if (jobs_.empty()) return;  // stopping, and nothing left to run
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+      ++running_;
+    }
+    job();
+    {
+      std::lock_guard lock(mu_);
+      --running_;
+      if (jobs_.empty() && running_ == 0) idle_.notify_all();
+    }
+  }
+}
+
+}  // namespace csift

