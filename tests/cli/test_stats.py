@@ -1,0 +1,175 @@
+"""`csift-mcp --cli stats` (spec §6.12) against the fixture store: tokens deduped per message id equal
+fixtures/README.md's hand-computed values (and differ from the naive per-record sum), the whole-file line
+census, turns, narration and tool counts, scope totals that sum rows, windows, the cap, and errors.
+"""
+import os
+import unittest
+
+import harness as h
+
+HOME = h.FIXTURE_HOME
+S1 = "11111111-1111-4111-8111-000000000001"
+S2 = "22222222-2222-4222-8222-000000000002"
+S4 = "44444444-4444-4444-8444-000000000004"
+S7 = "77777777-7777-4777-8777-000000000007"
+S9 = "99999999-9999-4999-8999-000000000009"
+S10 = "aaaaaaaa-aaaa-4aaa-8aaa-000000000010"
+OPUS, SONNET, HAIKU = "claude-opus-4-6", "claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001"
+
+
+def t(inp, cache_creation, cache_read, out):
+    return {"input_tokens": inp, "output_tokens": out, "cache_read_input_tokens": cache_read,
+            "cache_creation_input_tokens": cache_creation}
+
+
+# fixtures/README.md "Stats tokens", as (input, cache_creation, cache_read, output).
+TOKENS = {
+    S1: {OPUS: t(22, 9100, 124900, 1085)},
+    S2: {OPUS: t(24, 1260, 15000, 510), SONNET: t(26, 0, 5200, 98)},
+    "33333333-3333-4333-8333-000000000003": {OPUS: t(12, 1600, 54900, 300)},
+    S4: {OPUS: t(6, 1200, 19000, 210)},
+    "a1b2c3d4e5f60718": {HAIKU: t(12, 3200, 6100, 130)},
+    "a9f8e7d6c5b4a3f2": {HAIKU: t(6, 1500, 0, 25)},
+    "aTeamLead-68a2a1661c9390c1": {OPUS: t(4, 1000, 0, 30)},
+    "b0b1b2b3b4b5b6b7": {SONNET: t(5, 2000, 0, 20)},
+    "55555555-5555-4555-8555-000000000005": {"claude-sonnet-4-20250514": t(11, 2700, 4100, 145)},
+    "66666666-6666-4666-8666-000000000006": {HAIKU: t(1, 100, 0, 5)},
+    "a5e1f2a": {HAIKU: t(2, 300, 0, 12)},
+    "a6d0c1e": {HAIKU: t(2, 300, 0, 12)},
+    S7: {OPUS: t(5, 500, 2500, 45)},
+    "88888888-8888-4888-8888-000000000008": {OPUS: t(1, 100, 3000, 12)},
+    S9: {OPUS: t(1, 100, 3000, 8)},
+    S10: {SONNET: t(5, 100, 200, 15)},
+}
+# The naive per-record sums the dedup must NOT produce (fixtures/README.md).
+WRONG = {S2: {OPUS: t(56, 3510, 26000, 731), SONNET: t(66, 0, 15200, 258)},
+         S1: {OPUS: t(28, 11500, 142900, 1505)}}
+TURNS = {S1: 10, S2: 3, "33333333-3333-4333-8333-000000000003": 14, S4: 2, "aTeamLead-68a2a1661c9390c1": 2,
+         "55555555-5555-4555-8555-000000000005": 3, S7: 3, S9: 2}
+
+
+def stats_json(*args, stdin=None):
+    code, header, rows, summary, err = h.run_json("stats", "--claude-home", HOME, *args, stdin=stdin)
+    assert code == 0, f"stats exited {code}: {err}"
+    return header, rows, summary
+
+
+class FixtureTotalsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.header, cls.rows, cls.summary = stats_json()
+        cls.by_id = {r["session_id"]: r for r in cls.rows}
+
+    def test_every_transcript_has_a_row(self):
+        self.assertEqual(sorted(self.by_id), sorted(TOKENS))
+        self.assertEqual(self.summary["sessions"], 16)
+        self.assertEqual(self.summary["dropped_by_cap"], 0, "stats is uncapped by default")
+
+    def test_tokens_equal_the_hand_computed_per_message_values(self):
+        for sid, want in TOKENS.items():
+            with self.subTest(session=sid):
+                self.assertEqual(self.by_id[sid]["tokens"], want)
+        for sid, wrong in WRONG.items():
+            self.assertNotEqual(self.by_id[sid]["tokens"], wrong, "a per-record sum over-reads repeated usage")
+
+    def test_total_sums_rows_without_cross_file_dedup(self):
+        total = {}
+        for want in TOKENS.values():
+            for model, counts in want.items():
+                acc = total.setdefault(model, dict.fromkeys(counts, 0))
+                for k, v in counts.items():
+                    acc[k] += v
+        self.assertEqual(self.summary["tokens"], total)
+        self.assertEqual(self.summary["turns"], sum(r["turns"] for r in self.rows))
+        self.assertEqual(self.summary["skipped_lines"], 5)
+
+    def test_line_census_and_turns(self):
+        damaged = self.by_id[S7]
+        self.assertEqual(damaged["lines"], 13)
+        self.assertEqual(damaged["skipped_lines"], 5, "stats is the exact whole-file census")
+        self.assertEqual(sum(damaged["line_types"].values()), 13)
+        for sid, turns in TURNS.items():
+            self.assertEqual(self.by_id[sid]["turns"], turns, sid)
+        for row in self.rows:
+            self.assertEqual(sum(row["line_types"].values()), row["lines"], row["session_id"])
+
+    def test_narration_unknown_tags_and_tools(self):
+        tokens = self.by_id[S2]
+        self.assertEqual(tokens["narration_blocks"], {SONNET: 1})
+        self.assertEqual(tokens["unknown_thinking_tags"], {"musing": 1})
+        self.assertEqual(self.by_id[S1]["narration_blocks"], {}, "a plain thinking tag is not narration")
+        self.assertGreater(sum(self.by_id[S1]["tools"].values()), 0)
+        self.assertEqual(self.by_id[S2]["compactions"], 1)
+
+    def test_id_trio_and_instants(self):
+        row = self.by_id["a1b2c3d4e5f60718"]
+        self.assertTrue(row["is_subagent"])
+        self.assertEqual(row["parent_session_id"], S4)
+        top = self.by_id[S2]
+        self.assertEqual(top["first_utc"][:19], "2026-03-02T11:00:05")
+        self.assertEqual(top["duration_ms"], 110000)
+
+    def test_text_blocks_and_total(self):
+        code, out, err = h.run_cli("stats", "--claude-home", HOME, "@" + S2)
+        self.assertEqual(code, 0, err)
+        self.assertIn(f"SESSION {S2}", out)
+        self.assertIn(f"tokens {OPUS}: in 24 · out 510 · cache read 15,000 · cache write 1,260", out)
+        self.assertIn(f"tokens {SONNET}: in 26 · out 98 · cache read 5,200 · cache write 0", out)
+        self.assertIn("unknown thinking tags musing 1", out)
+        self.assertNotIn("TOTAL", out, "one transcript has no TOTAL block")
+        code, out, err = h.run_cli("stats", "--claude-home", HOME, "@" + S4)
+        self.assertIn("TOTAL (5 transcripts)", out)
+
+
+class WindowTest(unittest.TestCase):
+    def test_since_bounds_counted_records_not_the_line_census(self):
+        _h, rows, summary = stats_json("@" + S2, "--since", "2026-03-02T11:01:00Z")
+        self.assertEqual(len(rows), 1)
+        row = rows[0]
+        self.assertEqual(row["lines"], 23, "lines is a file fact")
+        self.assertEqual(sum(row["line_types"].values()), 23)
+        self.assertLess(row["assistant_records"], 15)
+        self.assertGreaterEqual(row["first_utc"], "2026-03-02T11:01:00")
+
+    def test_turn_window_intersects_time(self):
+        _h, rows, _s = stats_json("@" + S1, "--turn", "0")
+        self.assertEqual(rows[0]["turns"], 1)
+        _h, rows, _s = stats_json("@" + S1, "--turn", "-2..")
+        self.assertEqual(rows[0]["turns"], 2)
+        _h, rows, summary = stats_json("@" + S1, "--turn", "0", "--since", "2030-01-01")
+        self.assertEqual(rows, [])
+        self.assertEqual(summary["outside_window"], 1)
+
+    def test_bad_turn_is_a_usage_error(self):
+        code, out, err = h.run_cli("stats", "--claude-home", HOME, "@" + S1, "--turn", "2-3")
+        self.assertEqual(code, h.EXIT_USAGE)
+        self.assertIn("2..3", out + err)
+
+
+class CapAndScopeTest(unittest.TestCase):
+    def test_max_count_keeps_the_most_recently_active(self):
+        _h, rows, summary = stats_json("--max-count", "2")
+        self.assertEqual(sorted(r["session_id"] for r in rows), sorted([S7, S10]))
+        self.assertEqual(summary["dropped_by_cap"], 14)
+        self.assertEqual(summary["sessions"], 2)
+        code, out, _ = h.run_cli("stats", "--claude-home", HOME, "--max-count", "2")
+        self.assertIn("14 dropped by cap", out)
+        _h, rows, summary = stats_json("--max-count", "0")
+        self.assertEqual(len(rows), 16)
+
+    def test_sessions_from_and_no_subagents(self):
+        _h, rows, _s = stats_json("--sessions-from", "-", "--no-subagents", stdin=f"{S4}\n")
+        self.assertEqual([r["session_id"] for r in rows], [S4])
+
+    def test_errors(self):
+        code, out, err = h.run_cli("stats", "--claude-home", HOME, "/no/such/project")
+        self.assertEqual(code, h.EXIT_ERROR)
+        self.assertIn("/no/such/project", out + err)
+        code, _out, _err = h.run_cli("stats", "--claude-home", HOME, "--nope")
+        self.assertEqual(code, h.EXIT_USAGE)
+        code, _out, _err = h.run_cli("stats", "--claude-home", HOME, "--max-count", "-1")
+        self.assertEqual(code, h.EXIT_USAGE)
+
+
+if __name__ == "__main__":
+    unittest.main()
