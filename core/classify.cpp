@@ -5,6 +5,7 @@
 
 #include "core/classify.h"
 #include "core/classify_detail.h"
+#include "core/envelope.h"
 
 namespace csift {
 
@@ -206,7 +207,7 @@ void classify_user_text(const Record& r, const std::string& s, bool first_opener
     return out.push_back(make_unit({Label::harness_command_stdout}, s));
   if (is_slash_wrapper_text(s)) {
     std::string name = xml_tag(s, "command-name").value_or("");
-    std::string args = normalize_line(xml_tag(s, "command-args").value_or(""));
+    std::string args = one_line(xml_tag(s, "command-args").value_or(""));
     if (args.empty()) return out.push_back(make_unit({Label::harness_command_invocation}, s));
     if (!starts_with(name, "/")) name = "/" + name;
     Unit u = make_unit({Label::user_message, Label::harness_command_invocation}, name + " " + args);
@@ -227,7 +228,7 @@ void classify_user_text(const Record& r, const std::string& s, bool first_opener
   }
   if (starts_with(s, kImageSource)) return;  // an isMeta image reference: no label, never user.message
   if (is_agents_stopped_notice(s)) {
-    Unit u = make_unit({Label::harness_notification_subagent}, "[subagent stopped] " + normalize_line(s));
+    Unit u = make_unit({Label::harness_notification_subagent}, "[subagent stopped] " + one_line(s));
     u.source_text = s;
     return out.push_back(std::move(u));
   }

@@ -51,8 +51,6 @@ bool starts_with(std::string_view s, std::string_view p);
 bool contains(std::string_view s, std::string_view p);
 std::string_view trim(std::string_view s);
 std::string_view trim_start(std::string_view s);
-// Collapses whitespace runs to one space and trims (one-line renders).
-std::string normalize_line(std::string_view s);
 
 // ---- sections (classify_sections.cpp) ----
 // A boundary-anchored tag occurrence is a real section; a tag quoted mid-prose is not (FINDING-1).

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/classify_detail.h"
+#include "core/envelope.h"
 
 namespace csift::detail {
 
@@ -35,22 +36,6 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.back()))
     s.remove_suffix(1);
   return s;
-}
-
-std::string normalize_line(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  bool pending_space = false;
-  for (char c : s) {
-    if (is_space(c)) {
-      pending_space = !out.empty();
-      continue;
-    }
-    if (pending_space) out += ' ';
-    pending_space = false;
-    out += c;
-  }
-  return out;
 }
 
 bool is_section_boundary(std::string_view prefix) {
@@ -239,11 +224,11 @@ std::string automation_label(std::string_view section) {
     id_list += (id_list.empty() ? "" : ", ") + id;
   if (id_list.empty()) id_list = "?";
   // Monitor pulses carry their outcome in <event> and often no <status>: render it instead of a guess.
-  std::string state = status ? *status : event ? normalize_line(*event) : "completed";
+  std::string state = status ? *status : event ? one_line(*event) : "completed";
   std::string head = "[" + std::string(kind_slug(notification_label(summary.value_or("")))) + " " + id_list +
                      " " + state + "]";
   if (!orphan_kind.empty()) head += " (orphan reconciliation: " + orphan_kind + ")";
-  if (summary) head += " " + normalize_line(*summary);
+  if (summary) head += " " + one_line(*summary);
   return head;
 }
 
@@ -257,7 +242,7 @@ std::vector<Section> scan_sections(std::string_view text) {
                                  std::string(section), "", tool_use_id}});
     if (contains(section, "<result>")) {
       // A background agent's report rides the pulse (G1): also an inbox message, child ⇨ self.
-      std::string report = normalize_line(xml_tag(section, "result").value_or(""));
+      std::string report = one_line(xml_tag(section, "result").value_or(""));
       if (report.empty()) report = automation_label(section);
       found.push_back({at, Section{Section::Kind::notification_result, Label::agent_communication_inbox,
                                    report, std::string(section), "?", tool_use_id}});

@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
+#include <string_view>
 
+#include "core/file_handle.h"
 #include "core/line_scanner.h"
 
 namespace csift {
@@ -16,16 +19,6 @@ namespace {
 
 constexpr uint64_t kFirstChunk = 64 * 1024;
 constexpr uint64_t kMaxChunk = 1 << 20;
-
-struct FileHandle {
-  int fd = -1;
-  explicit FileHandle(const std::string& path) : fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
-  ~FileHandle() {
-    if (fd >= 0) ::close(fd);
-  }
-  FileHandle(const FileHandle&) = delete;
-  FileHandle& operator=(const FileHandle&) = delete;
-};
 
 // Delivers the complete lines of data[from, data.size()) newest first; data ends with '\n' and data[from] is
 // a line start at file offset base + from.
@@ -46,6 +39,47 @@ bool emit_backward(std::string_view data, size_t from, uint64_t base, const Line
   }
 }
 
+// One downward-filling buffer per thread, reused across files: each chunk is read directly below the bytes
+// carried from the chunk above, so the carry is never copied and no chunk is zero-filled first. The carry
+// moves only when the buffer's bottom is reached (to the top of a buffer grown to fit chunk + carry).
+class BackwardBuffer {
+ public:
+  // Makes room for `n` bytes directly below the carry and returns where they go.
+  char* below_carry(size_t n) {
+    if (lo_ < n) {
+      const size_t need = n + carry_len_;
+      if (need > cap_) {
+        const size_t cap = std::max(need, std::max(cap_ * 2, kDefaultCapacity));
+        std::unique_ptr<char[]> grown(new char[cap]);
+        std::memcpy(grown.get() + cap - carry_len_, buf_.get() + lo_, carry_len_);
+        buf_ = std::move(grown);
+        cap_ = cap;
+      } else {
+        std::memmove(buf_.get() + cap_ - carry_len_, buf_.get() + lo_, carry_len_);
+      }
+      lo_ = cap_ - carry_len_;
+    }
+    return buf_.get() + lo_ - n;
+  }
+  // The `n` bytes just read followed by the carry.
+  std::string_view with_carry(size_t n) const { return {buf_.get() + lo_ - n, n + carry_len_}; }
+  // Keeps the first `len` bytes of what with_carry(n) returned as the new carry.
+  void carry(size_t n, size_t len) { lo_ -= n, carry_len_ = len; }
+  size_t carry_len() const { return carry_len_; }
+  std::string_view carried() const { return {buf_.get() + lo_, carry_len_}; }
+  // Starts a new file; a buffer grown far past the usual size (a huge line) is released.
+  void reset() {
+    if (cap_ > kKeepCapacity) buf_.reset(), cap_ = 0;
+    lo_ = cap_, carry_len_ = 0;
+  }
+
+ private:
+  static constexpr size_t kDefaultCapacity = 4 * kMaxChunk;
+  static constexpr size_t kKeepCapacity = 16 * kMaxChunk;
+  std::unique_ptr<char[]> buf_;
+  size_t cap_ = 0, lo_ = 0, carry_len_ = 0;
+};
+
 }  // namespace
 
 ScanStats scan_backward(const std::string& path, const LineFn& fn, uint64_t floor_offset) {
@@ -59,27 +93,38 @@ ScanStats scan_backward(const std::string& path, const LineFn& fn, uint64_t floo
   const uint64_t size = static_cast<uint64_t>(std::max<off_t>(st.st_size, 0));
   uint64_t pos = size;
   uint64_t chunk = kFirstChunk;
-  std::string carry;        // bytes [pos, pos + carry.size()) not yet delivered
+  // The thread's buffer holds bytes [pos, pos + carry_len) not yet delivered; a nested call (a callback that
+  // scans again on this thread, directly or by running another task while it waits) gets its own.
+  thread_local BackwardBuffer shared;
+  thread_local bool shared_in_use = false;
+  BackwardBuffer own;
+  BackwardBuffer& buffer = shared_in_use ? own : shared;
+  struct InUse {
+    bool& flag;
+    bool was;
+    ~InUse() { flag = was; }
+  } in_use{shared_in_use, shared_in_use};
+  shared_in_use = true;
+  buffer.reset();
   bool tail_known = false;  // the last '\n' of the file has been located
-  std::string data;
   while (pos > floor_offset) {
-    uint64_t n = std::min(chunk, pos - floor_offset);
-    uint64_t new_pos = pos - n;
-    data.resize(static_cast<size_t>(n));
-    ssize_t got = ::pread(file.fd, data.data(), static_cast<size_t>(n), static_cast<off_t>(new_pos));
+    const auto n = static_cast<size_t>(std::min(chunk, pos - floor_offset));
+    const uint64_t new_pos = pos - n;
+    char* dst = buffer.below_carry(n);
+    ssize_t got = ::pread(file.fd, dst, n, static_cast<off_t>(new_pos));
     if (got < 0 && errno == EINTR) continue;
     if (got != static_cast<ssize_t>(n)) {
       stats.error = "cannot read " + path + ": short read";
       return stats;
     }
     stats.bytes += n;
-    data += carry;
+    std::string_view data = buffer.with_carry(n);
     pos = new_pos;
     chunk = std::min(chunk * 2, kMaxChunk);
     if (!tail_known) {
       const void* last_nl = memrchr(data.data(), '\n', data.size());
       if (!last_nl) {
-        carry.swap(data);
+        buffer.carry(n, data.size());
         continue;
       }
       size_t keep = static_cast<size_t>(static_cast<const char*>(last_nl) - data.data()) + 1;
@@ -88,7 +133,7 @@ ScanStats scan_backward(const std::string& path, const LineFn& fn, uint64_t floo
         stats.torn_tail_offset = pos + keep;
         stats.torn_tail_bytes = data.size() - keep;
       }
-      data.resize(keep);
+      data = data.substr(0, keep);
       tail_known = true;
     }
     size_t from = 0;
@@ -97,7 +142,7 @@ ScanStats scan_backward(const std::string& path, const LineFn& fn, uint64_t floo
       const char* first_nl = static_cast<const char*>(std::memchr(data.data(), '\n', data.size()));
       from = static_cast<size_t>(first_nl - data.data()) + 1;
       if (from == data.size()) {
-        carry.swap(data);
+        buffer.carry(n, data.size());
         continue;
       }
     }
@@ -105,15 +150,15 @@ ScanStats scan_backward(const std::string& path, const LineFn& fn, uint64_t floo
       stats.stopped = true;
       return stats;
     }
-    carry.assign(data, 0, from);
+    buffer.carry(n, from);
   }
-  if (!tail_known && !carry.empty()) {
+  if (!tail_known && buffer.carry_len() > 0) {
     stats.torn_tail = true;
     stats.torn_tail_offset = floor_offset;
-    stats.torn_tail_bytes = carry.size();
-  } else if (!carry.empty()) {
+    stats.torn_tail_bytes = buffer.carry_len();
+  } else if (buffer.carry_len() > 0) {
     // Reached the floor with a carried line: it starts exactly at the floor.
-    if (!emit_backward(carry, 0, floor_offset, fn, stats)) stats.stopped = true;
+    if (!emit_backward(buffer.carried(), 0, floor_offset, fn, stats)) stats.stopped = true;
   }
   return stats;
 }

@@ -9,21 +9,12 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/file_handle.h"
 #include "core/line_scanner.h"
 
 namespace csift {
 
 namespace {
-
-struct FileHandle {
-  int fd = -1;
-  explicit FileHandle(const std::string& path) : fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
-  ~FileHandle() {
-    if (fd >= 0) ::close(fd);
-  }
-  FileHandle(const FileHandle&) = delete;
-  FileHandle& operator=(const FileHandle&) = delete;
-};
 
 // The offset just past the first '\n' at or after `from`, or `size` when there is none.
 uint64_t next_line_start(int fd, uint64_t from, uint64_t size) {

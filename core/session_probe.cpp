@@ -1,9 +1,14 @@
 #include "core/session_probe.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cstring>
-#include <fstream>
+#include <memory>
+#include <optional>
 
 #include "core/classify.h"
 #include "core/line_scanner.h"
@@ -55,6 +60,26 @@ RecordParser& thread_parser() {
   return parser;
 }
 
+// One line of a head or tail window: blank lines pass, malformed ones are counted, and only lines the window
+// wants are parsed. nullopt means there is nothing to take from the line.
+template <class Wanted>
+std::optional<Record> read_window_line(std::string_view line, RecordParser& parser, uint64_t& skipped,
+                                       const Wanted& wanted) {
+  const LineCheck check = check_line(line, parser);
+  if (check == LineCheck::blank) return std::nullopt;
+  if (check == LineCheck::malformed) {
+    ++skipped;
+    return std::nullopt;
+  }
+  if (!wanted(line)) return std::nullopt;
+  Record r;
+  if (parser.parse(line, r) != ParseStatus::ok) {
+    ++skipped;
+    return std::nullopt;
+  }
+  return r;
+}
+
 // The forward head window: identity first-seen facts, clone detection, and the first genuine user message.
 class HeadWindow {
  public:
@@ -62,18 +87,10 @@ class HeadWindow {
 
   // Returns false once the first genuine user message is found (the head stops there).
   bool take(std::string_view line, uint64_t line_no, uint64_t offset) {
-    const LineCheck check = check_line(line, parser_);
-    if (check == LineCheck::blank) return true;
-    if (check == LineCheck::malformed) {
-      ++probe_.skipped_lines;
-      return true;
-    }
-    if (!wanted(line)) return true;
-    Record r;
-    if (parser_.parse(line, r) != ParseStatus::ok) {
-      ++probe_.skipped_lines;
-      return true;
-    }
+    auto parsed = read_window_line(line, parser_, probe_.skipped_lines,
+                                   [this](std::string_view l) { return wanted(l); });
+    if (!parsed) return true;
+    Record& r = *parsed;
     r.line = line_no;
     r.offset = offset;
     note_identity(r);
@@ -120,18 +137,10 @@ class TailWindow {
 
   // Returns false once both the last genuine user message and the last agent text are found.
   bool take(std::string_view line, uint64_t offset) {
-    const LineCheck check = check_line(line, parser_);
-    if (check == LineCheck::blank) return true;
-    if (check == LineCheck::malformed) {
-      ++probe_.skipped_lines;
-      return true;
-    }
-    if (!wanted(line)) return true;
-    Record r;
-    if (parser_.parse(line, r) != ParseStatus::ok) {
-      ++probe_.skipped_lines;
-      return true;
-    }
+    auto parsed = read_window_line(line, parser_, probe_.skipped_lines,
+                                   [this](std::string_view l) { return wanted(l); });
+    if (!parsed) return true;
+    Record& r = *parsed;
     r.offset = offset;
     if (last_timestamp.empty()) last_timestamp = r.timestamp;
     if (version.empty()) version = r.version;
@@ -235,14 +244,45 @@ void number_tail_anchors(const std::string& path, SessionProbe& probe) {
     if (m->found && m->line == 0 && m->offset >= probe.head_end) gap_end = std::max(gap_end, m->offset);
   }
   if (gap_end == 0 || gap_end - probe.head_end > kLineNumberGapBytes) return;
-  std::string gap(gap_end - probe.head_end, '\0');
-  std::ifstream in(path, std::ios::binary);
-  in.seekg(static_cast<std::streamoff>(probe.head_end));
-  if (!in.read(gap.data(), static_cast<std::streamsize>(gap.size()))) return;
-  probe.bytes_read += gap.size();
-  for (ProbedMessage* m : {&probe.last_user, &probe.last_agent}) {
-    if (!m->found || m->line != 0 || m->offset < probe.head_end) continue;
-    m->line = probe.head_lines + count_newlines(gap.data(), m->offset - probe.head_end) + 1;
+  // The gap is counted in chunks read into one reused per-thread buffer (no zero-filled copy of the gap).
+  constexpr size_t kGapChunkBytes = 256 * 1024;
+  thread_local std::unique_ptr<char[]> chunk(new char[kGapChunkBytes]);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ProbedMessage* anchors[] = {&probe.last_user, &probe.last_agent};
+  uint64_t lines[2] = {0, 0};
+  uint64_t at = probe.head_end, newlines = 0;
+  bool ok = true;
+  while (ok && at < gap_end) {
+    const auto n = static_cast<size_t>(std::min<uint64_t>(kGapChunkBytes, gap_end - at));
+    size_t done = 0;
+    while (done < n) {
+      const ssize_t r = ::pread(fd, chunk.get() + done, n - done, static_cast<off_t>(at + done));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
+      done += static_cast<size_t>(r);
+    }
+    if (done != n) {
+      ok = false;
+      break;
+    }
+    for (size_t k = 0; k < 2; ++k) {
+      const ProbedMessage* m = anchors[k];
+      if (lines[k] == 0 && m->found && m->line == 0 && m->offset >= at && m->offset <= at + n)
+        lines[k] = probe.head_lines + newlines + count_newlines(chunk.get(), m->offset - at) + 1;
+    }
+    newlines += count_newlines(chunk.get(), n);
+    at += n;
+  }
+  ::close(fd);
+  if (!ok) return;
+  probe.bytes_read += gap_end - probe.head_end;
+  for (size_t k = 0; k < 2; ++k) {
+    ProbedMessage* m = anchors[k];
+    if (lines[k] == 0 && m->found && m->line == 0 &&
+        m->offset == at)  // an empty gap: right at the head's end
+      lines[k] = probe.head_lines + newlines + 1;
+    if (lines[k] != 0) m->line = lines[k];
   }
 }
 
