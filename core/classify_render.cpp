@@ -145,8 +145,8 @@ std::string stop_hooks_text(const Record& r) {
                         : errors.is_number() ? errors.get<int64_t>()
                                              : 0;
   bool prevented = extra.value("preventedContinuation", false);
-  // fmt, not operator+ chains: GCC 12 -O3 raises a false -Wrestrict on long std::string + chains.
-  std::string out = fmt::format("[stop hooks: count={} errors={} prevented={}]", count, error_count, prevented);
+  std::string out =
+      fmt::format("[stop hooks: count={} errors={} prevented={}]", count, error_count, prevented);
   if (infos.is_array()) {
     for (const auto& info : infos) {
       if (!info.is_object()) continue;

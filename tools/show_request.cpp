@@ -30,10 +30,10 @@ std::vector<std::string> split_values(const json& args, const char* key) {
 
 std::string single_target(const json& args) {
   std::vector<std::string> targets;
-  if (args.contains("target") && args["target"].is_string())
-    targets.push_back(args["target"].get<std::string>());
-  if (args.contains("target") && args["target"].is_array()) {
-    for (const auto& t : args["target"]) {
+  if (args.contains("targets") && args["targets"].is_string())
+    targets.push_back(args["targets"].get<std::string>());
+  if (args.contains("targets") && args["targets"].is_array()) {
+    for (const auto& t : args["targets"]) {
       if (t.is_string()) targets.push_back(t.get<std::string>());
     }
   }

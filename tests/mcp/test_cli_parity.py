@@ -33,12 +33,10 @@ def argument_sets(schema):
     props = schema.get("properties", {})
     sets = [{}, {"format": "json"}]
     sid = first_session_id()
-    if sid and props.get("target", {}).get("type") == "string":
-        sets += [{"target": "@" + sid}, {"target": "@" + sid, "format": "json"}]
-        if props.get("turn", {}).get("type") == "string":  # show needs an address: the last two turns
-            sets += [{"target": "@" + sid, "turn": "-2.."}, {"target": "@" + sid, "turn": "-2..", "format": "json"}]
     if sid and props.get("targets", {}).get("type") == "array":
-        sets += [{"targets": ["@" + sid]}]
+        sets += [{"targets": ["@" + sid]}, {"targets": ["@" + sid], "format": "json"}]
+        if props.get("turn", {}).get("type") == "string":  # show needs an address: the last two turns
+            sets += [{"targets": ["@" + sid], "turn": "-2.."}, {"targets": ["@" + sid], "turn": "-2..", "format": "json"}]
     for name, p in props.items():
         if name in ("format", "claude_home", "max_chars", "row_offset"):
             continue

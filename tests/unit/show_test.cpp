@@ -70,7 +70,7 @@ struct ShowFixture {
     ctx.env = store.env();
   }
   Envelope run(json args) {
-    if (!args.contains("target")) args["target"] = json::array({"@" + kSid});
+    if (!args.contains("targets")) args["targets"] = json::array({"@" + kSid});
     return run_show(args, ctx);
   }
   std::string text(json args) {
@@ -210,7 +210,7 @@ TEST_CASE("show --raw prints verbatim bytes, malformed and torn lines included")
 
 TEST_CASE("show's argument rules") {
   ShowFixture f;
-  CHECK(error_of(f, {{"target", {"@" + kSid, "@other"}}, {"line", {"2"}}})
+  CHECK(error_of(f, {{"targets", {"@" + kSid, "@other"}}, {"line", {"2"}}})
             .find("usage: show reads exactly ONE transcript per call") == 0);
   CHECK(error_of(f, json::object()).find("usage: show needs exactly one address") == 0);
   CHECK(error_of(f, {{"line", {"2"}}, {"turn", "0"}}).find("mutually exclusive") != std::string::npos);
