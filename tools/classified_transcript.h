@@ -30,6 +30,7 @@ struct ClassifiedTranscript {
   ClassifiedTranscript(ClassifiedTranscript&&) = default;
   ClassifiedTranscript(const ClassifiedTranscript&) = delete;
   ClassifiedTranscript& operator=(const ClassifiedTranscript&) = delete;
+  ClassifiedTranscript& operator=(ClassifiedTranscript&&) = default;
 
   Transcript transcript;
   TranscriptIdentity owner;

@@ -1,0 +1,468 @@
+"""`csift-mcp --cli search` (spec §6.2, §6.4, §6.10, §7f) against the fixture store, generated stores and the
+shared corpus: exchanges in text and JSON, round-trip completeness, every mode and flag, the zero-match
+diagnosis, the regex dialect and pathological patterns, long and invalid-UTF-8 lines.
+
+Expected values come from fixtures/README.md and the fixture bytes (record uuids encode their line), or from
+an independent Python parse, never from the C++ code.
+"""
+import json
+import os
+import shutil
+import tempfile
+import time
+import unittest
+
+import harness as h
+import corpus_store as cs
+
+BASICS = "11111111-1111-4111-8111-000000000001"
+SUBS = "44444444-4444-4444-8444-000000000004"
+DAMAGED = "77777777-7777-4777-8777-000000000007"
+DAMAGED_PATH = os.path.join(h.FIXTURE_HOME, "projects", "-home-dev-projets-caf---------app", DAMAGED + ".jsonl")
+BASICS_PATH = os.path.join(h.FIXTURE_HOME, "projects", "-home-dev-projects-csift-demo", BASICS + ".jsonl")
+SCHEMA = os.path.join(h.REPO, "schemas", "search.output.json")
+
+
+def search(*args, **kw):
+    return h.run_cli("search", *args, "--claude-home", kw.pop("home", h.FIXTURE_HOME), **kw)
+
+
+def search_json(*args, **kw):
+    return h.run_json("search", *args, "--claude-home", kw.pop("home", h.FIXTURE_HOME), **kw)
+
+
+def hits_of(rows):
+    return [hit for row in h.rows_of(rows, "exchange") for hit in row["hits"]]
+
+
+def validate(header, rows, summary):
+    import jsonschema
+    with open(SCHEMA) as f:
+        schema = json.load(f)
+    jsonschema.validate({"header": header, "rows": rows, "summary": summary}, schema)
+
+
+def write_store(files):
+    """A temp store with one project holding {name: [record dicts or raw byte lines]}."""
+    home = tempfile.mkdtemp(prefix="csift-search-")
+    proj = os.path.join(home, "projects", "-tmp-gen")
+    os.makedirs(proj)
+    for name, lines in files.items():
+        with open(os.path.join(proj, name), "wb") as f:
+            for line in lines:
+                f.write(line if isinstance(line, bytes) else json.dumps(line).encode())
+                f.write(b"\n")
+    return home
+
+
+def user(uuid, text, ts="2026-01-01T00:00:00.000Z", parent=None):
+    return {"type": "user", "uuid": uuid, "parentUuid": parent, "timestamp": ts, "sessionId": GEN,
+            "message": {"role": "user", "content": text}}
+
+
+def agent(uuid, text, ts="2026-01-01T00:00:01.000Z", parent=None):
+    return {"type": "assistant", "uuid": uuid, "parentUuid": parent, "timestamp": ts, "sessionId": GEN,
+            "message": {"role": "assistant", "model": "m", "content": [{"type": "text", "text": text}]}}
+
+
+GEN = "12345678-1234-4234-8234-123456789abc"
+
+
+class TextOutput(unittest.TestCase):
+    def test_exchange_text_has_tokens_glyphs_lines_footer(self):
+        code, out, err = search("verbose", "@" + BASICS)
+        self.assertEqual(code, 0, err)
+        lines = out.splitlines()
+        self.assertEqual(lines[0], "scope 1 transcript (1 top-level, 0 subagent)")
+        self.assertTrue(lines[1].startswith("matches ") and "oldest first" in lines[1], lines[1])
+        self.assertTrue(lines[2].startswith("11111111\u00b7t0 2026-03-02 09:00:15"), lines[2])
+        self.assertIn(" \u25c2 user.message L3 Please add a --verbose flag", out)
+        self.assertIn(" \u25b8 agent.tool.use \u25b9 agent.tool.result Read L7", out)
+        self.assertRegex(lines[-1] if not lines[-1].startswith("\u26a0") else lines[-2],
+                         r"^matched \d+ exchanges \u00b7 1 session \u00b7 label=all$")
+
+    def test_footer_names_selectors(self):
+        code, out, _ = search("verbose", "@" + BASICS, "-t", "user", "-T", "user.answer")
+        self.assertEqual(code, 0)
+        self.assertIn("label=user \u00b7 label-not=user.answer", out)
+
+    def test_subagent_header_names_parent(self):
+        code, out, err = search("CLI flag", "@" + SUBS)
+        self.assertEqual(code, 0, err)
+        self.assertIn("a1b2c3d4\u00b7t0", out)
+        self.assertIn("(parent 44444444)", out)
+
+    def test_sidecar_location_and_note(self):
+        code, out, err = search("Which branch", "@" + SUBS)
+        self.assertEqual(code, 0, err)
+        self.assertIn("AskUserQuestion (elicitation sidecar)", out)
+        self.assertIn("with elicitation sidecar", out)
+        self.assertIn("with elicitation sidecar", err)
+
+    def test_zero_match_prints_nothing_on_stdout(self):
+        code, out, err = search("zzqqxxnothere", "@" + BASICS)
+        self.assertEqual((code, out), (0, ""))
+        self.assertIn("0 matches \u2014 a DEFINITIVE absence (exit 0), NOT an error. Scope: 1 session(s). "
+                      "Active filters: none.", err)
+        self.assertIn("--count-by label", err)
+
+    def test_excerpt_caution_and_no_truncate(self):
+        code, out, _ = search("test_case_199", "@" + BASICS, "--resolve-persisted")
+        self.assertEqual(code, 0)
+        self.assertIn("excerpts are match-centred FRAGMENTS", out)
+        code, out, _ = search("test_case_199", "@" + BASICS, "--resolve-persisted", "--no-truncate")
+        self.assertNotIn("FRAGMENTS", out)
+        self.assertIn("test_case_000 PASSED", out)
+
+
+class JsonOutput(unittest.TestCase):
+    def test_envelope_shape_and_schema(self):
+        code, header, rows, summary, err = search_json("verbose", "@" + BASICS)
+        self.assertEqual(code, 0, err)
+        validate(header, rows, summary)
+        self.assertEqual(header["command"], "search")
+        self.assertEqual((header["sessions_in_scope"], header["top_level_sessions"], header["subagent_sessions"]),
+                         (1, 1, 0))
+        ex = h.rows_of(rows, "exchange")
+        self.assertEqual(summary["matched"], len(ex))
+        self.assertEqual(summary["transcript_ids"], [BASICS])
+        self.assertFalse(summary["definitive_absence"])
+        starts = [r["started_utc"] for r in ex]
+        self.assertEqual(starts, sorted(starts))
+        for r in ex:
+            self.assertEqual(r["parent_session_id"], BASICS)
+            for hit in r["hits"]:
+                self.assertEqual(hit["session_id"], BASICS)
+                self.assertEqual(hit["refetch"], f"csift-mcp --cli show @{BASICS} --line {hit['line']}")
+                self.assertIn(hit["uuid"], r["record_uuids"])
+                self.assertEqual(hit["uuid"], f"01{hit['line']:06d}-aaaa-4aaa-8aaa-000001{hit['line']:06d}")
+
+    def test_sidecar_json(self):
+        code, header, rows, summary, _ = search_json("Which branch", "@" + SUBS)
+        validate(header, rows, summary)
+        self.assertTrue(summary["with_elicitation_sidecar"])
+        side = [x for x in hits_of(rows) if x["source"] == "elicitation-sidecar"]
+        self.assertEqual(len(side), 1)
+        self.assertIsNone(side[0]["line"])
+        self.assertEqual(side[0]["pairing"], "pending")
+
+    def test_zero_match_summary(self):
+        code, header, rows, summary, _ = search_json("zzqqxxnothere", "@" + BASICS)
+        self.assertEqual((code, rows), (0, []))
+        validate(header, rows, summary)
+        self.assertTrue(summary["definitive_absence"])
+        self.assertEqual(summary["active_filters"], "none")
+        self.assertIsNone(summary["excluded_by_label"])
+        self.assertIn("user.queued", summary["gated_leaves_unreached"])
+
+
+class RoundTrip(unittest.TestCase):
+    def exchange_lines(self, *args):
+        code, header, rows, summary, err = search_json(*args)
+        self.assertEqual(code, 0, err)
+        return [{(x["line"], x["label"], x["matched"]) for x in r["hits"]} for r in h.rows_of(rows, "exchange")]
+
+    def test_tool_use_hit_brings_its_result(self):
+        (ex,) = self.exchange_lines("ls srcx", "@" + BASICS, "-t", "agent.tool.use")
+        self.assertIn((9, "agent.tool.use", True), ex)
+        self.assertIn(10, {line for line, _, _ in ex})
+
+    def test_tool_result_hit_brings_its_use(self):
+        (ex,) = self.exchange_lines("cannot access", "@" + BASICS)
+        self.assertIn((10, "agent.tool.result", True), ex)
+        self.assertIn((9, "agent.tool.use", False), ex)
+
+    def test_user_hit_brings_the_agent_answer(self):
+        (ex,) = self.exchange_lines("Explain the plan first", "@" + BASICS)
+        self.assertIn((3, "user.message", True), ex)
+        self.assertIn((5, "agent.thinking", False), ex)
+        self.assertIn((6, "agent.message", False), ex)
+
+    def test_agent_hit_sits_under_its_opener(self):
+        exs = self.exchange_lines("read it before editing", "@" + BASICS)
+        self.assertEqual(len(exs), 1)
+        self.assertIn((3, "user.message", False), exs[0])
+
+
+class Filters(unittest.TestCase):
+    def test_label_include_exclude(self):
+        _, _, rows, _, _ = search_json("", "@" + BASICS, "-t", "user")
+        matched = [x for x in hits_of(rows) if x["matched"]]
+        self.assertTrue(matched)
+        self.assertTrue(all(x["label"].startswith("user.") for x in matched))
+        _, _, rows, _, _ = search_json("", "@" + BASICS, "-t", "user", "-T", "user.message")
+        labels = {x["label"] for x in hits_of(rows) if x["matched"]}
+        self.assertNotIn("user.message", labels)
+        self.assertIn("user.answer", labels)
+
+    def test_turn_window(self):
+        _, _, rows, _, _ = search_json("", "@" + BASICS, "--turn", "2..3")
+        self.assertEqual({r["turn_index"] for r in h.rows_of(rows, "exchange")}, {2, 3})
+        _, _, rows, _, _ = search_json("", "@" + BASICS, "--turn", "-1")
+        self.assertEqual({r["turn_index"] for r in h.rows_of(rows, "exchange")}, {9})
+
+    def test_time_window(self):
+        _, _, rows, _, _ = search_json("", "@" + BASICS, "--since", "2026-03-02T09:03:00Z",
+                                       "--until", "2026-03-02T09:03:59Z")
+        for x in hits_of(rows):
+            if x["matched"]:
+                self.assertTrue("2026-03-02T09:03:00" <= x["ts_utc"] <= "2026-03-02T09:03:59.999", x["ts_utc"])
+
+    def test_draft_outside_turns_and_suppressed_under_turn(self):
+        _, _, rows, summary, _ = search_json("", "@" + BASICS, "-t", "user.unsent")
+        ex = h.rows_of(rows, "exchange")
+        self.assertEqual(len(ex), 1)
+        self.assertTrue(ex[0]["superseded_draft"])
+        self.assertIsNone(ex[0]["turn_index"])
+        self.assertEqual(ex[0]["hits"][0]["line"], 47)
+        self.assertEqual(summary["superseded_drafts"], 1)
+        code, out, _ = search("", "@" + BASICS, "-t", "user.unsent")
+        self.assertIn("11111111\u00b7draft", out)
+        code, _, rows, _, _ = search_json("", "@" + BASICS, "-t", "user.unsent", "--turn", "..")
+        self.assertEqual(rows, [])
+
+    def test_empty_pattern_warning(self):
+        _, _, err = search("", "@" + BASICS)
+        self.assertIn("empty pattern with no category/time/turn/session filter", err)
+        _, _, err = search("", "@" + BASICS, "-t", "user")
+        self.assertNotIn("empty pattern", err)
+
+    def test_smart_case_and_ignore_case(self):
+        n_lower = search("bash", "@" + BASICS, "-c")[1]
+        n_upper = search("BASH", "@" + BASICS, "-c")[1]
+        n_forced = search("BASH", "@" + BASICS, "-c", "-i")[1]
+        self.assertEqual(n_upper.strip(), "0")
+        self.assertEqual(n_lower, n_forced)
+        self.assertNotEqual(n_lower.strip(), "0")
+
+    def test_no_subagents(self):
+        _, _, rows, _, _ = search_json("", "@" + SUBS, "-t", "agent", "--no-subagents")
+        self.assertTrue(rows)
+        self.assertTrue(all(not r["is_subagent"] for r in h.rows_of(rows, "exchange")))
+        _, _, rows, _, _ = search_json("", "@" + SUBS, "-t", "agent")
+        self.assertTrue(any(r["is_subagent"] for r in h.rows_of(rows, "exchange")))
+
+
+class Modes(unittest.TestCase):
+    def test_count_only_counts_exchanges(self):
+        _, _, rows, _, _ = search_json("verbose")
+        code, out, _ = search("verbose", "-c")
+        self.assertEqual((code, out), (0, f"{len(h.rows_of(rows, 'exchange'))}\n"))
+
+    def test_sessions_with_matches(self):
+        _, _, rows, _, _ = search_json("verbose")
+        owners = sorted({r["parent_session_id"] for r in h.rows_of(rows, "exchange")})
+        code, out, _ = search("verbose", "-l")
+        self.assertEqual(out.split(), owners)
+        code, out, err = search("verbose", "-l", "--max-count", "1")
+        self.assertEqual(out.split(), owners)
+        self.assertIn("uncapped", err)
+        _, header, rows, summary, _ = search_json("verbose", "-l")
+        self.assertEqual([r["session_id"] for r in h.rows_of(rows, "session")], owners)
+        validate(header, rows, summary)
+
+    def test_max_count_signed(self):
+        _, _, rows, summary, _ = search_json("verbose", "@" + BASICS)
+        allx = [(r["session_id"], r["turn_index"]) for r in h.rows_of(rows, "exchange")]
+        self.assertGreater(len(allx), 3)
+        _, _, rows, summary, _ = search_json("verbose", "@" + BASICS, "--max-count", "2")
+        self.assertEqual([(r["session_id"], r["turn_index"]) for r in rows], allx[:2])
+        self.assertEqual((summary["dropped_by_cap"], summary["dropped_side"]), (len(allx) - 2, "later"))
+        _, _, rows, summary, _ = search_json("verbose", "@" + BASICS, "--max-count", "-2")
+        self.assertEqual([(r["session_id"], r["turn_index"]) for r in rows], allx[-2:])
+        self.assertEqual(summary["dropped_side"], "earlier")
+        _, out, _ = search("verbose", "@" + BASICS, "--max-count", "-2")
+        self.assertIn(f"matches {len(allx)} exchanges \u00b7 1 session \u00b7 oldest first \u00b7 showing latest 2", out)
+        self.assertIn(f"{len(allx) - 2} earlier dropped by --max-count", out)
+
+    def test_raw_lines_are_verbatim(self):
+        code, out, err = search("ls srcx", "@" + BASICS, "--raw")
+        self.assertEqual(code, 0, err)
+        with open(BASICS_PATH, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        got = out.rstrip("\n").split("\n")
+        self.assertTrue(got)
+        for line in got:
+            self.assertIn(line, lines)
+        self.assertEqual(len(got), len(set(got)))
+
+    def test_raw_omits_sidecar_with_note(self):
+        code, out, err = search("Which branch", "@" + SUBS, "--raw")
+        self.assertEqual((code, out), (0, ""))
+        self.assertIn("sidecar record(s) omitted", err)
+
+    def test_sessions_pipe_into_stats(self):
+        _, ids, _ = search("verbose", "-l")
+        code, out, err = h.run_cli("stats", "--sessions-from", "-", "--claude-home", h.FIXTURE_HOME, "--format",
+                                   "json", stdin=ids)
+        self.assertEqual(code, 0, err)
+
+
+class Errors(unittest.TestCase):
+    def assert_usage(self, *args, needles=()):
+        code, out, err = search(*args)
+        self.assertEqual(code, h.EXIT_USAGE, err)
+        for n in needles:
+            self.assertIn(n, err + out)  # a --format json error is an envelope on stdout
+
+    def test_conflicts_name_both_flags(self):
+        self.assert_usage("x", "--raw", "--format", "json", needles=("--raw", "--format json"))
+        self.assert_usage("x", "--raw", "--siblings", needles=("--raw", "--siblings"))
+        self.assert_usage("x", "--raw", "-c", needles=("--raw", "--count-only"))
+        self.assert_usage("x", "--raw", "-l", needles=("--raw", "--sessions-with-matches"))
+        self.assert_usage("x", "--raw", "--no-truncate", needles=("--raw", "--no-truncate"))
+        self.assert_usage("x", "-c", "-l", needles=("--count-only", "--sessions-with-matches"))
+        self.assert_usage("x", "--count-by", "label", "-c", needles=("--count-by", "--count-only"))
+        self.assert_usage("x", "--count-by", "label", "--siblings", needles=("--count-by", "--siblings"))
+
+    def test_dialect_refusals(self):
+        self.assert_usage("(\\w)\\1", needles=("backreference", "linear-time"))
+        self.assert_usage("foo(?=bar)", needles=("look",))
+
+    def test_at_pattern_and_uuid_note(self):
+        self.assert_usage("@" + BASICS, needles=("TARGET",))
+        code, _, err = search(BASICS, "@" + BASICS)
+        self.assertEqual(code, 0)
+        self.assertIn("LITERAL", err)
+
+    def test_legacy_selector_and_empty_set(self):
+        self.assert_usage("x", "-t", "thinking")
+        self.assert_usage("x", "-t", "user.message", "-T", "user")
+
+
+class Diagnosis(unittest.TestCase):
+    def test_label_filter_probe_names_labels(self):
+        code, out, err = search("ls srcx", "@" + BASICS, "-t", "user.message")
+        self.assertEqual((code, out), (0, ""))
+        self.assertIn("\u26a0 but \"ls srcx\" DOES occur \u2014 1 record(s) under: agent.tool.use \u00d71", err)
+        self.assertIn("Your -t/-T excluded them", err)
+        _, _, rows, summary, _ = search_json("ls srcx", "@" + BASICS, "-t", "user.message")
+        self.assertEqual(summary["excluded_by_label"],
+                         {"rows": [{"label": "agent.tool.use", "records": 1}], "total": 1})
+        self.assertEqual(summary["active_filters"], "-t user.message")
+
+    def test_absent_even_unfiltered(self):
+        _, _, err = search("zzqqxxnothere", "@" + BASICS, "-t", "user")
+        self.assertIn("absent even without the -t/-T filter", err)
+
+    def test_malformed_lines_disclosed(self):
+        _, _, err = search("zzqqxxnothere", "@" + DAMAGED)
+        self.assertIn("5 malformed/torn line(s)", err)
+
+
+class SkippedLines(unittest.TestCase):
+    def test_exact_with_and_without_the_file_gate(self):
+        for pattern in ("zzqqxxnothere", "", "rendered"):
+            _, _, _, summary, _ = search_json(pattern, "@" + DAMAGED)
+            self.assertEqual(summary["skipped_lines"], 5, pattern)
+
+    def test_invalid_utf8_line_is_counted_not_silent(self):
+        # The fixture's raw 0xFF line is malformed JSON by the reader's contract: counted, never silently lost.
+        code, header, rows, summary, err = search_json("byte here", "@" + DAMAGED)
+        self.assertEqual((code, rows), (0, []))
+        self.assertEqual(summary["skipped_lines"], 5)
+
+
+class Generated(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        long_a = "a" * (1 << 20)
+        words = ("word1 " * 200000)[: 1 << 20]
+        cls.home = write_store({GEN + ".jsonl": [
+            user("u1", "start"),
+            agent("a1", long_a + "b", parent="u1"),
+            agent("a2", words + "tail", parent="a1"),
+            agent("a3", "x" * (10 << 20) + " needle-at-the-end", parent="a2"),
+            agent("a4", "aac then (x+x+)+y xxxxy", parent="a3"),
+            agent("a5", "a" * 200000, parent="a4"),
+            agent("a6", "lone \ud800 surrogate findme here", parent="a5"),
+        ]})
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.home, ignore_errors=True)
+
+    def timed(self, pattern, *args):
+        t = time.monotonic()
+        code, header, rows, summary, err = search_json(pattern, *args, home=self.home)
+        self.assertEqual(code, 0, err)
+        return time.monotonic() - t, summary, rows
+
+    def test_literal_and_regex_speed(self):
+        base, _, _ = self.timed("needle-at-the-end")
+        for pattern in ("[a-z]*[0-9]", "(a|aa)*c"):
+            took, summary, _ = self.timed(pattern)
+            self.assertLess(took, max(3.0, 10 * base), pattern)
+
+    def test_pathological_answer_or_too_complex(self):
+        for pattern in ("(a+)+$", "(a|aa)*c", "(\\w+\\s?)*$", "(x+x+)+y"):
+            took, summary, rows = self.timed(pattern)
+            self.assertLess(took, 5.0, pattern)
+            self.assertTrue(summary.get("matched", 0) > 0 or summary["too_complex_lines"] > 0, (pattern, summary))
+            if summary["too_complex_lines"] > 0:
+                _, _, err = search(pattern, home=self.home)
+                self.assertIn("too complex", err)
+
+    def test_invalid_utf8_text_is_counted(self):
+        # The reader (simdjson) refuses a lone-surrogate escape as malformed JSON: the line is COUNTED in
+        # skipped_lines and disclosed by the diagnosis, never silently lost.
+        _, summary, rows = self.timed("surrogate findme")
+        self.assertEqual(summary["skipped_lines"], 1)
+
+    def test_ten_megabyte_line(self):
+        _, summary, rows = self.timed("needle-at-the-end")
+        hits = [x for x in hits_of(rows) if x["matched"]]
+        self.assertEqual([x["line"] for x in hits], [4])
+        self.assertTrue(hits[0]["excerpt_truncated"])
+        self.assertIn("needle-at-the-end", hits[0]["text"])
+
+
+class Corpus(unittest.TestCase):
+    """Tool-name search over the real corpus vs an independent parse: the transcripts holding a tool_use named
+    TodoWrite (-t agent.tool.use, case-sensitive) are exactly the summary's transcript ids."""
+
+    @classmethod
+    def setUpClass(cls):
+        root = cs.corpus_root()
+        if root is None:
+            raise AssertionError("corpus not found")
+        cls.tmp = tempfile.mkdtemp(prefix="csift-corpus-search-")
+        cls.placed, _ = cs.build_corpus_store(root, cls.tmp)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def expected_ids(self, name):
+        ids = set()
+        for p in self.placed:
+            if p["kind"] not in ("session", "subagent"):
+                continue
+            with open(p["path"], "rb") as f:
+                for raw in f:
+                    try:
+                        r = json.loads(raw)
+                    except ValueError:
+                        continue
+                    msg = r.get("message") if isinstance(r, dict) else None
+                    content = msg.get("content") if isinstance(msg, dict) else None
+                    if r.get("type") == "assistant" and isinstance(content, list) and any(
+                            isinstance(b, dict) and b.get("type") == "tool_use" and name in (
+                                b.get("name", "") + json.dumps(b.get("input"), ensure_ascii=False)) for b in content):
+                        ids.add(p["id"])
+                        break
+        return ids
+
+    def test_tool_name_transcripts(self):
+        code, header, rows, summary, err = search_json("TodoWrite", "-t", "agent.tool.use", "-c", home=self.tmp)
+        self.assertEqual(code, 0, err)
+        expected = self.expected_ids("TodoWrite")
+        self.assertTrue(expected)
+        if len(expected) <= 100:
+            got = set(summary["transcript_ids"]) & {p["id"] for p in self.placed}
+            self.assertEqual(got, expected)
+        self.assertGreaterEqual(summary["matched"], len(expected))
+
+
+if __name__ == "__main__":
+    unittest.main()

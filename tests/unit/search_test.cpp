@@ -1,0 +1,119 @@
+// search's pipeline pieces over the fixture store: request parsing and conflicts, the byte prefilter and
+// whole-file gate, the scan (spans, surviving labels, turn/time windows), exchange completion and the cap.
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "core/error.h"
+#include "tools/search_exchange.h"
+#include "tools/search_prefilter.h"
+#include "tools/search_types.h"
+
+using namespace csift;
+
+namespace {
+
+const std::string kBasics = "11111111-1111-4111-8111-000000000001";
+const std::string kDamaged = "77777777-7777-4777-8777-000000000007";
+
+json args_for(const std::string& pattern, const std::string& target) {
+  json a = json::object();
+  a["pattern"] = pattern;
+  a["targets"] = json::array({"@" + target});
+  a["claude_home"] = std::string(CSIFT_SOURCE_DIR) + "/fixtures/home";
+  return a;
+}
+
+SearchScan scan_of(const json& args) {
+  ToolContext ctx;
+  ctx.env = Environment::from_process();
+  const SearchRequest req = parse_search_request(args);
+  const Scope scope = resolve_span_scope(args, ctx);
+  return run_search_scan(req, scope, ctx);
+}
+
+}  // namespace
+
+TEST_CASE("search request: modes, signed max_count and conflicts") {
+  json a = args_for("x", kBasics);
+  a["max_count"] = -3;
+  a["count_only"] = true;
+  const SearchRequest req = parse_search_request(a);
+  CHECK(req.mode == SearchMode::count_only);
+  CHECK(req.max_count == -3);
+  a["sessions_with_matches"] = true;
+  CHECK_THROWS_AS(parse_search_request(a), ToolError);
+  json b = args_for("(\\w)\\1", kBasics);
+  CHECK_THROWS_AS(parse_search_request(b), ToolError);
+  json c = args_for("@abc", kBasics);
+  CHECK_THROWS_AS(parse_search_request(c), ToolError);
+  json d = args_for("x", kBasics);
+  d["count_by"] = "attachment";
+  CHECK(parse_search_request(d).attachments);
+  CHECK(std::string(count_axis_name(CountAxis::result)) == "result");
+}
+
+TEST_CASE("search prefilter: needles, markers and label gates") {
+  const SearchRequest req = parse_search_request(args_for("srcx", kBasics));
+  const SearchPrefilter pf(req, false);
+  CHECK(pf.gates_files());
+  CHECK(pf.may_match(R"({"type":"user","text":"ls srcx"})"));
+  CHECK(pf.may_match(R"({"type":"user","text":"<task-notification>"})"));
+  CHECK_FALSE(pf.may_match(R"({"type":"user","text":"nothing"})"));
+  CHECK_FALSE(pf.label_candidate(R"({"type":"attachment","attachment":{}})"));
+  CHECK_FALSE(pf.label_candidate(R"({"type":"queue-operation","operation":"enqueue"})"));
+  CHECK(pf.label_candidate(R"({"type":"assistant","message":{"role":"assistant"}})"));
+  const SearchRequest empty = parse_search_request(args_for("", kBasics));
+  CHECK_FALSE(SearchPrefilter(empty, false).gates_files());
+}
+
+TEST_CASE("search scan: spans, labels and the gate's exact skipped lines") {
+  const SearchScan scan = scan_of(args_for("srcx", kBasics));
+  REQUIRE(scan.transcripts.size() == 1);
+  const TranscriptHits& th = scan.transcripts[0];
+  bool found = false;
+  for (const auto& rh : th.hits) {
+    for (const auto& uh : rh.units) {
+      const std::string& text = th.ct.entries[rh.entry_index].units[uh.unit_index].text;
+      CHECK(text.substr(uh.match_begin, uh.match_end - uh.match_begin) == "srcx");
+      found = found || th.ct.entries[rh.entry_index].record->line == 9;
+    }
+  }
+  CHECK(found);
+  CHECK(scan_of(args_for("zzqqxxnothere", kDamaged)).skipped_lines == 5);
+  CHECK(scan_of(args_for("", kDamaged)).skipped_lines == 5);
+}
+
+TEST_CASE("search scan: -t keeps only surviving labels; the probe tallies the excluded") {
+  json a = args_for("ls srcx", kBasics);
+  a["label"] = json::array({"user.message"});
+  CHECK(scan_of(a).matched_records == 0);
+  ToolContext ctx;
+  ctx.env = Environment::from_process();
+  const SearchRequest req = parse_search_request(a);
+  const SearchScan probe = run_search_scan(req, resolve_span_scope(a, ctx), ctx, true);
+  CHECK(probe.excluded_records == 1);
+  CHECK(probe.excluded_by_label.at(Label::agent_tool_use) == 1);
+}
+
+TEST_CASE("search exchanges: tool_use brings its result; the cap keeps either end") {
+  const SearchScan scan = scan_of(args_for("ls srcx", kBasics));
+  const ExchangeList list = build_exchanges(scan, 0);
+  REQUIRE(list.kept.size() == 1);
+  std::set<uint64_t> lines;
+  for (const auto& u : list.kept[0].units)
+    lines.insert(scan.transcripts[0].ct.entries[u.entry_index].record->line);
+  CHECK(lines.count(9) == 1);
+  CHECK(lines.count(10) == 1);
+
+  const SearchScan many = scan_of(args_for("verbose", kBasics));
+  const ExchangeList all = build_exchanges(many, 0);
+  REQUIRE(all.kept.size() > 2);
+  const ExchangeList first = build_exchanges(many, 2), last = build_exchanges(many, -2);
+  CHECK(first.dropped_side == "later");
+  CHECK(last.dropped_side == "earlier");
+  CHECK(first.kept[0].turn_index == all.kept[0].turn_index);
+  CHECK(last.kept[1].turn_index == all.kept.back().turn_index);
+  for (size_t i = 1; i < all.kept.size(); ++i)
+    CHECK(*all.kept[i - 1].started <= *all.kept[i].started);
+}

@@ -1,0 +1,25 @@
+// Internal: the pieces run_search assembles an envelope from (search.cpp, search_diagnose.cpp,
+// search_raw.cpp).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "tools/search_exchange.h"
+#include "tools/search_types.h"
+
+namespace csift {
+
+// The header every search envelope opens with.
+Envelope search_envelope_base(const SearchRequest& req, const Scope& scope);
+// `-t a,b · -T c · --since … · --turn …` or "none".
+std::string active_filters_text(const SearchRequest& req);
+// Zero-match diagnosis: stderr notes plus summary fields (definitive_absence, active_filters,
+// excluded_by_label, gated_leaves_unreached).
+void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& scope, const SearchScan& scan,
+                         ToolContext& ctx);
+// --raw: each matched record's verbatim line, deduped, scope order.
+void fill_raw_rows(Envelope& env, const SearchScan& scan);
+// The gated leaves no selector reached (the zero-match note and JSON summary).
+std::vector<std::string> gated_leaves_unreached(const SearchRequest& req);
+
+}  // namespace csift

@@ -1,0 +1,150 @@
+#include "tools/search_exchange.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace csift {
+namespace {
+
+using UnitKey = std::pair<size_t, size_t>;  // (entry, unit)
+
+// tool_use id -> the units carrying it, split by side (a tool_use's partner is a result and back).
+struct PartnerIndex {
+  std::unordered_map<std::string, std::vector<UnitKey>> uses, results;
+  explicit PartnerIndex(const ClassifiedTranscript& ct) {
+    for (size_t i = 0; i < ct.entries.size(); ++i) {
+      const auto& units = ct.entries[i].units;
+      for (size_t k = 0; k < units.size(); ++k) {
+        const Unit& u = units[k];
+        if (u.tool_use_id.empty()) continue;
+        if (u.is_tool_use) uses[u.tool_use_id].push_back({i, k});
+        if (u.is_tool_result) results[u.tool_use_id].push_back({i, k});
+      }
+    }
+  }
+};
+
+bool is_agent_answer(const Unit& u) {
+  if (u.labels.empty()) return false;
+  const Label l = u.labels.front();
+  return l == Label::agent_message || l == Label::agent_thinking || l == Label::agent_thinking_narration ||
+         l == Label::agent_tool_use;
+}
+
+struct Group {
+  size_t transcript = 0;
+  int turn = -1;
+  bool draft = false;
+  std::map<UnitKey, ExchangeUnit> units;  // ordered by (entry, unit) = file order
+};
+
+// The §6.4 completeness rules for one matched unit.
+void complete(Group& g, const ClassifiedTranscript& ct, const PartnerIndex& partners,
+              const ExchangeUnit& hit) {
+  const ClassifiedEntry& e = ct.entries[hit.entry_index];
+  const Unit& u = e.units[hit.unit_index];
+  auto add = [&](UnitKey k) { g.units.try_emplace(k, ExchangeUnit{k.first, k.second, nullptr, nullptr}); };
+  if (!u.tool_use_id.empty()) {
+    const auto& side = u.is_tool_use ? partners.results : partners.uses;
+    if (const auto it = side.find(u.tool_use_id); it != side.end())
+      for (const auto& k : it->second)
+        add(k);
+  }
+  if (e.turn_index < 0 || e.superseded_draft) return;
+  const size_t opener = ct.turns.opener_index[static_cast<size_t>(e.turn_index)];
+  const bool hit_is_opener = hit.entry_index == opener;
+  if (hit_is_opener) {  // a user turn comes with the agent's answer
+    for (size_t i = opener + 1; i < ct.transcript_entries && ct.entries[i].turn_index == e.turn_index; ++i) {
+      if (ct.entries[i].superseded_draft) continue;
+      for (size_t k = 0; k < ct.entries[i].units.size(); ++k)
+        if (is_agent_answer(ct.entries[i].units[k])) add({i, k});
+    }
+  } else if (!u.labels.empty() && label_role(u.labels.front()) == Role::agent) {
+    for (size_t k = 0; k < ct.entries[opener].units.size(); ++k)  // an agent hit sits under its turn's opener
+      add({opener, k});
+  }
+}
+
+Exchange finish(const Group& g, const SearchScan& scan) {
+  const ClassifiedTranscript& ct = scan.transcripts[g.transcript].ct;
+  Exchange x;
+  x.transcript = g.transcript;
+  x.turn_index = g.turn;
+  x.superseded_draft = g.draft;
+  std::set<size_t> entries;
+  for (const auto& [key, unit] : g.units) {
+    x.units.push_back(unit);
+    entries.insert(key.first);
+  }
+  for (size_t i : entries)
+    if (!ct.entries[i].record->uuid.empty()) x.record_uuids.push_back(ct.entries[i].record->uuid);
+  auto take = [&](const std::string& ts) {
+    const auto t = parse_iso8601(ts);
+    if (t && (!x.started || *t < *x.started)) {
+      x.started = t;
+      x.started_utc = ts;
+    }
+  };
+  if (g.turn >= 0 && !g.draft)
+    take(ct.entries[ct.turns.opener_index[static_cast<size_t>(g.turn)]].record->timestamp);
+  if (!x.started) {
+    for (const auto& u : x.units)
+      if (u.unit_hit) take(ct.entries[u.entry_index].record->timestamp);
+  }
+  return x;
+}
+
+void apply_cap(ExchangeList& out, int64_t max_count) {
+  const size_t cap = static_cast<size_t>(max_count < 0 ? -max_count : max_count);
+  if (max_count == 0 || out.kept.size() <= cap) return;
+  out.dropped_by_cap = out.kept.size() - cap;
+  if (max_count > 0) {
+    out.kept.resize(cap);
+    out.dropped_side = "later";
+  } else {
+    out.kept.erase(out.kept.begin(), out.kept.end() - static_cast<std::ptrdiff_t>(cap));
+    out.dropped_side = "earlier";
+  }
+}
+
+}  // namespace
+
+ExchangeList build_exchanges(const SearchScan& scan, int64_t max_count) {
+  std::vector<Exchange> all;
+  for (size_t t = 0; t < scan.transcripts.size(); ++t) {
+    const TranscriptHits& th = scan.transcripts[t];
+    const PartnerIndex partners(th.ct);
+    std::map<std::pair<int, bool>, Group> groups;  // (turn, draft), in turn order
+    for (const RecordHit& rh : th.hits) {
+      const ClassifiedEntry& e = th.ct.entries[rh.entry_index];
+      const int turn = e.superseded_draft ? -1 : e.turn_index;
+      Group& g = groups[{turn, e.superseded_draft}];
+      g.transcript = t;
+      g.turn = turn;
+      g.draft = e.superseded_draft;
+      for (const UnitHit& uh : rh.units) {
+        const ExchangeUnit hit{rh.entry_index, uh.unit_index, &rh, &uh};
+        g.units[{rh.entry_index, uh.unit_index}] = hit;
+        complete(g, th.ct, partners, hit);
+      }
+    }
+    for (const auto& [key, g] : groups)
+      all.push_back(finish(g, scan));
+  }
+  // Oldest first; undated last; ties keep scope order then turn order (stable).
+  std::stable_sort(all.begin(), all.end(), [](const Exchange& a, const Exchange& b) {
+    if (a.started.has_value() != b.started.has_value()) return a.started.has_value();
+    return a.started && *a.started < *b.started;
+  });
+  ExchangeList out;
+  out.matched = all.size();
+  out.kept = std::move(all);
+  apply_cap(out, max_count);
+  for (const auto& x : out.kept)
+    if (!x.started) out.undated = true;
+  return out;
+}
+
+}  // namespace csift
