@@ -73,6 +73,9 @@ struct Record {
   bool is_meta = false;
   bool is_compact_summary = false;
   bool is_visible_in_transcript_only = false;
+  // The line held invalid UTF-8 or a lone surrogate escape; the fields hold U+FFFD there (the raw line on
+  // disk, which show --raw prints, is unchanged).
+  bool text_repaired = false;
 
   // Raw JSON of free-form parts, kept verbatim; parsed lazily only where a rule needs them.
   std::string content_json;           // top-level `content` (system / queue-operation / ...)

@@ -6,8 +6,11 @@
 #include <simdjson.h>
 
 #include <cstring>
+#include <optional>
 #include <utility>
 #include <vector>
+
+#include "core/json_text_repair.h"
 
 namespace csift {
 
@@ -364,6 +367,23 @@ RecordParser::RecordParser() : impl_(std::make_unique<Impl>()) {}
 RecordParser::~RecordParser() = default;
 
 ParseStatus RecordParser::parse(std::string_view line, Record& out) {
+  ParseStatus status = parse_exactly(line, out);
+  if (status != ParseStatus::malformed) return status;
+  // Invalid UTF-8 or a lone surrogate escape makes simdjson refuse an otherwise valid record. Such a line is
+  // still a record: parse a repaired copy (U+FFFD in place of the bad text), say so on the record, and keep
+  // the original error when the repair does not help.
+  std::optional<std::string> repaired = repair_json_text(line);
+  if (!repaired) return status;
+  std::string first_error = error_;
+  if (parse_exactly(*repaired, out) == ParseStatus::ok) {
+    out.text_repaired = true;
+    return ParseStatus::ok;
+  }
+  error_ = first_error;
+  return ParseStatus::malformed;
+}
+
+ParseStatus RecordParser::parse_exactly(std::string_view line, Record& out) {
   uint64_t line_no = out.line, offset = out.offset;
   out = Record{};
   out.line = line_no;
@@ -395,6 +415,17 @@ ParseStatus RecordParser::parse(std::string_view line, Record& out) {
 }
 
 bool RecordParser::validate(std::string_view line) {
+  if (validate_exactly(line)) return true;
+  // The same leniency as parse(): a record whose only fault is its text encoding is a record.
+  std::optional<std::string> repaired = repair_json_text(line);
+  if (!repaired) return false;
+  std::string first_error = error_;
+  if (validate_exactly(*repaired)) return true;
+  error_ = first_error;
+  return false;
+}
+
+bool RecordParser::validate_exactly(std::string_view line) {
   error_.clear();
   if (line.size() > kMaxLineBytes) {
     error_ = "line too large";

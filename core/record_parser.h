@@ -17,13 +17,16 @@ class RecordParser {
   ~RecordParser();
   RecordParser(const RecordParser&) = delete;
   RecordParser& operator=(const RecordParser&) = delete;
-  // Parses one line (no trailing '\n'). On malformed input `error()` says what was wrong.
+  // Parses one line (no trailing '\n'). On malformed input `error()` says what was wrong. A line whose only
+  // fault is invalid UTF-8 or a lone surrogate escape parses from a repaired copy (Record::text_repaired).
   ParseStatus parse(std::string_view line, Record& out);
   // Full JSON validation of one line (every value checked), for census paths that must be exact.
   bool validate(std::string_view line);
   const std::string& error() const { return error_; }
 
  private:
+  ParseStatus parse_exactly(std::string_view line, Record& out);
+  bool validate_exactly(std::string_view line);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string error_;

@@ -111,10 +111,13 @@ TEST_CASE("json.dumps spacing and invalid UTF-8 inside a string") {
   ReadOptions opts;
   opts.want = [](std::string_view line) { return line_has_role(line, "user"); };
   ReadResult r = claude_code_reader().read(f.transcript(), opts);
-  REQUIRE(r.records.size() == 1);
+  REQUIRE(r.records.size() == 2);
   CHECK(r.records[0].message.content_string == "spaced");
-  CHECK(r.skipped_lines == 1);
-  CHECK(r.skipped[0].line == 2);
+  // The invalid byte does not cost the record: it is read from a repaired copy and marked.
+  CHECK(r.records[1].line == 2);
+  CHECK(r.records[1].text_repaired);
+  CHECK(r.records[1].message.content_string == "bad \xef\xbf\xbd( bytes");
+  CHECK(r.skipped_lines == 0);
   check_invariant(r);
 }
 

@@ -150,9 +150,18 @@ TEST_CASE("wrong-typed fields are ignored, malformed JSON is reported") {
   CHECK(p.parse(R"([1,2,3])", r) == ParseStatus::malformed);
   CHECK(p.error() == "top-level value is not an object");
   CHECK(p.parse(R"({"type":"user"} trailing)", r) == ParseStatus::malformed);
-  std::string bad_utf8 = "{\"type\":\"user\",\"x\":\"\xff\xfe\"}";
-  CHECK(p.parse(bad_utf8, r) == ParseStatus::malformed);
-  CHECK_FALSE(p.validate(bad_utf8));
+  // Invalid UTF-8 and lone surrogate escapes: the record still parses, from a repaired copy, and says so.
+  std::string bad_utf8 = "{\"type\":\"user\",\"cwd\":\"a\xff\xfe b\"}";
+  CHECK(p.parse(bad_utf8, r) == ParseStatus::ok);
+  CHECK(r.text_repaired);
+  CHECK(r.cwd == "a\xef\xbf\xbd\xef\xbf\xbd b");
+  CHECK(p.validate(bad_utf8));
+  CHECK(p.parse(R"({"type":"user","cwd":"cut \ud83d emoji \ud83d\ude00 ok \\ud800"})", r) == ParseStatus::ok);
+  CHECK(r.text_repaired);
+  CHECK(r.cwd == "cut \xef\xbf\xbd emoji \xf0\x9f\x98\x80 ok \\ud800");
+  CHECK(p.parse(R"({"type":"user","cwd":"fine"})", r) == ParseStatus::ok);
+  CHECK_FALSE(r.text_repaired);
+  CHECK(p.parse("{\"type\":\"user\",\"x\":\"\xff\"", r) == ParseStatus::malformed);  // bad bytes AND torn
   CHECK(p.validate(R"({"a":[1,{"b":null}]})"));
   CHECK_FALSE(p.validate(R"({"a":[1,{"b":nul}]})"));
   CHECK_FALSE(p.validate("[]"));
