@@ -37,6 +37,14 @@ json call_result(const ToolOutcome& outcome, bool stateless) {
   if (stateless) result["resultType"] = "complete";
   // content[0] is what --cli prints for the same arguments: text by default, the JSON lines for format=json.
   result["content"] = json::array({json{{"type", "text"}, {"text", outcome.text}}});
+  // What the CLI prints on stderr (the zero-match diagnosis, lane notes, cautions) is part of the answer for
+  // a model too: it travels as a second text item so content[0] stays identical to the CLI's stdout.
+  if (!outcome.envelope.notes.empty()) {
+    std::string notes;
+    for (const auto& note : outcome.envelope.notes)
+      notes += note + "\n";
+    result["content"].push_back(json{{"type", "text"}, {"text", notes}});
+  }
   result["structuredContent"] = outcome.envelope.to_object();
   result["isError"] = outcome.envelope.is_error;
   return result;

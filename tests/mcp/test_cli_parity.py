@@ -91,6 +91,9 @@ class CliParity(unittest.TestCase):
                         printed = printed[:len(r["content"][0]["text"])]
                     self.assertEqual(r["content"][0]["text"], printed, "content[0] is what --cli prints")
                     self.assertEqual(r["isError"], rc != 0)
+                    if rc == 0:  # the CLI's stderr notes travel as the second content item
+                        notes = r["content"][1]["text"] if len(r["content"]) > 1 else ""
+                        self.assertEqual(notes.strip(), err.strip(), "content[1] carries the CLI's stderr notes")
                     _, out_json, _ = cli(tool["name"], dict(args, format="json"))
                     lines = ndjson(out_json)
                     sc = r["structuredContent"]
