@@ -166,10 +166,17 @@ Envelope run_search(const json& args, ToolContext& ctx) {
   const SearchRequest req = parse_search_request(args);
   const Scope scope = resolve_span_scope(args, ctx);
   SearchScan scan = run_search_scan(req, scope, ctx);
+  // A cancelled scan is partial: never present it (or a zero-match "definitive absence") as the answer.
+  if (scan.cancelled) failure_error("search was cancelled");
   if (req.mode == SearchMode::count_by) {
     Envelope env = finish_census(req, scope, scan);
     for (const auto& n : scope.notes)
       env.notes.insert(env.notes.begin(), n);
+    // An empty census is the same answer as an empty exchange list: a definitive absence, with the label
+    // probe, so an agent counting by label learns the pattern lives under a label its -t excluded.
+    env.summary["definitive_absence"] = false;
+    if (scan.matched_records == 0) diagnose_zero_match(env, req, scope, scan, ctx);
+    if (ctx.cancelled()) failure_error("search was cancelled");
     return env;
   }
   Envelope env = search_envelope_base(req, scope);
@@ -206,6 +213,7 @@ Envelope run_search(const json& args, ToolContext& ctx) {
 #endif
   }
   if (scan.matched_records == 0) diagnose_zero_match(env, req, scope, scan, ctx);
+  if (ctx.cancelled()) failure_error("search was cancelled");  // the diagnosis probe was cut short
   return env;
 }
 

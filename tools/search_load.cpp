@@ -62,6 +62,9 @@ ClassifiedTranscript load_for_search(const Transcript& t, const SearchPrefilter&
   const auto& records = ct.read.records;
   ct.entries.reserve(records.size());
   for (size_t i = 0; i < records.size(); ++i) {
+    // Classifying millions of records takes seconds: a cancelled search stops here too (the caller reports
+    // the cancellation; a partial transcript is never returned as an answer).
+    if (i % 4096 == 0 && cancel && cancel->is_cancelled()) break;
     ClassifiedEntry e;
     e.record = &records[i];
     e.units = classify_record(records[i], ctx);

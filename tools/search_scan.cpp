@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <set>
 
 #include "core/error.h"
@@ -25,6 +26,9 @@ std::vector<Label> surviving_labels(const SearchRequest& req, const Unit& u, boo
 }
 
 namespace {
+
+// Entries between two cancel checks: cheap enough to be invisible, small enough to stop within milliseconds.
+constexpr size_t kCancelStride = 1024;
 
 struct TranscriptScanner {
   const SearchRequest& req;
@@ -129,8 +133,11 @@ struct TranscriptScanner {
     th.skipped_lines = th.ct.read.skipped_lines + th.ct.sidecar.skipped_lines;
     Matcher m(req.compiled);
     const auto turns = turn_range(th.ct);
-    for (size_t i = 0; i < th.ct.entries.size(); ++i)
+    for (size_t i = 0; i < th.ct.entries.size(); ++i) {
+      // A huge transcript's regex pass can run for seconds after its read: honour a cancel within a block.
+      if (i % kCancelStride == 0 && cancel && cancel->is_cancelled()) break;
       scan_entry(th, i, m, turns);
+    }
     return out;
   }
 };
@@ -156,6 +163,17 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   std::vector<std::unique_ptr<TranscriptHits>> results(n);
   std::vector<std::vector<std::string>> notes(n);
   std::vector<std::string> errors(n);
+  // Progress is in bytes of the scope (one transcript can be most of the work), reported by the worker that
+  // finished a transcript; the mutex makes the reported `done` strictly increasing across workers. An empty
+  // file weighs one byte so that it still advances `done`. The diagnosis probe re-scans the same scope, so it
+  // reports nothing (its progress would restart from zero).
+  const bool report = ctx.progress && !diagnose_labels;
+  auto weight = [](const Transcript& t) { return std::max<uint64_t>(t.size, 1); };
+  uint64_t total_bytes = 0;
+  for (const Transcript& t : scope.transcripts)
+    total_bytes += weight(t);
+  uint64_t done_bytes = 0;
+  std::mutex progress_mutex;
   tbb::parallel_for(size_t{0}, n, [&](size_t i) {
     if (ctx.cancelled()) return;
     TranscriptScanner s{req, pf, scope.projects_root, diagnose_labels, ctx.cancel, {}};
@@ -165,6 +183,12 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
       errors[i] = e.what();
     }
     notes[i] = std::move(s.notes);
+    if (report) {
+      std::lock_guard<std::mutex> lock(progress_mutex);
+      done_bytes += weight(scope.transcripts[i]);
+      ctx.progress(static_cast<double>(done_bytes), static_cast<double>(total_bytes),
+                   "searched " + scope.transcripts[i].path);
+    }
   });
   SearchScan out;
   out.transcripts_scanned = n;

@@ -63,13 +63,31 @@ def is_blank(line):
     return line.strip(b" \t\r\n\f\v") == b""
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def replace_lone_surrogates(v):
+    """python's json pairs escaped surrogates itself, so any surrogate left in a string is lone: U+FFFD, as the
+    reader's repair writes it."""
+    if isinstance(v, str):
+        return _LONE_SURROGATE.sub("\ufffd", v)
+    if isinstance(v, list):
+        return [replace_lone_surrogates(x) for x in v]
+    if isinstance(v, dict):
+        return {replace_lone_surrogates(k): replace_lone_surrogates(x) for k, x in v.items()}
+    return v
+
+
 def census(path):
-    """Independent line accounting of one transcript: {lines, blank, malformed, torn, records:[(lineno, obj)]}.
-    A line is a record when it is newline-terminated, non-blank, valid UTF-8 and a JSON object. The torn
-    final fragment is never parsed (counted as torn)."""
+    """Independent line accounting of one transcript: {lines, blank, malformed, torn, repaired, records:[(lineno,
+    obj)]}. A line is a record when it is newline-terminated, non-blank and a JSON object. A line whose only
+    fault is its text encoding is still a record (the reader parses a repaired copy): invalid UTF-8 bytes decode
+    to U+FFFD (errors="replace") and lone UTF-16 surrogate escapes, which python's json accepts as lone
+    surrogate characters, become U+FFFD too; such lines are listed in `repaired`. The torn final fragment is
+    never parsed (counted as torn)."""
     with open(path, "rb") as f:
         data = f.read()
-    out = {"lines": 0, "blank": 0, "malformed": 0, "torn": 0, "records": []}
+    out = {"lines": 0, "blank": 0, "malformed": 0, "torn": 0, "repaired": [], "records": []}
     for i, (line, terminated) in enumerate(physical_lines(data), start=1):
         out["lines"] += 1
         if line.endswith(b"\r"):
@@ -83,15 +101,19 @@ def census(path):
         if is_blank(line):
             out["blank"] += 1
             continue
+        text = line.decode("utf-8", errors="replace")
         try:
-            obj = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+            obj = json.loads(text)
+        except ValueError:
             out["malformed"] += 1
             continue
         if not isinstance(obj, dict):
             out["malformed"] += 1
             continue
-        out["records"].append((i, obj))
+        fixed = replace_lone_surrogates(obj)
+        if fixed != obj or text.encode("utf-8") != line:
+            out["repaired"].append(i)
+        out["records"].append((i, fixed))
     return out
 
 

@@ -44,7 +44,7 @@ EXPECTED = {
     os.path.join(LEGACY, S6 + ".jsonl"): (2, 0, 0, 0, 1, 1, 1),
     os.path.join(LEGACY, "agent-a5e1f2a.jsonl"): (2, 0, 0, 0, 1, 1, 1),
     os.path.join(LEGACY, "agent-a6d0c1e.jsonl"): (2, 0, 0, 0, 1, 1, 1),
-    os.path.join(INTL, S7 + ".jsonl"): (13, 3, 4, 1, 3, 1, 12),
+    os.path.join(INTL, S7 + ".jsonl"): (13, 3, 3, 1, 3, 1, 12),  # line 8 (raw 0xFF) is a repaired record
     os.path.join(DEMO, S8 + ".jsonl"): (4, 0, 0, 0, 2, 2, 3),
     os.path.join(DEMO, S9 + ".jsonl"): (6, 0, 0, 0, 2, 4, 5),
     os.path.join(INTL, S10 + ".jsonl"): (2, 0, 0, 0, 1, 1, 1),
@@ -104,6 +104,8 @@ class InventoryTest(unittest.TestCase):
                     self.assertTrue(cs.opens_turn(recs[n]), f"{rel}:{n} should open a turn")
                 if "malformed" in tags or "torn-tail" in tags or "blank-line" in tags:
                     self.assertNotIn(n, recs, f"{rel}:{n} should not parse")
+                if "text-repaired" in tags:
+                    self.assertIn(n, recs, f"{rel}:{n} is a record (only its encoding is faulty)")
                 for shape in ("interrupt", "isMeta", "compact-summary", "slash-wrapper", "local-command-stdout",
                               "peer", "task-notification", "agents-stopped-notice", "tool_result"):
                     if shape in tags and n in recs:
@@ -133,6 +135,11 @@ class InventoryTest(unittest.TestCase):
         with self.assertRaises(UnicodeDecodeError):
             lines[7].decode("utf-8")
         self.assertTrue(lines[7].startswith(b"{") and lines[7].endswith(b"}"))
+        # its only fault is the encoding: it is a record, parsed with U+FFFD in place of the byte
+        c = cs.census(path)
+        self.assertEqual(c["repaired"], [8])
+        rec = dict(c["records"])[8]
+        self.assertEqual(rec["message"]["content"][0]["text"], "byte here:\ufffd<-")
         self.assertEqual(lines[1], b"")
         self.assertEqual(lines[6], b"   ")
         self.assertFalse(lines[3].startswith(b"{"))

@@ -8,6 +8,7 @@ an independent Python parse, never from the C++ code.
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 import time
 import unittest
@@ -183,6 +184,18 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(len(exs), 1)
         self.assertIn((3, "user.message", False), exs[0])
 
+    def test_a_unit_appears_once_per_exchange(self):
+        # Peers L18 (a background Task) is a hit of turn 7 and the partner of the L20 notification in turn 8:
+        # within one exchange it is rendered once, as a hit when it matched, else as stitched context.
+        code, header, rows, summary, err = search_json("", "@33333333", "-t", "agent.communication")
+        self.assertEqual(code, 0, err)
+        seen_18 = []
+        for r in h.rows_of(rows, "exchange"):
+            units = [(x["line"], x["tool_use_id"], x["text"]) for x in r["hits"]]
+            self.assertEqual(len(units), len(set(units)), r["turn_index"])
+            seen_18 += [(r["turn_index"], x["matched"]) for x in r["hits"] if x["line"] == 18]
+        self.assertEqual(seen_18, [(7, True), (8, False)])
+
 
 class Filters(unittest.TestCase):
     def test_label_include_exclude(self):
@@ -347,20 +360,35 @@ class Diagnosis(unittest.TestCase):
 
     def test_malformed_lines_disclosed(self):
         _, _, err = search("zzqqxxnothere", "@" + DAMAGED)
-        self.assertIn("5 malformed/torn line(s)", err)
+        self.assertIn("4 malformed/torn line(s)", err)  # 3 malformed + torn; the 0xFF line is a record
 
 
 class SkippedLines(unittest.TestCase):
     def test_exact_with_and_without_the_file_gate(self):
         for pattern in ("zzqqxxnothere", "", "rendered"):
             _, _, _, summary, _ = search_json(pattern, "@" + DAMAGED)
-            self.assertEqual(summary["skipped_lines"], 5, pattern)
+            self.assertEqual(summary["skipped_lines"], 4, pattern)
 
-    def test_invalid_utf8_line_is_counted_not_silent(self):
-        # The fixture's raw 0xFF line is malformed JSON by the reader's contract: counted, never silently lost.
+    def test_invalid_utf8_line_is_searched(self):
+        # The fixture's line 8 differs from a record only by a raw 0xFF byte: it is parsed from a repaired copy
+        # (U+FFFD in place), so a pattern found only there finds it, and show --raw still has the byte.
         code, header, rows, summary, err = search_json("byte here", "@" + DAMAGED)
-        self.assertEqual((code, rows), (0, []))
-        self.assertEqual(summary["skipped_lines"], 5)
+        self.assertEqual(code, 0, err)
+        hits = [x for x in hits_of(rows) if x["matched"]]
+        self.assertEqual([x["line"] for x in hits], [8])
+        self.assertIn("byte here:\ufffd<-", hits[0]["text"])
+        self.assertEqual(summary["skipped_lines"], 4)
+        p = subprocess.run([h.binary(), "--cli", "show", "@" + DAMAGED, "--line", "8", "--raw", "--claude-home",
+                            h.FIXTURE_HOME], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=h.test_env())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(DAMAGED_PATH, "rb") as f:
+            self.assertEqual(p.stdout, f.read().split(b"\n")[7] + b"\n")
+        self.assertIn(b"here:\xff<-", p.stdout)
+
+    def test_invalid_utf8_text_mode(self):
+        code, out, err = search("byte here", "@" + DAMAGED)
+        self.assertEqual(code, 0, err)
+        self.assertIn("byte here:\ufffd<-", out)
 
 
 class Generated(unittest.TestCase):
@@ -403,11 +431,14 @@ class Generated(unittest.TestCase):
                 _, _, err = search(pattern, home=self.home)
                 self.assertIn("too complex", err)
 
-    def test_invalid_utf8_text_is_counted(self):
-        # The reader (simdjson) refuses a lone-surrogate escape as malformed JSON: the line is COUNTED in
-        # skipped_lines and disclosed by the diagnosis, never silently lost.
+    def test_lone_surrogate_line_is_searched(self):
+        # A lone-surrogate escape is the line's only fault: the reader parses a repaired copy (U+FFFD in place
+        # of the escape), so the line is searched, not skipped.
         _, summary, rows = self.timed("surrogate findme")
-        self.assertEqual(summary["skipped_lines"], 1)
+        self.assertEqual(summary["skipped_lines"], 0)
+        hits = [x for x in hits_of(rows) if x["matched"]]
+        self.assertEqual([x["line"] for x in hits], [7])
+        self.assertIn("lone \ufffd surrogate findme", hits[0]["text"])
 
     def test_ten_megabyte_line(self):
         _, summary, rows = self.timed("needle-at-the-end")

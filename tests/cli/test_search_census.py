@@ -75,6 +75,32 @@ class LabelCensusTest(unittest.TestCase):
         validate(header, rows, summary)
 
 
+class ZeroMatchCensusTest(unittest.TestCase):
+    """An empty census is a definitive absence, diagnosed like an empty exchange list."""
+
+    def test_text_diagnosis_on_stderr(self):
+        code, rows, err = census("zzqqxxnothere", "@" + BASICS, "--count-by", "label")
+        self.assertEqual((code, rows), (h.EXIT_OK, []))
+        self.assertIn("0 matches \u2014 a DEFINITIVE absence", err)
+        self.assertIn("gated leaves not searched", err)
+
+    def test_label_probe_names_the_excluded_labels(self):
+        code, header, rows, summary, err = h.run_json("search", "ls srcx", "@" + BASICS, "-t", "user.message",
+                                                      "--count-by", "label", "--claude-home", HOME)
+        self.assertEqual((code, rows), (h.EXIT_OK, []))
+        self.assertIs(summary["definitive_absence"], True)
+        self.assertEqual(summary["excluded_by_label"],
+                         {"rows": [{"label": "agent.tool.use", "records": 1}], "total": 1})
+        validate(header, rows, summary)
+        _, _, err = census("ls srcx", "@" + BASICS, "-t", "user.message", "--count-by", "label")
+        self.assertIn("DOES occur \u2014 1 record(s) under: agent.tool.use \u00d71", err)
+
+    def test_a_non_empty_census_is_not_an_absence(self):
+        _, _, _, summary, _ = h.run_json("search", "", "@" + BASICS, "-t", "user", "--count-by", "label",
+                                         "--claude-home", HOME)
+        self.assertIs(summary["definitive_absence"], False)
+
+
 class AxisCensusTest(unittest.TestCase):
     def test_model(self):
         code, rows, err = census("", "@" + TOKENS, "--count-by", "model")

@@ -170,5 +170,15 @@ class FixtureSiblingsTest(unittest.TestCase):
             self.assertTrue(cap is None or sum(1 for t in ex["siblings"] if t["label"] == s["label"]) <= cap)
 
 
+class TextSiblingsTest(unittest.TestCase):
+    def test_text_mode_renders_the_context_lines(self):
+        # Text rendering reads `siblings_hidden` from each exchange (once crashed on a dangling temporary).
+        code, out, err = h.run_cli("search", "Bash", "@" + BASICS, "--siblings", "--claude-home", h.FIXTURE_HOME)
+        self.assertEqual(code, h.EXIT_OK, err)
+        self.assertIn("\u00b7", out)
+        context = [ln for ln in out.splitlines() if ln.startswith("  \u00b7")]
+        self.assertTrue(context, out)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -4,6 +4,7 @@ misses, the flood guard, --raw bytes, JSON rows, the elicitation sidecar merge a
 Expected values come from fixtures/README.md (record uuids encode their line; session 7 is the damaged one;
 session 4 carries the sidecar) and from the fixture files' own bytes, never from the C++ code.
 """
+import json
 import os
 import subprocess
 import unittest
@@ -171,6 +172,13 @@ class Raw(unittest.TestCase):
                                  stderr=subprocess.PIPE, env=h.test_env())
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertEqual(p.stdout, lines[n - 1] + b"\n", f"line {n}")
+
+    def test_invalid_utf8_line_is_a_record(self):
+        # line 8's only fault is a raw 0xFF byte: rendered as a record with U+FFFD; --raw keeps the byte
+        code, _, rows, _, err = show_json(f"@{DAMAGED}", "--line", "8")
+        self.assertEqual(code, h.EXIT_OK, err)
+        self.assertEqual([r["line"] for r in rows], [8])
+        self.assertIn("byte here:\ufffd<-", json.dumps(rows[0], ensure_ascii=False))
 
     def test_raw_prints_the_torn_tail(self):
         lines = file_lines(DAMAGED_PATH)

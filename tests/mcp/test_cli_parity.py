@@ -20,13 +20,13 @@ def first_session_id():
 
 
 def positional_properties(tool):
-    """Properties the CLI takes as positional arguments (x-cli in the annotated schema file)."""
+    """Properties the CLI takes as positional arguments (x-cli in the annotated schema file), in order."""
     path = os.path.join(REPO, "schemas", f"{tool}.input.json")
     if not os.path.exists(path):
-        return set()
+        return []
     with open(path) as f:
         props = json.load(f).get("properties", {})
-    return {k for k, v in props.items() if v.get("x-cli", {}).get("positional")}
+    return [k for k, v in props.items() if v.get("x-cli", {}).get("positional")]
 
 
 def argument_sets(schema):
@@ -50,9 +50,14 @@ def argument_sets(schema):
 
 def cli_flags(tool, args):
     flags, positional = [], positional_properties(tool)
+    # Positionals go in schema order; a skipped string positional before a given one is passed as "" (search's
+    # pattern before its targets), as MCP's default for it is.
+    given = [k for k in positional if k in args]
+    for k in positional[:positional.index(given[-1]) + 1] if given else []:
+        v = args.get(k, "")
+        flags += v if isinstance(v, list) else [v]
     for k, v in args.items():
         if k in positional:
-            flags += v if isinstance(v, list) else [v]
             continue
         flag = "--" + k.replace("_", "-")
         flags += [flag] if v is True else [flag, str(v)]
@@ -63,7 +68,8 @@ def cli(tool, args):
     env = server_env()
     p = subprocess.run([binary(), "--cli", tool] + cli_flags(tool, args), capture_output=True, timeout=120,
                        env=env, cwd=FIXTURE_HOME)
-    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
+    # --raw prints transcript bytes verbatim, invalid UTF-8 included; MCP's JSON text carries U+FFFD there.
+    return p.returncode, p.stdout.decode("utf-8", errors="replace"), p.stderr.decode("utf-8", errors="replace")
 
 
 def ndjson(text):

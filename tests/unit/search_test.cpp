@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "tools/search.h"
 #include "tools/search_exchange.h"
 #include "tools/search_prefilter.h"
 #include "tools/search_types.h"
@@ -80,8 +81,12 @@ TEST_CASE("search scan: spans, labels and the gate's exact skipped lines") {
     }
   }
   CHECK(found);
-  CHECK(scan_of(args_for("zzqqxxnothere", kDamaged)).skipped_lines == 5);
-  CHECK(scan_of(args_for("", kDamaged)).skipped_lines == 5);
+  // 3 malformed + the torn tail; line 8 (a raw 0xFF byte) is parsed from a repaired copy, so it is a record
+  CHECK(scan_of(args_for("zzqqxxnothere", kDamaged)).skipped_lines == 4);
+  CHECK(scan_of(args_for("", kDamaged)).skipped_lines == 4);
+  const SearchScan repaired = scan_of(args_for("byte here", kDamaged));
+  REQUIRE(repaired.matched_records == 1);
+  CHECK(repaired.transcripts[0].ct.entries[repaired.transcripts[0].hits[0].entry_index].record->line == 8);
 }
 
 TEST_CASE("search scan: -t keeps only surviving labels; the probe tallies the excluded") {
@@ -116,4 +121,44 @@ TEST_CASE("search exchanges: tool_use brings its result; the cap keeps either en
   CHECK(last.kept[1].turn_index == all.kept.back().turn_index);
   for (size_t i = 1; i < all.kept.size(); ++i)
     CHECK(*all.kept[i - 1].started <= *all.kept[i].started);
+}
+
+TEST_CASE("search progress: bytes of the scope, strictly increasing, ending at the total") {
+  json a = args_for("verbose", kBasics);
+  a.erase("targets");  // the whole fixture store: many transcripts finishing on several workers
+  ToolContext ctx;
+  ctx.env = Environment::from_process();
+  std::vector<std::pair<double, double>> reports;
+  ctx.progress = [&](double done, double total, const std::string&) { reports.emplace_back(done, total); };
+  const SearchRequest req = parse_search_request(a);
+  const Scope scope = resolve_span_scope(a, ctx);
+  run_search_scan(req, scope, ctx);
+  REQUIRE(reports.size() == scope.transcripts.size());
+  uint64_t bytes = 0;
+  for (const Transcript& t : scope.transcripts)
+    bytes += std::max<uint64_t>(t.size, 1);
+  for (size_t i = 1; i < reports.size(); ++i)
+    CHECK(reports[i - 1].first < reports[i].first);
+  CHECK(reports.back().first == static_cast<double>(bytes));
+  CHECK(reports.back().second == static_cast<double>(bytes));
+}
+
+TEST_CASE("search cancellation: a cancelled scan stops and is never an answer") {
+  json a = args_for("verbose", kBasics);
+  a.erase("targets");
+  ToolContext ctx;
+  ctx.env = Environment::from_process();
+  CancelToken cancel;
+  ctx.cancel = &cancel;
+  size_t reports = 0;
+  ctx.progress = [&](double, double, const std::string&) {
+    ++reports;
+    cancel.cancelled.store(true);  // cancel as soon as the first transcript is done
+  };
+  const SearchRequest req = parse_search_request(a);
+  const Scope scope = resolve_span_scope(a, ctx);
+  const SearchScan scan = run_search_scan(req, scope, ctx);
+  CHECK(scan.cancelled);
+  CHECK(reports < scope.transcripts.size());
+  CHECK_THROWS_AS(run_search(a, ctx), ToolError);  // a cancelled search fails instead of a partial result
 }
