@@ -33,7 +33,7 @@ struct Unit {
 // Per-transcript context the classifier needs beyond the record itself.
 struct ClassifyContext {
   bool is_subagent = false;
-  std::string owner_id;  // this transcript's id (session uuid or agent id)
+  std::string owner_id;   // this transcript's id (session uuid or agent id)
   std::string parent_id;  // for a subagent: the id of the transcript that spawned it ("" unknown)
   // tool_use id -> tool name, filled as records are seen in file order (a result names its tool).
   std::unordered_map<std::string, std::string> tool_names;
@@ -41,8 +41,8 @@ struct ClassifyContext {
   std::unordered_map<std::string, std::string> spawned_child;
   // tool_use id -> plan file path (ExitPlanMode input / result), for the [plan: <path>] pointer.
   std::unordered_map<std::string, std::string> plan_paths;
-  bool opener_seen = false;   // a subagent's first turn-opener is the delivered spawn prompt (inbox)
-  bool is_fork_clone = false; // a /fork clone (line 1 fork-context-ref) has no spawn-prompt seed
+  bool opener_seen = false;    // a subagent's first turn-opener is the delivered spawn prompt (inbox)
+  bool is_fork_clone = false;  // a /fork clone (line 1 fork-context-ref) has no spawn-prompt seed
 };
 
 // §4.1 predicates.

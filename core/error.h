@@ -18,9 +18,12 @@ class ToolError : public std::runtime_error {
   ErrorKind kind() const { return kind_; }
   const char* kind_name() const {
     switch (kind_) {
-      case ErrorKind::usage: return "usage";
-      case ErrorKind::not_found: return "not_found";
-      default: return "failure";
+      case ErrorKind::usage:
+        return "usage";
+      case ErrorKind::not_found:
+        return "not_found";
+      default:
+        return "failure";
     }
   }
 
@@ -28,8 +31,14 @@ class ToolError : public std::runtime_error {
   ErrorKind kind_;
 };
 
-[[noreturn]] inline void usage_error(std::string m) { throw ToolError(ErrorKind::usage, std::move(m)); }
-[[noreturn]] inline void not_found_error(std::string m) { throw ToolError(ErrorKind::not_found, std::move(m)); }
-[[noreturn]] inline void failure_error(std::string m) { throw ToolError(ErrorKind::failure, std::move(m)); }
+[[noreturn]] inline void usage_error(std::string m) {
+  throw ToolError(ErrorKind::usage, std::move(m));
+}
+[[noreturn]] inline void not_found_error(std::string m) {
+  throw ToolError(ErrorKind::not_found, std::move(m));
+}
+[[noreturn]] inline void failure_error(std::string m) {
+  throw ToolError(ErrorKind::failure, std::move(m));
+}
 
 }  // namespace csift

@@ -88,7 +88,8 @@ struct LabelFilter {
 
 // Parses -t/-T values. Throws ToolError(usage) on a legacy flat value (thinking/tool/tool-response),
 // an unknown selector (the message lists the valid ones) or a statically empty effective set.
-LabelFilter parse_label_filter(const std::vector<std::string>& include, const std::vector<std::string>& exclude);
+LabelFilter parse_label_filter(const std::vector<std::string>& include,
+                               const std::vector<std::string>& exclude);
 
 // Expands one selector to its leaf set; std::nullopt when it names nothing.
 std::optional<LabelSet> expand_selector(std::string_view selector);

@@ -24,8 +24,8 @@ struct LineView {
 };
 
 struct ScanStats {
-  uint64_t bytes = 0;     // bytes read
-  uint64_t lines = 0;     // complete lines delivered (blank ones included)
+  uint64_t bytes = 0;      // bytes read
+  uint64_t lines = 0;      // complete lines delivered (blank ones included)
   bool torn_tail = false;  // the file ended in a line with no '\n'
   uint64_t torn_tail_line = 0;
   uint64_t torn_tail_offset = 0;
@@ -68,7 +68,8 @@ class LineScanner {
 struct ChunkPlan {
   size_t chunks = 0;
 };
-ScanStats scan_parallel(const std::string& path, const std::function<bool(size_t chunk, const LineBlock&)>& fn,
+ScanStats scan_parallel(const std::string& path,
+                        const std::function<bool(size_t chunk, const LineBlock&)>& fn,
                         ChunkPlan* plan_out = nullptr, const CancelToken* cancel = nullptr,
                         uint64_t threshold = 8u << 20, uint64_t chunk_bytes = 4u << 20);
 

@@ -37,7 +37,7 @@ struct ReadResult {
   uint64_t lines = 0;           // physical lines, the torn tail included
   uint64_t blank_lines = 0;
   uint64_t non_candidate_lines = 0;  // well-shaped lines opts.want declined (never parsed)
-  uint64_t skipped_lines = 0;  // malformed + too large + torn tail
+  uint64_t skipped_lines = 0;        // malformed + too large + torn tail
   std::vector<SkippedLine> skipped;  // each skipped line (line number and reason)
   bool torn_tail = false;
   uint64_t bytes = 0;

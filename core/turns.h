@@ -10,9 +10,9 @@
 namespace csift {
 
 struct TurnAssignment {
-  std::vector<int> turn_of;          // per record: turn index, or -1 (before the first opener / a draft)
-  std::vector<bool> is_opener;       // per record: opens a turn
-  std::vector<bool> is_draft;        // per record: superseded draft (user.unsent)
+  std::vector<int> turn_of;     // per record: turn index, or -1 (before the first opener / a draft)
+  std::vector<bool> is_opener;  // per record: opens a turn
+  std::vector<bool> is_draft;   // per record: superseded draft (user.unsent)
   int turn_count = 0;
   std::vector<size_t> opener_index;  // record index of each turn's opener
 };
