@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Writes a realistic synthetic Claude Code store for benchmarks.
 
-Shape follows the measured corpus facts in SPEC.md ("Measured facts"): line lengths p50 ~0.8 KB, p90 ~2.6 KB,
-p99 ~15 KB with a few 400 KB tool results; ~54 % attachment records; ~98 % of user records are tool-result
-carriers; English and CJK prose; sessions with builtin and workflow subagents; one large session to exercise
-within-file parallelism. Deterministic for a given --seed.
+Shape aimed at: line lengths p50 ~0.8 KB, p90 ~2.6 KB, p99 ~15 KB with a few 400,000-character tool results;
+~54 % attachment records; most user records tool-result carriers; English and CJK prose; sessions with builtin
+and workflow subagents; one large session to exercise within-file parallelism. Deterministic for a given --seed.
+Measured on the default 1 GiB output (bench/store_shape.py, see bench/README.md): p50 908 B, p90 2,584 B, p99
+15,674 B, max 1,067,902 B (a 400,000-character CJK result is ~1 MB of UTF-8); 52.0 % attachment records; 89.5 %
+of user records are carriers (3-14 tool rounds per human prompt).
 
 Planted words (for the search benchmark): RARE_WORD appears in a few dozen records, ABSENT_WORD never does.
 """

@@ -29,24 +29,38 @@ bytes=$(cat "${files[@]}" | wc -c)
 cat "${files[@]}" > /dev/null  # warm the page cache
 export TBB_NUM_THREADS="$threads" CSIFT_THREADS="$threads"
 
-# run LABEL CMD... : prints "seconds peak_rss_kb" for one run
+# measure CMD... : prints "seconds peak_rss_kb exit_status user_s sys_s" for one run. Wall time from date +%s%N (ms
+# resolution; /usr/bin/time's %e only has 10 ms); peak RSS and status from /usr/bin/time, which writes to a file
+# (-o) so the command's own stderr can be discarded; a nonzero exit (rg -c finding nothing exits 1) must not end
+# the script.
+timing="$(mktemp)"
+trap 'rm -f "$timing"' EXIT
 measure() {
-  local out
-  out=$( { /usr/bin/time -f '%e %M' "$@" > /dev/null 2>/dev/null; } 2>&1 | tail -1)
-  echo "$out"
+  local t0 t1
+  t0=$(date +%s%N)
+  /usr/bin/time -o "$timing" -f '%M %x %U %S' "$@" > /dev/null 2>/dev/null || true
+  t1=$(date +%s%N)
+  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf("%.3f", (b - a) / 1e9) }') $(tail -1 "$timing")"
 }
 row() {  # name, csift command (array in csift_cmd), rg command (array in rg_cmd)
-  local name="$1" c r cs cm rs rm
+  local name="$1" c r
   c=$(measure "${csift_cmd[@]}"); r=$(measure "${rg_cmd[@]}")
-  cs=${c% *}; cm=${c#* }; rs=${r% *}; rm=${r#* }
-  awk -v n="$name" -v cs="$cs" -v rs="$rs" -v cm="$cm" -v rm="$rm" \
-    'BEGIN { ratio = (rs > 0) ? cs / rs : 0; printf("| %s | %.3f | %.3f | %.2fx | %.0f MB | %.0f MB |\n", n, cs, rs, ratio, cm/1024, rm/1024) }'
+  # rg exits 1 when nothing matched; csift-mcp exits 0 for an empty result, so any other status is a failure.
+  awk -v n="$name" -v c="$c" -v r="$r" 'BEGIN {
+    split(c, C, " "); split(r, R, " ");
+    if (C[3] != 0) { printf("| %s | failed (exit %s) | %.3f | - | - | - | - | %.0f MB |\n", n, C[3], R[1], R[2]/1024); exit }
+    ratio = (R[1] > 0) ? C[1] / R[1] : 0;
+    printf("| %s | %.3f | %.3f | %.2fx | %.2f | %.2f | %.0f MB | %.0f MB |\n", n, C[1], R[1], ratio, C[4] + C[5],
+           R[4] + R[5], C[2]/1024, R[2]/1024) }'
 }
 
+commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [ -n "$(git -C "$root" status --porcelain 2>/dev/null | head -1)" ]; then commit="$commit+uncommitted"; fi
 echo "store: $store — ${#files[@]} files, $((bytes >> 20)) MiB; threads=$threads; $(nproc) cores; $(uname -r)"
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'); commit $commit; $(rg --version | sed -n 1p); load average$(uptime | sed 's/.*load average//')"
 echo
-echo "| case | csift-mcp s | rg s | ratio | csift peak RSS | rg peak RSS |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| case | csift-mcp s | rg s | ratio | csift CPU s | rg CPU s | csift peak RSS | rg peak RSS |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 if [ -z "$only" ] || [ "$only" = list ]; then
   csift_cmd=("$bin" --cli list --claude-home "$store" --max-count 0 --format json)
   rg_cmd=(rg -c -j "$threads" x "${files[@]}")

@@ -3,6 +3,7 @@
 // cut false candidates on JSON where '"', ':' and lowercase letters dominate.
 #include "core/substring_finder.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -72,7 +73,42 @@ SubstringFinder::Probe make_probe(const std::string& needle, bool caseless) {
   p.byte2 = static_cast<uint8_t>(p.needle[p.off2]);
   p.fold1 = caseless && is_alpha(p.needle[p.off1]) ? 0x20 : 0;
   p.fold2 = caseless && is_alpha(p.needle[p.off2]) ? 0x20 : 0;
+  // The multi-needle window: the kTeddyWidth consecutive bytes with the lowest summed log-frequency (about
+  // the rarest trigram); a shorter needle uses offset 0 and leaves the missing window bytes as wildcards.
+  const size_t w = SubstringFinder::kTeddyWidth;
+  if (n > w) {
+    int best_score = 1 << 30;
+    for (size_t at = 0; at + w <= n; ++at) {
+      int score = 0;
+      for (size_t j = 0; j < w; ++j)
+        score += frequency(p.needle[at + j], caseless);
+      if (score < best_score) best_score = score, p.window = static_cast<uint32_t>(at);
+    }
+  }
   return p;
+}
+
+SubstringFinder::Teddy make_teddy(const std::vector<SubstringFinder::Probe>& probes, bool caseless) {
+  SubstringFinder::Teddy t;
+  for (size_t k = 0; k < probes.size(); ++k) {
+    const auto& p = probes[k];
+    const auto bit = static_cast<uint8_t>(1u << (k % 8));
+    auto& lo = t.lo[k / 8];
+    auto& hi = t.hi[k / 8];
+    for (size_t j = 0; j < SubstringFinder::kTeddyWidth; ++j) {
+      if (p.window + j >= p.needle.size()) {  // past a short needle's end: any byte
+        for (size_t x = 0; x < 16; ++x)
+          lo[j][x] |= bit, hi[j][x] |= bit;
+        continue;
+      }
+      const auto c = static_cast<uint8_t>(p.needle[p.window + j]);
+      lo[j][c & 15] |= bit;
+      hi[j][c >> 4] |= bit;
+      if (caseless && is_alpha(static_cast<char>(c))) hi[j][(c ^ 0x20) >> 4] |= bit;  // same low nibble
+    }
+    if (p.window > t.max_window) t.max_window = p.window;
+  }
+  return t;
 }
 
 }  // namespace
@@ -86,8 +122,12 @@ SubstringFinder::SubstringFinder(const std::vector<std::string>& needles, bool c
     probes_.push_back(make_probe(n, caseless));
     if (n.size() > max_len_) max_len_ = n.size();
   }
+  teddy_ = make_teddy(probes_, caseless_);
 #if CSIFT_X86
-  impl_ = __builtin_cpu_supports("avx2") ? &find_avx2 : &find_sse2;
+  if (!__builtin_cpu_supports("avx2"))
+    impl_ = &find_sse2;
+  else
+    impl_ = probes_.size() >= kTeddyMinNeedles ? &find_teddy_avx2 : &find_avx2;
 #else
   impl_ = &find_tail;
 #endif
@@ -95,11 +135,14 @@ SubstringFinder::SubstringFinder(const std::vector<std::string>& needles, bool c
 
 const char* SubstringFinder::isa() const {
   if (impl_ == &find_avx2) return "avx2";
+  if (impl_ == &find_teddy_avx2) return "avx2-teddy";
   if (impl_ == &find_sse2) return "sse2";
   return "scalar";
 }
 
 bool SubstringFinder::matches_at(const Probe& p, const char* at) const {
+  // The first byte inline: the scalar tails call this for every (position, needle) pair.
+  if ((caseless_ ? lower_ascii(at[0]) : at[0]) != p.needle[0]) return false;
   if (!caseless_) return std::memcmp(at, p.needle.data(), p.needle.size()) == 0;
   for (size_t i = 0; i < p.needle.size(); ++i) {
     if (lower_ascii(at[i]) != p.needle[i]) return false;
@@ -137,6 +180,24 @@ __attribute__((target("avx2"))) static size_t find_one_avx2(const SubstringFinde
   const __m256i f1 = _mm256_set1_epi8(static_cast<char>(p.fold1)),
                 f2 = _mm256_set1_epi8(static_cast<char>(p.fold2));
   const size_t span = p.needle.size() - 1;
+  auto block = [&](size_t at) __attribute__((target("avx2"))) {
+    __m256i a = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + at + p.off1)), f1);
+    __m256i b = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + at + p.off2)), f2);
+    return static_cast<uint32_t>(
+        _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(a, b1), _mm256_cmpeq_epi8(b, b2))));
+  };
+  // Two blocks per iteration: one branch per 64 bytes on the (usual) candidate-free path.
+  for (; i + span + 64 <= n; i += 64) {
+    const uint32_t m0 = block(i), m1 = block(i + 32);
+    if (m0 | m1) {
+      if (m0) {
+        *cand = m0;
+        return i;
+      }
+      *cand = m1;
+      return i + 32;
+    }
+  }
   for (; i + span + 32 <= n; i += 32) {
     __m256i a = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + p.off1)), f1);
     __m256i b = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + p.off2)), f2);
@@ -170,7 +231,28 @@ __attribute__((target("avx2"))) size_t SubstringFinder::find_avx2(const Substrin
       }
       i += 32;
     }
-    return find_tail(f, s, n, i, which);
+    // Fewer than span + 32 bytes left: screen the remaining starts over a zero-padded copy (a needle of at
+    // most 64 bytes) instead of comparing at every position; padding only adds candidates, never hides one.
+    const size_t span = p.needle.size() - 1;
+    if (span > 64) return find_tail(f, s, n, i, which);
+    if (i >= n || n - i <= span) return npos;
+    alignas(32) char pad[160] = {};
+    std::memcpy(pad, s + i, n - i);
+    const size_t starts = n - i - span;
+    for (size_t b = 0; b < starts; b += 32) {
+      size_t cand = 0;
+      find_one_avx2(p, pad, b + span + 32, b, &cand);  // exactly the block at b
+      auto m = static_cast<uint32_t>(cand);
+      if (starts - b < 32) m &= (1u << (starts - b)) - 1;
+      for (; m; m &= m - 1) {
+        const size_t at = i + b + static_cast<size_t>(__builtin_ctz(m));
+        if (f.matches_at(p, s + at)) {
+          if (which) *which = 0;
+          return at;
+        }
+      }
+    }
+    return npos;
   }
   __m256i b1[kMaxNeedles], b2[kMaxNeedles], f1[kMaxNeedles], f2[kMaxNeedles];
   for (size_t k = 0; k < np; ++k) {
@@ -206,6 +288,91 @@ __attribute__((target("avx2"))) size_t SubstringFinder::find_avx2(const Substrin
   return find_tail(f, s, n, i, which);
 }
 
+__attribute__((target("avx2"))) static inline __m256i teddy_table(const uint8_t* p) {
+  return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+// Per byte of x: the bucket bits whose needles allow that byte at this window position.
+__attribute__((target("avx2"))) static inline __m256i teddy_buckets(__m256i x, __m256i lo, __m256i hi) {
+  const __m256i nib = _mm256_set1_epi8(0x0f);
+  return _mm256_and_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(x, nib)),
+                          _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib)));
+}
+
+// Several needles in one pass (Teddy, after Hyperscan): for each 32-byte block, three loads at i, i+1, i+2
+// and six nibble shuffles give per position a byte of bucket bits: the needles whose window could start
+// there. Candidates are verified in full at window position minus the needle's window offset. Because window
+// offsets differ between needles, a verified hit is only known leftmost once the scan has passed it by the
+// largest window offset; the scan goes on until then.
+template <int kGroups>
+__attribute__((target("avx2"))) size_t SubstringFinder::teddy_avx2(const SubstringFinder& f, const char* s,
+                                                                   size_t n, size_t i, size_t* which) {
+  static_assert(kTeddyWidth == 3, "the loop below loads three window bytes");
+  const size_t from = i;
+  const Teddy& t = f.teddy_;
+  __m256i lo[kGroups][kTeddyWidth], hi[kGroups][kTeddyWidth];
+  for (int g = 0; g < kGroups; ++g) {
+    for (size_t j = 0; j < kTeddyWidth; ++j)
+      lo[g][j] = teddy_table(t.lo[g][j]), hi[g][j] = teddy_table(t.hi[g][j]);
+  }
+  size_t best = npos, best_k = 0;
+  // Screens the 32 window positions base..base+31 whose bytes start at `src` (the haystack itself, or a
+  // padded copy of its end), `lanes` masking positions past the end; verifies candidates in the haystack.
+  auto scan_block = [&](const char* src, size_t base, uint32_t lanes) __attribute__((target("avx2"))) {
+    const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
+    const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 1));
+    const __m256i x2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 2));
+    __m256i r[kGroups];
+    uint32_t m = 0;
+    for (int g = 0; g < kGroups; ++g) {
+      r[g] = _mm256_and_si256(
+          _mm256_and_si256(teddy_buckets(x0, lo[g][0], hi[g][0]), teddy_buckets(x1, lo[g][1], hi[g][1])),
+          teddy_buckets(x2, lo[g][2], hi[g][2]));
+      m |= ~static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(r[g], _mm256_setzero_si256())));
+    }
+    m &= lanes;
+    if (!m) return;
+    alignas(32) uint8_t bits[kGroups][32];
+    for (int g = 0; g < kGroups; ++g)
+      _mm256_store_si256(reinterpret_cast<__m256i*>(bits[g]), r[g]);
+    for (; m; m &= m - 1) {
+      const size_t lane = static_cast<size_t>(__builtin_ctz(m)), pos = base + lane;
+      for (int g = 0; g < kGroups; ++g) {
+        for (uint32_t bm = bits[g][lane]; bm; bm &= bm - 1) {
+          const size_t k = static_cast<size_t>(g) * 8 + static_cast<size_t>(__builtin_ctz(bm));
+          const Probe& p = f.probes_[k];
+          if (pos < from + p.window) continue;
+          const size_t at = pos - p.window;
+          if (at + p.needle.size() > n || (best != npos && (at > best || (at == best && k >= best_k))))
+            continue;
+          if (f.matches_at(p, s + at)) best = at, best_k = k;
+        }
+      }
+    }
+  };
+  for (; i + 32 + kTeddyWidth - 1 <= n; i += 32) {
+    if (best != npos && i > best + t.max_window) break;
+    scan_block(s + i, i, ~0u);
+  }
+  // The last window positions (fewer than 32 + kTeddyWidth - 1 bytes left) go through the same screen over a
+  // zero-padded copy: padding can only add candidates, and verification rejects any that run past the end.
+  if (i < n && (best == npos || i <= best + t.max_window)) {
+    const size_t left = n - i;  // <= 32 + kTeddyWidth - 2
+    alignas(32) char pad[96] = {};
+    std::memcpy(pad, s + i, left);
+    scan_block(pad, i, left >= 32 ? ~0u : (1u << left) - 1);
+    if (left > 32 && (best == npos || i + 32 <= best + t.max_window))
+      scan_block(pad + 32, i + 32, (1u << (left - 32)) - 1);
+  }
+  if (best != npos && which) *which = best_k;
+  return best;
+}
+
+__attribute__((target("avx2"))) size_t SubstringFinder::find_teddy_avx2(const SubstringFinder& f,
+                                                                        const char* s, size_t n, size_t i,
+                                                                        size_t* which) {
+  return f.probes_.size() > 8 ? teddy_avx2<2>(f, s, n, i, which) : teddy_avx2<1>(f, s, n, i, which);
+}
+
 size_t SubstringFinder::find_sse2(const SubstringFinder& f, const char* s, size_t n, size_t i,
                                   size_t* which) {
   const size_t np = f.probes_.size();
@@ -239,6 +406,10 @@ size_t SubstringFinder::find_sse2(const SubstringFinder& f, const char* s, size_
 
 #else
 
+size_t SubstringFinder::find_teddy_avx2(const SubstringFinder& f, const char* s, size_t n, size_t i,
+                                        size_t* which) {
+  return find_tail(f, s, n, i, which);
+}
 size_t SubstringFinder::find_avx2(const SubstringFinder& f, const char* s, size_t n, size_t i,
                                   size_t* which) {
   return find_tail(f, s, n, i, which);

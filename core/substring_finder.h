@@ -1,8 +1,11 @@
 // SubstringFinder: the byte prefilter's inner loop. Finds the first occurrence of any of up to 16 needles in
-// raw bytes at SIMD speed, case-sensitively or ASCII-caselessly. Each needle is screened by two of its bytes
+// raw bytes at SIMD speed, case-sensitively or ASCII-caselessly. One needle is screened by two of its bytes
 // chosen as the rarest in transcript text (a byte-frequency table measured on real Claude Code transcripts),
-// 32 positions at a time with AVX2 (16 with SSE2), and only the survivors are compared in full. The
-// instruction set is chosen once at runtime, so the binary runs on any x86-64.
+// 32 positions at a time with AVX2 (16 with SSE2), and only the survivors are compared in full. Several
+// needles (AVX2) share one Teddy-style pass: each needle contributes its rarest 3-byte window to nibble
+// lookup tables (one bucket bit per needle, two needles per bucket above 8), so the cost per 32 bytes does
+// not grow with the needle count. The instruction set is chosen once at runtime, so the binary runs on any
+// x86-64.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -30,7 +33,7 @@ class SubstringFinder {
 
   size_t needle_count() const { return probes_.size(); }
   bool caseless() const { return caseless_; }
-  // "avx2", "sse2" or "scalar": which loop find() runs (for benchmarks and reports).
+  // "avx2", "avx2-teddy", "sse2" or "scalar": which loop find() runs (for benchmarks and reports).
   const char* isa() const;
 
   struct Probe {
@@ -38,6 +41,18 @@ class SubstringFinder {
     uint32_t off1 = 0, off2 = 0;
     uint8_t byte1 = 0, byte2 = 0;
     uint8_t fold1 = 0, fold2 = 0;  // 0x20 when that probe byte is a letter compared caselessly
+    uint32_t window = 0;           // multi-needle pass: offset of the needle's rarest kTeddyWidth-byte window
+  };
+  static constexpr size_t kTeddyWidth = 3;
+  // From this many needles on, AVX2 runs the shared Teddy pass instead of one probe pair per needle.
+  static constexpr size_t kTeddyMinNeedles = 2;
+  // Nibble tables of the multi-needle pass: for window byte j, lo[g][j][b & 15] & hi[g][j][b >> 4] has bit
+  // k % 8 set when byte b may be needle k's j-th window byte, g = k / 8 (a second set of tables above 8
+  // needles, so no two needles share a bucket).
+  struct Teddy {
+    uint8_t lo[2][kTeddyWidth][16] = {};
+    uint8_t hi[2][kTeddyWidth][16] = {};
+    uint32_t max_window = 0;
   };
 
  private:
@@ -45,9 +60,13 @@ class SubstringFinder {
   static size_t find_avx2(const SubstringFinder&, const char*, size_t, size_t, size_t*);
   static size_t find_sse2(const SubstringFinder&, const char*, size_t, size_t, size_t*);
   static size_t find_tail(const SubstringFinder&, const char*, size_t, size_t, size_t*);
+  static size_t find_teddy_avx2(const SubstringFinder&, const char*, size_t, size_t, size_t*);
+  template <int kGroups>
+  static size_t teddy_avx2(const SubstringFinder&, const char*, size_t, size_t, size_t*);
   bool matches_at(const Probe& p, const char* at) const;
 
   std::vector<Probe> probes_;
+  Teddy teddy_;
   size_t max_len_ = 0;
   bool caseless_ = false;
   Impl impl_ = nullptr;

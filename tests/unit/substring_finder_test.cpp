@@ -123,3 +123,82 @@ TEST_CASE("substring finder: rejects an empty needle list, an empty needle and t
   CHECK_THROWS(SubstringFinder(std::vector<std::string>(17, "x"), false));
   CHECK(std::string(SubstringFinder({"x"}, false).isa()).size() > 0);
 }
+
+TEST_CASE("substring finder: several needles whose rare windows sit at different offsets stay leftmost") {
+  // "mmmmmmmQZX" is screened by its window near the end, "QJK" by its start: the second needle's window is
+  // seen first in the scan, yet the first needle starts earlier and must win.
+  SubstringFinder f({"mmmmmmmQZX", "QJK"}, false);
+  for (size_t at : {size_t{0}, size_t{25}, size_t{30}, size_t{31}, size_t{60}, size_t{95}}) {
+    std::string hay(at, '.');
+    hay += "mmmmmQJKmmmmmmmmmQZX";  // QJK at at+5, the long needle at at+10
+    hay += std::string(40, '.');
+    size_t which = 99;
+    CAPTURE(at);
+    CHECK(f.find(hay, 0, &which) == at + 5);
+    CHECK(which == 1);
+    hay = std::string(at, '.') + "mmmmmmmQZXQJK" + std::string(40, '.');  // long needle at `at`, QJK at at+10
+    CHECK(f.find(hay, 0, &which) == at);
+    CHECK(which == 0);
+    CHECK(f.find(hay, at + 1, &which) == at + 10);
+    CHECK(which == 1);
+  }
+}
+
+TEST_CASE("substring finder: up to 16 needles (two per Teddy bucket) randomized against a naive search") {
+  std::mt19937 rng(7);
+  const std::string alphabet = "abcxyzQJ\"\\: \xC3\xA9";
+  for (int iter = 0; iter < 3000; ++iter) {
+    bool caseless = rng() % 2;
+    std::vector<std::string> needles(1 + rng() % 16);
+    for (auto& n : needles) {
+      size_t len = 1 + rng() % 12;
+      for (size_t j = 0; j < len; ++j)
+        n += alphabet[rng() % alphabet.size()];
+    }
+    std::string hay;
+    size_t len = rng() % 700;
+    for (size_t j = 0; j < len; ++j)
+      hay += alphabet[rng() % alphabet.size()];
+    for (size_t k = 0; k < 3 && !hay.empty(); ++k) {  // plant a few needles so hits are not all short ones
+      const std::string& n = needles[rng() % needles.size()];
+      size_t at = rng() % hay.size();
+      if (at + n.size() <= hay.size()) hay.replace(at, n.size(), n);
+    }
+    size_t from = hay.empty() ? 0 : rng() % (hay.size() / 2 + 1);
+    SubstringFinder f(needles, caseless);
+    size_t w1 = 0, w2 = 0;
+    size_t expect = naive(hay, needles, caseless, from, &w1);
+    CAPTURE(iter);
+    CHECK(f.find(hay, from, &w2) == expect);
+    if (expect != SubstringFinder::npos) CHECK(w1 == w2);
+  }
+}
+
+TEST_CASE("substring finder: several needles run the shared pass on AVX2") {
+  SubstringFinder one({"alpha"}, false), many({"alpha", "beta", "gamma"}, true);
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx2")) {
+    CHECK(std::string(one.isa()) == "avx2");
+    CHECK(std::string(many.isa()) == "avx2-teddy");
+  }
+#endif
+  CHECK(many.find(std::string(100, '-') + "GaMmA") == 100);
+}
+
+TEST_CASE("substring finder: the padded end screen never matches into the padding") {
+  // The last starts are screened over a zero-padded copy: a needle ending in NUL bytes must not match a
+  // haystack that merely ends early, and a needle longer than the padded screen takes the plain path.
+  const std::string nul_tail("ab\0\0", 4);
+  for (size_t pre : {size_t{0}, size_t{5}, size_t{31}, size_t{40}, size_t{70}}) {
+    CAPTURE(pre);
+    std::string hay = std::string(pre, 'x') + "ab";
+    CHECK(SubstringFinder({nul_tail}, false).find(hay) == SubstringFinder::npos);
+    CHECK(SubstringFinder({nul_tail, std::string("zz\0", 3)}, false).find(hay) == SubstringFinder::npos);
+    CHECK(SubstringFinder({nul_tail}, false).find(hay + std::string(2, '\0')) == pre);
+    const std::string long_needle = std::string(99, 'q') + "!";
+    std::string with_long = std::string(pre, 'x') + long_needle;
+    CHECK(SubstringFinder({long_needle}, false).find(with_long) == pre);
+    with_long.pop_back();
+    CHECK(SubstringFinder({long_needle}, false).find(with_long) == SubstringFinder::npos);
+  }
+}
