@@ -51,11 +51,13 @@ class BackwardBuffer {
       if (need > cap_) {
         const size_t cap = std::max(need, std::max(cap_ * 2, kDefaultCapacity));
         std::unique_ptr<char[]> grown(new char[cap]);
-        std::memcpy(grown.get() + cap - carry_len_, buf_.get() + lo_, carry_len_);
+        // The first buffer has no carry and no storage yet: memcpy from a null source is undefined even for
+        // 0.
+        if (carry_len_ > 0) std::memcpy(grown.get() + cap - carry_len_, buf_.get() + lo_, carry_len_);
         buf_ = std::move(grown);
         cap_ = cap;
       } else {
-        std::memmove(buf_.get() + cap_ - carry_len_, buf_.get() + lo_, carry_len_);
+        if (carry_len_ > 0) std::memmove(buf_.get() + cap_ - carry_len_, buf_.get() + lo_, carry_len_);
       }
       lo_ = cap_ - carry_len_;
     }
