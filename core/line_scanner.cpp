@@ -96,7 +96,9 @@ bool for_each_line(const LineBlock& block, const LineFn& fn) {
   return true;
 }
 
-LineScanner::LineScanner(size_t buffer_bytes) : buf_(std::max<size_t>(buffer_bytes, 16), '\0') {}
+LineScanner::LineScanner(size_t buffer_bytes)
+    : buf_(std::make_unique_for_overwrite<char[]>(std::max<size_t>(buffer_bytes, 16))),
+      cap_(std::max<size_t>(buffer_bytes, 16)) {}
 
 ScanStats LineScanner::scan(const std::string& path, const BlockFn& fn, uint64_t begin, uint64_t end,
                             uint64_t first_line, const CancelToken* cancel) {
@@ -116,10 +118,15 @@ ScanStats LineScanner::scan(const std::string& path, const BlockFn& fn, uint64_t
       return stats;
     }
     // A carried partial line filling most of the buffer means a long line: grow so reads stay large.
-    if (filled > buf_.size() / 2) buf_.resize(buf_.size() * 2);
-    size_t want = buf_.size() - filled;
+    if (filled > cap_ / 2) {
+      auto grown = std::make_unique_for_overwrite<char[]>(cap_ * 2);
+      std::memcpy(grown.get(), buf_.get(), filled);
+      buf_ = std::move(grown);
+      cap_ *= 2;
+    }
+    size_t want = cap_ - filled;
     if (end != UINT64_MAX) want = static_cast<size_t>(std::min<uint64_t>(want, end - read_pos));
-    ssize_t got = pread_full(file.fd, buf_.data() + filled, want, read_pos);
+    ssize_t got = pread_full(file.fd, buf_.get() + filled, want, read_pos);
     if (got < 0) {
       stats.error = "cannot read " + path + ": " + std::strerror(errno);
       return stats;
@@ -129,7 +136,7 @@ ScanStats LineScanner::scan(const std::string& path, const BlockFn& fn, uint64_t
     stats.bytes += static_cast<uint64_t>(got);
     size_t scanned_from = filled;  // bytes before this held no '\n'
     filled += static_cast<size_t>(got);
-    const char* data = buf_.data();
+    const char* data = buf_.get();
     const void* last_nl = memrchr(data + scanned_from, '\n', filled - scanned_from);
     if (!last_nl) continue;
     size_t block_len = static_cast<size_t>(static_cast<const char*>(last_nl) - data) + 1;
@@ -143,7 +150,7 @@ ScanStats LineScanner::scan(const std::string& path, const BlockFn& fn, uint64_t
     line += lines_in_block;
     block_off += block_len;
     filled -= block_len;
-    if (filled > 0) std::memmove(buf_.data(), buf_.data() + block_len, filled);
+    if (filled > 0) std::memmove(buf_.get(), buf_.get() + block_len, filled);
   }
   if (filled > 0) {
     stats.torn_tail = true;

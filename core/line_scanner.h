@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,7 +60,9 @@ class LineScanner {
   ScanStats scan_lines(const std::string& path, const LineFn& fn, const CancelToken* cancel = nullptr);
 
  private:
-  std::string buf_;
+  // Uninitialized storage (a std::string would zero-fill a fresh buffer per scanner, i.e. per file).
+  std::unique_ptr<char[]> buf_;
+  size_t cap_ = 0;
 };
 
 // Splits one file into newline-aligned chunks and scans them on oneTBB workers with exact line numbers

@@ -179,6 +179,9 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
     TranscriptScanner s{req, pf, scope.projects_root, diagnose_labels, ctx.cancel, {}};
     try {
       results[i] = s.scan(scope.transcripts[i], i);
+      // A transcript with no hit contributes only its counters (merge_into): free its records now, so peak
+      // memory does not grow with every transcript the scope read.
+      if (results[i] && results[i]->hits.empty()) results[i]->ct = ClassifiedTranscript{};
     } catch (const std::exception& e) {
       errors[i] = e.what();
     }
