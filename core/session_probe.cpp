@@ -22,9 +22,9 @@ namespace {
 constexpr size_t kHeadFirstChunkBytes = 16 * 1024;
 constexpr uint64_t kHeadSmallReadsBytes = 256 * 1024;
 constexpr size_t kHeadBulkChunkBytes = 1 << 20;
-// The most bytes between the head and tail windows read just to give the tail anchors line numbers. Kept small:
-// list promises to read heads and tails only (measured on the 1 GiB bench store, a 1 MiB allowance made the
-// gap counts 35 MB of 169 MB read); past it the tail's line numbers are null.
+// The most bytes between the head and tail windows read just to give the tail anchors line numbers. Kept
+// small: list promises to read heads and tails only (measured on the 1 GiB bench store, a 1 MiB allowance
+// made the gap counts 35 MB of 169 MB read); past it the tail's line numbers are null.
 constexpr uint64_t kLineNumberGapBytes = 64 * 1024;
 
 bool contains(std::string_view s, std::string_view needle) {

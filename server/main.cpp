@@ -10,23 +10,12 @@
 #include "server/cli.h"
 #include "server/version.h"
 
-#if __has_include("server/mcp_entry.h")
 #include "server/mcp_entry.h"
-#define CSIFT_HAS_MCP_TRANSPORT 1
-#endif
 
 namespace {
 
 int serve(std::string_view mode, int argc, char** argv) {
-#ifdef CSIFT_HAS_MCP_TRANSPORT
   return mode == "--http" ? csift::run_http_server(argc, argv) : csift::run_stdio_server(argc, argv);
-#else
-  (void)argc;
-  (void)argv;
-  std::cerr << "csift-mcp: MCP transport not built yet (" << mode
-            << " is unavailable in this build); use `csift-mcp --cli <tool> ...`\n";
-  return 1;
-#endif
 }
 
 // CSIFT_THREADS=N (N >= 1) caps every TBB parallel loop at N worker threads for the whole process; unset

@@ -6,15 +6,6 @@
 namespace csift {
 namespace {
 
-ClassifyContext context_for(const Transcript& t, const std::vector<Record>& records) {
-  ClassifyContext ctx;
-  ctx.is_subagent = t.is_subagent;
-  ctx.owner_id = t.id;
-  if (t.is_subagent) ctx.parent_id = t.parent_agent_id.empty() ? t.session_id : t.parent_agent_id;
-  ctx.is_fork_clone = !records.empty() && records.front().type == "fork-context-ref";
-  return ctx;
-}
-
 // A superseded draft is one `user.unsent` unit (a single label: user.message stays pure, spec §5.1).
 std::vector<Unit> as_draft(std::vector<Unit> units, const Record& r) {
   Unit draft = units.empty() ? Unit{} : std::move(units.front());
@@ -24,6 +15,15 @@ std::vector<Unit> as_draft(std::vector<Unit> units, const Record& r) {
 }
 
 }  // namespace
+
+ClassifyContext classify_context_for(const Transcript& t, const std::vector<Record>& records) {
+  ClassifyContext ctx;
+  ctx.is_subagent = t.is_subagent;
+  ctx.owner_id = t.id;
+  if (t.is_subagent) ctx.parent_id = t.parent_agent_id.empty() ? t.session_id : t.parent_agent_id;
+  ctx.is_fork_clone = !records.empty() && records.front().type == "fork-context-ref";
+  return ctx;
+}
 
 Pairing ClassifiedTranscript::pairing_of(const ClassifiedEntry& e, const Unit& u) const {
   if (e.source == RecordSource::elicitation_sidecar && u.is_tool_use) return Pairing::pending;
@@ -41,7 +41,7 @@ ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_
   if (!ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + ct.read.error);
   ct.turns = assign_turns(ct.read.records);
 
-  ClassifyContext ctx = context_for(t, ct.read.records);
+  ClassifyContext ctx = classify_context_for(t, ct.read.records);
   const auto& records = ct.read.records;
   ct.entries.reserve(records.size());
   for (size_t i = 0; i < records.size(); ++i) {

@@ -47,6 +47,9 @@ struct ClassifiedTranscript {
 
 // Reads and classifies. `merge_sidecar` applies to top-level sessions only. Throws ToolError(failure) when
 // the file cannot be read.
+// The classifier's per-transcript context: owner, lane, parent, and whether the file is a /fork clone.
+ClassifyContext classify_context_for(const Transcript& t, const std::vector<Record>& records);
+
 ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
                                                 const CancelToken* cancel);
 

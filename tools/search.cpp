@@ -8,14 +8,8 @@
 #include "tools/search_envelope.h"
 #include "tools/span_args.h"
 
-#if __has_include("tools/search_census.h")
 #include "tools/search_census.h"
-#define CSIFT_HAS_SEARCH_CENSUS 1
-#endif
-#if __has_include("tools/search_siblings.h")
 #include "tools/search_siblings.h"
-#define CSIFT_HAS_SEARCH_SIBLINGS 1
-#endif
 
 namespace csift {
 namespace {
@@ -134,13 +128,8 @@ void empty_pattern_warning(Envelope& env, const SearchRequest& req) {
 }
 
 Envelope finish_census(const SearchRequest& req, const Scope& scope, const SearchScan& scan) {
-#ifdef CSIFT_HAS_SEARCH_CENSUS
   // The census helper owns the envelope of --count-by (rows {kind:"census", axis, key, records}).
   return census_envelope(req, scope, scan);
-#else
-  (void)req, (void)scope, (void)scan;
-  failure_error("--count-by is not available in this build");
-#endif
 }
 
 }  // namespace
@@ -205,12 +194,8 @@ Envelope run_search(const json& args, ToolContext& ctx) {
       fill_exchanges(env, req, scan, list);
   }
   if (req.siblings && req.mode == SearchMode::exchanges) {
-#ifdef CSIFT_HAS_SEARCH_SIBLINGS
     // The siblings helper decorates each exchange row (env.rows[i] is list.kept[i]).
     add_siblings(env, req, scan, list);
-#else
-    env.notes.push_back("note: --siblings is not available in this build");
-#endif
   }
   if (scan.matched_records == 0) diagnose_zero_match(env, req, scope, scan, ctx);
   if (ctx.cancelled()) failure_error("search was cancelled");  // the diagnosis probe was cut short

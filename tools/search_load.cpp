@@ -12,15 +12,6 @@
 namespace csift {
 namespace {
 
-ClassifyContext context_for(const Transcript& t, const std::vector<Record>& records) {
-  ClassifyContext ctx;
-  ctx.is_subagent = t.is_subagent;
-  ctx.owner_id = t.id;
-  if (t.is_subagent) ctx.parent_id = t.parent_agent_id.empty() ? t.session_id : t.parent_agent_id;
-  ctx.is_fork_clone = !records.empty() && records.front().type == "fork-context-ref";
-  return ctx;
-}
-
 bool file_exists(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;
@@ -58,7 +49,7 @@ ClassifiedTranscript load_for_search(const Transcript& t, const SearchPrefilter&
   if (!ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + ct.read.error);
   ct.turns = assign_turns(ct.read.records);
 
-  ClassifyContext ctx = context_for(t, ct.read.records);
+  ClassifyContext ctx = classify_context_for(t, ct.read.records);
   const auto& records = ct.read.records;
   ct.entries.reserve(records.size());
   for (size_t i = 0; i < records.size(); ++i) {

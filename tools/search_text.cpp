@@ -6,14 +6,8 @@
 #include "tools/record_render.h"
 #include "tools/search.h"
 
-#if __has_include("tools/search_census.h")
 #include "tools/search_census.h"
-#define CSIFT_HAS_SEARCH_CENSUS 1
-#endif
-#if __has_include("tools/search_siblings.h")
 #include "tools/search_siblings.h"
-#define CSIFT_HAS_SEARCH_SIBLINGS 1
-#endif
 
 namespace csift {
 namespace {
@@ -57,9 +51,7 @@ std::string exchange_text(const json& row, const HeaderTokens& tokens) {
   out += "\n";
   for (const auto& hit : row["hits"])
     out += render_hit_line(hit, HitLineStyle{true}) + "\n";
-#ifdef CSIFT_HAS_SEARCH_SIBLINGS
   out += render_siblings_text(row);  // --siblings (search_siblings.cpp); "" when the row has none
-#endif
   return out;
 }
 
@@ -112,9 +104,7 @@ std::string render_search_text(const Envelope& env, const json& args) {
   const std::string mode = env.header.value("mode", "exchanges");
   if (mode == "count_only") return std::to_string(env.summary.value("matched", 0)) + "\n";
   if (mode == "exchanges") return render_exchanges(env);
-#ifdef CSIFT_HAS_SEARCH_CENSUS
   if (mode == "count_by") return render_census_text(env);  // --count-by (search_census.cpp)
-#endif
   std::string out;
   for (const auto& row : env.rows) {
     if (mode == "sessions_with_matches") out += row.value("session_id", "") + "\n";

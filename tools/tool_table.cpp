@@ -1,31 +1,16 @@
-// The registry: each tool is compiled in once its header (tools/<name>.h, declaring run_<name> and
-// render_<name>_text) exists, so the table grows as the tools land without stubs.
+// The registry: one row per tool, in the order tools/list serves them. A tool is a handler and a text
+// renderer (tools/<name>.h); its schemas are the embedded files schemas/<name>.{input,output}.json.
 #include <map>
 #include <mutex>
 
 #include "core/error.h"
 #include "tools/tool.h"
 
-#if __has_include("tools/list.h")
 #include "tools/list.h"
-#define CSIFT_HAS_LIST 1
-#endif
-#if __has_include("tools/search.h")
 #include "tools/search.h"
-#define CSIFT_HAS_SEARCH 1
-#endif
-#if __has_include("tools/show.h")
 #include "tools/show.h"
-#define CSIFT_HAS_SHOW 1
-#endif
-#if __has_include("tools/stats.h")
 #include "tools/stats.h"
-#define CSIFT_HAS_STATS 1
-#endif
-#if __has_include("tools/whoami.h")
 #include "tools/whoami.h"
-#define CSIFT_HAS_WHOAMI 1
-#endif
 
 namespace csift {
 
@@ -35,21 +20,11 @@ namespace {
 
 std::vector<ToolSpec> build_table() {
   std::vector<ToolSpec> table;
-#ifdef CSIFT_HAS_LIST
   table.push_back({"list", &run_list, &render_list_text, true});
-#endif
-#ifdef CSIFT_HAS_SEARCH
   table.push_back({"search", &run_search, &render_search_text, true});
-#endif
-#ifdef CSIFT_HAS_SHOW
   table.push_back({"show", &run_show, &render_show_text, true});
-#endif
-#ifdef CSIFT_HAS_STATS
   table.push_back({"stats", &run_stats, &render_stats_text, true});
-#endif
-#ifdef CSIFT_HAS_WHOAMI
   table.push_back({"whoami", &run_whoami, &render_whoami_text, true});
-#endif
   return table;
 }
 
