@@ -2,19 +2,9 @@
 
 #include "core/error.h"
 #include "core/labels.h"
+#include "core/turns.h"
 
 namespace csift {
-namespace {
-
-// A superseded draft is one `user.unsent` unit (a single label: user.message stays pure, spec §5.1).
-std::vector<Unit> as_draft(std::vector<Unit> units, const Record& r) {
-  Unit draft = units.empty() ? Unit{} : std::move(units.front());
-  if (draft.text.empty()) draft.text = user_text(r);
-  draft.labels = {Label::user_unsent};
-  return {std::move(draft)};
-}
-
-}  // namespace
 
 ClassifyContext classify_context_for(const Transcript& t, const std::vector<Record>& records) {
   ClassifyContext ctx;
@@ -31,12 +21,14 @@ Pairing ClassifiedTranscript::pairing_of(const ClassifiedEntry& e, const Unit& u
 }
 
 ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
-                                                const CancelToken* cancel) {
+                                                const CancelToken* cancel,
+                                                const std::function<bool(std::string_view)>& want) {
   ClassifiedTranscript ct;
   ct.transcript = t;
   ct.owner = TranscriptIdentity::of(t);
   ReadOptions options;
   options.cancel = cancel;
+  options.want = want;
   ct.read = claude_code_reader().read(t, options);
   if (!ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + ct.read.error);
   ct.turns = assign_turns(ct.read.records);
@@ -45,12 +37,15 @@ ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_
   const auto& records = ct.read.records;
   ct.entries.reserve(records.size());
   for (size_t i = 0; i < records.size(); ++i) {
+    // Classifying millions of records takes seconds: a cancelled caller stops here too (it reports the
+    // cancellation; a partial transcript is never returned as an answer).
+    if (i % 4096 == 0 && cancel && cancel->is_cancelled()) break;
     ClassifiedEntry e;
     e.record = &records[i];
     e.units = classify_record(records[i], ctx);
     e.turn_index = ct.turns.turn_of[i];
     e.superseded_draft = ct.turns.is_draft[i];
-    if (e.superseded_draft) e.units = as_draft(std::move(e.units), records[i]);
+    if (e.superseded_draft) relabel_as_draft(records[i], e.units);
     ct.pairing.add_record(records[i]);
     ct.entries.push_back(std::move(e));
   }

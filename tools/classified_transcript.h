@@ -3,6 +3,8 @@
 // model an addressed fetch renders from: every record is parsed, gated leaves included.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 #include "core/classify.h"
@@ -51,6 +53,7 @@ struct ClassifiedTranscript {
 ClassifyContext classify_context_for(const Transcript& t, const std::vector<Record>& records);
 
 ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
-                                                const CancelToken* cancel);
+                                                const CancelToken* cancel,
+                                                const std::function<bool(std::string_view)>& want = {});
 
 }  // namespace csift
