@@ -16,11 +16,12 @@ build: deps
 	cmake --build $(BUILD) -j$(JOBS)
 
 # The main job: list the sessions of the Claude Code store on this machine (or of the fixture store when this
-# machine has none), so a new user sees the tool work. `make serve` runs the MCP server on stdio.
+# machine has no session), so a new user sees the tool work. `make serve` runs the MCP server on stdio.
 run: build
 	@if [ -n "$(ARGS)" ]; then ./$(BUILD)/csift-mcp $(ARGS); \
-	elif [ -d "$${CLAUDE_CONFIG_DIR:-$$HOME/.claude}/projects" ]; then ./$(BUILD)/csift-mcp --cli list; \
-	else echo "(no Claude Code store on this machine: listing the fixture store)"; \
+	elif [ -n "$$(find "$${CLAUDE_CONFIG_DIR:-$$HOME/.claude}/projects" -maxdepth 2 -name '*.jsonl' -print -quit 2>/dev/null)" ]; \
+	  then ./$(BUILD)/csift-mcp --cli list; \
+	else echo "(no Claude Code sessions on this machine: listing the fixture store)"; \
 	  ./$(BUILD)/csift-mcp --cli list --claude-home fixtures/home; fi
 
 serve: build
