@@ -150,6 +150,20 @@ bool SubstringFinder::matches_at(const Probe& p, const char* at) const {
   return true;
 }
 
+size_t SubstringFinder::first_verified(const char* s, size_t i, uint32_t any, const uint32_t* masks,
+                                       size_t np, size_t* which) const {
+  for (; any; any &= any - 1) {
+    int bit = __builtin_ctz(any);
+    for (size_t k = 0; k < np; ++k) {
+      if (((masks[k] >> bit) & 1u) && matches_at(probes_[k], s + i + bit)) {
+        if (which) *which = k;
+        return i + static_cast<size_t>(bit);
+      }
+    }
+  }
+  return std::string_view::npos;
+}
+
 size_t SubstringFinder::find(std::string_view hay, size_t from, size_t* which) const {
   if (probes_.empty() || from >= hay.size()) return npos;
   return impl_(*this, hay.data(), hay.size(), from, which);
@@ -275,15 +289,7 @@ __attribute__((target("avx2"))) size_t SubstringFinder::find_avx2(const Substrin
           _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(a, b1[k]), _mm256_cmpeq_epi8(b, b2[k]))));
       any |= masks[k];
     }
-    for (; any; any &= any - 1) {
-      int bit = __builtin_ctz(any);
-      for (size_t k = 0; k < np; ++k) {
-        if (((masks[k] >> bit) & 1u) && f.matches_at(f.probes_[k], s + i + bit)) {
-          if (which) *which = k;
-          return i + static_cast<size_t>(bit);
-        }
-      }
-    }
+    if (size_t hit = f.first_verified(s, i, any, masks, np, which); hit != std::string_view::npos) return hit;
   }
   return find_tail(f, s, n, i, which);
 }
@@ -391,15 +397,7 @@ size_t SubstringFinder::find_sse2(const SubstringFinder& f, const char* s, size_
                                           _mm_cmpeq_epi8(b, _mm_set1_epi8(static_cast<char>(p.byte2))))));
       any |= masks[k];
     }
-    for (; any; any &= any - 1) {
-      int bit = __builtin_ctz(any);
-      for (size_t k = 0; k < np; ++k) {
-        if (((masks[k] >> bit) & 1u) && f.matches_at(f.probes_[k], s + i + bit)) {
-          if (which) *which = k;
-          return i + static_cast<size_t>(bit);
-        }
-      }
-    }
+    if (size_t hit = f.first_verified(s, i, any, masks, np, which); hit != std::string_view::npos) return hit;
   }
   return find_tail(f, s, n, i, which);
 }

@@ -64,6 +64,10 @@ class SubstringFinder {
   template <int kGroups>
   static size_t teddy_avx2(const SubstringFinder&, const char*, size_t, size_t, size_t*);
   bool matches_at(const Probe& p, const char* at) const;
+  // The leftmost verified needle among one block's candidate bits (any = OR of masks[0..np)), as an offset
+  // into s; npos when every candidate was a false positive. Shared by the AVX2 and SSE2 block loops.
+  size_t first_verified(const char* s, size_t i, uint32_t any, const uint32_t* masks, size_t np,
+                        size_t* which) const;
 
   std::vector<Probe> probes_;
   Teddy teddy_;
