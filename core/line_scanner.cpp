@@ -96,9 +96,37 @@ bool for_each_line(const LineBlock& block, const LineFn& fn) {
   return true;
 }
 
-LineScanner::LineScanner(size_t buffer_bytes)
-    : buf_(std::make_unique_for_overwrite<char[]>(std::max<size_t>(buffer_bytes, 16))),
-      cap_(std::max<size_t>(buffer_bytes, 16)) {}
+namespace {
+
+// One spare read buffer per thread (the largest one its scanners grew to, capped so that one 64 MiB line does
+// not pin 64 MiB per thread for the life of the process).
+struct SpareBuffer {
+  std::unique_ptr<char[]> buf;
+  size_t cap = 0;
+};
+thread_local SpareBuffer t_spare;
+constexpr size_t kMaxSpareBytes = size_t{8} << 20;
+
+}  // namespace
+
+LineScanner::LineScanner(size_t buffer_bytes) : window_(std::max<size_t>(buffer_bytes, 16)) {
+  const size_t want = window_;
+  if (t_spare.buf && t_spare.cap >= want) {
+    buf_ = std::move(t_spare.buf);
+    cap_ = t_spare.cap;
+    t_spare.cap = 0;
+  } else {
+    buf_ = std::make_unique_for_overwrite<char[]>(want);
+    cap_ = want;
+  }
+}
+
+LineScanner::~LineScanner() {
+  if (buf_ && cap_ <= kMaxSpareBytes && cap_ > t_spare.cap) {
+    t_spare.buf = std::move(buf_);
+    t_spare.cap = cap_;
+  }
+}
 
 ScanStats LineScanner::scan(const std::string& path, const BlockFn& fn, uint64_t begin, uint64_t end,
                             uint64_t first_line, const CancelToken* cancel) {
@@ -117,14 +145,17 @@ ScanStats LineScanner::scan(const std::string& path, const BlockFn& fn, uint64_t
       stats.stopped = true;
       return stats;
     }
-    // A carried partial line filling most of the buffer means a long line: grow so reads stay large.
-    if (filled > cap_ / 2) {
-      auto grown = std::make_unique_for_overwrite<char[]>(cap_ * 2);
-      std::memcpy(grown.get(), buf_.get(), filled);
-      buf_ = std::move(grown);
-      cap_ *= 2;
+    // A carried partial line filling most of the window means a long line: widen it so reads stay large.
+    if (filled > window_ / 2) {
+      window_ *= 2;
+      if (window_ > cap_) {
+        auto grown = std::make_unique_for_overwrite<char[]>(window_);
+        std::memcpy(grown.get(), buf_.get(), filled);
+        buf_ = std::move(grown);
+        cap_ = window_;
+      }
     }
-    size_t want = cap_ - filled;
+    size_t want = window_ - filled;
     if (end != UINT64_MAX) want = static_cast<size_t>(std::min<uint64_t>(want, end - read_pos));
     ssize_t got = pread_full(file.fd, buf_.get() + filled, want, read_pos);
     if (got < 0) {

@@ -60,16 +60,27 @@ class LineScanner {
   ScanStats scan_lines(const std::string& path, const LineFn& fn, const CancelToken* cancel = nullptr);
 
  private:
-  // Uninitialized storage (a std::string would zero-fill a fresh buffer per scanner, i.e. per file).
+  // Uninitialized storage, borrowed from the thread's spare buffer and returned on destruction: a fresh
+  // 1 MiB allocation per file is a fresh mmap whose page faults cost more than reading a small file.
   std::unique_ptr<char[]> buf_;
   size_t cap_ = 0;
+  size_t window_ = 0;  // bytes used per read: the requested size (a borrowed buffer may be larger)
+
+ public:
+  ~LineScanner();
+  LineScanner(const LineScanner&) = delete;
+  LineScanner& operator=(const LineScanner&) = delete;
 };
 
-// Splits one file into newline-aligned chunks and scans them on oneTBB workers with exact line numbers
-// (a parallel newline count fixes each chunk's first line). fn(chunk_index, block) may run concurrently for
-// different chunks; blocks of one chunk arrive in order. Files below `threshold` run as one chunk.
+// Splits one file into newline-aligned chunks and scans them on oneTBB workers, each byte read once.
+// fn(chunk_index, block) may run concurrently for different chunks; blocks of one chunk arrive in order.
+// Line numbers inside chunk i count from 1 at the chunk's start: a chunk cannot know how many lines precede
+// it without reading them, and a separate counting pass would read the file twice. The caller turns them
+// into file line numbers with plan_out->first_line[i] - 1 once the scan returns (ScanStats' torn-tail line is
+// already a file line number). Files below `threshold` run as one chunk, whose numbers are file numbers.
 struct ChunkPlan {
   size_t chunks = 0;
+  std::vector<uint64_t> first_line;  // per chunk: the file line number of its first line
 };
 ScanStats scan_parallel(const std::string& path,
                         const std::function<bool(size_t chunk, const LineBlock&)>& fn,

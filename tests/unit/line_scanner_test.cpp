@@ -141,22 +141,25 @@ TEST_CASE("scan_parallel equals the sequential scan") {
   ScanStats seq_stats;
   auto reference = forward(f.path.string(), 1 << 20, &seq_stats);
   std::mutex mu;
-  std::map<uint64_t, Seen> by_line;
+  std::map<std::pair<size_t, uint64_t>, Seen> by_line;  // (chunk, chunk-relative line)
   ChunkPlan plan;
   ScanStats stats = scan_parallel(
       f.path.string(),
-      [&](size_t, const LineBlock& block) {
+      [&](size_t chunk, const LineBlock& block) {
         return for_each_line(block, [&](const LineView& v) {
           std::lock_guard lock(mu);
-          by_line[v.line] = Seen{v.line, v.offset, std::string(v.bytes)};
+          by_line[{chunk, v.line}] = Seen{v.line, v.offset, std::string(v.bytes)};
           return true;
         });
       },
       &plan, nullptr, /*threshold=*/1024, /*chunk_bytes=*/4096);
   CHECK(plan.chunks > 10);
+  REQUIRE(plan.first_line.size() == plan.chunks);
   std::vector<Seen> parallel;
-  for (auto& [line, seen] : by_line)
+  for (auto& [key, seen] : by_line) {
+    seen.line += plan.first_line[key.first] - 1;  // chunk-relative -> file line number
     parallel.push_back(seen);
+  }
   CHECK(parallel == reference);
   CHECK(stats.lines == seq_stats.lines);
   CHECK(stats.torn_tail);
