@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 
+#include "core/json_syntax.h"
 #include "core/record_parser.h"
 #include "core/transcript_reader.h"
 
@@ -40,10 +41,14 @@ void read_line(ChunkResult& c, const ReadOptions& opts, const LineView& lv) {
   }
   bool candidate = !opts.want || opts.want(lv.bytes);
   if (!candidate) {
+    // A declined line is still checked (json_syntax.h: allocation-free, near memory speed), so every reader
+    // and the whole-file gate count the same malformed lines whatever they chose to parse.
     if (line_shape_malformed(lv.bytes))
       return skip_line(c, opts, lv.line, "malformed JSON: not a {...} object");
-    if (opts.validate_all && !c.parser.validate(lv.bytes)) {
-      return skip_line(c, opts, lv.line, "malformed JSON: " + c.parser.error());
+    if (!c.parser.validate(lv.bytes)) {
+      const bool too_large = lv.bytes.size() > kMaxRecordLineBytes;
+      return skip_line(c, opts, lv.line,
+                       too_large ? c.parser.error() : "malformed JSON: " + c.parser.error());
     }
     ++c.non_candidate;
     if (opts.census_types) count_type(c, opts, peek_type(lv.bytes));
@@ -53,8 +58,7 @@ void read_line(ChunkResult& c, const ReadOptions& opts, const LineView& lv) {
   r.line = lv.line;
   r.offset = lv.offset;
   ParseStatus status = c.parser.parse(lv.bytes, r);
-  if (status == ParseStatus::too_large)
-    return skip_line(c, opts, lv.line, "line too large: " + c.parser.error());
+  if (status == ParseStatus::too_large) return skip_line(c, opts, lv.line, c.parser.error());
   if (status == ParseStatus::malformed)
     return skip_line(c, opts, lv.line, "malformed JSON: " + c.parser.error());
   count_type(c, opts, r.type);
@@ -75,6 +79,7 @@ class ClaudeCodeReader final : public TranscriptReader {
       if (!slot) slot = std::make_unique<ChunkResult>();
       return slot.get();
     };
+    ChunkPlan plan;
     ScanStats stats = scan_parallel(
         t.path,
         [&](size_t index, const LineBlock& block) {
@@ -90,18 +95,24 @@ class ClaudeCodeReader final : public TranscriptReader {
           }
           return !(opts.cancel && opts.cancel->is_cancelled());
         },
-        nullptr, opts.cancel);
-    return merge(stats, chunks, opts);
+        &plan, opts.cancel);
+    return merge(stats, plan, chunks, opts);
   }
 
  private:
-  static ReadResult merge(const ScanStats& stats, std::map<size_t, std::unique_ptr<ChunkResult>>& chunks,
-                          const ReadOptions& opts) {
+  // Chunk-relative line numbers become file line numbers here (scan_parallel numbers each chunk from 1).
+  static ReadResult merge(const ScanStats& stats, const ChunkPlan& plan,
+                          std::map<size_t, std::unique_ptr<ChunkResult>>& chunks, const ReadOptions& opts) {
     ReadResult out;
     out.error = stats.error;
     out.bytes = stats.bytes;
     out.cancelled = stats.stopped || (opts.cancel && opts.cancel->is_cancelled());
     for (auto& [index, c] : chunks) {
+      const uint64_t shift = index < plan.first_line.size() ? plan.first_line[index] - 1 : 0;
+      for (auto& r : c->records)
+        r.line += shift;
+      for (auto& s : c->skipped)
+        s.line += shift;
       out.lines += c->lines;
       out.blank_lines += c->blank;
       out.non_candidate_lines += c->non_candidate;

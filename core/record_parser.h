@@ -20,13 +20,15 @@ class RecordParser {
   // Parses one line (no trailing '\n'). On malformed input `error()` says what was wrong. A line whose only
   // fault is invalid UTF-8 or a lone surrogate escape parses from a repaired copy (Record::text_repaired).
   ParseStatus parse(std::string_view line, Record& out);
-  // Full JSON validation of one line (every value checked), for census paths that must be exact.
+  // Full JSON validation of one line (every value checked, json_syntax.h), for census paths that must be
+  // exact; error() says what was wrong.
   bool validate(std::string_view line);
   const std::string& error() const { return error_; }
 
  private:
   ParseStatus parse_exactly(std::string_view line, Record& out);
   bool validate_exactly(std::string_view line);
+  void explain_malformed(std::string_view line);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string error_;

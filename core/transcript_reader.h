@@ -21,10 +21,9 @@ struct SkippedLine {
 };
 
 struct ReadOptions {
-  // Decides from the raw bytes whether a line is parsed. Empty = parse every non-blank line.
+  // Decides from the raw bytes whether a line is parsed. Empty = parse every non-blank line. A declined line
+  // is still checked for well-formedness, so skipped_lines is the same whatever `want` declines.
   std::function<bool(std::string_view)> want;
-  // Validate every line fully (not only candidates), so the malformed count is an exact whole-file census.
-  bool validate_all = false;
   // Count every physical line under its top-level `type` (stats' line_types census).
   bool census_types = false;
   const CancelToken* cancel = nullptr;

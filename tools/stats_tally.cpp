@@ -104,7 +104,6 @@ void count_records(TranscriptTally& tally, const std::vector<Record>& records) {
 TranscriptTally tally_transcript(const Transcript& t, const StatsWindow& window, const CancelToken* cancel) {
   ReadOptions options;
   options.want = stats_wants;
-  options.validate_all = true;
   options.census_types = true;
   options.cancel = cancel;
   ReadResult read = claude_code_reader().read(t, options);

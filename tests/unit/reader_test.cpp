@@ -80,7 +80,7 @@ TEST_CASE("every line accounted for: blank, malformed, torn tail, candidates") {
   check_invariant(r);
 }
 
-TEST_CASE("want filter: non-candidates are shape-checked, validate_all makes the census exact") {
+TEST_CASE("want filter: declined lines are still checked, so the malformed count does not depend on it") {
   std::string subtly_bad = R"({"type":"attachment","x":[1,}})";
   std::string bytes =
       kUser + "\n" + kAttachment + "\n" + subtly_bad + "\n" + "not an object\n" + kAssistant + "\n";
@@ -90,18 +90,19 @@ TEST_CASE("want filter: non-candidates are shape-checked, validate_all makes the
   opts.census_types = true;
   ReadResult r = claude_code_reader().read(f.transcript(), opts);
   CHECK(r.records.size() == 2);
-  CHECK(r.non_candidate_lines == 2);  // the attachment and the subtly bad line (not validated)
-  CHECK(r.skipped_lines == 1);        // "not an object" fails the O(1) shape check
-  CHECK(r.line_types["attachment"] == 2);
+  CHECK(r.non_candidate_lines == 1);  // the attachment
+  CHECK(r.skipped_lines == 2);        // the subtly bad line and "not an object"
+  REQUIRE(r.skipped.size() == 2);
+  CHECK(r.skipped[0].line == 3);
+  CHECK(r.skipped[0].reason.rfind("malformed JSON: ", 0) == 0);
+  CHECK(r.skipped[1].line == 4);
+  CHECK(r.line_types["attachment"] == 1);
   check_invariant(r);
 
-  opts.validate_all = true;
-  ReadResult v = claude_code_reader().read(f.transcript(), opts);
-  CHECK(v.non_candidate_lines == 1);
-  CHECK(v.skipped_lines == 2);
-  CHECK(v.skipped[0].line == 3);
-  CHECK(v.line_types["attachment"] == 1);
-  check_invariant(v);
+  ReadResult all = claude_code_reader().read(f.transcript(), ReadOptions{});
+  CHECK(all.records.size() == 3);
+  CHECK(all.skipped_lines == r.skipped_lines);
+  check_invariant(all);
 }
 
 TEST_CASE("json.dumps spacing and invalid UTF-8 inside a string") {
