@@ -315,28 +315,16 @@ __attribute__((target("avx2"))) size_t SubstringFinder::teddy_avx2(const Substri
   static_assert(kTeddyWidth == 3, "the loop below loads three window bytes");
   const size_t from = i;
   const Teddy& t = f.teddy_;
+  // The tables live in registers for the whole scan: the screening loop below takes no address of them
+  // (an earlier lambda-based loop spilled them to the stack and ran at half speed).
   __m256i lo[kGroups][kTeddyWidth], hi[kGroups][kTeddyWidth];
   for (int g = 0; g < kGroups; ++g) {
     for (size_t j = 0; j < kTeddyWidth; ++j)
       lo[g][j] = teddy_table(t.lo[g][j]), hi[g][j] = teddy_table(t.hi[g][j]);
   }
   size_t best = npos, best_k = 0;
-  // Screens the 32 window positions base..base+31 whose bytes start at `src` (the haystack itself, or a
-  // padded copy of its end), `lanes` masking positions past the end; verifies candidates in the haystack.
-  auto scan_block = [&](const char* src, size_t base, uint32_t lanes) __attribute__((target("avx2"))) {
-    const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
-    const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 1));
-    const __m256i x2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 2));
-    __m256i r[kGroups];
-    uint32_t m = 0;
-    for (int g = 0; g < kGroups; ++g) {
-      r[g] = _mm256_and_si256(
-          _mm256_and_si256(teddy_buckets(x0, lo[g][0], hi[g][0]), teddy_buckets(x1, lo[g][1], hi[g][1])),
-          teddy_buckets(x2, lo[g][2], hi[g][2]));
-      m |= ~static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(r[g], _mm256_setzero_si256())));
-    }
-    m &= lanes;
-    if (!m) return;
+  // Verifies the candidates of one screened block (`r`: per group, per lane, the bucket bits).
+  auto verify = [&](const __m256i* r, size_t base, uint32_t m) __attribute__((target("avx2"))) {
     alignas(32) uint8_t bits[kGroups][32];
     for (int g = 0; g < kGroups; ++g)
       _mm256_store_si256(reinterpret_cast<__m256i*>(bits[g]), r[g]);
@@ -355,9 +343,25 @@ __attribute__((target("avx2"))) size_t SubstringFinder::teddy_avx2(const Substri
       }
     }
   };
+    // Screens the 32 window positions whose bytes start at src; returns the candidate lanes, r the buckets.
+#define CSIFT_TEDDY_SCREEN(src, r, m)                                                                     \
+  do {                                                                                                    \
+    const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));                         \
+    const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>((src) + 1));                   \
+    const __m256i x2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>((src) + 2));                   \
+    for (int g = 0; g < kGroups; ++g) {                                                                   \
+      r[g] = _mm256_and_si256(                                                                            \
+          _mm256_and_si256(teddy_buckets(x0, lo[g][0], hi[g][0]), teddy_buckets(x1, lo[g][1], hi[g][1])), \
+          teddy_buckets(x2, lo[g][2], hi[g][2]));                                                         \
+      m |= ~static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(r[g], _mm256_setzero_si256()))); \
+    }                                                                                                     \
+  } while (0)
   for (; i + 32 + kTeddyWidth - 1 <= n; i += 32) {
     if (best != npos && i > best + t.max_window) break;
-    scan_block(s + i, i, ~0u);
+    __m256i r[kGroups];
+    uint32_t m = 0;
+    CSIFT_TEDDY_SCREEN(s + i, r, m);
+    if (m) verify(r, i, m);
   }
   // The last window positions (fewer than 32 + kTeddyWidth - 1 bytes left) go through the same screen over a
   // zero-padded copy: padding can only add candidates, and verification rejects any that run past the end.
@@ -365,10 +369,18 @@ __attribute__((target("avx2"))) size_t SubstringFinder::teddy_avx2(const Substri
     const size_t left = n - i;  // <= 32 + kTeddyWidth - 2
     alignas(32) char pad[96] = {};
     std::memcpy(pad, s + i, left);
-    scan_block(pad, i, left >= 32 ? ~0u : (1u << left) - 1);
-    if (left > 32 && (best == npos || i + 32 <= best + t.max_window))
-      scan_block(pad + 32, i + 32, (1u << (left - 32)) - 1);
+    for (size_t part = 0; part < 2; ++part) {
+      const size_t base = i + 32 * part;
+      if (32 * part >= left || (best != npos && base > best + t.max_window)) break;
+      const size_t lanes_left = left - 32 * part;
+      __m256i r[kGroups];
+      uint32_t m = 0;
+      CSIFT_TEDDY_SCREEN(pad + 32 * part, r, m);
+      m &= lanes_left >= 32 ? ~0u : (1u << lanes_left) - 1;
+      if (m) verify(r, base, m);
+    }
   }
+#undef CSIFT_TEDDY_SCREEN
   if (best != npos && which) *which = best_k;
   return best;
 }
