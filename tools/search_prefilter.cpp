@@ -2,6 +2,10 @@
 
 #include <atomic>
 
+#include <cstring>
+
+#include "core/json_syntax.h"
+#include "core/line_scanner.h"
 #include "core/record_parser.h"
 
 namespace csift {
@@ -56,34 +60,51 @@ bool SearchPrefilter::label_candidate(std::string_view line) const {
   return true;
 }
 
-// Runs the reader with a `want` that declines every line, so the reader's own shape check counts malformed
-// lines; a line the full read would parse is validated here, so the malformed count is the same whether or
-// not the gate fires (simdjson validation, no allocation per line).
+namespace {
+
+// Malformed lines of one block of complete lines, by the reader's definition (blank lines are not lines to
+// skip; an overlong line is skipped as too large; everything else must be a well-formed JSON object).
+uint64_t malformed_lines(std::string_view block) {
+  uint64_t bad = 0;
+  const char* p = block.data();
+  const char* end = p + block.size();
+  while (p < end) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    const char* stop = nl ? nl : end;
+    std::string_view line(p, static_cast<size_t>(stop - p));
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line_is_blank(line) && (line.size() > kMaxRecordLineBytes || !json_object_well_formed(line))) ++bad;
+    p = stop + 1;
+  }
+  return bad;
+}
+
+}  // namespace
+
+// Skims the file block by block: a needle or marker anywhere in a block (lines cannot straddle one, and no
+// needle holds a newline) sends the file to the full read; otherwise each line of the block is checked for
+// well-formedness, so the skipped-line count equals the full read's (which applies the same check to every
+// line, parsed or not).
 SearchPrefilter::GateResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel) const {
-  CancelToken stop;
   std::atomic<bool> hit{false};
   std::atomic<uint64_t> invalid{0};
-  ReadOptions options;
-  options.cancel = &stop;
-  options.want = [&](std::string_view line) {
-    if (cancel && cancel->is_cancelled()) stop.cancelled.store(true);
-    if (may_match(line)) {
-      hit.store(true);
-      stop.cancelled.store(true);
-      return false;
-    }
-    if (!line_shape_malformed(line) && label_candidate(line)) {
-      thread_local RecordParser parser;
-      if (!parser.validate(line)) invalid.fetch_add(1);
-    }
-    return false;
-  };
-  const ReadResult r = claude_code_reader().read(t, options);
+  const ScanStats stats = scan_parallel(
+      t.path,
+      [&](size_t, const LineBlock& block) {
+        if (cancel && cancel->is_cancelled()) return false;
+        if (needles_->contains(block.data) || markers_->contains(block.data)) {
+          hit.store(true, std::memory_order_relaxed);
+          return false;
+        }
+        invalid.fetch_add(malformed_lines(block.data), std::memory_order_relaxed);
+        return true;
+      },
+      nullptr, cancel);
   GateResult out;
   out.may_match = hit.load();
   out.cancelled = cancel && cancel->is_cancelled();
-  out.error = r.error;
-  out.skipped_lines = r.skipped_lines + invalid.load();
+  out.error = stats.error;
+  out.skipped_lines = invalid.load() + (stats.torn_tail ? 1 : 0);
   return out;
 }
 
