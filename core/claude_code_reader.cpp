@@ -19,6 +19,7 @@ struct ChunkResult {
   RecordParser parser;
   std::vector<Record> records;
   std::vector<SkippedLine> skipped;
+  std::vector<LineRef> declined;
   uint64_t lines = 0, blank = 0, non_candidate = 0;
   std::map<std::string, uint64_t> types;
 };
@@ -32,14 +33,14 @@ void skip_line(ChunkResult& c, const ReadOptions& opts, uint64_t line, std::stri
   count_type(c, opts, "(malformed)");
 }
 
-void read_line(ChunkResult& c, const ReadOptions& opts, const LineView& lv) {
+void read_line(ChunkResult& c, const ReadOptions& opts, const LineView& lv, bool file_first_line) {
   ++c.lines;
   if (line_is_blank(lv.bytes)) {
     ++c.blank;
     count_type(c, opts, "(blank)");
     return;
   }
-  bool candidate = !opts.want || opts.want(lv.bytes);
+  bool candidate = !opts.want || (file_first_line && opts.parse_first_line) || opts.want(lv.bytes);
   if (!candidate) {
     // A declined line is still checked (json_syntax.h: allocation-free, near memory speed), so every reader
     // and the whole-file gate count the same malformed lines whatever they chose to parse.
@@ -51,6 +52,7 @@ void read_line(ChunkResult& c, const ReadOptions& opts, const LineView& lv) {
                        too_large ? c.parser.error() : "malformed JSON: " + c.parser.error());
     }
     ++c.non_candidate;
+    if (opts.keep_declined) c.declined.push_back({lv.line, lv.offset, lv.bytes.size()});
     if (opts.census_types) count_type(c, opts, peek_type(lv.bytes));
     return;
   }
@@ -85,7 +87,7 @@ class ClaudeCodeReader final : public TranscriptReader {
         [&](size_t index, const LineBlock& block) {
           ChunkResult* c = chunk_for(index);
           for_each_line(block, [&](const LineView& lv) {
-            read_line(*c, opts, lv);
+            read_line(*c, opts, lv, index == 0 && lv.line == 1);
             return true;
           });
           uint64_t total = consumed.fetch_add(block.data.size()) + block.data.size();
@@ -113,6 +115,8 @@ class ClaudeCodeReader final : public TranscriptReader {
         r.line += shift;
       for (auto& s : c->skipped)
         s.line += shift;
+      for (auto& d : c->declined)
+        d.line += shift;
       out.lines += c->lines;
       out.blank_lines += c->blank;
       out.non_candidate_lines += c->non_candidate;
@@ -120,6 +124,7 @@ class ClaudeCodeReader final : public TranscriptReader {
         out.records.push_back(std::move(r));
       for (auto& s : c->skipped)
         out.skipped.push_back(std::move(s));
+      out.declined.insert(out.declined.end(), c->declined.begin(), c->declined.end());
       for (auto& [type, n] : c->types)
         out.line_types[type] += n;
     }

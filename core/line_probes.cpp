@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/record_parser.h"
 #include "core/substring_finder.h"
@@ -85,6 +86,27 @@ bool line_shape_malformed(std::string_view line) {
     --e;
   if (b == e) return false;  // blank is not malformed
   return line[b] != '{' || line[e - 1] != '}';
+}
+
+std::vector<std::string_view> key_string_values(std::string_view line, std::string_view key) {
+  std::vector<std::string_view> out;
+  const std::string quoted_key = "\"" + std::string(key) + "\"";
+  size_t at = 0;
+  while ((at = find_quoted_key(line, quoted_key, at)) != std::string_view::npos) {
+    const bool real = quote_is_unescaped(line, at);
+    size_t i = skip_ws(line, at + quoted_key.size());
+    at += quoted_key.size();
+    if (!real || i >= line.size() || line[i] != ':') continue;
+    i = skip_ws(line, i + 1);
+    if (i >= line.size() || line[i] != '"') continue;
+    size_t end = i + 1;
+    while (end < line.size() && line[end] != '"')
+      end += line[end] == '\\' ? 2 : 1;
+    if (end >= line.size()) break;
+    out.push_back(line.substr(i + 1, end - i - 1));
+    at = end;
+  }
+  return out;
 }
 
 bool line_has_role(std::string_view line, std::string_view role) {

@@ -20,10 +20,21 @@ struct SkippedLine {
   std::string reason;  // "malformed JSON: <what>", "torn final line (no newline)", "line too large"
 };
 
+// Where one line of a file is: enough to read it again later without scanning for it.
+struct LineRef {
+  uint64_t line = 0;    // 1-based
+  uint64_t offset = 0;  // byte offset of its first byte
+  uint64_t length = 0;  // without the '\n'
+};
+
 struct ReadOptions {
   // Decides from the raw bytes whether a line is parsed. Empty = parse every non-blank line. A declined line
   // is still checked for well-formedness, so skipped_lines is the same whatever `want` declines.
   std::function<bool(std::string_view)> want;
+  // Parse the file's first line whatever `want` says (a /fork clone is known by its line 1).
+  bool parse_first_line = false;
+  // Record where each well-formed declined line is (ReadResult::declined), for a later targeted read.
+  bool keep_declined = false;
   // Count every physical line under its top-level `type` (stats' line_types census).
   bool census_types = false;
   const CancelToken* cancel = nullptr;
@@ -38,6 +49,7 @@ struct ReadResult {
   uint64_t non_candidate_lines = 0;  // well-shaped lines opts.want declined (never parsed)
   uint64_t skipped_lines = 0;        // malformed + too large + torn tail
   std::vector<SkippedLine> skipped;  // each skipped line (line number and reason)
+  std::vector<LineRef> declined;     // with keep_declined: the well-formed lines `want` declined, file order
   bool torn_tail = false;
   uint64_t bytes = 0;
   std::map<std::string, uint64_t> line_types;  // when census_types ("(malformed)" / "(blank)" keys included)
