@@ -20,20 +20,11 @@ Pairing ClassifiedTranscript::pairing_of(const ClassifiedEntry& e, const Unit& u
   return pairing.of(u);
 }
 
-ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
-                                                const CancelToken* cancel,
-                                                const std::function<bool(std::string_view)>& want) {
-  ClassifiedTranscript ct;
-  ct.transcript = t;
-  ct.owner = TranscriptIdentity::of(t);
-  ReadOptions options;
-  options.cancel = cancel;
-  options.want = want;
-  ct.read = claude_code_reader().read(t, options);
-  if (!ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + ct.read.error);
+ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel) {
   ct.turns = assign_turns(ct.read.records);
-
-  ClassifyContext ctx = classify_context_for(t, ct.read.records);
+  ct.entries.clear();
+  ct.pairing = PairingIndex{};
+  ClassifyContext ctx = classify_context_for(ct.transcript, ct.read.records);
   const auto& records = ct.read.records;
   ct.entries.reserve(records.size());
   for (size_t i = 0; i < records.size(); ++i) {
@@ -50,9 +41,23 @@ ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_
     ct.entries.push_back(std::move(e));
   }
   ct.transcript_entries = ct.entries.size();
+  return ctx;
+}
 
+ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
+                                                const CancelToken* cancel,
+                                                const std::function<bool(std::string_view)>& want) {
+  ClassifiedTranscript ct;
+  ct.transcript = t;
+  ct.owner = TranscriptIdentity::of(t);
+  ReadOptions options;
+  options.cancel = cancel;
+  options.want = want;
+  ct.read = claude_code_reader().read(t, options);
+  if (!ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + ct.read.error);
+  ClassifyContext ctx = classify_read_records(ct, cancel);
   if (!merge_sidecar || t.is_subagent) return ct;
-  ct.sidecar = read_unresolved_pending(t, records);
+  ct.sidecar = read_unresolved_pending(t, ct.read.records);
   for (const auto& p : ct.sidecar.pending) {
     ClassifiedEntry e;
     e.record = &p.record;

@@ -52,6 +52,11 @@ struct ClassifiedTranscript {
 // The classifier's per-transcript context: owner, lane, parent, and whether the file is a /fork clone.
 ClassifyContext classify_context_for(const Transcript& t, const std::vector<Record>& records);
 
+// (Re)builds turns, entries and the pairing index from ct.read.records (file order), without the sidecar:
+// the loader's second half, and how a sparse search rebuilds its model after reading more lines. Returns
+// the classifier's context after the last record (the sidecar's records are classified in it).
+ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel);
+
 ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
                                                 const CancelToken* cancel,
                                                 const std::function<bool(std::string_view)>& want = {});

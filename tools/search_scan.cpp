@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "tools/search_exchange.h"
 #include "tools/search_scan.h"
 
 namespace csift {
@@ -114,6 +115,36 @@ struct TranscriptScanner {
     }
   }
 
+  // The turns whose every line an exchange needs: a hit that opens its turn shows the turn's answer, and
+  // --siblings shows each hit turn's context.
+  std::set<int> context_turns(const TranscriptHits& th) const {
+    std::set<int> turns;
+    if (req.mode != SearchMode::exchanges || diagnose) return turns;
+    for (const RecordHit& rh : th.hits) {
+      const ClassifiedEntry& e = th.ct.entries[rh.entry_index];
+      if (e.turn_index < 0 || e.superseded_draft) continue;
+      const bool opener = th.ct.turns.opener_index[static_cast<size_t>(e.turn_index)] == rh.entry_index;
+      if (req.siblings || opener) turns.insert(e.turn_index);
+    }
+    return turns;
+  }
+
+  // Matches every entry of ct; the scan's per-transcript result.
+  std::unique_ptr<TranscriptHits> match(ClassifiedTranscript&& ct, size_t scope_index) {
+    notes.clear();
+    auto out = std::make_unique<TranscriptHits>(scope_index, std::move(ct));
+    TranscriptHits& th = *out;
+    th.skipped_lines = th.ct.read.skipped_lines + th.ct.sidecar.skipped_lines;
+    Matcher m(req.compiled);
+    const auto turns = turn_range(th.ct);
+    for (size_t i = 0; i < th.ct.entries.size(); ++i) {
+      // A huge transcript's regex pass can run for seconds after its read: honour a cancel within a block.
+      if (i % kCancelStride == 0 && cancel && cancel->is_cancelled()) break;
+      scan_entry(th, i, m, turns);
+    }
+    return out;
+  }
+
   std::unique_ptr<TranscriptHits> scan(const Transcript& t, size_t scope_index) {
     if (pf.gates_files() && !has_sidecar(t)) {
       const auto gate = pf.skim(t, cancel);
@@ -128,17 +159,18 @@ struct TranscriptScanner {
         return skipped;
       }
     }
-    auto out = std::make_unique<TranscriptHits>(scope_index, load_for_search(t, pf, cancel));
-    TranscriptHits& th = *out;
-    th.skipped_lines = th.ct.read.skipped_lines + th.ct.sidecar.skipped_lines;
-    Matcher m(req.compiled);
-    const auto turns = turn_range(th.ct);
-    for (size_t i = 0; i < th.ct.entries.size(); ++i) {
-      // A huge transcript's regex pass can run for seconds after its read: honour a cancel within a block.
-      if (i % kCancelStride == 0 && cancel && cancel->is_cancelled()) break;
-      scan_entry(th, i, m, turns);
-    }
-    return out;
+    SearchLoad load = load_for_search(t, pf, cancel);
+    // A record classifies as the full read would only once its tool partners are in (search_load.cpp).
+    complete_tool_partners(
+        load, pf, [](const Record&) { return true; }, cancel);
+    auto out = match(std::move(load.ct), scope_index);
+    if (!load.sparse || out->hits.empty()) return out;
+    const std::set<int> turns = context_turns(*out);
+    if (turns.empty()) return out;
+    load.ct = std::move(out->ct);
+    complete_turns(load, pf, turns, cancel);
+    // Lines read back hold no needle, so they add no hit: matching again re-derives the entry indices.
+    return match(std::move(load.ct), scope_index);
   }
 };
 
@@ -168,6 +200,8 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   // file weighs one byte so that it still advances `done`. The diagnosis probe re-scans the same scope, so it
   // reports nothing (its progress would restart from zero).
   const bool report = ctx.progress && !diagnose_labels;
+  const bool release_models = !diagnose_labels && (req.mode == SearchMode::count_only ||
+                                                   req.mode == SearchMode::sessions_with_matches);
   auto weight = [](const Transcript& t) { return std::max<uint64_t>(t.size, 1); };
   uint64_t total_bytes = 0;
   for (const Transcript& t : scope.transcripts)
@@ -179,9 +213,20 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
     TranscriptScanner s{req, pf, scope.projects_root, diagnose_labels, ctx.cancel, {}};
     try {
       results[i] = s.scan(scope.transcripts[i], i);
-      // A transcript with no hit contributes only its counters (merge_into): free its records now, so peak
-      // memory does not grow with every transcript the scope read.
-      if (results[i] && results[i]->hits.empty()) results[i]->ct = ClassifiedTranscript{};
+      TranscriptHits& th = *results[i];
+      th.exchange_groups = count_exchange_groups(th);
+      for (const RecordHit& rh : th.hits)
+        th.sidecar_hit =
+            th.sidecar_hit || th.ct.entries[rh.entry_index].source == RecordSource::elicitation_sidecar;
+      // A transcript with no hit contributes only its counters (merge_into), and -c / -l only its counts:
+      // free its records now, so peak memory does not grow with every transcript the scope read.
+      if (th.hits.empty() || release_models) {
+        ClassifiedTranscript identity_only;
+        identity_only.transcript = th.ct.transcript;
+        identity_only.owner = th.ct.owner;
+        th.ct = std::move(identity_only);
+        th.model_released = true;
+      }
     } catch (const std::exception& e) {
       errors[i] = e.what();
     }
