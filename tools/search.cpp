@@ -57,8 +57,7 @@ void summarize_scan(Envelope& env, const SearchRequest& req, const SearchScan& s
   bool sidecar = false;
   for (const auto& th : scan.transcripts) {
     if (ids.size() < kMaxTranscriptIds) ids.push_back(th.ct.owner.id);
-    for (const auto& rh : th.hits)
-      sidecar = sidecar || th.ct.entries[rh.entry_index].source == RecordSource::elicitation_sidecar;
+    sidecar = sidecar || th.sidecar_hit;
   }
   env.summary["transcript_ids"] = ids;
   env.summary["transcript_ids_truncated"] = scan.transcripts.size() > kMaxTranscriptIds;
@@ -105,7 +104,7 @@ void fill_exchanges(Envelope& env, const SearchRequest& req, const SearchScan& s
   env.summary["superseded_drafts"] = superseded;
 }
 
-void fill_sessions(Envelope& env, const SearchScan& scan, const ExchangeList& list) {
+void fill_sessions(Envelope& env, const SearchScan& scan, const ExchangeCount& list) {
   std::set<std::string> owners;
   for (const auto& th : scan.transcripts)
     owners.insert(th.ct.owner.parent_session_id);
@@ -174,28 +173,25 @@ Envelope run_search(const json& args, ToolContext& ctx) {
     env.notes.push_back(n);
   empty_pattern_warning(env, req);
   summarize_scan(env, req, scan);
-  const ExchangeList list = build_exchanges(scan, req.mode == SearchMode::exchanges ? req.max_count : 0);
   switch (req.mode) {
     case SearchMode::raw:
       fill_raw_rows(env, scan);
       break;
-    case SearchMode::sessions_with_matches: {
-      const ExchangeList capped = build_exchanges(scan, req.max_count);
-      fill_sessions(env, scan, capped);
+    case SearchMode::sessions_with_matches:
+      fill_sessions(env, scan, count_exchanges(scan, req.max_count));
       break;
-    }
     case SearchMode::count_only: {
-      const ExchangeList capped = build_exchanges(scan, req.max_count);
-      env.summary["matched"] = capped.kept.size();
+      const ExchangeCount capped = count_exchanges(scan, req.max_count);
+      env.summary["matched"] = capped.kept;
       env.summary["dropped_by_cap"] = capped.dropped_by_cap;
       break;
     }
-    default:
+    default: {
+      const ExchangeList list = build_exchanges(scan, req.max_count);
       fill_exchanges(env, req, scan, list);
-  }
-  if (req.siblings && req.mode == SearchMode::exchanges) {
-    // The siblings helper decorates each exchange row (env.rows[i] is list.kept[i]).
-    add_siblings(env, req, scan, list);
+      // The siblings helper decorates each exchange row (env.rows[i] is list.kept[i]).
+      if (req.siblings) add_siblings(env, req, scan, list);
+    }
   }
   if (scan.matched_records == 0) diagnose_zero_match(env, req, scope, scan, ctx);
   if (ctx.cancelled()) failure_error("search was cancelled");  // the diagnosis probe was cut short

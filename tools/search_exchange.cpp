@@ -111,6 +111,32 @@ void apply_cap(ExchangeList& out, int64_t max_count) {
 
 }  // namespace
 
+namespace {
+
+// One exchange per (turn, draft) of a transcript: a superseded draft stands apart from turn numbering.
+std::pair<int, bool> exchange_key(const ClassifiedEntry& e) {
+  return {e.superseded_draft ? -1 : e.turn_index, e.superseded_draft};
+}
+
+}  // namespace
+
+size_t count_exchange_groups(const TranscriptHits& th) {
+  std::set<std::pair<int, bool>> keys;
+  for (const RecordHit& rh : th.hits)
+    keys.insert(exchange_key(th.ct.entries[rh.entry_index]));
+  return keys.size();
+}
+
+ExchangeCount count_exchanges(const SearchScan& scan, int64_t max_count) {
+  ExchangeCount c;
+  for (const TranscriptHits& th : scan.transcripts)
+    c.matched += th.exchange_groups;
+  const size_t cap = static_cast<size_t>(max_count < 0 ? -max_count : max_count);
+  c.kept = max_count == 0 ? c.matched : std::min(c.matched, cap);
+  c.dropped_by_cap = c.matched - c.kept;
+  return c;
+}
+
 ExchangeList build_exchanges(const SearchScan& scan, int64_t max_count) {
   std::vector<Exchange> all;
   for (size_t t = 0; t < scan.transcripts.size(); ++t) {
@@ -118,12 +144,11 @@ ExchangeList build_exchanges(const SearchScan& scan, int64_t max_count) {
     const PartnerIndex partners(th.ct);
     std::map<std::pair<int, bool>, Group> groups;  // (turn, draft), in turn order
     for (const RecordHit& rh : th.hits) {
-      const ClassifiedEntry& e = th.ct.entries[rh.entry_index];
-      const int turn = e.superseded_draft ? -1 : e.turn_index;
-      Group& g = groups[{turn, e.superseded_draft}];
+      const auto key = exchange_key(th.ct.entries[rh.entry_index]);
+      Group& g = groups[key];
       g.transcript = t;
-      g.turn = turn;
-      g.draft = e.superseded_draft;
+      g.turn = key.first;
+      g.draft = key.second;
       for (const UnitHit& uh : rh.units) {
         const ExchangeUnit hit{rh.entry_index, uh.unit_index, &rh, &uh};
         g.units[{rh.entry_index, uh.unit_index}] = hit;

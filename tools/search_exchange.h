@@ -40,4 +40,15 @@ struct ExchangeList {
 // Groups, completes, sorts and caps (max_count: N earliest, -N latest, 0 all).
 ExchangeList build_exchanges(const SearchScan& scan, int64_t max_count);
 
+// How many exchanges one transcript's hits make (build_exchanges' grouping, without building them).
+size_t count_exchange_groups(const TranscriptHits& th);
+
+// -c and -l need only how many exchanges there are and how many a cap keeps.
+struct ExchangeCount {
+  size_t matched = 0;  // before the cap
+  size_t kept = 0;
+  size_t dropped_by_cap = 0;
+};
+ExchangeCount count_exchanges(const SearchScan& scan, int64_t max_count);
+
 }  // namespace csift

@@ -86,6 +86,10 @@ struct TranscriptHits {
   uint64_t skipped_lines = 0;   // malformed + too large + torn tail (exact, whole file) + sidecar skips
   uint64_t too_complex_lines = 0;
   bool whole_file_skipped = false;  // stage-1 gate found no needle: no records were built
+  size_t exchange_groups = 0;       // the exchanges its hits make (one per turn, drafts apart)
+  bool sidecar_hit = false;         // a hit is a merged elicitation-sidecar record
+  // The model was released after counting (-c, -l need only the counts): ct keeps its identity only.
+  bool model_released = false;
   // Zero-match diagnosis input: records the pattern matched that -t/-T excluded, per richest leaf.
   std::map<Label, uint64_t> excluded_by_label;
   uint64_t excluded_records = 0;
