@@ -82,6 +82,19 @@ class TextOutput(unittest.TestCase):
         self.assertRegex(lines[-1] if not lines[-1].startswith("\u26a0") else lines[-2],
                          r"^matched \d+ exchanges \u00b7 1 session \u00b7 label=all$")
 
+    def test_carry_prints_the_whole_exchange(self):
+        # The first must-show: an agent hit under its turn's opener, exactly as printed.
+        code, out, err = search("carry", "@" + BASICS)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(out.splitlines(), [
+            "scope 1 transcript (1 top-level, 0 subagent)",
+            "matches 1 exchange \u00b7 1 session \u00b7 oldest first",
+            "11111111\u00b7t1 2026-03-02 09:00:55.000 UTC(UTC+0)",
+            " \u25c2 user.message L11 Use the src/ dir, not srcx \u2014 and keep the flag short (-v).",
+            " \u25b8 agent.message L14 Added `-v/--verbose` to src/cli.py; next I carry the flag into the logger.",
+            "matched 1 exchange \u00b7 1 session \u00b7 label=all",
+        ])
+
     def test_footer_names_selectors(self):
         code, out, _ = search("verbose", "@" + BASICS, "-t", "user", "-T", "user.answer")
         self.assertEqual(code, 0)
