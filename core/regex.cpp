@@ -141,6 +141,7 @@ std::shared_ptr<const CompiledPattern> CompiledPattern::compile(std::string_view
   cp->parsed_ = parse_pattern(pattern, options);
   validate_with_pcre2(pattern, cp->parsed_);
   cp->needles_ = required_needles(cp->parsed_);
+  cp->required_bytes_ = required_bytes(cp->parsed_);
   cp->literal_ = literal_of(cp->parsed_, &cp->literal_caseless_);
   std::string forward = emit_pcre2(cp->parsed_.root, false);
   cp->scan_ = compile_emitted("(?s:.*?)(?:" + forward + ")", PCRE2_ANCHORED);
@@ -161,6 +162,8 @@ Matcher::Matcher(std::shared_ptr<const CompiledPattern> pattern)
       workspace_(CompiledPattern::kWorkspaceInts) {
   if (pattern_->literal_)
     literal_finder_.emplace(std::vector<std::string>{*pattern_->literal_}, pattern_->literal_caseless_);
+  else if (!pattern_->needles_.empty())
+    needle_finder_.emplace(pattern_->needles_.all(), pattern_->needles_.caseless);
 }
 
 Matcher::~Matcher() {
@@ -240,11 +243,18 @@ int Matcher::longest_end(std::string_view subject, size_t start, size_t min_end,
   return PCRE2_ERROR_NOMATCH;
 }
 
+// Any match lies in `rest`: what the pattern provably contains (a needle, a required byte) must be there.
+bool Matcher::ruled_out(std::string_view rest) const {
+  if (needle_finder_ && !needle_finder_->contains(rest)) return true;
+  return pattern_->required_bytes_ && !contains_any_byte(rest, *pattern_->required_bytes_);
+}
+
 MatchStatus Matcher::is_match(std::string_view text, size_t from) {
   if (from > text.size()) return MatchStatus::no_match;
   if (pattern_->matches_everything()) return MatchStatus::match;
   if (literal_finder_) return find_literal(text, from).status;
   std::string_view subject = repair_.prepare(text);
+  if (ruled_out(subject.substr(repair_.to_repaired(from)))) return MatchStatus::no_match;
   size_t end = 0;
   int rc = scan_end(subject, repair_.to_repaired(from), &end);
   if (rc == PCRE2_ERROR_NOMATCH) return MatchStatus::no_match;
@@ -262,6 +272,7 @@ MatchResult Matcher::find(std::string_view text, size_t from) {
   if (literal_finder_) return find_literal(text, from);
   std::string_view subject = repair_.prepare(text);
   size_t f = repair_.to_repaired(from);
+  if (ruled_out(subject.substr(f))) return r;
   size_t first_end = 0, start = 0, end = 0;
   int rc = scan_end(subject, f, &first_end);
   if (rc == PCRE2_ERROR_NOMATCH) return r;

@@ -40,6 +40,14 @@ bool is_alpha(char c) {
   return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
 }
 
+}  // namespace
+
+int byte_frequency(unsigned char b) {
+  return kByteFrequency[b];
+}
+
+namespace {
+
 int frequency(char c, bool caseless) {
   auto u = static_cast<unsigned char>(c);
   if (!caseless || !is_alpha(c)) return kByteFrequency[u];

@@ -15,6 +15,9 @@
 
 namespace csift {
 
+// How common a byte is in Claude Code transcripts: log-scaled, 0 (never seen) to 255 (the space).
+int byte_frequency(unsigned char b);
+
 class SubstringFinder {
  public:
   static constexpr size_t kMaxNeedles = 16;
