@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side timings of csift-mcp and ripgrep over one generated store, warm cache, one run each.
-# Usage: bench/run.sh [--size-mb N] [--threads N] [--only list|search]
+# Usage: bench/run.sh [--size-mb N] [--threads N] [--only list|search|regex]
 # Prints a Markdown table (wall seconds, ratio to rg, peak RSS) for pasting into bench/README.md.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -13,7 +13,7 @@ while [ $# -gt 0 ]; do
     --size-mb) size_mb="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
-    *) echo "unknown argument: $1 (valid: --size-mb N, --threads N, --only list|search)" >&2; exit 2 ;;
+    *) echo "unknown argument: $1 (valid: --size-mb N, --threads N, --only list|search|regex)" >&2; exit 2 ;;
   esac
 done
 bin="$root/build/csift-mcp"
@@ -80,4 +80,21 @@ if [ -z "$only" ] || [ "$only" = search ]; then
   row "case-insensitive literal (rg -c -i -F)"
   csift_cmd=("${s[@]}" "" -t user); rg_cmd=(rg -c -j "$threads" '"role":"user"' "${files[@]}")
   row "-t user pure filter (rg -c role:user)"
+fi
+if [ -z "$only" ] || [ "$only" = regex ]; then
+  # One session whose agent message is N MiB of 'a': each pattern must read the whole line to answer.
+  echo
+  echo "| pattern over one long line | 1 MiB s | 4 MiB s | 4 MiB / 1 MiB | too complex (4 MiB) |"
+  echo "|---|---:|---:|---:|---:|"
+  for mib in 1 4; do
+    [ -d "$here/out/long-${mib}m/projects" ] || python3 "$here/gen_long_lines.py" --out "$here/out/long-${mib}m" --mib "$mib"
+  done
+  for pat in 'aab' 'a+b' '[a-z]*[0-9]' '(a|aa)*c' '(a+)+$' '(x+x+)+y'; do
+    t1=$(measure "$bin" --cli search --claude-home "$here/out/long-1m" -c "$pat" | cut -d' ' -f1)
+    t4=$(measure "$bin" --cli search --claude-home "$here/out/long-4m" -c "$pat" | cut -d' ' -f1)
+    complex=$("$bin" --cli search --claude-home "$here/out/long-4m" --format json "$pat" 2>/dev/null | tail -1 |
+      python3 -c 'import json,sys; print(json.load(sys.stdin).get("too_complex_lines"))')
+    awk -v p="$pat" -v a="$t1" -v b="$t4" -v c="$complex" \
+      'BEGIN { printf("| `%s` | %.3f | %.3f | %.1fx | %s |\n", p, a, b, (a > 0 ? b / a : 0), c) }'
+  done
 fi
