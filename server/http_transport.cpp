@@ -256,10 +256,14 @@ int serve_http(McpServer& server, const HttpOptions& options, const std::atomic<
   }
   if (on_listening) on_listening(port);
   std::atomic<bool> done{false};
+  // svr.stop() stops accepting; requests under way finish before listen_after_bind returns. It is a no-op
+  // until the server is running, and a signal can arrive between binding and listening (the test suite
+  // sends one right after the "serving" line): so it is repeated until listening has ended.
   std::thread stopper([&] {
-    while (!done.load() && !stop_requested.load())
+    while (!done.load()) {
+      if (stop_requested.load()) svr.stop();
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    svr.stop();  // stops accepting; requests under way finish before listen_after_bind returns
+    }
   });
   svr.listen_after_bind();
   done.store(true);
