@@ -23,8 +23,7 @@ json strings_json(const std::vector<std::string>& v) {
   return out;
 }
 
-json exchange_row(const SearchRequest& req, const SearchScan& scan, const Exchange& x) {
-  const TranscriptHits& th = scan.transcripts[x.transcript];
+json exchange_row(const SearchRequest& req, const TranscriptHits& th, const Exchange& x) {
   json row = json::object();
   row["kind"] = "exchange";
   row["session_id"] = th.ct.owner.id;
@@ -81,15 +80,32 @@ void summarize_scan(Envelope& env, const SearchRequest& req, const SearchScan& s
     env.notes.push_back(n);
 }
 
-void fill_exchanges(Envelope& env, const SearchRequest& req, const SearchScan& scan,
-                    const ExchangeList& list) {
+// In the worker that scanned the transcript: its exchanges as rows, offered to the timeline (the model is
+// released after). A row the cap would drop anyway is counted, not rendered.
+void render_exchanges(const SearchRequest& req, TranscriptHits& th, ExchangeTimeline& timeline) {
+  const std::vector<Exchange> xs = transcript_exchanges(th);
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const Exchange& x = xs[i];
+    const auto key = ExchangeTimeline::key_of(x.started, th.scope_index, i);
+    if (!timeline.admits(key)) {
+      timeline.offer(key, x.started, json());
+      continue;
+    }
+    json row = exchange_row(req, th, x);
+    if (req.siblings) add_siblings(row, req, th.ct, x);
+    timeline.offer(key, x.started, std::move(row));
+  }
+}
+
+void fill_exchanges(Envelope& env, ExchangeTimeline& timeline) {
+  ExchangeList list = timeline.finish();
   std::set<std::string> sessions;
   size_t superseded = 0;
   bool truncated = false;
-  for (const Exchange& x : list.kept) {
-    json row = exchange_row(req, scan, x);
+  for (RenderedExchange& x : list.kept) {
+    json& row = x.row;
     sessions.insert(row["session_id"].get<std::string>());
-    if (x.superseded_draft) ++superseded;
+    if (row.value("superseded_draft", false)) ++superseded;
     for (const auto& h : row["hits"])
       truncated = truncated || h.value("excerpt_truncated", false);
     env.rows.push_back(std::move(row));
@@ -153,7 +169,11 @@ Envelope search_envelope_base(const SearchRequest& req, const Scope& scope) {
 Envelope run_search(const json& args, ToolContext& ctx) {
   const SearchRequest req = parse_search_request(args);
   const Scope scope = resolve_span_scope(args, ctx);
-  SearchScan scan = run_search_scan(req, scope, ctx);
+  ExchangeTimeline timeline(req.max_count);
+  std::function<void(TranscriptHits&)> finish;
+  if (req.mode == SearchMode::exchanges)
+    finish = [&](TranscriptHits& th) { render_exchanges(req, th, timeline); };
+  SearchScan scan = run_search_scan(req, scope, ctx, /*diagnose_labels=*/false, finish);
   // A cancelled scan is partial: never present it (or a zero-match "definitive absence") as the answer.
   if (scan.cancelled) failure_error("search was cancelled");
   if (req.mode == SearchMode::count_by) {
@@ -186,12 +206,8 @@ Envelope run_search(const json& args, ToolContext& ctx) {
       env.summary["dropped_by_cap"] = capped.dropped_by_cap;
       break;
     }
-    default: {
-      const ExchangeList list = build_exchanges(scan, req.max_count);
-      fill_exchanges(env, req, scan, list);
-      // The siblings helper decorates each exchange row (env.rows[i] is list.kept[i]).
-      if (req.siblings) add_siblings(env, req, scan, list);
-    }
+    default:
+      fill_exchanges(env, timeline);
   }
   if (scan.matched_records == 0) diagnose_zero_match(env, req, scope, scan, ctx);
   if (ctx.cancelled()) failure_error("search was cancelled");  // the diagnosis probe was cut short

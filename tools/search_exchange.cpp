@@ -34,7 +34,6 @@ bool is_agent_answer(const Unit& u) {
 }
 
 struct Group {
-  size_t transcript = 0;
   int turn = -1;
   bool draft = false;
   std::map<UnitKey, ExchangeUnit> units;  // ordered by (entry, unit) = file order
@@ -67,10 +66,8 @@ void complete(Group& g, const ClassifiedTranscript& ct, const PartnerIndex& part
   }
 }
 
-Exchange finish(const Group& g, const SearchScan& scan) {
-  const ClassifiedTranscript& ct = scan.transcripts[g.transcript].ct;
+Exchange finish(const Group& g, const ClassifiedTranscript& ct) {
   Exchange x;
-  x.transcript = g.transcript;
   x.turn_index = g.turn;
   x.superseded_draft = g.draft;
   std::set<size_t> entries;
@@ -94,19 +91,6 @@ Exchange finish(const Group& g, const SearchScan& scan) {
       if (u.unit_hit) take(ct.entries[u.entry_index].record->timestamp);
   }
   return x;
-}
-
-void apply_cap(ExchangeList& out, int64_t max_count) {
-  const size_t cap = static_cast<size_t>(max_count < 0 ? -max_count : max_count);
-  if (max_count == 0 || out.kept.size() <= cap) return;
-  out.dropped_by_cap = out.kept.size() - cap;
-  if (max_count > 0) {
-    out.kept.resize(cap);
-    out.dropped_side = "later";
-  } else {
-    out.kept.erase(out.kept.begin(), out.kept.end() - static_cast<std::ptrdiff_t>(cap));
-    out.dropped_side = "earlier";
-  }
 }
 
 }  // namespace
@@ -137,38 +121,75 @@ ExchangeCount count_exchanges(const SearchScan& scan, int64_t max_count) {
   return c;
 }
 
-ExchangeList build_exchanges(const SearchScan& scan, int64_t max_count) {
-  std::vector<Exchange> all;
-  for (size_t t = 0; t < scan.transcripts.size(); ++t) {
-    const TranscriptHits& th = scan.transcripts[t];
-    const PartnerIndex partners(th.ct);
-    std::map<std::pair<int, bool>, Group> groups;  // (turn, draft), in turn order
-    for (const RecordHit& rh : th.hits) {
-      const auto key = exchange_key(th.ct.entries[rh.entry_index]);
-      Group& g = groups[key];
-      g.transcript = t;
-      g.turn = key.first;
-      g.draft = key.second;
-      for (const UnitHit& uh : rh.units) {
-        const ExchangeUnit hit{rh.entry_index, uh.unit_index, &rh, &uh};
-        g.units[{rh.entry_index, uh.unit_index}] = hit;
-        complete(g, th.ct, partners, hit);
-      }
+std::vector<Exchange> transcript_exchanges(const TranscriptHits& th) {
+  const PartnerIndex partners(th.ct);
+  std::map<std::pair<int, bool>, Group> groups;  // (turn, draft), in turn order
+  for (const RecordHit& rh : th.hits) {
+    const auto key = exchange_key(th.ct.entries[rh.entry_index]);
+    Group& g = groups[key];
+    g.turn = key.first;
+    g.draft = key.second;
+    for (const UnitHit& uh : rh.units) {
+      const ExchangeUnit hit{rh.entry_index, uh.unit_index, &rh, &uh};
+      g.units[{rh.entry_index, uh.unit_index}] = hit;
+      complete(g, th.ct, partners, hit);
     }
-    for (const auto& [key, g] : groups)
-      all.push_back(finish(g, scan));
   }
-  // Oldest first; undated last; ties keep scope order then turn order (stable).
-  std::stable_sort(all.begin(), all.end(), [](const Exchange& a, const Exchange& b) {
-    if (a.started.has_value() != b.started.has_value()) return a.started.has_value();
-    return a.started && *a.started < *b.started;
-  });
+  std::vector<Exchange> out;
+  for (const auto& [key, g] : groups)
+    out.push_back(finish(g, th.ct));
+  return out;
+}
+
+bool ExchangeTimeline::Key::operator<(const Key& o) const {
+  if (undated != o.undated) return !undated;
+  if (!undated && started != o.started) return started < o.started;
+  if (scope_index != o.scope_index) return scope_index < o.scope_index;
+  return seq < o.seq;
+}
+
+ExchangeTimeline::Key ExchangeTimeline::key_of(const std::optional<EpochMs>& started, size_t scope_index,
+                                               size_t seq) {
+  Key k;
+  k.undated = !started.has_value();
+  if (started) k.started = *started;
+  k.scope_index = scope_index;
+  k.seq = seq;
+  return k;
+}
+
+bool ExchangeTimeline::admits_locked(const Key& k) const {
+  const size_t cap = static_cast<size_t>(max_count_ < 0 ? -max_count_ : max_count_);
+  if (max_count_ == 0 || kept_.size() < cap) return true;
+  return max_count_ > 0 ? k < kept_.rbegin()->first : kept_.begin()->first < k;
+}
+
+bool ExchangeTimeline::admits(const Key& k) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return admits_locked(k);
+}
+
+void ExchangeTimeline::offer(const Key& k, const std::optional<EpochMs>& started, json row) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++matched_;
+  if (!admits_locked(k)) return;
+  kept_.emplace(k, RenderedExchange{started, std::move(row)});
+  const size_t cap = static_cast<size_t>(max_count_ < 0 ? -max_count_ : max_count_);
+  if (max_count_ == 0 || kept_.size() <= cap) return;
+  kept_.erase(max_count_ > 0 ? std::prev(kept_.end()) : kept_.begin());
+}
+
+ExchangeList ExchangeTimeline::finish() {
+  std::lock_guard<std::mutex> lock(mu_);
   ExchangeList out;
-  out.matched = all.size();
-  out.kept = std::move(all);
-  apply_cap(out, max_count);
-  for (const auto& x : out.kept)
-    if (!x.started) out.undated = true;
+  out.matched = matched_;
+  out.dropped_by_cap = matched_ - kept_.size();
+  if (out.dropped_by_cap > 0) out.dropped_side = max_count_ > 0 ? "later" : "earlier";
+  for (auto& [key, x] : kept_) {
+    out.undated = out.undated || key.undated;
+    out.kept.push_back(std::move(x));
+  }
+  kept_.clear();
   return out;
 }
 

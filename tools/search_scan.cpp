@@ -189,7 +189,7 @@ void merge_into(SearchScan& out, TranscriptHits&& th, std::vector<std::string>&&
 }  // namespace
 
 SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolContext& ctx,
-                           bool diagnose_labels) {
+                           bool diagnose_labels, const std::function<void(TranscriptHits&)>& finish) {
   const SearchPrefilter pf(req, diagnose_labels);
   const size_t n = scope.transcripts.size();
   std::vector<std::unique_ptr<TranscriptHits>> results(n);
@@ -218,9 +218,10 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
       for (const RecordHit& rh : th.hits)
         th.sidecar_hit =
             th.sidecar_hit || th.ct.entries[rh.entry_index].source == RecordSource::elicitation_sidecar;
-      // A transcript with no hit contributes only its counters (merge_into), and -c / -l only its counts:
-      // free its records now, so peak memory does not grow with every transcript the scope read.
-      if (th.hits.empty() || release_models) {
+      if (finish && !th.hits.empty()) finish(th);
+      // A transcript with no hit contributes only its counters (merge_into), -c / -l only its counts and a
+      // finished one its rows: free its records now, so peak memory does not grow with the scope.
+      if (th.hits.empty() || release_models || finish) {
         ClassifiedTranscript identity_only;
         identity_only.transcript = th.ct.transcript;
         identity_only.owner = th.ct.owner;

@@ -105,25 +105,20 @@ TurnSiblings select_siblings(const SearchRequest& req, const ClassifiedTranscrip
   return out;
 }
 
-void add_siblings(Envelope& env, const SearchRequest& req, const SearchScan& scan, const ExchangeList& list) {
-  for (size_t i = 0; i < list.kept.size() && i < env.rows.size(); ++i) {
-    const Exchange& x = list.kept[i];
-    json& row = env.rows[i];
-    if (x.turn_index < 0) {  // a pre-turn or draft exchange has no turn to give context from
-      row["siblings"] = json::array();
-      row["siblings_hidden"] = json::object();
-      row["turn_lines"] = nullptr;
-      continue;
-    }
-    std::set<size_t> rendered;
-    for (const ExchangeUnit& u : x.units)
-      rendered.insert(u.entry_index);
-    TurnSiblings s = select_siblings(req, scan.transcripts[x.transcript].ct, x.turn_index, rendered);
-    row["siblings"] = std::move(s.siblings);
-    row["siblings_hidden"] = std::move(s.hidden);
-    row["turn_lines"] =
-        s.turn_lines ? json::array({s.turn_lines->first, s.turn_lines->second}) : json(nullptr);
+void add_siblings(json& row, const SearchRequest& req, const ClassifiedTranscript& ct, const Exchange& x) {
+  if (x.turn_index < 0) {  // a pre-turn or draft exchange has no turn to give context from
+    row["siblings"] = json::array();
+    row["siblings_hidden"] = json::object();
+    row["turn_lines"] = nullptr;
+    return;
   }
+  std::set<size_t> rendered;
+  for (const ExchangeUnit& u : x.units)
+    rendered.insert(u.entry_index);
+  TurnSiblings s = select_siblings(req, ct, x.turn_index, rendered);
+  row["siblings"] = std::move(s.siblings);
+  row["siblings_hidden"] = std::move(s.hidden);
+  row["turn_lines"] = s.turn_lines ? json::array({s.turn_lines->first, s.turn_lines->second}) : json(nullptr);
 }
 
 std::string render_siblings_text(const json& exchange) {

@@ -41,8 +41,8 @@ struct TurnSiblings {
 TurnSiblings select_siblings(const SearchRequest& req, const ClassifiedTranscript& ct, int turn,
                              const std::set<size_t>& rendered);
 
-// Adds `siblings`, `siblings_hidden` and `turn_lines` to every exchange row (env.rows[i] is list.kept[i]).
-void add_siblings(Envelope& env, const SearchRequest& req, const SearchScan& scan, const ExchangeList& list);
+// Adds `siblings`, `siblings_hidden` and `turn_lines` to one exchange's row.
+void add_siblings(json& row, const SearchRequest& req, const ClassifiedTranscript& ct, const Exchange& x);
 
 // The text lines of one exchange's siblings (` · <hit line>` each, then the `(+N more · csift-mcp --cli show
 // @<id> --line A..B)` pointer when the caps hid anything); "" when the exchange has none.

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -72,6 +73,12 @@ struct RecordHit {
   std::vector<UnitHit> units;  // unit order
 };
 
+// One exchange as a row, rendered by the worker that scanned its transcript (whose model is then released).
+struct RenderedExchange {
+  std::optional<EpochMs> started;  // the timeline key (nullopt: undated, sorted last)
+  json row;
+};
+
 // Per transcript: the classified records the scan admitted (a prefilter may have left non-candidate records
 // unparsed — turn openers are always parsed so turn indices are exact), and the matched records in file
 // order. `ct.entries[i].record->line` is the physical line; sidecar entries have line 0.
@@ -88,7 +95,8 @@ struct TranscriptHits {
   bool whole_file_skipped = false;  // stage-1 gate found no needle: no records were built
   size_t exchange_groups = 0;       // the exchanges its hits make (one per turn, drafts apart)
   bool sidecar_hit = false;         // a hit is a merged elicitation-sidecar record
-  // The model was released after counting (-c, -l need only the counts): ct keeps its identity only.
+  // The model was released once the worker was done with it (counts taken, exchanges rendered): ct keeps
+  // its identity only.
   bool model_released = false;
   // Zero-match diagnosis input: records the pattern matched that -t/-T excluded, per richest leaf.
   std::map<Label, uint64_t> excluded_by_label;
@@ -113,8 +121,12 @@ struct SearchScan {
 // Runs the filter pipeline (§6.2 order: label eligibility -> time/turn window -> regex) over every transcript
 // of the scope, oneTBB across transcripts, results merged deterministically in scope order. With
 // `diagnose_labels` the label-excluded matches are tallied (the zero-match probe; costs a wider prefilter).
+// `finish`, when given, runs in the worker on each transcript with hits (exchange mode renders its rows
+// there); the transcript's model is released after it, so memory follows the largest transcript rather
+// than the whole scope.
 SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolContext& ctx,
-                           bool diagnose_labels = false);
+                           bool diagnose_labels = false,
+                           const std::function<void(TranscriptHits&)>& finish = {});
 
 // The hit row input of any unit of an entry (build_hit_json): turn, draft, pairing, source, image ordinal.
 HitInput hit_input_of(const TranscriptHits& th, size_t entry_index, size_t unit_index);

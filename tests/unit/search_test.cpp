@@ -103,22 +103,35 @@ TEST_CASE("search scan: -t keeps only surviving labels; the probe tallies the ex
 
 TEST_CASE("search exchanges: tool_use brings its result; the cap keeps either end") {
   const SearchScan scan = scan_of(args_for("ls srcx", kBasics));
-  const ExchangeList list = build_exchanges(scan, 0);
-  REQUIRE(list.kept.size() == 1);
+  REQUIRE(scan.transcripts.size() == 1);
+  const std::vector<Exchange> xs = transcript_exchanges(scan.transcripts[0]);
+  REQUIRE(xs.size() == 1);
   std::set<uint64_t> lines;
-  for (const auto& u : list.kept[0].units)
+  for (const auto& u : xs[0].units)
     lines.insert(scan.transcripts[0].ct.entries[u.entry_index].record->line);
   CHECK(lines.count(9) == 1);
   CHECK(lines.count(10) == 1);
 
   const SearchScan many = scan_of(args_for("verbose", kBasics));
-  const ExchangeList all = build_exchanges(many, 0);
+  // The timeline gets the exchanges in an order a worker pool might produce (reversed); the result is the
+  // chronological one all the same.
+  auto timeline_of = [&](int64_t max_count) {
+    ExchangeTimeline t(max_count);
+    const std::vector<Exchange> xs = transcript_exchanges(many.transcripts[0]);
+    for (size_t i = xs.size(); i-- > 0;)
+      t.offer(ExchangeTimeline::key_of(xs[i].started, 0, i), xs[i].started, json(xs[i].turn_index));
+    return t.finish();
+  };
+  const ExchangeList all = timeline_of(0);
   REQUIRE(all.kept.size() > 2);
-  const ExchangeList first = build_exchanges(many, 2), last = build_exchanges(many, -2);
+  const ExchangeList first = timeline_of(2), last = timeline_of(-2);
   CHECK(first.dropped_side == "later");
   CHECK(last.dropped_side == "earlier");
-  CHECK(first.kept[0].turn_index == all.kept[0].turn_index);
-  CHECK(last.kept[1].turn_index == all.kept.back().turn_index);
+  CHECK(first.matched == all.kept.size());
+  CHECK(first.dropped_by_cap == all.kept.size() - 2);
+  CHECK(first.kept[0].row == all.kept[0].row);
+  CHECK(first.kept[1].row == all.kept[1].row);
+  CHECK(last.kept[1].row == all.kept.back().row);
   for (size_t i = 1; i < all.kept.size(); ++i)
     CHECK(*all.kept[i - 1].started <= *all.kept[i].started);
 }
