@@ -142,11 +142,6 @@ void empty_pattern_warning(Envelope& env, const SearchRequest& req) {
       "will emit a lot; narrow it with -t, --since/--until, --turn or a target");
 }
 
-Envelope finish_census(const SearchRequest& req, const Scope& scope, const SearchScan& scan) {
-  // The census helper owns the envelope of --count-by (rows {kind:"census", axis, key, records}).
-  return census_envelope(req, scope, scan);
-}
-
 }  // namespace
 
 Envelope search_envelope_base(const SearchRequest& req, const Scope& scope) {
@@ -169,15 +164,20 @@ Envelope search_envelope_base(const SearchRequest& req, const Scope& scope) {
 Envelope run_search(const json& args, ToolContext& ctx) {
   const SearchRequest req = parse_search_request(args);
   const Scope scope = resolve_span_scope(args, ctx);
+  // Exchange rows and census counts are made by the worker that scanned each transcript (its model is
+  // released after), so memory follows the largest transcript, not the scope.
   ExchangeTimeline timeline(req.max_count);
+  CensusTally census(req, scope.transcripts.size() > 1);
   std::function<void(TranscriptHits&)> finish;
   if (req.mode == SearchMode::exchanges)
     finish = [&](TranscriptHits& th) { render_exchanges(req, th, timeline); };
+  if (req.mode == SearchMode::count_by) finish = [&](TranscriptHits& th) { census.add(th); };
   SearchScan scan = run_search_scan(req, scope, ctx, /*diagnose_labels=*/false, finish);
   // A cancelled scan is partial: never present it (or a zero-match "definitive absence") as the answer.
   if (scan.cancelled) failure_error("search was cancelled");
   if (req.mode == SearchMode::count_by) {
-    Envelope env = finish_census(req, scope, scan);
+    // The census helper owns the envelope of --count-by (rows {kind:"census", axis, key, records}).
+    Envelope env = census_envelope(req, scope, scan, census.finish());
     for (const auto& n : scope.notes)
       env.notes.insert(env.notes.begin(), n);
     // An empty census is the same answer as an empty exchange list: a definitive absence, with the label

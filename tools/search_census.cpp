@@ -10,13 +10,6 @@
 namespace csift {
 namespace {
 
-// One key's tally plus what orders it: the turn axis is a histogram in (scope position, turn) order.
-struct Tally {
-  uint64_t records = 0;
-  size_t scope_index = 0;
-  int turn = 0;
-};
-
 bool is_comm_label(Label l) {
   return l == Label::agent_communication_inbox || l == Label::agent_communication_sent ||
          l == Label::agent_communication_signal;
@@ -33,8 +26,8 @@ bool has_comm_hit(const TranscriptHits& th, const RecordHit& rh) {
   return false;
 }
 
-std::vector<CensusRow> ordered_rows(CountAxis axis, const std::map<std::string, Tally>& tallies) {
-  std::vector<std::pair<std::string, Tally>> v(tallies.begin(), tallies.end());
+std::vector<CensusRow> ordered_rows(CountAxis axis, const std::map<std::string, CensusKeyTally>& tallies) {
+  std::vector<std::pair<std::string, CensusKeyTally>> v(tallies.begin(), tallies.end());
   if (axis == CountAxis::turn) {
     std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
       return std::tie(a.second.scope_index, a.second.turn) < std::tie(b.second.scope_index, b.second.turn);
@@ -68,7 +61,7 @@ void apply_cap(int64_t max_count, Census& c) {
 }
 
 void tally_record(const SearchRequest& req, CountAxis axis, bool qualify, const TranscriptHits& th,
-                  const RecordHit& rh, std::map<std::string, Tally>& tallies, Census& c) {
+                  const RecordHit& rh, std::map<std::string, CensusKeyTally>& tallies, Census& c) {
   ++c.matched_records;
   if (axis == CountAxis::label) {
     const LabelSet leaves = census_labels(req, th, rh);
@@ -83,7 +76,7 @@ void tally_record(const SearchRequest& req, CountAxis axis, bool qualify, const 
     if (axis == CountAxis::pairing && has_comm_hit(th, rh)) ++c.excluded_comm_records;
     return;
   }
-  Tally& t = tallies[*key];
+  CensusKeyTally& t = tallies[*key];
   ++t.records;
   t.scope_index = th.scope_index;
   t.turn = th.ct.entries[rh.entry_index].turn_index;
@@ -126,25 +119,41 @@ std::vector<std::string> accounting_notes(const Census& c, const SearchScan& sca
 
 }  // namespace
 
-Census tally_census(const SearchRequest& req, const SearchScan& scan) {
-  Census c;
-  c.axis = req.count_by.value_or(CountAxis::label);
-  const bool qualify_turns = scan.transcripts_scanned > 1;
-  std::map<std::string, Tally> tallies;
-  for (const TranscriptHits& th : scan.transcripts) {
-    for (const RecordHit& rh : th.hits)
-      tally_record(req, c.axis, qualify_turns, th, rh, tallies, c);
-  }
-  c.distinct_keys = tallies.size();
-  c.rows = ordered_rows(c.axis, tallies);
-  apply_cap(req.max_count, c);
+CensusTally::CensusTally(const SearchRequest& req, bool qualify_turns)
+    : req_(req), axis_(req.count_by.value_or(CountAxis::label)), qualify_turns_(qualify_turns) {
+  census_.axis = axis_;
+}
+
+void CensusTally::add(const TranscriptHits& th) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const RecordHit& rh : th.hits)
+    tally_record(req_, axis_, qualify_turns_, th, rh, tallies_, census_);
+}
+
+Census CensusTally::finish() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Census c = census_;
+  c.distinct_keys = tallies_.size();
+  c.rows = ordered_rows(c.axis, tallies_);
+  apply_cap(req_.max_count, c);
   return c;
 }
 
+Census tally_census(const SearchRequest& req, const SearchScan& scan) {
+  CensusTally tally(req, scan.transcripts_scanned > 1);
+  for (const TranscriptHits& th : scan.transcripts)
+    tally.add(th);
+  return tally.finish();
+}
+
 Envelope census_envelope(const SearchRequest& req, const Scope& scope, const SearchScan& scan) {
+  return census_envelope(req, scope, scan, tally_census(req, scan));
+}
+
+Envelope census_envelope(const SearchRequest& req, const Scope& scope, const SearchScan& scan,
+                         const Census& c) {
   Envelope env = search_envelope_base(req, scope);
   env.notes = req.notes;
-  const Census c = tally_census(req, scan);
   const char* axis = count_axis_name(c.axis);
   for (const CensusRow& r : c.rows) {
     json& row = env.add_row("census");

@@ -5,6 +5,8 @@
 // records outside its domain.
 #pragma once
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,13 +41,40 @@ std::optional<std::string> census_key(CountAxis axis, const TranscriptHits& th, 
 // request's -t/-T predicate admits, each once.
 LabelSet census_labels(const SearchRequest& req, const TranscriptHits& th, const RecordHit& rh);
 
-// Tallies, sorts (label richest-first, turn ascending, the rest count-descending with ties by key) and caps
-// (--max-count N keeps the first N keys, -N the last N).
+// The tally as the scan's workers finish their transcripts (add() is thread-safe and order-independent), so
+// no transcript's model outlives its worker. finish() sorts (label richest-first, turn ascending, the rest
+// count-descending with ties by key) and caps (--max-count N keeps the first N keys, -N the last N).
+// One key's count plus what orders it: the turn axis is a histogram in (scope position, turn) order.
+struct CensusKeyTally {
+  uint64_t records = 0;
+  size_t scope_index = 0;
+  int turn = 0;
+};
+
+class CensusTally {
+ public:
+  // qualify_turns: more than one transcript is in scope, so turn keys carry the transcript id.
+  CensusTally(const SearchRequest& req, bool qualify_turns);
+  void add(const TranscriptHits& th);
+  Census finish();
+
+ private:
+  const SearchRequest& req_;
+  CountAxis axis_;
+  bool qualify_turns_;
+  std::mutex mu_;
+  std::map<std::string, CensusKeyTally> tallies_;
+  Census census_;
+};
+
+// The same over a scan that kept its transcripts' models.
 Census tally_census(const SearchRequest& req, const SearchScan& scan);
 
 // The --count-by envelope: search's header, one `census` row per key, the census summary and the
 // record-accounting notes (stderr on the CLI).
 Envelope census_envelope(const SearchRequest& req, const Scope& scope, const SearchScan& scan);
+Envelope census_envelope(const SearchRequest& req, const Scope& scope, const SearchScan& scan,
+                         const Census& census);
 
 // `<count> <key>` per row.
 std::string render_census_text(const Envelope& env);
