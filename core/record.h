@@ -52,6 +52,7 @@ struct Record {
   // Where the record sits in its transcript.
   uint64_t line = 0;    // 1-based physical line number (blank lines counted)
   uint64_t offset = 0;  // byte offset of the line start
+  uint64_t length = 0;  // bytes of the line as on disk, without its newline (set by RecordParser::parse)
 
   std::string type;  // open set: user, assistant, system, attachment, queue-operation, ...
   std::string uuid;

@@ -368,6 +368,12 @@ RecordParser::RecordParser() : impl_(std::make_unique<Impl>()) {}
 RecordParser::~RecordParser() = default;
 
 ParseStatus RecordParser::parse(std::string_view line, Record& out) {
+  const ParseStatus status = parse_line(line, out);
+  out.length = line.size();  // the line as on disk (a repaired copy may differ in length)
+  return status;
+}
+
+ParseStatus RecordParser::parse_line(std::string_view line, Record& out) {
   // One definition of well-formed for every path (json_syntax.h): On-Demand checks only what it visits, so
   // without this a malformed value under an unread key would count as malformed on the whole-file gate's
   // path and as a record here.

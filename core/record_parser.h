@@ -27,6 +27,7 @@ class RecordParser {
   const std::string& error() const { return error_; }
 
  private:
+  ParseStatus parse_line(std::string_view line, Record& out);
   ParseStatus parse_exactly(std::string_view line, Record& out);
   bool validate_exactly(std::string_view line);
   void explain_malformed(std::string_view line);

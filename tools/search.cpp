@@ -172,6 +172,7 @@ Envelope run_search(const json& args, ToolContext& ctx) {
   if (req.mode == SearchMode::exchanges)
     finish = [&](TranscriptHits& th) { render_exchanges(req, th, timeline); };
   if (req.mode == SearchMode::count_by) finish = [&](TranscriptHits& th) { census.add(th); };
+  if (req.mode == SearchMode::raw) finish = take_raw_lines;
   SearchScan scan = run_search_scan(req, scope, ctx, /*diagnose_labels=*/false, finish);
   // A cancelled scan is partial: never present it (or a zero-match "definitive absence") as the answer.
   if (scan.cancelled) failure_error("search was cancelled");

@@ -18,6 +18,9 @@ std::string active_filters_text(const SearchRequest& req);
 void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& scope, const SearchScan& scan,
                          ToolContext& ctx);
 // --raw: each matched record's verbatim line, deduped, scope order.
+// --raw in two steps: the worker notes where each matched line is (before the model is released), then the
+// lines are read back verbatim (core/line_fetch.h) in scope and file order.
+void take_raw_lines(TranscriptHits& th);
 void fill_raw_rows(Envelope& env, const SearchScan& scan);
 // The gated leaves no selector reached (the zero-match note and JSON summary).
 std::vector<std::string> gated_leaves_unreached(const SearchRequest& req);

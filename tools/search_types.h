@@ -98,6 +98,10 @@ struct TranscriptHits {
   // The model was released once the worker was done with it (counts taken, exchanges rendered): ct keeps
   // its identity only.
   bool model_released = false;
+  // --raw: where each matched record's line is (file order) and how many matched records were merged sidecar
+  // records (they have no line); taken before the model is released.
+  std::vector<LineRef> raw_lines;
+  size_t raw_sidecar_hits = 0;
   // Zero-match diagnosis input: records the pattern matched that -t/-T excluded, per richest leaf.
   std::map<Label, uint64_t> excluded_by_label;
   uint64_t excluded_records = 0;
