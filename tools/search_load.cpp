@@ -86,6 +86,17 @@ SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const
 
 namespace {
 
+// The tool_use ids and tool_result ids the records carry (the two sides a pairing needs).
+void note_tool_sides(const std::vector<Record>& records, std::unordered_set<std::string>& uses,
+                     std::unordered_set<std::string>& results) {
+  for (const Record& r : records) {
+    for (const Block& b : r.message.blocks) {
+      if (b.kind == BlockKind::tool_use && !b.id.empty()) uses.insert(b.id);
+      if (b.kind == BlockKind::tool_result && !b.tool_use_id.empty()) results.insert(b.tool_use_id);
+    }
+  }
+}
+
 // The first line of each turn segment: segment 0 is before the first opener, segment k + 1 is turn k.
 std::vector<uint64_t> segment_starts(const ClassifiedTranscript& ct) {
   std::vector<uint64_t> starts{0};
@@ -147,14 +158,8 @@ void complete_tool_partners(SearchLoad& load, const SearchPrefilter& pf,
                             const std::function<bool(const Record&)>& subject, const CancelToken* cancel) {
   if (!load.sparse) return;
   std::unordered_set<std::string> uses, results, wanted;
-  std::vector<size_t> subject_segments;
   const std::vector<uint64_t> starts = segment_starts(load.ct);
-  for (const Record& r : load.ct.read.records) {
-    for (const Block& b : r.message.blocks) {
-      if (b.kind == BlockKind::tool_use && !b.id.empty()) uses.insert(b.id);
-      if (b.kind == BlockKind::tool_result && !b.tool_use_id.empty()) results.insert(b.tool_use_id);
-    }
-  }
+  note_tool_sides(load.ct.read.records, uses, results);
   std::vector<bool> in_segment(starts.size(), false);
   for (const ClassifiedEntry& e : load.ct.entries) {
     if (!subject(*e.record)) continue;
@@ -175,12 +180,7 @@ void complete_tool_partners(SearchLoad& load, const SearchPrefilter& pf,
   bool added = fetch_declined(
       load, [&](size_t i) { return in_segment[segment_of(starts, load.declined[i].line)]; }, pick, cancel);
   if (added) {
-    for (const Record& r : load.ct.read.records) {
-      for (const Block& b : r.message.blocks) {
-        if (b.kind == BlockKind::tool_use && !b.id.empty()) uses.insert(b.id);
-        if (b.kind == BlockKind::tool_result && !b.tool_use_id.empty()) results.insert(b.tool_use_id);
-      }
-    }
+    note_tool_sides(load.ct.read.records, uses, results);
     for (auto it = wanted.begin(); it != wanted.end();)
       it = uses.count(*it) && results.count(*it) ? wanted.erase(it) : std::next(it);
   }
