@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "core/agent_topology.h"
@@ -111,6 +112,10 @@ class ScopeBuilder {
   StoreIndex index_;
   std::vector<Transcript> picked_;
   std::vector<std::string> notes_;
+  // Legacy flat agents per project dir, listed once: a project of N sessions asked for them N times, each a
+  // directory listing plus a head read per agent (quadratic: 3 s of scope resolution for 2,400 sessions).
+  std::map<std::string, std::vector<Transcript>> legacy_agents_;
+  const std::vector<Transcript>& legacy_agents(const std::string& project_dir);
 };
 
 std::string ScopeBuilder::absolutize(const std::string& p) const {
@@ -126,9 +131,16 @@ void ScopeBuilder::session(const Transcript& s) {
   if (!subagents_) return;
   for (Transcript& a : list_subagents(s))
     picked_.push_back(std::move(a));
-  for (Transcript& a : list_legacy_agents(s.project_dir)) {
-    if (a.session_id == s.id) picked_.push_back(std::move(a));
+  for (const Transcript& a : legacy_agents(s.project_dir)) {
+    if (a.session_id == s.id) picked_.push_back(a);
   }
+}
+
+const std::vector<Transcript>& ScopeBuilder::legacy_agents(const std::string& project_dir) {
+  auto it = legacy_agents_.find(project_dir);
+  if (it == legacy_agents_.end())
+    it = legacy_agents_.emplace(project_dir, list_legacy_agents(project_dir)).first;
+  return it->second;
 }
 
 // An agent and, under the span, its topological descendants among its session's subagents.
@@ -160,8 +172,8 @@ bool ScopeBuilder::project_dir(const std::string& dir, const std::string& shown)
   for (const Transcript& s : sessions)
     session(s);
   if (subagents_) {
-    for (Transcript& a : list_legacy_agents(dir))
-      picked_.push_back(std::move(a));
+    for (const Transcript& a : legacy_agents(dir))
+      picked_.push_back(a);
   }
   return true;
 }
