@@ -2,6 +2,7 @@
 // block, tool_result carriers one per tool_result, batched user records one per section; everything else is
 // a single record-level unit. Labels are richest-first; a record with no label yields no unit.
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/classify.h"
 #include "core/classify_detail.h"
@@ -34,6 +35,21 @@ nlohmann::json parse_object(const std::string& raw) {
   return j.is_discarded() || !j.is_object() ? nlohmann::json::object() : j;
 }
 
+// A JSON object parsed on first use: toolUseResult and tool inputs can be megabytes (a whole file read back)
+// and most records never need a field of them, so parsing each one up front dominated classification.
+class LazyObject {
+ public:
+  explicit LazyObject(const std::string& raw) : raw_(raw) {}
+  const nlohmann::json& get() {
+    if (!parsed_) parsed_ = parse_object(raw_);
+    return *parsed_;
+  }
+
+ private:
+  const std::string& raw_;
+  std::optional<nlohmann::json> parsed_;
+};
+
 std::string string_at(const nlohmann::json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
@@ -59,7 +75,9 @@ Unit tool_use_unit(const Block& b, int index, ClassifyContext& ctx) {
   u.tool_name = b.name;
   u.tool_use_id = b.id;
   if (!b.id.empty()) ctx.tool_names[b.id] = b.name;
-  nlohmann::json input = parse_object(b.input_json);
+  // Only these three tools read their input here (an Edit's or Write's input can be a whole file).
+  if (b.name != "ExitPlanMode" && b.name != "SendMessage" && !is_spawn_tool(b.name)) return u;
+  const nlohmann::json input = parse_object(b.input_json);
   if (b.name == "ExitPlanMode") {
     for (const char* key : {"planFilePath", "plan_file_path", "filePath"}) {
       std::string path = string_at(input, key);
@@ -127,7 +145,8 @@ void classify_assistant(const Record& r, ClassifyContext& ctx, std::vector<Unit>
 }
 
 // A spawn tool_result that only acknowledges the launch (teammate spawn / async agent) is not the return.
-bool is_spawn_launch_ack(const nlohmann::json& tur, const Block& b) {
+bool is_spawn_launch_ack(LazyObject& lazy_tur, const Block& b) {
+  const nlohmann::json& tur = lazy_tur.get();
   std::string status = string_at(tur, "status");
   auto is_async = tur.find("isAsync");
   return status == "teammate_spawned" || status == "async_launched" ||
@@ -136,7 +155,7 @@ bool is_spawn_launch_ack(const nlohmann::json& tur, const Block& b) {
 }
 
 Unit tool_result_unit(const Record& r, const Block& b, int index, bool auq_block, ClassifyContext& ctx,
-                      const nlohmann::json& tur) {
+                      LazyObject& tur) {
   Unit u = make_unit({Label::agent_tool_result}, b.content_text, index);
   u.is_tool_result = true;
   u.tool_use_id = b.tool_use_id;
@@ -145,8 +164,8 @@ Unit tool_result_unit(const Record& r, const Block& b, int index, bool auq_block
   u.images = b.content_images;
   if (b.is_error) u.marker = "[error]";
   if (u.tool_name == "ExitPlanMode" && !b.tool_use_id.empty()) {
-    std::string path = string_at(tur, "filePath");
-    if (path.empty()) path = string_at(tur, "planFilePath");
+    std::string path = string_at(tur.get(), "filePath");
+    if (path.empty()) path = string_at(tur.get(), "planFilePath");
     if (!path.empty()) ctx.plan_paths[b.tool_use_id] = path;
   }
   if (auq_block) {
@@ -167,7 +186,7 @@ Unit tool_result_unit(const Record& r, const Block& b, int index, bool auq_block
   bool spawn_result = !child.empty() || u.tool_name == "Task" || u.tool_name == "Agent";
   if (spawn_result && !is_spawn_launch_ack(tur, b)) {
     u.labels = {Label::agent_communication_inbox, Label::agent_tool_result};
-    if (child.empty()) child = string_at(tur, "agentId");
+    if (child.empty()) child = string_at(tur.get(), "agentId");
     u.from = child.empty() ? "?" : child;
     u.to = kSelf;
   }
@@ -175,7 +194,7 @@ Unit tool_result_unit(const Record& r, const Block& b, int index, bool auq_block
 }
 
 void classify_tool_results(const Record& r, ClassifyContext& ctx, std::vector<Unit>& out) {
-  nlohmann::json tur = parse_object(r.tool_use_result_json);
+  LazyObject tur(r.tool_use_result_json);
   bool auq = is_auq_answer(r);
   // The answer's dual label belongs to the AskUserQuestion result (by tool name or phrasing); a lone
   // tool_result on an answered carrier is that result.

@@ -5,6 +5,9 @@
 // <task-notification> pulse. The last two are not the human (is_genuine_user is false for them: they classify
 // agent.communication.* / harness.notification.*), but each is a delivered message the agent answers, so
 // they keep opening turns exactly as the reference tool did — turn numbering stays stable across tools.
+#include <simdjson.h>
+#include <string.h>
+
 #include <nlohmann/json.hpp>
 
 #include "core/classify.h"
@@ -37,13 +40,34 @@ bool is_auq_marker_text(std::string_view text) {
 
 // toolUseResult.answers is a non-empty object, or toolUseResult.response is a non-blank string.
 bool has_structured_answer(const Record& r) {
-  if (r.tool_use_result_json.empty() || r.tool_use_result_json.front() != '{') return false;
-  auto j = nlohmann::json::parse(r.tool_use_result_json, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return false;
-  auto answers = j.find("answers");
-  if (answers != j.end() && answers->is_object() && !answers->empty()) return true;
-  auto response = j.find("response");
-  return response != j.end() && response->is_string() && !trim(response->get<std::string>()).empty();
+  const std::string& raw = r.tool_use_result_json;
+  if (raw.empty() || raw.front() != '{') return false;
+  // Neither key in the raw text (nor an escape that could spell one): no answer. Skips parsing the (often
+  // huge) result of every other carrier, which was most of classification's time.
+  // memmem, not std::string::find, which stops at every '"' (the commonest byte in JSON).
+  auto has = [&raw](std::string_view needle) {
+    return memmem(raw.data(), raw.size(), needle.data(), needle.size()) != nullptr;
+  };
+  if (!has("\"answers\"") && !has("\"response\"") && !has("\\u")) return false;
+  // simdjson On-Demand reads the two keys and skips every other value (nlohmann built the whole DOM).
+  thread_local simdjson::ondemand::parser parser;
+  const simdjson::padded_string padded(raw);
+  try {
+    simdjson::ondemand::document doc = parser.iterate(padded);
+    for (auto field : doc.get_object()) {
+      const std::string_view key = field.unescaped_key().value();
+      simdjson::ondemand::value v = field.value().value();
+      if (key == "answers" && v.type().value() == simdjson::ondemand::json_type::object) {
+        simdjson::ondemand::object answers = v.get_object().value();
+        if (answers.count_fields().value() > 0) return true;
+      } else if (key == "response" && v.type().value() == simdjson::ondemand::json_type::string) {
+        if (!trim(std::string(v.get_string().value())).empty()) return true;
+      }
+    }
+  } catch (const simdjson::simdjson_error&) {
+    return false;  // not an object we can read: no structured answer
+  }
+  return false;
 }
 
 }  // namespace
@@ -104,7 +128,7 @@ bool is_auq_answer(const Record& r) {
     has_result = true;
     marker = marker || is_auq_marker_text(b.content_text);
   }
-  return has_result && (has_structured_answer(r) || marker);
+  return has_result && (marker || has_structured_answer(r));
 }
 
 namespace {
