@@ -13,8 +13,8 @@
 // - whole turns: an exchange whose hit opens a turn shows the turn's answer, and --siblings shows the
 //   turn's context, so those turns are read whole (every line the label gates admit), as the dense load has
 //   them.
-// When a quarter of the lines or more hold a needle (a common word), the rest is read back at once and the
-// load is dense after all: piecemeal completion would cost more than it saves.
+// When the gate saw a needle on a fifth of its hit block's lines (a common word), the load is dense from the
+// start: piecemeal completion would cost more than it saves.
 // A line without a needle cannot match, so the hits, their labels and everything an exchange renders are
 // the dense load's; tests/cli/test_search_sparse.py compares the two on the fixtures and the corpus.
 #include <sys/stat.h>
@@ -32,8 +32,6 @@
 
 namespace csift {
 namespace {
-
-constexpr uint64_t kDensifyMinBytes = 1u << 20;
 
 bool file_exists(const std::string& path) {
   struct stat st {};
@@ -64,10 +62,15 @@ bool has_sidecar(const Transcript& t) {
   return !t.is_subagent && file_exists(sidecar_path(t));
 }
 
-SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel) {
+SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
+                           double needle_line_share) {
   SearchLoad load;
   const bool sidecar = has_sidecar(t);
-  if (sidecar || !pf.gates_files() || dense_forced()) {
+  // A needle on a fifth of the lines or more (a common word): piecemeal
+  // completion would read most of the file back and classify it several times, so read it densely (bench
+  // store: 'scanner' -c 4.6 s sparse, 3.3 s dense). The share comes from the gate's first hit block.
+  const bool common = needle_line_share >= 0.2;
+  if (sidecar || !pf.gates_files() || common || dense_forced()) {
     std::function<bool(std::string_view)> want;
     if (!sidecar) want = [&pf](std::string_view line) { return pf.label_candidate(line); };
     load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, cancel, want);
@@ -87,18 +90,6 @@ SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const
   if (!load.ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + load.ct.read.error);
   load.declined = std::move(load.ct.read.declined);
   load.fetched.assign(load.declined.size(), false);
-  // A needle on a quarter of the lines or more (a common word) in a file big enough to matter: the
-  // completions would read most of the rest back piecemeal and classify the model several times, so read
-  // the rest back once and be dense (bench store: 'scanner' -c 4.6 s sparse, 3.4 s dense). In a small file
-  // the turn openers alone can pass the ratio, and there either way is cheap.
-  if (t.size >= kDensifyMinBytes && load.ct.read.records.size() * 3 >= load.declined.size()) {
-    fetch_declined(
-        load, [](size_t) { return true; }, [&pf](std::string_view b) { return pf.label_candidate(b); },
-        cancel);
-    load.sparse = false;
-    load.declined.clear();
-    load.fetched.clear();
-  }
   classify_read_records(load.ct, cancel);
   return load;
 }

@@ -17,10 +17,11 @@ std::vector<std::string> synthesized_markers(const SearchRequest& req, bool diag
   const LabelFilter& f = req.labels;
   auto admits = [&](Label l) { return diagnose || f.admits(l); };
   auto reaches = [&](Label l) { return f.explicitly_reaches(l); };
+  // "<command-" stands for both wrapper tags (<command-name>, <command-message>): one marker fewer keeps
+  // the default set at six, so a pattern with up to two needles is screened in one finder pass.
   std::vector<std::string> m = {
       "<task-notification>", "User has answered your questions", "Your questions have been answered",
-      "The user answered:",  "The user doesn't want to proceed", "<command-name>",
-      "<command-message>"};
+      "The user answered:",  "The user doesn't want to proceed", "<command-"};
   if (admits(Label::harness_compaction_boundary)) m.push_back("compact_boundary");
   if (reaches(Label::harness_meta_turn_duration)) m.push_back("turn_duration");
   if (reaches(Label::harness_meta_stop_hooks)) m.push_back("stop_hook_summary");
@@ -37,7 +38,13 @@ SearchPrefilter::SearchPrefilter(const SearchRequest& req, bool diagnose_labels)
   const NeedleSet& ns = req.compiled->needles();
   if (!ns.empty()) {
     needles_.emplace(ns.all(), ns.caseless);
-    markers_.emplace(synthesized_markers(req, diagnose_labels), false);
+    const std::vector<std::string> markers = synthesized_markers(req, diagnose_labels);
+    markers_.emplace(markers, false);
+    // One pass for both sets when they fit one Teddy group (its cost per byte does not depend on how many
+    // strings it holds); a caseless union only adds candidates for the markers, never loses one.
+    std::vector<std::string> both = ns.all();
+    both.insert(both.end(), markers.begin(), markers.end());
+    if (ns.all().size() > 1 && both.size() <= 8) gate_.emplace(both, ns.caseless);
   }
   queue_ = req.labels.explicitly_reaches(Label::user_queued);
   snapshot_ = req.labels.explicitly_reaches(Label::harness_meta_snapshot);
@@ -81,18 +88,35 @@ uint64_t malformed_lines(std::string_view block) {
 
 }  // namespace
 
+double SearchPrefilter::needle_line_share(std::string_view block) const {
+  const uint64_t lines = count_newlines(block.data(), block.size());
+  if (lines < 32) return 0;  // too few lines to say how common the pattern is
+  uint64_t with = 0;
+  for (size_t at = needles_->find(block); at != SubstringFinder::npos; at = needles_->find(block, at)) {
+    ++with;
+    const void* nl = std::memchr(block.data() + at, '\n', block.size() - at);
+    if (!nl) break;
+    at = static_cast<size_t>(static_cast<const char*>(nl) - block.data()) + 1;
+  }
+  return static_cast<double>(with) / static_cast<double>(lines);
+}
+
 // Skims the file block by block: a needle or marker anywhere in a block (lines cannot straddle one, and no
 // needle holds a newline) sends the file to the full read; otherwise each line of the block is checked for
 // well-formedness, so the skipped-line count equals the full read's (which applies the same check to every
 // line, parsed or not).
 SearchPrefilter::GateResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel) const {
   std::atomic<bool> hit{false};
+  std::atomic<double> share{0};
   std::atomic<uint64_t> invalid{0};
   const ScanStats stats = scan_parallel(
       t.path,
       [&](size_t, const LineBlock& block) {
         if (cancel && cancel->is_cancelled()) return false;
-        if (needles_->contains(block.data) || markers_->contains(block.data)) {
+        const bool found = gate_ ? gate_->contains(block.data)
+                                 : needles_->contains(block.data) || markers_->contains(block.data);
+        if (found) {
+          share.store(needle_line_share(block.data), std::memory_order_relaxed);
           hit.store(true, std::memory_order_relaxed);
           return false;
         }
@@ -105,6 +129,7 @@ SearchPrefilter::GateResult SearchPrefilter::skim(const Transcript& t, const Can
   out.cancelled = cancel && cancel->is_cancelled();
   out.error = stats.error;
   out.skipped_lines = invalid.load() + (stats.torn_tail ? 1 : 0);
+  out.needle_line_share = share.load();
   return out;
 }
 

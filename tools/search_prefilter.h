@@ -27,13 +27,17 @@ class SearchPrefilter {
     uint64_t skipped_lines = 0;  // exact when !may_match
     bool cancelled = false;
     std::string error;
+    // On a hit: the share of the hit block's lines that hold a needle (how common the pattern is here).
+    double needle_line_share = 0;
   };
   // Stage 1: skims the file; stops at the first needle/marker. Counts malformed lines as the full read would.
   GateResult skim(const Transcript& t, const CancelToken* cancel) const;
 
  private:
+  double needle_line_share(std::string_view block) const;
   std::optional<SubstringFinder> needles_;
   std::optional<SubstringFinder> markers_;
+  std::optional<SubstringFinder> gate_;  // needles and markers in one pass, when they fit one Teddy group
   bool queue_ = false, snapshot_ = false, attachments_ = false;
 };
 

@@ -146,6 +146,7 @@ struct TranscriptScanner {
   }
 
   std::unique_ptr<TranscriptHits> scan(const Transcript& t, size_t scope_index) {
+    double needle_share = 0;
     if (pf.gates_files() && !has_sidecar(t)) {
       const auto gate = pf.skim(t, cancel);
       if (!gate.error.empty()) failure_error("cannot read " + t.path + ": " + gate.error);
@@ -158,8 +159,9 @@ struct TranscriptScanner {
         skipped->ct.owner = TranscriptIdentity::of(t);
         return skipped;
       }
+      needle_share = gate.needle_line_share;
     }
-    SearchLoad load = load_for_search(t, pf, cancel);
+    SearchLoad load = load_for_search(t, pf, cancel, needle_share);
     // A record classifies as the full read would only once its tool partners are in (search_load.cpp).
     complete_tool_partners(
         load, pf, [](const Record&) { return true; }, cancel);

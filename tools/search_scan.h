@@ -21,7 +21,8 @@ struct SearchLoad {
   std::vector<LineRef> declined;  // sparse: the well-formed lines not parsed, file order
   std::vector<bool> fetched;      // per declined line: read back and parsed since
 };
-SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel);
+SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
+                           double needle_line_share = 0);
 // Sparse only: reads back the lines holding the missing tool partner of any tool id a `subject` record
 // carries (its own turn first, then the whole file) and rebuilds the model, so those records classify as a
 // full read would classify them.

@@ -280,10 +280,12 @@ class BigStore:
         a prompt cancellation is distinguishable from a finished call whatever the build type; returns
         (home, seconds)."""
         sessions = 40
-        for _ in range(3):
+        attempts = 5
+        for attempt in range(attempts):
             home = cls.path(sessions)
             seconds = measure(home)
-            if seconds >= at_least:
+            # The last store is kept whatever it measured (removing it would leave the tests an empty home).
+            if seconds >= at_least or attempt == attempts - 1:
                 break
             cls.cleanup()
             sessions = int(sessions * min(8.0, 1.5 * at_least / max(seconds, 0.05)))
