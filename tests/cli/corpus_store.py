@@ -369,6 +369,18 @@ def _link(src, dst):
     os.symlink(src, dst)
 
 
+def temp_corpus_store(prefix):
+    """The corpus laid out in a fresh temp dir: returns (dir, placed) as build_corpus_store does. A missing
+    corpus is a failure that says where it was looked for, never a skip."""
+    import tempfile
+    root = corpus_root()
+    if root is None:
+        raise AssertionError("corpus not found at $CSIFT_SOURCE_DIR/../shared/corpus or /work/shared/corpus")
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    placed, _ = build_corpus_store(root, tmp)
+    return tmp, placed
+
+
 def build_corpus_store(root, tmp):
     """Lays the corpus out under tmp/projects/ by symlinks. Returns a list of dicts
     {path, source, kind: session|subagent|legacy_flat, id} for every transcript placed."""

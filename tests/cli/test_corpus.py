@@ -175,12 +175,8 @@ class StoreChecks:
 class CorpusStoreTest(unittest.TestCase, StoreChecks):
     @classmethod
     def setUpClass(cls):
-        root = cs.corpus_root()
-        if root is None:
-            raise AssertionError("corpus not found at $CSIFT_SOURCE_DIR/../shared/corpus or /work/shared/corpus")
-        cls.tmp = tempfile.mkdtemp(prefix="csift-corpus-")
+        cls.tmp, cls.placed = cs.temp_corpus_store("csift-corpus-")
         cls.home = cls.tmp
-        cls.placed, _ = cs.build_corpus_store(root, cls.tmp)
         cls.expected = {_realpath(p["path"]): p for p in cls.placed if p["kind"] != "orphan_subagent"}
         cls.optional = {_realpath(p["path"]) for p in cls.placed if p["kind"] == "orphan_subagent"}
         cls.models = {k: cls.model(k) for k in cls.expected}

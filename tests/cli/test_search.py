@@ -466,11 +466,7 @@ class Corpus(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        root = cs.corpus_root()
-        if root is None:
-            raise AssertionError("corpus not found")
-        cls.tmp = tempfile.mkdtemp(prefix="csift-corpus-search-")
-        cls.placed, _ = cs.build_corpus_store(root, cls.tmp)
+        cls.tmp, cls.placed = cs.temp_corpus_store("csift-corpus-search-")
 
     @classmethod
     def tearDownClass(cls):

@@ -9,7 +9,6 @@ and the test counts them.
 """
 import os
 import shutil
-import tempfile
 import unittest
 
 import corpus_store as cs
@@ -88,11 +87,7 @@ class Corpus(SparseEqualsDense, unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        root = cs.corpus_root()
-        if root is None:
-            raise AssertionError("corpus not found (../shared/corpus)")
-        cls.tmp = tempfile.mkdtemp(prefix="csift-sparse-")
-        cs.build_corpus_store(root, cls.tmp)
+        cls.tmp, _ = cs.temp_corpus_store("csift-sparse-")
         cls.home = cls.tmp
 
     @classmethod
