@@ -15,19 +15,6 @@ constexpr uint64_t kCoalesceGap = 64 * 1024;
 // A merged read stops growing here (a single longer line is still read whole).
 constexpr uint64_t kMaxReadBytes = 8u << 20;
 
-// Reads up to n bytes (fewer only at end of file); -1 on error.
-ssize_t pread_upto(int fd, char* dst, size_t n, uint64_t offset) {
-  size_t done = 0;
-  while (done < n) {
-    const ssize_t r = ::pread(fd, dst + done, n - done, static_cast<off_t>(offset + done));
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) return -1;
-    if (r == 0) break;
-    done += static_cast<size_t>(r);
-  }
-  return static_cast<ssize_t>(done);
-}
-
 // The bytes of a line end with '\n' (or "\r\n", the reader's LineRef length excludes the '\r').
 bool ends_line(std::string_view after) {
   return !after.empty() && (after[0] == '\n' || (after.size() > 1 && after[0] == '\r' && after[1] == '\n'));

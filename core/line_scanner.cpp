@@ -55,21 +55,6 @@ std::string open_error(const std::string& path) {
   return "cannot open " + path + ": " + std::strerror(errno);
 }
 
-// pread until `n` bytes or EOF; returns bytes read or -1.
-ssize_t pread_full(int fd, char* dst, size_t n, uint64_t offset) {
-  size_t done = 0;
-  while (done < n) {
-    ssize_t r = ::pread(fd, dst + done, n - done, static_cast<off_t>(offset + done));
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
-    if (r == 0) break;
-    done += static_cast<size_t>(r);
-  }
-  return static_cast<ssize_t>(done);
-}
-
 }  // namespace
 
 uint64_t count_newlines(const char* p, size_t n) {
@@ -157,7 +142,7 @@ ScanStats LineScanner::scan(const std::string& path, const BlockFn& fn, uint64_t
     }
     size_t want = window_ - filled;
     if (end != UINT64_MAX) want = static_cast<size_t>(std::min<uint64_t>(want, end - read_pos));
-    ssize_t got = pread_full(file.fd, buf_.get() + filled, want, read_pos);
+    ssize_t got = pread_upto(file.fd, buf_.get() + filled, want, read_pos);
     if (got < 0) {
       stats.error = "cannot read " + path + ": " + std::strerror(errno);
       return stats;

@@ -113,9 +113,7 @@ ScanStats scan_backward(const std::string& path, const LineFn& fn, uint64_t floo
     const auto n = static_cast<size_t>(std::min(chunk, pos - floor_offset));
     const uint64_t new_pos = pos - n;
     char* dst = buffer.below_carry(n);
-    ssize_t got = ::pread(file.fd, dst, n, static_cast<off_t>(new_pos));
-    if (got < 0 && errno == EINTR) continue;
-    if (got != static_cast<ssize_t>(n)) {
+    if (pread_upto(file.fd, dst, n, new_pos) != static_cast<ssize_t>(n)) {
       stats.error = "cannot read " + path + ": short read";
       return stats;
     }

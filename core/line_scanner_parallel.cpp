@@ -22,7 +22,7 @@ uint64_t next_line_start(int fd, uint64_t from, uint64_t size) {
   char probe[64 * 1024];
   uint64_t pos = from;
   while (pos < size) {
-    ssize_t got = ::pread(fd, probe, sizeof probe, static_cast<off_t>(pos));
+    const ssize_t got = pread_upto(fd, probe, sizeof probe, pos);
     if (got <= 0) return size;
     const void* nl = std::memchr(probe, '\n', static_cast<size_t>(got));
     if (nl) return pos + static_cast<uint64_t>(static_cast<const char*>(nl) - probe) + 1;

@@ -255,14 +255,7 @@ void number_tail_anchors(const std::string& path, SessionProbe& probe) {
   bool ok = true;
   while (ok && at < gap_end) {
     const auto n = static_cast<size_t>(std::min<uint64_t>(kGapChunkBytes, gap_end - at));
-    size_t done = 0;
-    while (done < n) {
-      const ssize_t r = ::pread(file.fd, chunk.get() + done, n - done, static_cast<off_t>(at + done));
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) break;
-      done += static_cast<size_t>(r);
-    }
-    if (done != n) {
+    if (pread_upto(file.fd, chunk.get(), n, at) != static_cast<ssize_t>(n)) {
       ok = false;
       break;
     }
