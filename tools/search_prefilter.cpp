@@ -53,7 +53,7 @@ SearchPrefilter::SearchPrefilter(const SearchRequest& req, bool diagnose_labels)
 
 bool SearchPrefilter::may_match(std::string_view line) const {
   if (!needles_) return true;
-  return needles_->contains(line) || markers_->contains(line);
+  return gate_ ? gate_->contains(line) : needles_->contains(line) || markers_->contains(line);
 }
 
 // Only the three record types whose every unit is a gated leaf are refused at byte level; finer gating
@@ -113,9 +113,7 @@ SearchPrefilter::GateResult SearchPrefilter::skim(const Transcript& t, const Can
       t.path,
       [&](size_t, const LineBlock& block) {
         if (cancel && cancel->is_cancelled()) return false;
-        const bool found = gate_ ? gate_->contains(block.data)
-                                 : needles_->contains(block.data) || markers_->contains(block.data);
-        if (found) {
+        if (may_match(block.data)) {  // a block holds whole lines, and no needle or marker spans two
           share.store(needle_line_share(block.data), std::memory_order_relaxed);
           hit.store(true, std::memory_order_relaxed);
           return false;

@@ -17,7 +17,7 @@ class SearchPrefilter {
   explicit SearchPrefilter(const SearchRequest& req, bool diagnose_labels);
   // True when the pattern yields needles (the whole-file gate applies).
   bool gates_files() const { return needles_.has_value(); }
-  // A needle or a synthesized-text marker occurs in the line.
+  // A needle or a synthesized-text marker occurs in the line (or in a block of lines).
   bool may_match(std::string_view line) const;
   // The line's record type can carry an admitted label (gated leaves, attachments).
   bool label_candidate(std::string_view line) const;
