@@ -51,16 +51,19 @@ Req literal_bytes(const PatternNode& n) {
   return s;
 }
 
+// \d under PCRE2_UCP: the ASCII digits and whatever a Unicode digit's UTF-8 sequence starts with.
+ByteSet digit_bytes() {
+  ByteSet s = utf8_lead_bytes();
+  for (char c = '0'; c <= '9'; ++c)
+    s.set(static_cast<unsigned char>(c));
+  return s;
+}
+
 // A class or class escape written as source: only \d, and [...] made of ASCII characters, ASCII ranges and
 // \d, are bounded; everything else gives nothing.
 Req atom_bytes(const PatternNode& n) {
   const std::string& src = n.source;
-  if (src == "\\d") {
-    ByteSet s = utf8_lead_bytes();
-    for (char c = '0'; c <= '9'; ++c)
-      s.set(static_cast<unsigned char>(c));
-    return s;
-  }
+  if (src == "\\d") return digit_bytes();
   if (src.size() < 3 || src.front() != '[' || src.back() != ']' || src[1] == '^') return std::nullopt;
   ByteSet s;
   const std::string body = src.substr(1, src.size() - 2);
@@ -69,8 +72,7 @@ Req atom_bytes(const PatternNode& n) {
     if (c >= 0x80 || c == '[') return std::nullopt;  // non-ASCII members, POSIX classes
     if (c == '\\') {
       if (i + 1 < body.size() && body[i + 1] == 'd') {
-        s |= *atom_bytes(
-            PatternNode{NodeKind::atom, 0, false, false, AssertKind::text_start, "\\d", 0, -1, false, {}});
+        s |= digit_bytes();
         ++i;
         continue;
       }
