@@ -29,6 +29,25 @@ bool is_ascii_alnum(char c) {
   return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
 }
 
+// \d \D \w \W \s \S \h \H \v \V: the class escapes, valid both as atoms and inside [...].
+bool is_class_escape(char c) {
+  switch (c) {
+    case 'd':
+    case 'D':
+    case 'w':
+    case 'W':
+    case 's':
+    case 'S':
+    case 'h':
+    case 'H':
+    case 'v':
+    case 'V':
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool is_uppercase_cp(char32_t cp) {
   if (cp < 0x80) return cp >= 'A' && cp <= 'Z';
   auto cat = utf8proc_get_property(static_cast<utf8proc_int32_t>(cp))->category;
@@ -449,21 +468,12 @@ PatternNode Parser::parse_escape() {
     n.assertion = k;
     return n;
   };
+  if (is_class_escape(c)) {
+    PatternNode n = atom();
+    n.source = std::string(p_.substr(start, 2));
+    return n;
+  }
   switch (c) {
-    case 'd':
-    case 'D':
-    case 'w':
-    case 'W':
-    case 's':
-    case 'S':
-    case 'h':
-    case 'H':
-    case 'v':
-    case 'V': {
-      PatternNode n = atom();
-      n.source = std::string(p_.substr(start, 2));
-      return n;
-    }
     case 'p':
     case 'P': {
       if (peek() == '{') {
@@ -532,17 +542,11 @@ PatternNode Parser::parse_escape() {
 
 void Parser::check_class_escape(size_t start) {
   char c = peek();
+  if (is_class_escape(c)) {
+    ++i_;
+    return;
+  }
   switch (c) {
-    case 'd':
-    case 'D':
-    case 'w':
-    case 'W':
-    case 's':
-    case 'S':
-    case 'h':
-    case 'H':
-    case 'v':
-    case 'V':
     case 't':
     case 'n':
     case 'r':
