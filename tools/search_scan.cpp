@@ -153,7 +153,6 @@ struct TranscriptScanner {
       if (!gate.may_match) {
         auto skipped = std::make_unique<TranscriptHits>();
         skipped->scope_index = scope_index;
-        skipped->whole_file_skipped = true;
         skipped->skipped_lines = gate.skipped_lines;
         skipped->ct.transcript = t;
         skipped->ct.owner = TranscriptIdentity::of(t);
@@ -228,7 +227,6 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
         identity_only.transcript = th.ct.transcript;
         identity_only.owner = th.ct.owner;
         th.ct = std::move(identity_only);
-        th.model_released = true;
       }
     } catch (const std::exception& e) {
       errors[i] = e.what();

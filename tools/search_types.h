@@ -81,7 +81,9 @@ struct RenderedExchange {
 
 // Per transcript: the classified records the scan admitted (a prefilter may have left non-candidate records
 // unparsed — turn openers are always parsed so turn indices are exact), and the matched records in file
-// order. `ct.entries[i].record->line` is the physical line; sidecar entries have line 0.
+// order. `ct.entries[i].record->line` is the physical line; sidecar entries have line 0. When the scan
+// worker is done with a transcript, `ct` keeps only its identity (transcript, owner) unless the caller keeps
+// the models (diagnosis, tests): the counts, rows and line positions below were taken from it first.
 struct TranscriptHits {
   TranscriptHits() = default;
   TranscriptHits(size_t index, ClassifiedTranscript&& classified)
@@ -92,12 +94,8 @@ struct TranscriptHits {
   std::vector<RecordHit> hits;  // file order (sidecar entries last)
   uint64_t skipped_lines = 0;   // malformed + too large + torn tail (exact, whole file) + sidecar skips
   uint64_t too_complex_lines = 0;
-  bool whole_file_skipped = false;  // stage-1 gate found no needle: no records were built
-  size_t exchange_groups = 0;       // the exchanges its hits make (one per turn, drafts apart)
-  bool sidecar_hit = false;         // a hit is a merged elicitation-sidecar record
-  // The model was released once the worker was done with it (counts taken, exchanges rendered): ct keeps
-  // its identity only.
-  bool model_released = false;
+  size_t exchange_groups = 0;  // the exchanges its hits make (one per turn, drafts apart)
+  bool sidecar_hit = false;    // a hit is a merged elicitation-sidecar record
   // --raw: where each matched record's line is (file order) and how many matched records were merged sidecar
   // records (they have no line); taken before the model is released.
   std::vector<LineRef> raw_lines;
