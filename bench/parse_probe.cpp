@@ -1,6 +1,6 @@
 // Not built by default. Parse throughput of RecordParser (simdjson On-Demand) over real jsonl files. Build:
-//   g++ -std=c++20 -O2 -I. bench/parse_probe.cpp core/record_parser.cpp -lsimdjson -o /tmp/parse_probe
-//   /tmp/parse_probe [--reps N] FILE...
+//   g++ -std=c++20 -O2 -I. bench/parse_probe.cpp core/harness/claude_code/record_parser.cpp -lsimdjson -o
+//   /tmp/parse_probe /tmp/parse_probe [--reps N] FILE...
 #include <simdjson.h>
 
 #include <chrono>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/record_parser.h"
+#include "core/harness/claude_code/record_parser.h"
 
 int main(int argc, char** argv) {
   int reps = 5;

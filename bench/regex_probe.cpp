@@ -9,8 +9,8 @@
 #include <random>
 #include <string>
 
-#include "core/regex.h"
-#include "core/substring_finder.h"
+#include "core/regex/regex.h"
+#include "core/regex/substring_finder.h"
 
 using namespace csift;
 

@@ -5,8 +5,8 @@
 #include <iostream>
 #include <iterator>
 
-#include "core/error.h"
-#include "tools/tool.h"
+#include "core/base/error.h"
+#include "tools/common/tool.h"
 
 namespace csift {
 namespace {
@@ -88,6 +88,7 @@ int run_cli(int argc, char** argv) {
   }
   ToolContext ctx;
   ctx.env = Environment::from_process();
+  ctx.spell_call = render_continuation_cli;
   read_stdin_when_requested(parsed.args, ctx);
   const ToolOutcome outcome = invoke_tool(*tool, parsed.args, ctx);
   print_outcome(tool_name, outcome, as_json);

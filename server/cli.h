@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/envelope.h"
+#include "core/base/envelope.h"
 
 namespace csift {
 
@@ -28,5 +28,8 @@ std::string render_top_help();
 // Runs one tool from the command line. argv[0] is the tool name (the tokens after `--cli`). Text output goes
 // to stdout, notes and text-mode errors to stderr. Exit 0 success, 2 usage error, 1 any other error.
 int run_cli(int argc, char** argv);
+
+// The CLI command line equivalent to calling `tool` with `args` (`csift-mcp --cli show @x --turn -3..`).
+std::string render_continuation_cli(std::string_view tool, const json& args);
 
 }  // namespace csift

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <charconv>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "server/cli.h"
 #include "server/cli_model.h"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "tools/schema_validator.h"
+#include "tools/common/schema_validator.h"
 
 namespace csift {
 namespace {

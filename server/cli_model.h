@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/envelope.h"
+#include "core/base/envelope.h"
 
 namespace csift {
 

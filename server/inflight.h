@@ -8,8 +8,8 @@
 #include <mutex>
 #include <string>
 
-#include "core/envelope.h"
-#include "core/line_scanner.h"
+#include "core/base/envelope.h"
+#include "core/scan/line_scanner.h"
 
 namespace csift {
 

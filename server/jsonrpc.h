@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/envelope.h"
+#include "core/base/envelope.h"
 
 namespace csift::rpc {
 

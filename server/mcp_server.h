@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/store.h"
+#include "core/store/store.h"
 #include "server/inflight.h"
 #include "server/jsonrpc.h"
 

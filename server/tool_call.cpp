@@ -2,7 +2,7 @@
 #include <string>
 
 #include "server/mcp_server.h"
-#include "tools/tool.h"
+#include "tools/common/tool.h"
 
 namespace csift {
 namespace {

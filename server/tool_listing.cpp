@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "tools/tool.h"
+#include "tools/common/tool.h"
 
 namespace csift {
 namespace {

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "core/envelope.h"
+#include "core/base/envelope.h"
 
 namespace csift {
 

@@ -1,8 +1,8 @@
 // §4 record semantics and §5 classification.
 #include <doctest/doctest.h>
 
-#include "core/classify.h"
-#include "core/record_parser.h"
+#include "core/harness/claude_code/classify.h"
+#include "core/harness/claude_code/record_parser.h"
 
 using namespace csift;
 

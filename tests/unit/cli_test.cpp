@@ -2,8 +2,8 @@
 
 #include <doctest/doctest.h>
 
-#include "core/error.h"
-#include "tools/tool.h"
+#include "core/base/error.h"
+#include "tools/common/tool.h"
 
 using namespace csift;
 

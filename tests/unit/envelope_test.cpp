@@ -1,4 +1,4 @@
-#include "core/envelope.h"
+#include "core/base/envelope.h"
 
 #include <doctest/doctest.h>
 

@@ -4,8 +4,8 @@
 #pragma once
 #include <string>
 
-#include "tools/classified_transcript.h"
-#include "tools/search_types.h"
+#include "tools/common/classified_transcript.h"
+#include "tools/search/search_types.h"
 
 namespace csift_test {
 

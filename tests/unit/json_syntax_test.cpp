@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/json_syntax.h"
-#include "core/record_parser.h"
+#include "core/harness/claude_code/record_parser.h"
+#include "core/json/json_syntax.h"
 
 using namespace csift;
 

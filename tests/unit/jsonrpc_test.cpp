@@ -7,7 +7,7 @@
 #include "server/jsonrpc.h"
 #include "server/mcp_server.h"
 #include "server/tool_listing.h"
-#include "tools/tool.h"
+#include "tools/common/tool.h"
 
 using csift::json;
 namespace rpc = csift::rpc;

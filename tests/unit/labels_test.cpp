@@ -3,8 +3,8 @@
 
 #include <set>
 
-#include "core/error.h"
-#include "core/labels.h"
+#include "core/base/error.h"
+#include "core/record/labels.h"
 
 using namespace csift;
 

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <random>
 
-#include "core/line_scanner.h"
+#include "core/scan/line_scanner.h"
 
 namespace fs = std::filesystem;
 using namespace csift;

@@ -2,10 +2,10 @@
 // ranking, and the clone origin join.
 #include <doctest/doctest.h>
 
-#include "core/clone_lineage.h"
-#include "core/session_probe.h"
+#include "core/harness/claude_code/clone_lineage.h"
+#include "core/harness/claude_code/session_probe.h"
 #include "temp_store.h"
-#include "tools/span_args.h"
+#include "tools/common/span_args.h"
 
 using namespace csift;
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "core/needles.h"
+#include "core/regex/needles.h"
 
 using namespace csift;
 

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/record_parser.h"
-#include "core/transcript_reader.h"
+#include "core/harness/claude_code/record_parser.h"
+#include "core/record/transcript_reader.h"
 
 using namespace csift;
 namespace fs = std::filesystem;

@@ -1,7 +1,7 @@
 // RecordParser and the raw-byte probes.
 #include <doctest/doctest.h>
 
-#include "core/record_parser.h"
+#include "core/harness/claude_code/record_parser.h"
 
 using namespace csift;
 

@@ -2,8 +2,8 @@
 // Records/Units, header tokens, pairing, excerpts.
 #include <doctest/doctest.h>
 
-#include "core/timefmt.h"
-#include "tools/record_render.h"
+#include "core/base/timefmt.h"
+#include "tools/common/record_render.h"
 
 using namespace csift;
 

@@ -9,9 +9,9 @@
 #include <thread>
 #include <vector>
 
-#include "core/error.h"
-#include "core/pattern_ast.h"
-#include "core/regex.h"
+#include "core/base/error.h"
+#include "core/regex/pattern_ast.h"
+#include "core/regex/regex.h"
 
 using namespace csift;
 

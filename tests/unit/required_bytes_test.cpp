@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "core/regex.h"
-#include "core/required_bytes.h"
+#include "core/regex/regex.h"
+#include "core/regex/required_bytes.h"
 
 using namespace csift;
 

@@ -1,4 +1,4 @@
-#include "tools/schema_validator.h"
+#include "tools/common/schema_validator.h"
 
 #include <doctest/doctest.h>
 

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "fake_scan.h"
-#include "tools/search_census.h"
+#include "tools/search/search_census.h"
 
 using namespace csift;
 using csift_test::fixture_transcript;

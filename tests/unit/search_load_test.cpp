@@ -1,5 +1,5 @@
-// The sparse search load (tools/search_load.cpp) on fixture session 33333333: it parses only the lines a
-// needle points at plus the turn openers and line 1, and its completions read back exactly the partners and
+// The sparse search load (tools/search/search_load.cpp) on fixture session 33333333: it parses only the lines
+// a needle points at plus the turn openers and line 1, and its completions read back exactly the partners and
 // turns asked for. (tests/cli/test_search_sparse.py compares whole search answers with the dense load.)
 #include <doctest/doctest.h>
 
@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "core/targets.h"
-#include "tools/search_prefilter.h"
-#include "tools/search_scan.h"
-#include "tools/span_args.h"
+#include "core/store/targets.h"
+#include "tools/common/span_args.h"
+#include "tools/search/search_prefilter.h"
+#include "tools/search/search_scan.h"
 
 using namespace csift;
 

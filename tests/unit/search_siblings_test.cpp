@@ -6,7 +6,7 @@
 
 #include "fake_scan.h"
 #include "temp_store.h"
-#include "tools/search_siblings.h"
+#include "tools/search/search_siblings.h"
 
 using namespace csift;
 using csift_test::fixture_transcript;

@@ -4,11 +4,11 @@
 
 #include <set>
 
-#include "core/error.h"
-#include "tools/search.h"
-#include "tools/search_exchange.h"
-#include "tools/search_prefilter.h"
-#include "tools/search_types.h"
+#include "core/base/error.h"
+#include "tools/search/search.h"
+#include "tools/search/search_exchange.h"
+#include "tools/search/search_prefilter.h"
+#include "tools/search/search_types.h"
 
 using namespace csift;
 

@@ -2,9 +2,9 @@
 // flood guard, --raw bytes, the elicitation sidecar merge and the argument rules.
 #include <doctest/doctest.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "temp_store.h"
-#include "tools/show.h"
+#include "tools/show/show.h"
 
 using namespace csift;
 using csift_test::TempStore;

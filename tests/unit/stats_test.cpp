@@ -1,10 +1,10 @@
 // stats: the per-message-id token dedup (v0.9.2 ②) and the per-transcript tally on a temp file.
 #include <doctest/doctest.h>
 
-#include "core/record_parser.h"
+#include "core/harness/claude_code/record_parser.h"
 #include "temp_store.h"
-#include "tools/stats_tally.h"
-#include "tools/token_ledger.h"
+#include "tools/stats/stats_tally.h"
+#include "tools/stats/token_ledger.h"
 
 using namespace csift;
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <map>
 
-#include "core/store.h"
+#include "core/store/store.h"
 #include "tests/unit/temp_store.h"
 
 using namespace csift;

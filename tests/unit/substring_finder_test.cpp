@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/substring_finder.h"
+#include "core/regex/substring_finder.h"
 
 using namespace csift;
 

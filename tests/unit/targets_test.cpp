@@ -1,9 +1,9 @@
 // The target grammar: every form, its span, and every fail-loud error.
 #include <doctest/doctest.h>
 
-#include "core/error.h"
-#include "core/targets.h"
-#include "core/trap_marker.h"
+#include "core/base/error.h"
+#include "core/store/targets.h"
+#include "core/store/trap_marker.h"
 #include "tests/unit/temp_store.h"
 
 using namespace csift;

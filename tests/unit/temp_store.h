@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "core/store.h"
+#include "core/store/store.h"
 
 namespace csift_test {
 

@@ -1,11 +1,11 @@
-#include "core/timefmt.h"
+#include "core/base/timefmt.h"
 
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <ctime>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 using namespace csift;
 

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-#include "core/classify.h"
-#include "core/record_parser.h"
-#include "core/turns.h"
+#include "core/harness/claude_code/classify.h"
+#include "core/harness/claude_code/record_parser.h"
+#include "core/record/turns.h"
 
 using namespace csift;
 

@@ -1,9 +1,9 @@
 // whoami: the env form (lane unknown, path or a not-found note), the guidance error, and the @trap ancestry.
 #include <doctest/doctest.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "tests/unit/temp_store.h"
-#include "tools/whoami.h"
+#include "tools/whoami/whoami.h"
 
 using namespace csift;
 using csift_test::TempStore;

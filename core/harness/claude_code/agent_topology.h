@@ -1,0 +1,27 @@
+// The logical parent chain of a session's subagents (spec §6.5). On disk every subagent sits flat under the
+// MAIN session; nesting is recovered from meta.json: `parentAgentId` when CC wrote it, else the agent whose
+// transcript holds the spawning tool_use named by the child's `toolUseId`.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/store/store.h"
+
+namespace csift {
+
+struct AgentTopology {
+  // agent id -> spawning agent id ("" = a direct child of the session). Every agent of the session has a key.
+  std::map<std::string, std::string> parent;
+
+  // The agents below `id`, breadth-first, children in id order; `id` itself excluded. Cycle-safe.
+  std::vector<std::string> descendants(const std::string& id) const;
+  // `id`, its parent, ... up to the agent directly under the session. Cycle-safe.
+  std::vector<std::string> ancestry(const std::string& id) const;
+};
+
+// Builds the topology of `agents` (the session's subagents). Reads only the transcript lines that could hold
+// a needed spawn tool_use (raw-byte prefilter on the ids), and only when some agent lacks parentAgentId.
+AgentTopology build_agent_topology(const Transcript& session, const std::vector<Transcript>& agents);
+
+}  // namespace csift

@@ -1,0 +1,412 @@
+// classify_record: one physical record -> taxonomy Units (spec §5). Assistant records yield one unit per
+// block, tool_result carriers one per tool_result, batched user records one per section; everything else is
+// a single record-level unit. Labels are richest-first; a record with no label yields no unit.
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "core/base/envelope.h"
+#include "core/harness/claude_code/classify.h"
+#include "core/harness/claude_code/classify_detail.h"
+
+namespace csift {
+
+using namespace detail;
+
+namespace {
+
+const std::string kSelf = "self";
+
+Unit make_unit(std::initializer_list<Label> labels, std::string text, int block_index = -1) {
+  Unit u;
+  u.labels.assign(labels);
+  u.text = std::move(text);
+  u.block_index = block_index;
+  return u;
+}
+
+std::string lookup(const std::unordered_map<std::string, std::string>& m, const std::string& key) {
+  auto it = m.find(key);
+  return it == m.end() ? "" : it->second;
+}
+
+nlohmann::json parse_object(const std::string& raw) {
+  if (raw.empty() || raw.front() != '{') return nlohmann::json::object();
+  auto j = nlohmann::json::parse(raw, nullptr, false);
+  return j.is_discarded() || !j.is_object() ? nlohmann::json::object() : j;
+}
+
+// A JSON object parsed on first use: toolUseResult and tool inputs can be megabytes (a whole file read back)
+// and most records never need a field of them, so parsing each one up front dominated classification.
+class LazyObject {
+ public:
+  explicit LazyObject(const std::string& raw) : raw_(raw) {}
+  const nlohmann::json& get() {
+    if (!parsed_) parsed_ = parse_object(raw_);
+    return *parsed_;
+  }
+
+ private:
+  const std::string& raw_;
+  std::optional<nlohmann::json> parsed_;
+};
+
+std::string string_at(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+bool is_spawn_tool(std::string_view name) {
+  return name == "Task" || name == "Agent" || name == "Workflow";
+}
+
+// SendMessage carries a control signal when its type (top-level or message.type) is not a plain message.
+bool send_message_is_signal(const nlohmann::json& input) {
+  std::string t = string_at(input, "type");
+  if (t.empty()) {
+    auto m = input.find("message");
+    if (m != input.end() && m->is_object()) t = string_at(*m, "type");
+  }
+  return !t.empty() && t != "message" && t != "direct";
+}
+
+Unit tool_use_unit(const Block& b, int index, ClassifyContext& ctx) {
+  Unit u = make_unit({Label::agent_tool_use}, tool_use_text(b), index);
+  u.is_tool_use = true;
+  u.tool_name = b.name;
+  u.tool_use_id = b.id;
+  if (!b.id.empty()) ctx.tool_names[b.id] = b.name;
+  // Only these three tools read their input here (an Edit's or Write's input can be a whole file).
+  if (b.name != "ExitPlanMode" && b.name != "SendMessage" && !is_spawn_tool(b.name)) return u;
+  const nlohmann::json input = parse_object(b.input_json);
+  if (b.name == "ExitPlanMode") {
+    for (const char* key : {"planFilePath", "plan_file_path", "filePath"}) {
+      std::string path = string_at(input, key);
+      if (!path.empty() && !b.id.empty()) ctx.plan_paths[b.id] = path;
+    }
+  }
+  if (b.name == "SendMessage") {
+    u.labels.insert(u.labels.begin(), send_message_is_signal(input) ? Label::agent_communication_signal
+                                                                    : Label::agent_communication_sent);
+    u.from = kSelf;
+    u.to = string_at(input, "to");
+    if (u.to.empty()) u.to = string_at(input, "recipient");
+    if (u.to.empty()) u.to = "?";
+  } else if (is_spawn_tool(b.name)) {
+    u.labels.insert(u.labels.begin(), Label::agent_communication_sent);
+    u.from = kSelf;
+    u.to = lookup(ctx.spawned_child, b.id);
+    if (u.to.empty()) u.to = string_at(input, "name");
+    if (u.to.empty()) u.to = string_at(input, "subagent_type");
+    if (u.to.empty()) u.to = "?";
+  }
+  return u;
+}
+
+void classify_assistant(const Record& r, ClassifyContext& ctx, std::vector<Unit>& out) {
+  if (r.message.content_is_string) {
+    if (!trim(r.message.content_string).empty())
+      out.push_back(make_unit({Label::agent_message}, r.message.content_string));
+    return;
+  }
+  for (size_t i = 0; i < r.message.blocks.size(); ++i) {
+    const Block& b = r.message.blocks[i];
+    int index = static_cast<int>(i);
+    switch (b.kind) {
+      case BlockKind::text:
+        if (!trim(b.text).empty()) out.push_back(make_unit({Label::agent_message}, b.text, index));
+        break;
+      case BlockKind::thinking:
+        if (is_narration_signature(b.signature)) {
+          out.push_back(make_unit({Label::agent_thinking_narration}, b.text, index));
+          out.back().marker = "[narration summary]";
+        } else {
+          out.push_back(make_unit({Label::agent_thinking}, b.text, index));
+        }
+        break;
+      case BlockKind::redacted_thinking:
+        out.push_back(make_unit({Label::agent_thinking}, "[redacted thinking]", index));
+        break;
+      case BlockKind::tool_use:
+        out.push_back(tool_use_unit(b, index, ctx));
+        break;
+      case BlockKind::tool_result: {
+        Unit u = make_unit({Label::agent_tool_result}, b.content_text, index);
+        u.is_tool_result = true;
+        u.tool_use_id = b.tool_use_id;
+        u.tool_name = lookup(ctx.tool_names, b.tool_use_id);
+        u.is_error = b.is_error;
+        out.push_back(std::move(u));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+// A spawn tool_result that only acknowledges the launch (teammate spawn / async agent) is not the return.
+bool is_spawn_launch_ack(LazyObject& lazy_tur, const Block& b) {
+  const nlohmann::json& tur = lazy_tur.get();
+  std::string status = string_at(tur, "status");
+  auto is_async = tur.find("isAsync");
+  return status == "teammate_spawned" || status == "async_launched" ||
+         (is_async != tur.end() && is_async->is_boolean() && is_async->get<bool>()) ||
+         starts_with(b.content_text, kAsyncLaunchAck);
+}
+
+Unit tool_result_unit(const Record& r, const Block& b, int index, bool auq_block, ClassifyContext& ctx,
+                      LazyObject& tur) {
+  Unit u = make_unit({Label::agent_tool_result}, b.content_text, index);
+  u.is_tool_result = true;
+  u.tool_use_id = b.tool_use_id;
+  u.tool_name = lookup(ctx.tool_names, b.tool_use_id);
+  u.is_error = b.is_error;
+  u.images = b.content_images;
+  if (b.is_error) u.marker = "[error]";
+  if (u.tool_name == "ExitPlanMode" && !b.tool_use_id.empty()) {
+    std::string path = string_at(tur.get(), "filePath");
+    if (path.empty()) path = string_at(tur.get(), "planFilePath");
+    if (!path.empty()) ctx.plan_paths[b.tool_use_id] = path;
+  }
+  if (auq_block) {
+    u.labels = {Label::user_answer, Label::agent_tool_result};
+    u.source_text = b.content_text;
+    u.text = auq_exchange_text(r, b.content_text);
+    return u;
+  }
+  if (auto typed = rejection_typed_message(b)) {
+    u.labels = {Label::user_rejection, Label::agent_tool_result};
+    u.source_text = b.content_text;
+    u.text = *typed;
+    std::string plan = lookup(ctx.plan_paths, b.tool_use_id);
+    if (!plan.empty()) u.text += "\n[plan: " + plan + "]";
+    return u;
+  }
+  std::string child = lookup(ctx.spawned_child, b.tool_use_id);
+  bool spawn_result = !child.empty() || u.tool_name == "Task" || u.tool_name == "Agent";
+  if (spawn_result && !is_spawn_launch_ack(tur, b)) {
+    u.labels = {Label::agent_communication_inbox, Label::agent_tool_result};
+    if (child.empty()) child = string_at(tur.get(), "agentId");
+    u.from = child.empty() ? "?" : child;
+    u.to = kSelf;
+  }
+  return u;
+}
+
+void classify_tool_results(const Record& r, ClassifyContext& ctx, std::vector<Unit>& out) {
+  LazyObject tur(r.tool_use_result_json);
+  bool auq = is_auq_answer(r);
+  // The answer's dual label belongs to the AskUserQuestion result (by tool name or phrasing); a lone
+  // tool_result on an answered carrier is that result.
+  size_t results = 0, auq_index = SIZE_MAX;
+  for (size_t i = 0; i < r.message.blocks.size(); ++i) {
+    const Block& b = r.message.blocks[i];
+    if (b.kind != BlockKind::tool_result) continue;
+    ++results;
+    bool named = lookup(ctx.tool_names, b.tool_use_id) == "AskUserQuestion";
+    bool phrased = false;
+    for (auto m : kAuqAnswerMarkers)
+      phrased = phrased || starts_with(trim_start(b.content_text), m);
+    if (auq && auq_index == SIZE_MAX && (named || phrased)) auq_index = i;
+  }
+  for (size_t i = 0; i < r.message.blocks.size(); ++i) {
+    const Block& b = r.message.blocks[i];
+    if (b.kind != BlockKind::tool_result) continue;
+    bool auq_block = auq && (i == auq_index || (auq_index == SIZE_MAX && results == 1));
+    out.push_back(tool_result_unit(r, b, static_cast<int>(i), auq_block, ctx, tur));
+  }
+}
+
+// The string (or joined text-block) body of a user record that carries no section and no tool_result.
+void classify_user_text(const Record& r, const std::string& s, bool first_opener, ClassifyContext& ctx,
+                        std::vector<Unit>& out) {
+  if (s == kInterruptUser) return out.push_back(make_unit({Label::harness_interrupt_user}, s));
+  if (s == kInterruptTool) return out.push_back(make_unit({Label::harness_interrupt_tool}, s));
+  if (starts_with(s, kLocalCommandStdout))
+    return out.push_back(make_unit({Label::harness_command_stdout}, s));
+  if (is_slash_wrapper_text(s)) {
+    std::string name = xml_tag(s, "command-name").value_or("");
+    std::string args = one_line(xml_tag(s, "command-args").value_or(""));
+    if (args.empty()) return out.push_back(make_unit({Label::harness_command_invocation}, s));
+    if (!starts_with(name, "/")) name = "/" + name;
+    Unit u = make_unit({Label::user_message, Label::harness_command_invocation}, name + " " + args);
+    u.source_text = s;
+    return out.push_back(std::move(u));
+  }
+  if (contains(s, kWakeupSentinel) || starts_with(s, kWakeupLoopCheck) || contains(s, kWakeupTimer)) {
+    return out.push_back(make_unit({Label::harness_schedule_wakeup}, s));
+  }
+  if (starts_with(trim_start(s), kContinuation)) {
+    return out.push_back(make_unit({Label::harness_schedule_continuation}, s));
+  }
+  if (starts_with(s, kStopHookFeedback) || starts_with(s, kLocalCommandCaveat) || contains(s, kEditRetry)) {
+    return out.push_back(make_unit({Label::harness_meta_hook}, s));
+  }
+  if (starts_with(s, kLoopTick) || contains(s, kAutonomousCheck)) {
+    return out.push_back(make_unit({Label::harness_meta_loop}, s));
+  }
+  if (starts_with(s, kImageSource)) return;  // an isMeta image reference: no label, never user.message
+  if (is_agents_stopped_notice(s)) {
+    Unit u = make_unit({Label::harness_notification_subagent}, "[subagent stopped] " + one_line(s));
+    u.source_text = s;
+    return out.push_back(std::move(u));
+  }
+  if (ctx.is_subagent && first_opener && !ctx.is_fork_clone) {
+    // The delivered spawn prompt of a subagent transcript: parent ⇨ self (a /fork clone has no such seed).
+    Unit u = make_unit({Label::agent_communication_inbox}, s);
+    u.from = ctx.parent_id.empty() ? "parent" : ctx.parent_id;
+    u.to = kSelf;
+    return out.push_back(std::move(u));
+  }
+  if (!r.is_meta)
+    out.push_back(make_unit({Label::user_message}, s));  // a genuine user.message is never isMeta
+}
+
+void classify_sections(const std::vector<Section>& sections, ClassifyContext& ctx, std::vector<Unit>& out) {
+  for (const auto& s : sections) {
+    Unit u = make_unit({s.label}, s.text);
+    u.source_text = s.source_text;
+    if (s.kind == Section::Kind::notification) {
+      u.tool_use_id = s.tool_use_id;
+    } else if (s.kind == Section::Kind::notification_result) {
+      std::string child = lookup(ctx.spawned_child, s.tool_use_id);
+      u.from = child.empty() ? "?" : child;
+      u.to = kSelf;
+      u.tool_use_id = s.tool_use_id;
+    } else {
+      u.from = s.from;
+      u.to = kSelf;
+    }
+    out.push_back(std::move(u));
+  }
+}
+
+void classify_user(const Record& r, ClassifyContext& ctx, std::vector<Unit>& out) {
+  bool opener = opens_turn(r);
+  bool first_opener = opener && !ctx.opener_seen;
+  if (opener) ctx.opener_seen = true;
+  if (r.is_compact_summary) {
+    out.push_back(make_unit({Label::harness_compaction_summary}, user_text(r)));
+    return;
+  }
+  if (is_tool_result_carrier(r)) {
+    classify_tool_results(r, ctx, out);
+    return;
+  }
+  std::string text = user_text(r);
+  if (text.find('<') != std::string::npos) {
+    auto sections = scan_sections(text);
+    if (!sections.empty()) return classify_sections(sections, ctx, out);
+  }
+  if (trim(text).empty()) return;  // image-only or empty: nothing in the taxonomy
+  classify_user_text(r, text, first_opener, ctx, out);
+  if (!out.empty()) {
+    int images = 0;
+    for (const auto& b : r.message.blocks)
+      images += b.kind == BlockKind::image ? 1 : 0;
+    out.back().images = images;
+  }
+}
+
+// queue-operation: the human's queued text (user.queued) — a harness rider (a queued notification or peer
+// message) carries no label, and neither does a content-less dequeue.
+void classify_queue(const Record& r, std::vector<Unit>& out) {
+  const std::string& text = r.content_text;
+  if (trim(text).empty()) return;
+  if (starts_with(trim_start(text), kTaskNotificationOpen) || is_peer_message_text(text)) return;
+  Unit u = make_unit({Label::user_queued}, text);
+  u.queue_operation = r.operation;
+  u.queue_reason = r.reason;
+  u.marker = "[" + r.operation + (r.reason.empty() ? "" : " · " + r.reason) + "]";
+  out.push_back(std::move(u));
+}
+
+void classify_system(const Record& r, std::vector<Unit>& out) {
+  if (r.subtype == "compact_boundary") {
+    Unit u = make_unit({Label::harness_compaction_boundary}, compact_boundary_text(r));
+    return out.push_back(std::move(u));
+  }
+  if (r.subtype == "turn_duration")
+    return out.push_back(make_unit({Label::harness_meta_turn_duration}, turn_duration_text(r)));
+  if (r.subtype == "away_summary") {
+    std::string text = r.content_text.empty() ? r.content_json : r.content_text;
+    return out.push_back(make_unit({Label::harness_meta_away_summary}, text));
+  }
+  if (r.subtype == "stop_hook_summary")
+    return out.push_back(make_unit({Label::harness_meta_stop_hooks}, stop_hooks_text(r)));
+  if (!r.subtype.empty()) out.push_back(make_unit({Label::harness_meta_system}, system_text(r)));
+}
+
+void classify_attachment(const Record& r, std::vector<Unit>& out) {
+  if (r.attachment_json.empty()) return;
+  nlohmann::json att = parse_object(r.attachment_json);
+  if (string_at(att, "type") == "hook_additional_context") {
+    auto content = att.find("content");
+    std::string text;
+    if (content != att.end() && content->is_string()) text = std::string(trim(content->get<std::string>()));
+    if (content != att.end() && content->is_array()) {
+      for (const auto& part : *content) {
+        if (part.is_string()) text += (text.empty() ? "" : "\n") + part.get<std::string>();
+      }
+    }
+    if (!text.empty()) return out.push_back(make_unit({Label::harness_meta_hook}, text));
+  }
+  out.push_back(make_unit({Label::harness_meta_attachment}, r.attachment_json));
+}
+
+// A pending elicitation-sidecar marker stands in for the tool_use Claude Code has not written yet (§6.10).
+void classify_elicitation_marker(const Record& r, ClassifyContext& ctx, std::vector<Unit>& out) {
+  if (r.csift_phase != "pending") return;
+  for (size_t i = 0; i < r.message.blocks.size(); ++i) {
+    if (r.message.blocks[i].kind == BlockKind::tool_use) {
+      Unit u = tool_use_unit(r.message.blocks[i], static_cast<int>(i), ctx);
+      u.labels = {Label::agent_tool_use};
+      u.from.clear();
+      u.to.clear();
+      out.push_back(std::move(u));
+    }
+  }
+  if (!out.empty()) return;
+  std::string text = !r.content_text.empty() ? r.content_text : r.content_json;
+  Unit u = make_unit({Label::agent_tool_use}, text.empty() ? r.csift_kind : text);
+  u.is_tool_use = true;
+  u.tool_name = r.csift_kind;
+  out.push_back(std::move(u));
+}
+
+}  // namespace
+
+std::vector<Unit> classify_record(const Record& r, ClassifyContext& ctx) {
+  std::vector<Unit> out;
+  if (r.type == "fork-context-ref") {
+    ctx.is_fork_clone = true;  // line 1 of a /fork clone: its first opener is the human, not a spawn seed
+    return out;
+  }
+  if (r.csift_marker == kElicitationMarker) {
+    classify_elicitation_marker(r, ctx, out);
+  } else if (r.type == "assistant") {
+    classify_assistant(r, ctx, out);
+  } else if (r.type == "user") {
+    classify_user(r, ctx, out);
+  } else if (r.type == "attachment") {
+    classify_attachment(r, out);
+  } else if (r.type == "queue-operation") {
+    classify_queue(r, out);
+  } else if (r.type == "system") {
+    classify_system(r, out);
+  } else if (r.type == "file-history-snapshot" || r.type == "file-history-delta") {
+    out.push_back(make_unit({Label::harness_meta_snapshot}, snapshot_text(r)));
+  }
+  return out;
+}
+
+LabelSet record_labels(const std::vector<Unit>& units) {
+  LabelSet s;
+  for (const auto& u : units) {
+    for (Label l : u.labels)
+      s.add(l);
+  }
+  return s;
+}
+
+}  // namespace csift

@@ -1,0 +1,105 @@
+// Internal helpers shared by the classify_*.cpp files: Claude Code's synthesized marker strings, the
+// section scanner for batched <task-notification>/peer-message records, the narration signature decoder
+// and the fabricated renders of the promoted leaves. Not a public interface.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/record/labels.h"
+#include "core/record/record.h"
+
+namespace csift::detail {
+
+inline constexpr std::string_view kInterruptUser = "[Request interrupted by user]";
+inline constexpr std::string_view kInterruptTool = "[Request interrupted by user for tool use]";
+inline constexpr std::string_view kLocalCommandStdout = "<local-command-stdout>";
+inline constexpr std::string_view kCommandName = "<command-name>";
+inline constexpr std::string_view kCommandMessage = "<command-message>";
+inline constexpr std::string_view kTaskNotificationOpen = "<task-notification>";
+inline constexpr std::string_view kTaskNotificationClose = "</task-notification>";
+inline constexpr std::string_view kTeammateOpen = "<teammate-message";
+inline constexpr std::string_view kTeammateClose = "</teammate-message>";
+inline constexpr std::string_view kAgentMessageOpen = "<agent-message";
+inline constexpr std::string_view kAgentMessageClose = "</agent-message>";
+inline constexpr std::string_view kRejectionMarker = "The user doesn't want to proceed with this tool use";
+inline constexpr std::string_view kRejectionUserSaid = "To tell you how to proceed, the user said:\n";
+inline constexpr std::string_view kAsyncLaunchAck = "Async agent launched successfully";
+inline constexpr std::string_view kContinuation = "Continue from where you left off.";
+inline constexpr std::string_view kWakeupSentinel = "<<autonomous-loop-dynamic>>";
+inline constexpr std::string_view kWakeupLoopCheck = "# Autonomous loop check";
+inline constexpr std::string_view kWakeupTimer = "You're being invoked on a timer";
+inline constexpr std::string_view kStopHookFeedback = "Stop hook feedback:";
+inline constexpr std::string_view kLocalCommandCaveat = "<local-command-caveat>";
+inline constexpr std::string_view kEditRetry = "The last Edit failed because the target file was modified";
+inline constexpr std::string_view kLoopTick = "# Autonomous loop tick";
+inline constexpr std::string_view kAutonomousCheck = "Run the autonomous check";
+inline constexpr std::string_view kImageSource = "[Image: source:";
+inline constexpr std::string_view kElicitationMarker = "elicitation-marker-v1";
+
+// The three synthesized AUQ-answer phrasings (§4.4, v0.10.1 ⑩b). "The user did not answer the questions."
+// is the unanswered branch and is deliberately absent.
+inline constexpr std::string_view kAuqAnswerMarkers[] = {
+    "User has answered your questions", "Your questions have been answered", "The user answered:"};
+// The three relay preambles Claude Code 2.1.258 puts before a peer message (v0.10.1 ⑩a).
+inline constexpr std::string_view kPeerPreambles[] = {
+    "Another Claude session sent a message:", "Another Claude session sent a message while you were working:",
+    "A peer session sent a message while you were working:"};
+
+bool starts_with(std::string_view s, std::string_view p);
+bool contains(std::string_view s, std::string_view p);
+std::string_view trim(std::string_view s);
+std::string_view trim_start(std::string_view s);
+
+// ---- sections (classify_sections.cpp) ----
+// A boundary-anchored tag occurrence is a real section; a tag quoted mid-prose is not (FINDING-1).
+bool is_section_boundary(std::string_view prefix);
+bool has_boundary_section(std::string_view text, std::string_view open);
+bool is_peer_message_text(std::string_view text);
+bool is_agents_stopped_notice(std::string_view text);
+bool is_slash_wrapper_text(std::string_view text);
+bool is_interrupt_text(std::string_view text);
+// The synthesized non-human user shapes of §4.2.1-.3 plus the agents-stopped notice.
+bool is_synthetic_user_text(std::string_view text);
+std::optional<std::string> xml_tag(std::string_view s, std::string_view tag);
+std::optional<std::string> xml_attr(std::string_view s, std::string_view attr);
+
+struct Section {
+  enum class Kind { notification, notification_result, peer_inbox, peer_signal } kind;
+  Label label;
+  std::string text;         // the render (automation label / result body / peer body)
+  std::string source_text;  // the raw section XML
+  std::string from;         // peer sender / "?" for a result pulse child
+  std::string tool_use_id;  // <tool-use-id> of a notification (the spawn join key)
+};
+// Every section of a batched user record, in text order; notifications mask peer tags quoted inside them.
+std::vector<Section> scan_sections(std::string_view text);
+// `[<kind> <ids> <status>] <summary>` for one <task-notification> section.
+std::string automation_label(std::string_view section);
+Label notification_label(std::string_view summary);
+
+// ---- narration (narration.cpp) ----
+bool signature_may_be_narration(std::string_view signature);
+std::optional<std::string> thinking_signature_tag(std::string_view signature);
+bool is_narration_signature(std::string_view signature);
+
+// ---- renders (classify_render.cpp) ----
+std::string auq_exchange_text(const Record& r, std::string_view result_text);
+std::string compact_boundary_text(const Record& r);
+std::string turn_duration_text(const Record& r);
+std::string stop_hooks_text(const Record& r);
+std::string snapshot_text(const Record& r);
+std::string system_text(const Record& r);
+std::string human_duration(int64_t ms);
+// tool_use text: the name and the re-serialized input JSON.
+std::string tool_use_text(const Block& b);
+// A string field of a JSON object held as raw text ("" when absent or not a string).
+std::string json_string_field(const std::string& raw_json, std::string_view key);
+
+}  // namespace csift::detail
+
+namespace csift {
+// The typed instruction of a rejection tool_result block (§4.2.4), nullopt when it carries none.
+std::optional<std::string> rejection_typed_message(const Block& b);
+}  // namespace csift

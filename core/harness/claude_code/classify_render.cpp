@@ -1,0 +1,200 @@
+// The matchable texts csift fabricates for records whose searchable content is structure rather than prose:
+// the AskUserQuestion Q+options+answer unit (§4.4), the compaction boundary excerpt (§4.7) and the promoted
+// meta leaves (§5.1: turn duration, stop hooks, file-history snapshot/delta, other system subtypes).
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/harness/claude_code/classify_detail.h"
+
+namespace csift::detail {
+
+using nlohmann::json;
+
+namespace {
+
+json parse_or_null(const std::string& raw) {
+  if (raw.empty()) return json();
+  auto j = json::parse(raw, nullptr, false);
+  return j.is_discarded() ? json() : j;
+}
+
+std::string scalar_text(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_null()) return "";
+  return v.dump();
+}
+
+std::string compact(const json& v) {
+  return v.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// `"<q>"="<a>"` pairs of the synthesized answer string, for carriers without toolUseResult.
+std::vector<std::pair<std::string, std::string>> parse_synthesized_pairs(std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  size_t at = 0;
+  while ((at = text.find('"', at)) != std::string_view::npos) {
+    size_t q_end = text.find("\"=\"", at + 1);
+    if (q_end == std::string_view::npos) break;
+    size_t a_begin = q_end + 3, a_end = text.find('"', a_begin);
+    if (a_end == std::string_view::npos) break;
+    pairs.emplace_back(std::string(text.substr(at + 1, q_end - at - 1)),
+                       std::string(text.substr(a_begin, a_end - a_begin)));
+    at = a_end + 1;
+  }
+  return pairs;
+}
+
+std::string question_count(size_t n) {
+  return std::to_string(n) + (n == 1 ? " question" : " questions");
+}
+
+}  // namespace
+
+std::string json_string_field(const std::string& raw_json, std::string_view key) {
+  json j = parse_or_null(raw_json);
+  if (!j.is_object()) return "";
+  auto it = j.find(std::string(key));
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+std::string auq_exchange_text(const Record& r, std::string_view result_text) {
+  json tur = parse_or_null(r.tool_use_result_json);
+  if (tur.is_object() && tur.contains("questions") && tur["questions"].is_array()) {
+    const json& qs = tur["questions"];
+    json answers = tur.value("answers", json::object());
+    std::string out = "[AskUserQuestion · " + question_count(qs.size()) + "]";
+    size_t n = 0;
+    for (const auto& q : qs) {
+      ++n;
+      std::string question = q.is_object() ? scalar_text(q.value("question", json())) : "";
+      std::string header = q.is_object() ? scalar_text(q.value("header", json())) : "";
+      std::string options;
+      if (q.is_object() && q.contains("options") && q["options"].is_array()) {
+        for (const auto& o : q["options"]) {
+          std::string label = o.is_object() ? scalar_text(o.value("label", json())) : scalar_text(o);
+          options += (options.empty() ? "" : " | ") + label;
+        }
+      }
+      out += "\nQ" + std::to_string(n) + (header.empty() ? "" : " (" + header + ")") + ": " + question;
+      if (!options.empty()) out += " options: " + options;
+      std::string answer;
+      if (answers.is_object() && answers.contains(question)) answer = scalar_text(answers[question]);
+      if (answer.empty() && tur.contains("response")) answer = scalar_text(tur["response"]);
+      out += "\nA" + std::to_string(n) + ": " + answer;
+    }
+    return out;
+  }
+  auto pairs = parse_synthesized_pairs(result_text);
+  if (pairs.empty()) return std::string(result_text);
+  std::string out = "[AskUserQuestion · " + question_count(pairs.size()) + "]";
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    out += "\nQ" + std::to_string(i + 1) + ": " + pairs[i].first;
+    out += "\nA" + std::to_string(i + 1) + ": " + pairs[i].second;
+  }
+  return out;
+}
+
+std::string compact_boundary_text(const Record& r) {
+  std::string out = r.content_text.empty() ? "Conversation compacted" : r.content_text;
+  json meta = parse_or_null(r.compact_metadata_json);
+  std::string fields;
+  if (meta.is_object()) {
+    for (const char* key : {"trigger", "preTokens", "postTokens", "durationMs"}) {
+      if (meta.contains(key) && !meta[key].is_null())
+        fields += std::string(" ") + key + "=" + scalar_text(meta[key]);
+    }
+  }
+  return out + " [compaction boundary:" + (fields.empty() ? " (no metadata)" : fields) + "]";
+}
+
+std::string human_duration(int64_t ms) {
+  int64_t s = (std::max<int64_t>(ms, 0) + 500) / 1000;
+  int64_t d = s / 86400, h = s % 86400 / 3600, m = s % 3600 / 60, sec = s % 60;
+  if (d > 0) return std::to_string(d) + "d " + std::to_string(h) + "h";
+  if (h > 0) return std::to_string(h) + "h " + std::to_string(m) + "m";
+  if (m > 0) return std::to_string(m) + "m " + std::to_string(sec) + "s";
+  return std::to_string(sec) + "s";
+}
+
+std::string turn_duration_text(const Record& r) {
+  json extra = parse_or_null(r.extra_json);
+  std::string out = "[turn duration: ";
+  if (extra.contains("durationMs") && extra["durationMs"].is_number()) {
+    out += human_duration(extra["durationMs"].get<int64_t>()) + " ·";
+  } else {
+    out += "? ·";
+  }
+  for (const char* key :
+       {"durationMs", "messageCount", "pendingBackgroundAgentCount", "pendingWorkflowCount"}) {
+    if (extra.contains(key)) out += fmt::format(" {}={}", key, scalar_text(extra[key]));
+  }
+  return out + "]";
+}
+
+std::string stop_hooks_text(const Record& r) {
+  json extra = parse_or_null(r.extra_json);
+  const json infos = extra.value("hookInfos", json::array());
+  int64_t count = extra.contains("hookCount") && extra["hookCount"].is_number()
+                      ? extra["hookCount"].get<int64_t>()
+                      : static_cast<int64_t>(infos.is_array() ? infos.size() : 0);
+  const json errors = extra.value("hookErrors", json::array());
+  int64_t error_count = errors.is_array()    ? static_cast<int64_t>(errors.size())
+                        : errors.is_number() ? errors.get<int64_t>()
+                                             : 0;
+  bool prevented = extra.value("preventedContinuation", false);
+  std::string out =
+      fmt::format("[stop hooks: count={} errors={} prevented={}]", count, error_count, prevented);
+  if (infos.is_array()) {
+    for (const auto& info : infos) {
+      if (!info.is_object()) continue;
+      out += fmt::format("\n{}", scalar_text(info.value("command", json())));
+      if (info.contains("durationMs")) out += fmt::format(" ({}ms)", scalar_text(info["durationMs"]));
+    }
+  }
+  return out;
+}
+
+std::string snapshot_text(const Record& r) {
+  json extra = parse_or_null(r.extra_json);
+  if (r.type == "file-history-delta") {
+    std::string ts = extra.contains("backupTime") ? scalar_text(extra["backupTime"]) : r.timestamp;
+    std::string out = "[file-history delta at " + (ts.empty() ? "?" : ts) + ": " +
+                      scalar_text(extra.value("trackingPath", json())) + "@v" +
+                      scalar_text(extra.value("version", json("?")));
+    if (extra.contains("backupFileName")) out += " backup=" + scalar_text(extra["backupFileName"]);
+    return out + "]";
+  }
+  json snap = parse_or_null(r.snapshot_json);
+  std::string ts = snap.is_object() ? scalar_text(snap.value("timestamp", json())) : "";
+  std::map<std::string, std::string> tracked;  // sorted by path
+  if (snap.is_object() && snap.contains("trackedFileBackups") && snap["trackedFileBackups"].is_object()) {
+    for (const auto& [path, backup] : snap["trackedFileBackups"].items()) {
+      tracked[path] = backup.is_object() ? scalar_text(backup.value("version", json("?"))) : "?";
+    }
+  }
+  std::string list;
+  for (const auto& [path, version] : tracked)
+    list += (list.empty() ? "" : ", ") + path + "@v" + version;
+  return "[file-history snapshot at " + (ts.empty() ? "?" : ts) + ": " + list + "]";
+}
+
+std::string system_text(const Record& r) {
+  std::string head = "[" + r.subtype + (r.level.empty() ? "" : " " + r.level) + "]";
+  if (!r.content_text.empty()) return head + " " + r.content_text;
+  if (!r.content_json.empty() && r.content_json != "null") {
+    json c = parse_or_null(r.content_json);
+    return head + " " + (c.is_null() ? r.content_json : compact(c));
+  }
+  return head;
+}
+
+std::string tool_use_text(const Block& b) {
+  if (b.input_json.empty()) return b.name;
+  json input = parse_or_null(b.input_json);
+  return b.name + " " + (input.is_null() ? b.input_json : compact(input));
+}
+
+}  // namespace csift::detail

@@ -1,0 +1,115 @@
+#include "core/harness/claude_code/elicitation_sidecar.h"
+
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <unordered_set>
+
+#include "core/base/envelope.h"
+#include "core/harness/claude_code/record_parser.h"
+#include "core/record/labels.h"
+#include "core/scan/line_scanner.h"
+
+namespace csift {
+namespace {
+
+constexpr const char* kMarkerVersion = "elicitation-marker-v1";
+
+// Ids a native record structurally carries: tool_use block ids and tool_result tool_use_ids (a key merely
+// quoted in prose does not count).
+std::unordered_set<std::string> native_tool_ids(const std::vector<Record>& native) {
+  std::unordered_set<std::string> ids;
+  for (const auto& r : native) {
+    for (const auto& b : r.message.blocks) {
+      if (b.kind == BlockKind::tool_use && !b.id.empty()) ids.insert(b.id);
+      if (b.kind == BlockKind::tool_result && !b.tool_use_id.empty()) ids.insert(b.tool_use_id);
+    }
+  }
+  return ids;
+}
+
+struct MarkerLine {
+  std::string phase, kind, key;
+};
+
+// The csift marker fields of one sidecar line, or nullopt when the line is not a v1 marker.
+std::optional<MarkerLine> parse_marker(std::string_view line) {
+  const json j = json::parse(line, nullptr, false);
+  if (!j.is_object() || j.value("csift", "") != kMarkerVersion) return std::nullopt;
+  MarkerLine m{j.value("csiftPhase", ""), j.value("csiftKind", ""), j.value("csiftKey", "")};
+  if ((m.phase != "pending" && m.phase != "resolved") || m.key.empty()) return std::nullopt;
+  return m;
+}
+
+bool is_native_kind(const std::string& kind) {
+  return kind == "AskUserQuestion" || kind == "ExitPlanMode";
+}
+
+}  // namespace
+
+SidecarMerge read_unresolved_pending(const Transcript& session, const std::vector<Record>& native) {
+  SidecarMerge merge;
+  if (session.is_subagent) return merge;
+  const std::string path = sidecar_path(session);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return merge;
+
+  RecordParser parser;
+  std::vector<SidecarPending> pending;                    // every pending marker, in file order
+  std::map<std::string, std::deque<size_t>> open_by_key;  // key -> indexes of still-open pendings
+  std::vector<bool> closed;
+  LineScanner scanner;
+  const ScanStats stats = scanner.scan_lines(path, [&](const LineView& lv) {
+    if (line_is_blank(lv.bytes)) return true;
+    const auto marker = parse_marker(lv.bytes);
+    if (!marker) {
+      ++merge.skipped_lines;
+      return true;
+    }
+    if (marker->phase == "resolved") {
+      auto& open = open_by_key[marker->key];
+      if (!open.empty()) {
+        closed[open.front()] = true;
+        open.pop_front();
+      }
+      return true;
+    }
+    SidecarPending p{Record{}, marker->kind, marker->key};
+    if (parser.parse(lv.bytes, p.record) != ParseStatus::ok) {
+      ++merge.skipped_lines;
+      return true;
+    }
+    p.record.line = 0;
+    open_by_key[marker->key].push_back(pending.size());
+    pending.push_back(std::move(p));
+    closed.push_back(false);
+    return true;
+  });
+  if (stats.torn_tail) ++merge.skipped_lines;  // a marker still being written is not yet a marker
+
+  const auto native_ids = native_tool_ids(native);
+  for (size_t i = 0; i < pending.size(); ++i) {
+    if (closed[i]) continue;
+    if (is_native_kind(pending[i].kind) && native_ids.count(pending[i].key)) continue;  // the ghost guard
+    merge.pending.push_back(std::move(pending[i]));
+  }
+  return merge;
+}
+
+std::vector<Unit> classify_sidecar_pending(const SidecarPending& p, ClassifyContext& ctx) {
+  std::vector<Unit> units;
+  for (auto& u : classify_record(p.record, ctx)) {
+    if (u.is_tool_use) units.push_back(std::move(u));
+  }
+  if (!units.empty()) return units;
+  // An MCP marker (a `system` record with no tool_use block) is one tool-use unit named by its kind.
+  Unit u;
+  u.labels = {Label::agent_tool_use};
+  u.text = p.record.content_text.empty() ? p.record.content_json : p.record.content_text;
+  u.tool_name = p.kind;
+  u.is_tool_use = true;
+  units.push_back(std::move(u));
+  return units;
+}
+
+}  // namespace csift

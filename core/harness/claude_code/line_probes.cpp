@@ -1,0 +1,170 @@
+// Byte-level probes over a raw jsonl line (spec §7c/§7d): they run before any parse, so they must be cheap
+// and CONSERVATIVE — a probe may say "maybe" for a line that turns out not to qualify, never "no" for one
+// that does. Role markers tolerate json.dumps spacing (`"role": "user"`), which is why the spec's v0.6.9
+// ledger retired the exact-byte needle.
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/harness/claude_code/record_parser.h"
+#include "core/regex/substring_finder.h"
+
+namespace csift {
+
+namespace {
+
+bool is_ws(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+size_t skip_ws(std::string_view s, size_t i) {
+  while (i < s.size() && is_ws(s[i]))
+    ++i;
+  return i;
+}
+
+// True when the quote at `pos` is a real JSON quote, not an escaped one inside a string.
+bool quote_is_unescaped(std::string_view s, size_t pos) {
+  size_t backslashes = 0;
+  while (pos > backslashes && s[pos - 1 - backslashes] == '\\')
+    ++backslashes;
+  return backslashes % 2 == 0;
+}
+
+// Finds `"key"` <ws> `:` <ws> `"value"` with the key's opening quote unescaped (so a pair quoted inside a
+// string value, which arrives as \"key\":\"value\", is not mistaken for a real field).
+// Not string_view::find: find() runs memchr on the needle's first byte, and a quoted key starts with '"', the
+// commonest byte in JSON, so it stopped every few bytes (measured: a quarter of `list`'s time). The two keys
+// the probes look for on every line get the AVX2 SubstringFinder; any other goes through memmem.
+size_t find_quoted_key(std::string_view hay, std::string_view quoted_key, size_t from) {
+  static const SubstringFinder kRole({"\"role\""}, false), kType({"\"type\""}, false);
+  if (quoted_key == "\"role\"") return kRole.find(hay, from);
+  if (quoted_key == "\"type\"") return kType.find(hay, from);
+  if (from > hay.size()) return std::string_view::npos;
+  const void* hit = memmem(hay.data() + from, hay.size() - from, quoted_key.data(), quoted_key.size());
+  return hit ? static_cast<size_t>(static_cast<const char*>(hit) - hay.data()) : std::string_view::npos;
+}
+
+// True when `"key"` <ws> `:` <ws> `"value"` occurs for any of `values`, in one pass over the line.
+bool has_key_string_value(std::string_view line, std::string_view key,
+                          std::initializer_list<std::string_view> values) {
+  std::string quoted_key = "\"" + std::string(key) + "\"";
+  size_t at = 0;
+  while ((at = find_quoted_key(line, quoted_key, at)) != std::string_view::npos) {
+    size_t i = skip_ws(line, at + quoted_key.size());
+    bool real = quote_is_unescaped(line, at);
+    at += quoted_key.size();
+    if (!real || i >= line.size() || line[i] != ':') continue;
+    i = skip_ws(line, i + 1);
+    if (i >= line.size() || line[i] != '"') continue;
+    for (std::string_view value : values) {
+      if (line.substr(i + 1, value.size()) == value && i + 1 + value.size() < line.size() &&
+          line[i + 1 + value.size()] == '"') {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool line_is_blank(std::string_view line) {
+  for (char c : line) {
+    if (!is_ws(c)) return false;
+  }
+  return true;
+}
+
+bool line_shape_malformed(std::string_view line) {
+  size_t b = 0, e = line.size();
+  while (b < e && is_ws(line[b]))
+    ++b;
+  while (e > b && is_ws(line[e - 1]))
+    --e;
+  if (b == e) return false;  // blank is not malformed
+  return line[b] != '{' || line[e - 1] != '}';
+}
+
+std::vector<std::string_view> key_string_values(std::string_view line, std::string_view key) {
+  std::vector<std::string_view> out;
+  const std::string quoted_key = "\"" + std::string(key) + "\"";
+  size_t at = 0;
+  while ((at = find_quoted_key(line, quoted_key, at)) != std::string_view::npos) {
+    const bool real = quote_is_unescaped(line, at);
+    size_t i = skip_ws(line, at + quoted_key.size());
+    at += quoted_key.size();
+    if (!real || i >= line.size() || line[i] != ':') continue;
+    i = skip_ws(line, i + 1);
+    if (i >= line.size() || line[i] != '"') continue;
+    size_t end = i + 1;
+    while (end < line.size() && line[end] != '"')
+      end += line[end] == '\\' ? 2 : 1;
+    if (end >= line.size()) break;
+    out.push_back(line.substr(i + 1, end - i - 1));
+    at = end;
+  }
+  return out;
+}
+
+bool line_has_role(std::string_view line, std::string_view role) {
+  return has_key_string_value(line, "role", {role});
+}
+
+bool line_has_any_role(std::string_view line) {
+  return has_key_string_value(line, "role", {"user", "assistant"});
+}
+
+// Walks the line's structure (strings and nesting) and returns the string value of the first "type" key at
+// object depth 1. Escapes inside the value are kept verbatim (type values are plain identifiers).
+std::string peek_type(std::string_view line) {
+  int depth = 0;
+  size_t i = 0;
+  while (i < line.size()) {
+    char c = line[i];
+    if (c == '{' || c == '[') {
+      ++depth;
+      ++i;
+    } else if (c == '}' || c == ']') {
+      --depth;
+      ++i;
+    } else if (c == '"') {
+      size_t start = i + 1, j = start;
+      while (j < line.size() && line[j] != '"')
+        j += (line[j] == '\\') ? 2 : 1;
+      if (j >= line.size()) return "";
+      std::string_view str = line.substr(start, j - start);
+      i = j + 1;
+      if (depth != 1 || str != "type") continue;
+      size_t k = skip_ws(line, i);
+      if (k >= line.size() || line[k] != ':') continue;  // a string value, not a key
+      k = skip_ws(line, k + 1);
+      if (k >= line.size() || line[k] != '"') return "";
+      size_t vs = k + 1, ve = vs;
+      while (ve < line.size() && line[ve] != '"')
+        ve += (line[ve] == '\\') ? 2 : 1;
+      if (ve >= line.size()) return "";
+      return std::string(line.substr(vs, ve - vs));
+    } else {
+      ++i;
+    }
+  }
+  return "";
+}
+
+// §4.1 openers on raw bytes: a user-role line without a real tool_result block may be genuine, a peer
+// message, a task-notification...; a carrier opens only as an AUQ answer or a rejection with a typed message.
+bool may_open_turn(std::string_view line) {
+  if (!line_has_role(line, "user")) return false;
+  if (!has_key_string_value(line, "type", {"tool_result"})) return true;
+  // One multi-needle pass over the (often long) carrier line instead of one scan per marker.
+  static const SubstringFinder kCarrierOpeners(
+      {"User has answered your questions", "Your questions have been answered",
+       "The user answered:", "\"answers\"", "\"response\"", "To tell you how to proceed, the user said:"},
+      false);
+  return kCarrierOpeners.contains(line);
+}
+
+}  // namespace csift

@@ -1,0 +1,472 @@
+// RecordParser: simdjson On-Demand over one padded copy of the line. Every object is walked once, switching
+// on the key, because Claude Code writes keys in no fixed order. Wrong-typed fields are skipped, never
+// errors.
+#include "core/harness/claude_code/record_parser.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/json/json_syntax.h"
+#include "core/json/json_text_repair.h"
+
+namespace csift {
+
+namespace od = simdjson::ondemand;
+
+namespace {
+
+constexpr size_t kMaxLineBytes = kMaxRecordLineBytes;
+
+// Top-level keys whose raw JSON a leaf renders; they travel in Record::extra_json as one object.
+bool is_extra_key(std::string_view k) {
+  static constexpr std::string_view kKeys[] = {"durationMs",
+                                               "messageCount",
+                                               "pendingBackgroundAgentCount",
+                                               "pendingWorkflowCount",
+                                               "hookCount",
+                                               "hookInfos",
+                                               "hookErrors",
+                                               "preventedContinuation",
+                                               "stopReason",
+                                               "hasOutput",
+                                               "toolUseID",
+                                               "trackingPath",
+                                               "backupFileName",
+                                               "backupTime",
+                                               "slug",
+                                               "isSnapshotUpdate",
+                                               "messageId",
+                                               "promptSource",
+                                               "snapshotTimestamp"};
+  for (auto key : kKeys) {
+    if (k == key) return true;
+  }
+  return false;
+}
+
+std::string_view trim_ws(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) {
+    s.remove_suffix(1);
+  }
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r')) {
+    s.remove_prefix(1);
+  }
+  return s;
+}
+
+// The raw JSON text of any value (consumes it).
+std::string raw_of(od::value v) {
+  switch (v.type().value()) {
+    case od::json_type::object: {
+      od::object o = v.get_object();
+      return std::string(o.raw_json().value());
+    }
+    case od::json_type::array: {
+      od::array a = v.get_array();
+      return std::string(a.raw_json().value());
+    }
+    default:
+      return std::string(trim_ws(v.raw_json_token()));
+  }
+}
+
+void take_string(od::value v, std::string& out) {
+  if (v.type().value() == od::json_type::string) out = std::string(v.get_string().value());
+}
+
+void take_bool(od::value v, bool& out) {
+  if (v.type().value() == od::json_type::boolean) out = v.get_bool().value();
+}
+
+int64_t int_of(od::value v) {
+  if (v.type().value() != od::json_type::number) return 0;
+  if (v.get_number_type().value() == od::number_type::floating_point_number) {
+    return static_cast<int64_t>(v.get_double().value());
+  }
+  int64_t n = 0;
+  if (v.get_int64().get(n) == simdjson::SUCCESS) return n;
+  return static_cast<int64_t>(v.get_double().value());
+}
+
+}  // namespace
+
+struct RecordParser::Impl {
+  od::parser parser;
+  od::parser sub_parser;  // re-walks a tool_result content array after its raw text was taken
+  simdjson::dom::parser dom;
+  std::unique_ptr<char[]> buf;
+  size_t cap = 0;
+
+  // Copies `line` into the reused buffer with SIMDJSON_PADDING readable bytes after it.
+  void load(std::string_view line) {
+    size_t need = line.size() + simdjson::SIMDJSON_PADDING;
+    if (need > cap) {
+      cap = std::max(need, cap * 2);
+      buf = std::make_unique<char[]>(cap);
+    }
+    std::memcpy(buf.get(), line.data(), line.size());
+    std::memset(buf.get() + line.size(), ' ', simdjson::SIMDJSON_PADDING);
+  }
+  // Bytes readable from p to the end of the buffer (the padding a sub-parse needs).
+  size_t capacity_from(const char* p) const { return cap - static_cast<size_t>(p - buf.get()); }
+
+  void parse_top(od::object obj, Record& r);
+  void parse_message(od::object obj, Message& m);
+  void parse_block(od::object obj, Block& b);
+  void parse_tool_result_content(od::value v, Block& b);
+  void parse_usage(od::object obj, Usage& u);
+};
+
+void RecordParser::Impl::parse_usage(od::object obj, Usage& u) {
+  u.present = true;
+  for (auto field : obj) {
+    std::string_view k = field.unescaped_key().value();
+    od::value v = field.value();
+    if (k == "input_tokens")
+      u.input_tokens = int_of(v);
+    else if (k == "output_tokens")
+      u.output_tokens = int_of(v);
+    else if (k == "cache_read_input_tokens")
+      u.cache_read_input_tokens = int_of(v);
+    else if (k == "cache_creation_input_tokens")
+      u.cache_creation_input_tokens = int_of(v);
+  }
+}
+
+// tool_result content: keep the raw JSON, flatten text parts, count image parts. The raw text is taken first
+// (it consumes the value), then a second parser walks that same span inside the padded buffer.
+void RecordParser::Impl::parse_tool_result_content(od::value v, Block& b) {
+  od::json_type t = v.type().value();
+  if (t == od::json_type::string) {
+    b.content_json = std::string(trim_ws(v.raw_json_token()));
+    b.content_text = std::string(v.get_string().value());
+    return;
+  }
+  if (t != od::json_type::array) {
+    b.content_json = raw_of(v);
+    return;
+  }
+  od::array arr = v.get_array();
+  std::string_view raw = arr.raw_json().value();
+  b.content_json = std::string(raw);
+  od::document sub = sub_parser.iterate(raw.data(), raw.size(), capacity_from(raw.data())).value();
+  bool first_text = true;
+  for (auto elem : sub.get_array()) {
+    od::value part = elem.value();
+    if (part.type().value() != od::json_type::object) continue;
+    std::string type, text;
+    for (auto field : part.get_object()) {
+      std::string_view k = field.unescaped_key().value();
+      if (k == "type")
+        take_string(field.value(), type);
+      else if (k == "text")
+        take_string(field.value(), text);
+    }
+    if (type == "image") {
+      ++b.content_images;
+    } else if (type == "text") {
+      if (!first_text) b.content_text += '\n';
+      b.content_text += text;
+      first_text = false;
+    }
+  }
+}
+
+void RecordParser::Impl::parse_block(od::object obj, Block& b) {
+  std::string thinking, data;
+  for (auto field : obj) {
+    std::string_view k = field.unescaped_key().value();
+    od::value v = field.value();
+    if (k == "type")
+      take_string(v, b.type);
+    else if (k == "text")
+      take_string(v, b.text);
+    else if (k == "thinking")
+      take_string(v, thinking);
+    else if (k == "signature")
+      take_string(v, b.signature);
+    else if (k == "id")
+      take_string(v, b.id);
+    else if (k == "name")
+      take_string(v, b.name);
+    else if (k == "input")
+      b.input_json = raw_of(v);
+    else if (k == "tool_use_id")
+      take_string(v, b.tool_use_id);
+    else if (k == "content")
+      parse_tool_result_content(v, b);
+    else if (k == "is_error") {
+      if (v.type().value() == od::json_type::boolean) {
+        b.is_error = v.get_bool().value();
+        b.has_is_error = true;
+      }
+    }
+  }
+  // `type` may arrive after the payload fields, so the kind is settled once the object is walked.
+  if (b.type == "text")
+    b.kind = BlockKind::text;
+  else if (b.type == "thinking")
+    b.kind = BlockKind::thinking, b.text = std::move(thinking);
+  else if (b.type == "redacted_thinking")
+    b.kind = BlockKind::redacted_thinking;
+  else if (b.type == "tool_use" || b.type == "server_tool_use")
+    b.kind = BlockKind::tool_use;
+  else if (b.type == "tool_result")
+    b.kind = BlockKind::tool_result;
+  else if (b.type == "image")
+    b.kind = BlockKind::image;
+  else
+    b.kind = BlockKind::unknown;
+}
+
+void RecordParser::Impl::parse_message(od::object obj, Message& m) {
+  m.present = true;
+  for (auto field : obj) {
+    std::string_view k = field.unescaped_key().value();
+    od::value v = field.value();
+    if (k == "role")
+      take_string(v, m.role);
+    else if (k == "id")
+      take_string(v, m.id);
+    else if (k == "model")
+      take_string(v, m.model);
+    else if (k == "stop_reason")
+      take_string(v, m.stop_reason);
+    else if (k == "usage") {
+      if (v.type().value() == od::json_type::object) parse_usage(v.get_object().value(), m.usage);
+    } else if (k == "content") {
+      od::json_type t = v.type().value();
+      if (t == od::json_type::string) {
+        m.has_content = m.content_is_string = true;
+        m.content_string = std::string(v.get_string().value());
+      } else if (t == od::json_type::array) {
+        m.has_content = true;
+        for (auto elem : v.get_array()) {
+          od::value bv = elem.value();
+          if (bv.type().value() != od::json_type::object) continue;
+          Block b;
+          parse_block(bv.get_object().value(), b);
+          m.blocks.push_back(std::move(b));
+        }
+      }
+    }
+  }
+}
+
+namespace {
+
+void parse_origin(od::value v, Record& r) {
+  if (v.type().value() != od::json_type::object) return;
+  for (auto field : v.get_object()) {
+    if (field.unescaped_key().value() == "kind") take_string(field.value(), r.origin_kind);
+  }
+}
+
+void parse_top_content(od::value v, Record& r) {
+  if (v.type().value() == od::json_type::string) {
+    r.content_json = std::string(trim_ws(v.raw_json_token()));
+    r.content_text = std::string(v.get_string().value());
+  } else {
+    r.content_json = raw_of(v);
+  }
+}
+
+void append_extra(std::string& extra, std::string_view key, const std::string& raw) {
+  extra += extra.size() > 1 ? ",\"" : "\"";
+  extra += key;
+  extra += "\":";
+  extra += raw;
+}
+
+}  // namespace
+
+void RecordParser::Impl::parse_top(od::object obj, Record& r) {
+  std::string extra = "{";
+  for (auto field : obj) {
+    std::string_view k = field.unescaped_key().value();
+    od::value v = field.value();
+    if (k == "type")
+      take_string(v, r.type);
+    else if (k == "uuid")
+      take_string(v, r.uuid);
+    else if (k == "parentUuid")
+      take_string(v, r.parent_uuid);
+    else if (k == "logicalParentUuid")
+      take_string(v, r.logical_parent_uuid);
+    else if (k == "timestamp")
+      take_string(v, r.timestamp);
+    else if (k == "sessionId")
+      take_string(v, r.session_id);
+    else if (k == "agentId")
+      take_string(v, r.agent_id);
+    else if (k == "cwd")
+      take_string(v, r.cwd);
+    else if (k == "version") {
+      // A file-history-delta's `version` is the tracked path's counter (a number), not the CC version.
+      if (v.type().value() == od::json_type::string)
+        take_string(v, r.version);
+      else
+        append_extra(extra, k, raw_of(v));
+    } else if (k == "gitBranch")
+      take_string(v, r.git_branch);
+    else if (k == "subtype")
+      take_string(v, r.subtype);
+    else if (k == "level")
+      take_string(v, r.level);
+    else if (k == "promptId")
+      take_string(v, r.prompt_id);
+    else if (k == "requestId")
+      take_string(v, r.request_id);
+    else if (k == "sourceToolAssistantUUID")
+      take_string(v, r.source_tool_assistant_uuid);
+    else if (k == "origin")
+      parse_origin(v, r);
+    else if (k == "isSidechain")
+      take_bool(v, r.is_sidechain);
+    else if (k == "isMeta")
+      take_bool(v, r.is_meta);
+    else if (k == "isCompactSummary")
+      take_bool(v, r.is_compact_summary);
+    else if (k == "isVisibleInTranscriptOnly")
+      take_bool(v, r.is_visible_in_transcript_only);
+    else if (k == "content")
+      parse_top_content(v, r);
+    else if (k == "toolUseResult")
+      r.tool_use_result_json = raw_of(v);
+    else if (k == "attachment")
+      r.attachment_json = raw_of(v);
+    else if (k == "snapshot")
+      r.snapshot_json = raw_of(v);
+    else if (k == "compactMetadata")
+      r.compact_metadata_json = raw_of(v);
+    else if (k == "operation")
+      take_string(v, r.operation);
+    else if (k == "reason")
+      take_string(v, r.reason);
+    else if (k == "csift")
+      take_string(v, r.csift_marker);
+    else if (k == "csiftPhase")
+      take_string(v, r.csift_phase);
+    else if (k == "csiftKind")
+      take_string(v, r.csift_kind);
+    else if (k == "csiftKey")
+      take_string(v, r.csift_key);
+    else if (k == "message") {
+      if (v.type().value() == od::json_type::object) parse_message(v.get_object().value(), r.message);
+    } else if (is_extra_key(k))
+      append_extra(extra, k, raw_of(v));
+  }
+  extra += '}';
+  r.extra_json = std::move(extra);
+}
+
+RecordParser::RecordParser() : impl_(std::make_unique<Impl>()) {}
+RecordParser::~RecordParser() = default;
+
+ParseStatus RecordParser::parse(std::string_view line, Record& out) {
+  const ParseStatus status = parse_line(line, out);
+  out.length = line.size();  // the line as on disk (a repaired copy may differ in length)
+  return status;
+}
+
+ParseStatus RecordParser::parse_line(std::string_view line, Record& out) {
+  // One definition of well-formed for every path (json_syntax.h): On-Demand checks only what it visits, so
+  // without this a malformed value under an unread key would count as malformed on the whole-file gate's
+  // path and as a record here.
+  if (line.size() <= kMaxLineBytes && !json_object_well_formed(line)) {
+    uint64_t line_no = out.line, offset = out.offset;
+    out = Record{};
+    out.line = line_no;
+    out.offset = offset;
+    explain_malformed(line);
+    return ParseStatus::malformed;
+  }
+  ParseStatus status = parse_exactly(line, out);
+  if (status != ParseStatus::malformed) return status;
+  // Invalid UTF-8 or a lone surrogate escape makes simdjson refuse an otherwise valid record. Such a line is
+  // still a record: parse a repaired copy (U+FFFD in place of the bad text), say so on the record, and keep
+  // the original error when the repair does not help.
+  std::optional<std::string> repaired = repair_json_text(line);
+  if (!repaired) return status;
+  std::string first_error = error_;
+  if (parse_exactly(*repaired, out) == ParseStatus::ok) {
+    out.text_repaired = true;
+    return ParseStatus::ok;
+  }
+  error_ = first_error;
+  return ParseStatus::malformed;
+}
+
+ParseStatus RecordParser::parse_exactly(std::string_view line, Record& out) {
+  uint64_t line_no = out.line, offset = out.offset;
+  out = Record{};
+  out.line = line_no;
+  out.offset = offset;
+  out.extra_json = "{}";
+  error_.clear();
+  if (line.size() > kMaxLineBytes) {
+    error_ = "line too large (" + std::to_string(line.size()) + " bytes, limit 64 MiB)";
+    return ParseStatus::too_large;
+  }
+  impl_->load(line);
+  try {
+    od::document doc = impl_->parser.iterate(impl_->buf.get(), line.size(), impl_->cap).value();
+    if (doc.type().value() != od::json_type::object) {
+      error_ = "top-level value is not an object";
+      return ParseStatus::malformed;
+    }
+    impl_->parse_top(doc.get_object().value(), out);
+    // A location left after the object means trailing bytes (`{} x`): On-Demand would not look at them.
+    if (doc.current_location().error() == simdjson::SUCCESS) {
+      error_ = "trailing content after the object";
+      return ParseStatus::malformed;
+    }
+  } catch (const simdjson::simdjson_error& e) {
+    error_ = e.what();
+    return ParseStatus::malformed;
+  }
+  return ParseStatus::ok;
+}
+
+bool RecordParser::validate(std::string_view line) {
+  error_.clear();
+  if (line.size() > kMaxLineBytes) {
+    error_ = "line too large (" + std::to_string(line.size()) + " bytes, limit 64 MiB)";
+    return false;
+  }
+  if (json_object_well_formed(line)) return true;
+  explain_malformed(line);
+  return false;
+}
+
+// simdjson's account of why a line is malformed (only ever run on a malformed line, so its cost is moot).
+void RecordParser::explain_malformed(std::string_view line) {
+  if (!validate_exactly(line)) return;
+  error_ = "not a well-formed JSON object";  // simdjson accepted what the grammar check refused
+}
+
+bool RecordParser::validate_exactly(std::string_view line) {
+  error_.clear();
+  if (line.size() > kMaxLineBytes) {
+    error_ = "line too large";
+    return false;
+  }
+  impl_->load(line);
+  simdjson::dom::element root;
+  auto err = impl_->dom.parse(impl_->buf.get(), line.size(), false).get(root);
+  if (err) {
+    error_ = simdjson::error_message(err);
+    return false;
+  }
+  if (!root.is_object()) {
+    error_ = "top-level value is not an object";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace csift

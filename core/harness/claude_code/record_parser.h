@@ -1,0 +1,53 @@
+// RecordParser: one raw jsonl line -> Record, with simdjson On-Demand (one parser per thread). Also the cheap
+// byte-level probes that run before any parse (spec §7c/§7d): a line that fails them is never parsed.
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/record/record.h"
+
+namespace csift {
+
+enum class ParseStatus { ok, malformed, too_large };
+
+class RecordParser {
+ public:
+  RecordParser();
+  ~RecordParser();
+  RecordParser(const RecordParser&) = delete;
+  RecordParser& operator=(const RecordParser&) = delete;
+  // Parses one line (no trailing '\n'). On malformed input `error()` says what was wrong. A line whose only
+  // fault is invalid UTF-8 or a lone surrogate escape parses from a repaired copy (Record::text_repaired).
+  ParseStatus parse(std::string_view line, Record& out);
+  // Full JSON validation of one line (every value checked, json_syntax.h), for census paths that must be
+  // exact; error() says what was wrong.
+  bool validate(std::string_view line);
+  const std::string& error() const { return error_; }
+
+ private:
+  ParseStatus parse_line(std::string_view line, Record& out);
+  ParseStatus parse_exactly(std::string_view line, Record& out);
+  bool validate_exactly(std::string_view line);
+  void explain_malformed(std::string_view line);
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string error_;
+};
+
+// O(1) shape check: a non-blank line that is not `{...}`-framed is malformed without parsing.
+bool line_shape_malformed(std::string_view line);
+bool line_is_blank(std::string_view line);
+// Whitespace-tolerant role markers ("role":"user" / "role" : "user").
+bool line_has_role(std::string_view line, std::string_view role);
+bool line_has_any_role(std::string_view line);
+// Every string value of `"key"` (at any depth, escaped pairs inside strings excluded), raw as on disk.
+std::vector<std::string_view> key_string_values(std::string_view line, std::string_view key);
+// The top-level "type" value of a line by a cheap scan (the first `"type":"` key at depth 1), or "".
+std::string peek_type(std::string_view line);
+// True when a raw line could be a turn opener (§4.1): a user-role line that is not a plain tool_result
+// carrier, or a carrier bearing an AUQ-answer / rejection-with-message marker. Never false for an opener.
+bool may_open_turn(std::string_view line);
+
+}  // namespace csift

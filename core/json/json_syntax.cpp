@@ -1,0 +1,252 @@
+#include "core/json/json_syntax.h"
+
+#include <immintrin.h>
+
+#include <bitset>
+#include <cstdint>
+#include <cstring>
+
+namespace csift {
+namespace {
+
+bool is_ws(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_hex(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+const char* skip_ws(const char* p, const char* end) {
+  while (p < end && is_ws(*p))
+    ++p;
+  return p;
+}
+
+// One escape after its backslash; returns the byte after it, or nullptr.
+const char* skip_escape(const char* p, const char* end) {
+  if (p >= end) return nullptr;
+  switch (*p) {
+    case '"':
+    case '\\':
+    case '/':
+    case 'b':
+    case 'f':
+    case 'n':
+    case 'r':
+    case 't':
+      return p + 1;
+    case 'u':
+      if (end - p < 5 || !is_hex(p[1]) || !is_hex(p[2]) || !is_hex(p[3]) || !is_hex(p[4])) return nullptr;
+      return p + 5;
+    default:
+      return nullptr;
+  }
+}
+
+// A string body after its opening quote; returns the byte after the closing quote, or nullptr. A string
+// must not hold a raw control character (< 0x20) and every backslash must start a valid escape.
+const char* skip_string_scalar(const char* p, const char* end) {
+  while (p < end) {
+    const unsigned char c = static_cast<unsigned char>(*p);
+    if (c == '"') return p + 1;
+    if (c < 0x20) return nullptr;
+    if (c == '\\') {
+      p = skip_escape(p + 1, end);
+      if (!p) return nullptr;
+      continue;
+    }
+    ++p;
+  }
+  return nullptr;
+}
+
+// The same, 32 bytes at a time: one mask of quote, backslash and control bytes per load, and escapes are
+// consumed from that mask without reloading (tool output has an escape every few dozen bytes).
+__attribute__((target("avx2"))) const char* skip_string_avx2(const char* p, const char* end) {
+  const __m256i quote = _mm256_set1_epi8('"');
+  const __m256i backslash = _mm256_set1_epi8('\\');
+  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+  // x < 0x20 unsigned  <=>  (x ^ 0x80) < (0x20 ^ 0x80) signed.
+  const __m256i control_bound = _mm256_set1_epi8(static_cast<char>(0xA0));
+  while (end - p >= 32) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i special =
+        _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash)),
+                        _mm256_cmpgt_epi8(control_bound, _mm256_xor_si256(v, flip)));
+    uint32_t mask = static_cast<uint32_t>(_mm256_movemask_epi8(special));
+    const char* next = p + 32;
+    while (mask != 0) {
+      const char* at = p + __builtin_ctz(mask);
+      if (*at == '"') return at + 1;
+      if (*at != '\\') return nullptr;  // a raw control character
+      const char* after = skip_escape(at + 1, end);
+      if (!after) return nullptr;
+      const ptrdiff_t consumed = after - p;
+      if (consumed >= 32) {
+        next = after;
+        break;
+      }
+      mask &= ~((uint32_t{1} << consumed) - 1);  // the escaped byte (a quote or backslash) is not special
+    }
+    p = next;
+  }
+  return skip_string_scalar(p, end);
+}
+
+struct ScalarStrings {
+  static const char* skip(const char* p, const char* end) { return skip_string_scalar(p, end); }
+};
+struct Avx2Strings {
+  __attribute__((target("avx2"))) static const char* skip(const char* p, const char* end) {
+    return skip_string_avx2(p, end);
+  }
+};
+
+// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+const char* skip_number(const char* p, const char* end) {
+  if (p < end && *p == '-') ++p;
+  if (p >= end || !is_digit(*p)) return nullptr;
+  if (*p == '0') {
+    ++p;
+  } else {
+    while (p < end && is_digit(*p))
+      ++p;
+  }
+  if (p < end && *p == '.') {
+    ++p;
+    if (p >= end || !is_digit(*p)) return nullptr;
+    while (p < end && is_digit(*p))
+      ++p;
+  }
+  if (p < end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    if (p < end && (*p == '+' || *p == '-')) ++p;
+    if (p >= end || !is_digit(*p)) return nullptr;
+    while (p < end && is_digit(*p))
+      ++p;
+  }
+  return p;
+}
+
+const char* skip_word(const char* p, const char* end, std::string_view word) {
+  if (static_cast<size_t>(end - p) < word.size() || std::memcmp(p, word.data(), word.size()) != 0)
+    return nullptr;
+  return p + word.size();
+}
+
+// A scalar value (string, number, literal); nullptr when p does not start one.
+template <class Strings>
+const char* skip_scalar(const char* p, const char* end) {
+  switch (*p) {
+    case '"':
+      return Strings::skip(p + 1, end);
+    case 't':
+      return skip_word(p, end, "true");
+    case 'f':
+      return skip_word(p, end, "false");
+    case 'n':
+      return skip_word(p, end, "null");
+    default:
+      return skip_number(p, end);
+  }
+}
+
+// The grammar as a loop over an explicit container stack (bit set = object), so nesting costs no recursion.
+// `Strings` skims string bodies; the AVX2 entry point below flattens the whole validator into one function,
+// so the string skim is inlined at every call site rather than reached through a pointer per string (the
+// transcripts hold a string every ~40 bytes).
+template <class Strings>
+class Validator {
+ public:
+  Validator(const char* p, const char* end) : p_(p), end_(end) {}
+
+  bool run() {
+    p_ = skip_ws(p_, end_);
+    if (p_ >= end_ || *p_ != '{') return false;
+    if (!open(true)) return false;
+    while (depth_ > 0) {
+      if (!step()) return false;
+    }
+    return skip_ws(p_, end_) == end_;
+  }
+
+ private:
+  bool open(bool object) {
+    if (depth_ >= kMaxJsonDepth) return false;
+    is_object_[depth_++] = object;
+    ++p_;
+    p_ = skip_ws(p_, end_);
+    if (p_ >= end_) return false;
+    if (*p_ == (object ? '}' : ']')) {  // empty container
+      ++p_;
+      return --depth_ == 0 || after_value();
+    }
+    return object ? key_and_colon() : true;
+  }
+
+  bool key_and_colon() {
+    if (p_ >= end_ || *p_ != '"') return false;
+    p_ = Strings::skip(p_ + 1, end_);
+    if (!p_) return false;
+    p_ = skip_ws(p_, end_);
+    if (p_ >= end_ || *p_ != ':') return false;
+    p_ = skip_ws(p_ + 1, end_);
+    return true;
+  }
+
+  // One value at p_ (containers are opened, not finished), then the separator or closer after it.
+  bool step() {
+    if (p_ >= end_) return false;
+    if (*p_ == '{' || *p_ == '[') return open(*p_ == '{');
+    p_ = skip_scalar<Strings>(p_, end_);
+    if (!p_) return false;
+    return after_value();
+  }
+
+  bool after_value() {
+    for (;;) {
+      p_ = skip_ws(p_, end_);
+      if (p_ >= end_) return false;
+      const bool object = is_object_[depth_ - 1];
+      if (*p_ == ',') {
+        p_ = skip_ws(p_ + 1, end_);
+        return object ? key_and_colon() : true;
+      }
+      if (*p_ != (object ? '}' : ']')) return false;
+      ++p_;
+      if (--depth_ == 0) return true;  // the top-level object closed
+    }
+  }
+
+  const char* p_;
+  const char* end_;
+  size_t depth_ = 0;
+  std::bitset<kMaxJsonDepth> is_object_;
+};
+
+bool well_formed_scalar(const char* p, const char* end) {
+  return Validator<ScalarStrings>(p, end).run();
+}
+
+__attribute__((target("avx2"), flatten)) bool well_formed_avx2(const char* p, const char* end) {
+  return Validator<Avx2Strings>(p, end).run();
+}
+
+using WellFormedFn = bool (*)(const char*, const char*);
+
+WellFormedFn pick_well_formed() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") ? well_formed_avx2 : well_formed_scalar;
+}
+
+}  // namespace
+
+bool json_object_well_formed(std::string_view line) {
+  static const WellFormedFn fn = pick_well_formed();
+  return fn(line.data(), line.data() + line.size());
+}
+
+}  // namespace csift

@@ -1,0 +1,28 @@
+// Turn grouping (spec §6.4): turns open on opens_turn records, 0-based in boundary order; records before the
+// first opener belong to no turn. A superseded draft (an opener whose parentUuid a LATER opener shares — the
+// esc-recall-and-resend shape) sits outside turn numbering and classifies user.unsent.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/record/record.h"
+
+namespace csift {
+
+struct TurnAssignment {
+  std::vector<int> turn_of;     // per record: turn index, or -1 (before the first opener / a draft)
+  std::vector<bool> is_opener;  // per record: opens a turn
+  std::vector<bool> is_draft;   // per record: superseded draft (user.unsent)
+  int turn_count = 0;
+  std::vector<size_t> opener_index;  // record index of each turn's opener
+};
+
+// `records` must be in file order and include every record that may open a turn (see may_open_turn).
+TurnAssignment assign_turns(const std::vector<Record>& records);
+
+struct Unit;
+// A superseded draft keeps ONE view whatever its text shape (v0.10.2 ⑤): collapses a draft record's units
+// to a single user.unsent unit carrying the first unit's text (or the record's user text when it had none).
+void relabel_as_draft(const Record& draft, std::vector<Unit>& units);
+
+}  // namespace csift

@@ -1,0 +1,177 @@
+// The walk over our own parse tree (pattern_ast.h): a literal run gives its longest safe sub-run, a
+// concatenation its strongest part, an alternation the union of its branches only when every branch gives
+// something, a repeat what its body gives only when it must occur at least once; classes, dots and anchors
+// give nothing.
+#include "core/regex/needles.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace csift {
+namespace {
+
+struct Candidate {
+  std::vector<std::string> needles;
+  bool caseless = false;
+};
+using Req = std::optional<Candidate>;
+
+char lower_ascii(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c | 0x20) : c;
+}
+
+std::string folded(std::string s, bool caseless) {
+  if (caseless) std::transform(s.begin(), s.end(), s.begin(), lower_ascii);
+  return s;
+}
+
+// Stronger = longer shortest needle, then fewer needles.
+bool stronger(const Candidate& a, const Candidate& b) {
+  auto shortest = [](const Candidate& c) {
+    size_t m = SIZE_MAX;
+    for (const auto& n : c.needles)
+      m = std::min(m, n.size());
+    return m;
+  };
+  if (shortest(a) != shortest(b)) return shortest(a) > shortest(b);
+  return a.needles.size() < b.needles.size();
+}
+
+void consider(Req* best, Req cand) {
+  if (cand && (!*best || stronger(*cand, **best))) *best = std::move(cand);
+}
+
+Req require(const PatternNode& n);
+
+// Literal children of a concatenation form runs; a run is cut at every unsafe byte and its longest piece
+// counts.
+Req literal_runs(const std::vector<const PatternNode*>& run) {
+  Req best;
+  std::string piece;
+  bool caseless = false;
+  auto flush = [&] {
+    if (piece.size() >= NeedleSet::kMinNeedleBytes) consider(&best, Candidate{{piece}, caseless});
+    piece.clear();
+    caseless = false;
+  };
+  for (const PatternNode* lit : run) {
+    if (lit->cp >= 0x80 || !needle_safe_byte(static_cast<unsigned char>(lit->cp))) {
+      flush();
+      continue;
+    }
+    piece.push_back(static_cast<char>(lit->cp));
+    caseless =
+        caseless || lit->caseless;  // caseless matching is a superset, so one caseless char taints the run
+  }
+  flush();
+  return best;
+}
+
+Req require_concat(const PatternNode& n) {
+  Req best;
+  std::vector<const PatternNode*> run;
+  for (const auto& c : n.children) {
+    if (c.kind == NodeKind::literal) {
+      run.push_back(&c);
+      continue;
+    }
+    consider(&best, literal_runs(run));
+    run.clear();
+    consider(&best, require(c));
+  }
+  consider(&best, literal_runs(run));
+  return best;
+}
+
+Req require_alternation(const PatternNode& n) {
+  Candidate all;
+  for (const auto& branch : n.children) {
+    Req r = require(branch);
+    if (!r) return std::nullopt;
+    all.caseless = all.caseless || r->caseless;
+    for (auto& s : r->needles)
+      all.needles.push_back(std::move(s));
+  }
+  return all;
+}
+
+Req require(const PatternNode& n) {
+  switch (n.kind) {
+    case NodeKind::literal:
+      return literal_runs({&n});
+    case NodeKind::concat:
+      return require_concat(n);
+    case NodeKind::alternation:
+      return require_alternation(n);
+    case NodeKind::repeat:
+      return n.min >= 1 ? require(n.children[0]) : std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+// Drops duplicates and any needle containing another (a line holding the longer one holds the shorter too).
+std::vector<std::string> minimise(std::vector<std::string> in, bool caseless) {
+  std::vector<std::string> out;
+  std::sort(in.begin(), in.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
+  for (auto& s : in) {
+    std::string key = folded(s, caseless);
+    bool covered = std::any_of(out.begin(), out.end(), [&](const std::string& o) {
+      return key.find(folded(o, caseless)) != std::string::npos;
+    });
+    if (!covered) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+bool whole_literal(const PatternNode& root, std::string* text) {
+  auto add = [&](const PatternNode& l) {
+    if (l.kind != NodeKind::literal) return false;
+    if (l.cp >= 0x80 || !needle_safe_byte(static_cast<unsigned char>(l.cp))) return false;
+    text->push_back(static_cast<char>(l.cp));
+    return true;
+  };
+  if (root.kind == NodeKind::literal) return add(root);
+  if (root.kind != NodeKind::concat) return false;
+  return std::all_of(root.children.begin(), root.children.end(), add);
+}
+
+}  // namespace
+
+bool needle_safe_byte(unsigned char c) {
+  if (c < 0x21 || c >= 0x7F) return false;  // controls, space, DEL, non-ASCII
+  return c != '"' && c != '\\';
+}
+
+std::vector<std::string> NeedleSet::all() const {
+  std::vector<std::string> v = needles;
+  v.insert(v.end(), fold_markers.begin(), fold_markers.end());
+  return v;
+}
+
+NeedleSet required_needles(const ParsedPattern& pattern) {
+  NeedleSet out;
+  Req r = require(pattern.root);
+  if (!r) return out;
+  std::vector<std::string> needles = minimise(std::move(r->needles), r->caseless);
+  if (needles.empty() || needles.size() > NeedleSet::kMaxNeedles) return out;
+  out.needles = std::move(needles);
+  out.caseless = r->caseless;
+  if (out.caseless) {
+    auto has = [&](char c) {
+      return std::any_of(out.needles.begin(), out.needles.end(),
+                         [&](const std::string& s) { return folded(s, true).find(c) != std::string::npos; });
+    };
+    if (has('k')) out.fold_markers.insert(out.fold_markers.end(), {"\xE2\x84\xAA", "u212a"});
+    if (has('s')) out.fold_markers.insert(out.fold_markers.end(), {"\xC5\xBF", "u017f"});
+  }
+  std::string text;
+  out.exact_literal = out.needles.size() == 1 && whole_literal(pattern.root, &text) && text == out.needles[0];
+  return out;
+}
+
+NeedleSet required_needles(std::string_view pattern, const RegexOptions& options) {
+  return required_needles(parse_pattern(pattern, options));
+}
+
+}  // namespace csift

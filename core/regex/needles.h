@@ -1,0 +1,40 @@
+// Required-needle derivation (SPEC §7d): byte strings at least one of which occurs in the RAW JSON line of
+// every record whose decoded text the pattern matches, so lines lacking all of them are dropped before any
+// JSON parse. Necessity only: a needle is emitted only when the pattern cannot match without it.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/regex/pattern_ast.h"
+
+namespace csift {
+
+struct NeedleSet {
+  static constexpr size_t kMaxNeedles = 8;
+  static constexpr size_t kMinNeedleBytes = 3;
+
+  // Empty: no prefilter possible (every line is a candidate). Otherwise 1..8 needles, any one of which is
+  // required.
+  std::vector<std::string> needles;
+  bool caseless = false;  // match the needles ASCII-caselessly
+  // Caseless only: with PCRE2's Unicode folding 'k' also matches U+212A (KELVIN SIGN) and 's' U+017F (LONG
+  // S), which a raw line holds as UTF-8 bytes or a \u escape. These markers keep the prefilter exact for such
+  // lines; search for them alongside the needles (they are rare, so they cost nothing in practice).
+  std::vector<std::string> fold_markers;
+  // The whole pattern is this one literal (no metacharacters) and it is the single needle.
+  bool exact_literal = false;
+
+  bool empty() const { return needles.empty(); }
+  // needles + fold_markers: what a SubstringFinder should look for.
+  std::vector<std::string> all() const;
+};
+
+// The safety predicate per byte: whitespace (render-time normalisation), '"', '\\', control bytes and DEL
+// (JSON escapes), and every non-ASCII byte (an encoder may write it as \uXXXX) never appear in a needle.
+bool needle_safe_byte(unsigned char c);
+
+NeedleSet required_needles(const ParsedPattern& pattern);
+NeedleSet required_needles(std::string_view pattern, const RegexOptions& options);
+
+}  // namespace csift

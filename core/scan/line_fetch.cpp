@@ -1,0 +1,60 @@
+#include "core/scan/line_fetch.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/scan/file_handle.h"
+
+namespace csift {
+namespace {
+
+// Lines closer than this are read together (reading the gap is cheaper than another system call).
+constexpr uint64_t kCoalesceGap = 64 * 1024;
+// A merged read stops growing here (a single longer line is still read whole).
+constexpr uint64_t kMaxReadBytes = 8u << 20;
+
+// The bytes of a line end with '\n' (or "\r\n", the reader's LineRef length excludes the '\r').
+bool ends_line(std::string_view after) {
+  return !after.empty() && (after[0] == '\n' || (after.size() > 1 && after[0] == '\r' && after[1] == '\n'));
+}
+
+}  // namespace
+
+std::string fetch_lines(const std::string& path, const std::vector<LineRef>& refs,
+                        const std::function<void(const LineRef&, std::string_view)>& fn,
+                        const CancelToken* cancel) {
+  if (refs.empty()) return "";
+  FileHandle file(path);
+  if (file.fd < 0) return "cannot open " + path + ": " + std::strerror(errno);
+  std::string buf;
+  for (size_t i = 0; i < refs.size();) {
+    if (cancel && cancel->is_cancelled()) return "";
+    // One read covers refs[i, j): each next line starts within the gap and the read stays bounded.
+    size_t j = i + 1;
+    const uint64_t begin = refs[i].offset;
+    uint64_t end = refs[i].offset + refs[i].length + 2;
+    while (j < refs.size() && refs[j].offset <= end + kCoalesceGap &&
+           refs[j].offset + refs[j].length + 2 - begin <= kMaxReadBytes) {
+      end = std::max(end, refs[j].offset + refs[j].length + 2);
+      ++j;
+    }
+    buf.resize(end - begin);
+    // The last line of a file may have only its '\n' after it: read what exists.
+    const ssize_t got = pread_upto(file.fd, buf.data(), buf.size(), begin);
+    if (got < 0) return "cannot read " + path + ": " + std::strerror(errno);
+    const std::string_view have(buf.data(), static_cast<size_t>(got));
+    for (size_t k = i; k < j; ++k) {
+      const uint64_t at = refs[k].offset - begin;
+      if (at + refs[k].length >= have.size() || !ends_line(have.substr(at + refs[k].length)))
+        return path + " changed while it was read: line " + std::to_string(refs[k].line) +
+               " is no longer at byte " + std::to_string(refs[k].offset);
+      fn(refs[k], have.substr(at, refs[k].length));
+    }
+    i = j;
+  }
+  return "";
+}
+
+}  // namespace csift

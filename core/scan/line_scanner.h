@@ -1,0 +1,90 @@
+// LineScanner: reads transcript files as blocks of complete lines, on the reading path measured fastest on
+// this machine (read() into a reused buffer; see SPEC.md "Measured facts"). A final line with no '\n' is a
+// torn tail: held back, never delivered, and reported in ScanStats so callers can count it.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/cancel.h"
+
+namespace csift {
+
+struct LineBlock {
+  std::string_view data;  // one or more complete lines, each ending in '\n'
+  uint64_t first_line;    // 1-based line number of data's first line
+  uint64_t offset;        // file byte offset of data[0]
+};
+
+struct LineView {
+  std::string_view bytes;  // the line without its '\n' (and without a trailing '\r')
+  uint64_t line;           // 1-based
+  uint64_t offset;         // byte offset of the line start
+};
+
+struct ScanStats {
+  uint64_t bytes = 0;      // bytes read
+  uint64_t lines = 0;      // complete lines delivered (blank ones included)
+  bool torn_tail = false;  // the file ended in a line with no '\n'
+  uint64_t torn_tail_line = 0;
+  uint64_t torn_tail_offset = 0;
+  uint64_t torn_tail_bytes = 0;
+  bool stopped = false;  // the callback asked to stop early
+  std::string error;     // non-empty when the file could not be opened/read
+};
+
+// Return false from a callback to stop the scan.
+using BlockFn = std::function<bool(const LineBlock&)>;
+using LineFn = std::function<bool(const LineView&)>;
+
+// Calls fn for each line in the block, in order.
+bool for_each_line(const LineBlock& block, const LineFn& fn);
+// Number of '\n' bytes in [p, p+n) (SIMD).
+uint64_t count_newlines(const char* p, size_t n);
+
+class LineScanner {
+ public:
+  explicit LineScanner(size_t buffer_bytes = 1 << 20);
+  // Sequential front-to-back read of [begin, end) of the file; `begin` must be a line start whose line number
+  // is first_line. Blocks arrive in order. The buffer grows to hold a line longer than it (10 MB lines work).
+  ScanStats scan(const std::string& path, const BlockFn& fn, uint64_t begin = 0, uint64_t end = UINT64_MAX,
+                 uint64_t first_line = 1, const CancelToken* cancel = nullptr);
+  // Convenience: per-line callback over the whole file.
+  ScanStats scan_lines(const std::string& path, const LineFn& fn, const CancelToken* cancel = nullptr);
+
+ private:
+  // Uninitialized storage, borrowed from the thread's spare buffer and returned on destruction: a fresh
+  // 1 MiB allocation per file is a fresh mmap whose page faults cost more than reading a small file.
+  std::unique_ptr<char[]> buf_;
+  size_t cap_ = 0;
+  size_t window_ = 0;  // bytes used per read: the requested size (a borrowed buffer may be larger)
+
+ public:
+  ~LineScanner();
+  LineScanner(const LineScanner&) = delete;
+  LineScanner& operator=(const LineScanner&) = delete;
+};
+
+// Splits one file into newline-aligned chunks and scans them on oneTBB workers, each byte read once.
+// fn(chunk_index, block) may run concurrently for different chunks; blocks of one chunk arrive in order.
+// Line numbers inside chunk i count from 1 at the chunk's start: a chunk cannot know how many lines precede
+// it without reading them, and a separate counting pass would read the file twice. The caller turns them
+// into file line numbers with plan_out->first_line[i] - 1 once the scan returns (ScanStats' torn-tail line is
+// already a file line number). Files below `threshold` run as one chunk, whose numbers are file numbers.
+struct ChunkPlan {
+  size_t chunks = 0;
+  std::vector<uint64_t> first_line;  // per chunk: the file line number of its first line
+};
+ScanStats scan_parallel(const std::string& path,
+                        const std::function<bool(size_t chunk, const LineBlock&)>& fn,
+                        ChunkPlan* plan_out = nullptr, const CancelToken* cancel = nullptr,
+                        uint64_t threshold = 8u << 20, uint64_t chunk_bytes = 4u << 20);
+
+// Reads complete lines backward from EOF (newest first) in growing chunks, never below `floor_offset`.
+// Line numbers are not known on this path (LineView::line is 0). A torn tail is skipped and reported.
+ScanStats scan_backward(const std::string& path, const LineFn& fn, uint64_t floor_offset = 0);
+
+}  // namespace csift

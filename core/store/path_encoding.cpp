@@ -1,0 +1,148 @@
+// Where the store is and how a cwd names its project dir (spec §1, §2.1). The encoding mirrors Claude Code's
+// `cwd.normalize("NFC").replace(/[^a-zA-Z0-9]/g, "-")`, which runs per UTF-16 code unit.
+#include <pwd.h>
+#include <unistd.h>
+#include <utf8proc.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <memory>
+
+#include "core/store/store.h"
+
+extern char** environ;
+
+namespace csift {
+
+namespace {
+
+bool is_ascii_alnum(int32_t c) {
+  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+// NFC of a run that is valid UTF-8 (utf8proc refuses invalid input, so callers split around bad bytes).
+std::string nfc(std::string_view valid) {
+  std::string copy(valid);  // utf8proc_NFC wants a NUL-terminated string
+  std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> out(
+      utf8proc_NFC(reinterpret_cast<const utf8proc_uint8_t*>(copy.c_str())), &std::free);
+  return out ? std::string(reinterpret_cast<const char*>(out.get())) : copy;
+}
+
+// Appends the encoding of one valid UTF-8 run (after NFC): one char per UTF-16 code unit.
+void encode_valid_run(std::string_view run, std::string& out) {
+  std::string normalized = nfc(run);
+  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(normalized.data());
+  utf8proc_ssize_t left = static_cast<utf8proc_ssize_t>(normalized.size());
+  while (left > 0) {
+    utf8proc_int32_t cp = 0;
+    utf8proc_ssize_t len = utf8proc_iterate(p, left, &cp);
+    if (len <= 0) {  // cannot happen for a validated run; stay total anyway
+      out += '-';
+      len = 1;
+    } else if (is_ascii_alnum(cp)) {
+      out += static_cast<char>(cp);
+    } else {
+      out += cp >= 0x10000 ? "--" : "-";  // an astral char is a surrogate pair: two units
+    }
+    p += len;
+    left -= len;
+  }
+}
+
+}  // namespace
+
+Environment Environment::from_process() {
+  Environment env;
+  for (char** e = environ; e && *e; ++e) {
+    std::string_view entry(*e);
+    size_t eq = entry.find('=');
+    if (eq == std::string_view::npos) continue;
+    env.vars.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+  }
+  std::string buf(4096, '\0');
+  while (::getcwd(buf.data(), buf.size()) == nullptr && errno == ERANGE)
+    buf.resize(buf.size() * 2);
+  env.cwd = buf.c_str();
+  if (env.cwd.empty()) env.cwd = env.get("PWD").value_or("/");
+  return env;
+}
+
+std::optional<std::string> Environment::get(const std::string& name) const {
+  auto it = vars.find(name);
+  if (it == vars.end() || it->second.empty()) return std::nullopt;
+  return it->second;
+}
+
+std::string home_dir(const Environment& env) {
+  if (auto home = env.get("HOME")) return *home;
+  if (const passwd* pw = ::getpwuid(::getuid()); pw && pw->pw_dir) return pw->pw_dir;
+  return "/";
+}
+
+std::string expand_home(const std::string& path, const Environment& env) {
+  if (path == "~") return home_dir(env);
+  if (path.rfind("~/", 0) == 0) return home_dir(env) + path.substr(1);
+  if (path == "$HOME") return home_dir(env);
+  if (path.rfind("$HOME/", 0) == 0) return home_dir(env) + path.substr(5);
+  return path;
+}
+
+std::string resolve_claude_home(const std::optional<std::string>& override_dir, const Environment& env) {
+  if (override_dir && !override_dir->empty()) return expand_home(*override_dir, env);
+  if (auto config_dir = env.get("CLAUDE_CONFIG_DIR")) return expand_home(*config_dir, env);
+  return home_dir(env) + "/.claude";
+}
+
+std::string projects_root(const std::string& claude_home) {
+  if (!claude_home.empty() && claude_home.back() == '/') return claude_home + "projects";
+  return claude_home + "/projects";
+}
+
+std::string encode_cwd(const std::string& cwd) {
+  std::string out;
+  out.reserve(cwd.size());
+  const auto* bytes = reinterpret_cast<const utf8proc_uint8_t*>(cwd.data());
+  size_t run_start = 0;
+  size_t i = 0;
+  while (i < cwd.size()) {
+    utf8proc_int32_t cp = 0;
+    utf8proc_ssize_t len = utf8proc_iterate(bytes + i, static_cast<utf8proc_ssize_t>(cwd.size() - i), &cp);
+    if (len > 0) {
+      i += static_cast<size_t>(len);
+      continue;
+    }
+    // An invalid byte ends the valid run; it encodes as one dash (a lossy decoder's U+FFFD is one unit).
+    encode_valid_run(std::string_view(cwd).substr(run_start, i - run_start), out);
+    out += '-';
+    ++i;
+    run_start = i;
+  }
+  encode_valid_run(std::string_view(cwd).substr(run_start), out);
+  return out;
+}
+
+bool is_uuid(std::string_view s) {
+  if (s.size() != 36) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    bool dash_slot = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash_slot ? s[i] != '-' : !std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
+  }
+  return true;
+}
+
+bool is_teammate_agent_id(std::string_view s) {
+  // a<Name>-<16 hex>; the name may itself carry dashes.
+  if (s.size() < 19 || s[0] != 'a' || is_uuid(s)) return false;
+  size_t dash = s.size() - 17;
+  if (s[dash] != '-') return false;
+  for (size_t i = dash + 1; i < s.size(); ++i) {
+    if (!std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
+  }
+  for (size_t i = 1; i < dash; ++i) {
+    if (!std::isalnum(static_cast<unsigned char>(s[i])) && s[i] != '-') return false;
+  }
+  return true;
+}
+
+}  // namespace csift

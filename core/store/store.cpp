@@ -1,0 +1,302 @@
+// Transcript discovery (spec §1, §6.5): top-level sessions, the three subagent shapes under a session's
+// sidecar dir, and legacy flat agent files. Directory listings only; meta.json is the one file read.
+#include "core/store/store.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/scan/line_scanner.h"
+
+namespace csift {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kJsonl = ".jsonl";
+constexpr std::string_view kAgentPrefix = "agent-";
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string absolute_path(const std::string& p) {
+  std::error_code ec;
+  fs::path abs = fs::absolute(p, ec);
+  return (ec ? fs::path(p) : abs).lexically_normal().string();
+}
+
+void fill_size_mtime(Transcript& t) {
+  struct stat st {};
+  if (::stat(t.path.c_str(), &st) != 0) return;
+  t.size = static_cast<uint64_t>(st.st_size);
+  t.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+bool is_regular(const fs::directory_entry& e) {
+  std::error_code ec;
+  return e.is_regular_file(ec);  // follows symlinks (test stores link to corpus files)
+}
+
+std::vector<fs::directory_entry> entries_of(const fs::path& dir) {
+  std::vector<fs::directory_entry> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    out.push_back(*it);
+  return out;
+}
+
+std::string string_field(const nlohmann::json& meta, const char* key) {
+  auto it = meta.find(key);
+  return it != meta.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Reads the companion agent-<id>.meta.json; a missing or malformed meta leaves the fields empty.
+void read_meta(Transcript& t) {
+  std::string meta_path = t.path.substr(0, t.path.size() - kJsonl.size()) + ".meta.json";
+  std::ifstream in(meta_path, std::ios::binary);
+  if (!in) return;
+  t.meta_path = meta_path;
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json meta = nlohmann::json::parse(text.str(), nullptr, false);
+  if (!meta.is_object()) return;
+  t.agent_type = string_field(meta, "agentType");
+  t.description = string_field(meta, "description");
+  t.spawn_tool_use_id = string_field(meta, "toolUseId");
+  t.parent_agent_id = string_field(meta, "parentAgentId");
+  t.agent_name = string_field(meta, "name");
+  t.team_name = string_field(meta, "teamName");
+  t.task_kind = string_field(meta, "taskKind");
+}
+
+Transcript agent_transcript(const fs::path& file, const Transcript& session, TranscriptShape shape) {
+  Transcript t;
+  t.path = file.string();
+  t.project_dir = session.project_dir;
+  t.id = agent_id_from_filename(file.filename().string());
+  t.session_id = session.id;
+  t.is_subagent = true;
+  t.shape = shape;
+  read_meta(t);
+  if (shape == TranscriptShape::builtin_task &&
+      (t.task_kind == "in_process_teammate" || is_teammate_agent_id(t.id))) {
+    t.shape = TranscriptShape::teammate;
+  }
+  fill_size_mtime(t);
+  return t;
+}
+
+void collect_agents(const fs::path& dir, const Transcript& session, TranscriptShape shape,
+                    const std::string& workflow_id, std::vector<Transcript>& out) {
+  for (const auto& e : entries_of(dir)) {
+    if (!is_regular(e) || agent_id_from_filename(e.path().filename().string()).empty()) continue;
+    Transcript t = agent_transcript(e.path(), session, shape);
+    t.workflow_id = workflow_id;
+    out.push_back(std::move(t));
+  }
+}
+
+}  // namespace
+
+const char* shape_name(TranscriptShape s) {
+  switch (s) {
+    case TranscriptShape::session:
+      return "session";
+    case TranscriptShape::builtin_task:
+      return "builtin-task";
+    case TranscriptShape::workflow:
+      return "workflow";
+    case TranscriptShape::teammate:
+      return "teammate";
+    case TranscriptShape::legacy_flat:
+      return "legacy-flat";
+  }
+  return "session";
+}
+
+std::string agent_id_from_filename(std::string_view filename) {
+  if (filename.substr(0, kAgentPrefix.size()) != kAgentPrefix || !ends_with(filename, kJsonl)) return "";
+  std::string_view id =
+      filename.substr(kAgentPrefix.size(), filename.size() - kAgentPrefix.size() - kJsonl.size());
+  if (id.empty() || ends_with(id, ".meta")) return "";
+  return std::string(id);
+}
+
+std::vector<Transcript> list_sessions(const std::string& project_dir) {
+  std::vector<Transcript> out;
+  std::string dir = absolute_path(project_dir);
+  for (const auto& e : entries_of(dir)) {
+    std::string name = e.path().filename().string();
+    if (!ends_with(name, kJsonl) || !is_uuid(std::string_view(name).substr(0, name.size() - kJsonl.size())))
+      continue;
+    if (!is_regular(e)) continue;
+    Transcript t;
+    t.path = dir + "/" + name;
+    t.project_dir = dir;
+    t.id = name.substr(0, name.size() - kJsonl.size());
+    t.session_id = t.id;
+    fill_size_mtime(t);
+    out.push_back(std::move(t));
+  }
+  std::sort(out.begin(), out.end(), [](const Transcript& a, const Transcript& b) { return a.path < b.path; });
+  return out;
+}
+
+std::vector<Transcript> list_subagents(const Transcript& session) {
+  std::vector<Transcript> out;
+  fs::path subagents = fs::path(session.project_dir) / session.id / "subagents";
+  collect_agents(subagents, session, TranscriptShape::builtin_task, "", out);
+  for (const auto& wf : entries_of(subagents / "workflows")) {
+    std::error_code ec;
+    std::string name = wf.path().filename().string();
+    if (!wf.is_directory(ec) || name.rfind("wf_", 0) != 0) continue;
+    collect_agents(wf.path(), session, TranscriptShape::workflow, name, out);
+  }
+  std::sort(out.begin(), out.end(), [](const Transcript& a, const Transcript& b) { return a.path < b.path; });
+  return out;
+}
+
+std::string head_session_id(const std::string& path) {
+  static constexpr std::string_view kKey = "\"sessionId\":\"";
+  std::string found;
+  int lines_left = 64;
+  LineScanner scanner(64 * 1024);
+  scanner.scan_lines(path, [&](const LineView& line) {
+    size_t at = line.bytes.find(kKey);
+    if (at != std::string_view::npos) {
+      std::string_view rest = line.bytes.substr(at + kKey.size());
+      size_t close = rest.find('"');
+      if (close != std::string_view::npos && close > 0) {
+        found = std::string(rest.substr(0, close));
+        return false;
+      }
+    }
+    return --lines_left > 0;
+  });
+  return found;
+}
+
+std::vector<Transcript> list_legacy_agents(const std::string& project_dir) {
+  std::vector<Transcript> out;
+  std::string dir = absolute_path(project_dir);
+  for (const auto& e : entries_of(dir)) {
+    std::string name = e.path().filename().string();
+    std::string id = agent_id_from_filename(name);
+    if (id.empty() || !is_regular(e)) continue;
+    Transcript t;
+    t.path = dir + "/" + name;
+    t.project_dir = dir;
+    t.id = id;
+    t.session_id = head_session_id(t.path);
+    t.is_subagent = true;
+    t.shape = TranscriptShape::legacy_flat;
+    fill_size_mtime(t);
+    out.push_back(std::move(t));
+  }
+  std::sort(out.begin(), out.end(), [](const Transcript& a, const Transcript& b) { return a.path < b.path; });
+  return out;
+}
+
+std::vector<std::string> list_project_dirs(const std::string& root) {
+  std::vector<std::string> out;
+  std::string abs_root = absolute_path(root);
+  for (const auto& e : entries_of(abs_root)) {
+    std::error_code ec;
+    if (!e.is_directory(ec)) continue;
+    std::string dir = abs_root + "/" + e.path().filename().string();
+    bool has_session = false;
+    for (const auto& f : entries_of(dir)) {
+      std::string name = f.path().filename().string();
+      if (ends_with(name, kJsonl) && is_uuid(std::string_view(name).substr(0, name.size() - kJsonl.size())) &&
+          is_regular(f)) {
+        has_session = true;
+        break;
+      }
+    }
+    if (has_session) out.push_back(dir);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string sidecar_path(const Transcript& session) {
+  return (fs::path(session.project_dir) / session.id / "elicitations.jsonl").string();
+}
+
+bool is_sidecar_path(const std::string& path) {
+  if (fs::path(path).filename() == "elicitations.jsonl") return true;
+  // Content sniff: every non-blank line is a csift-marked record (a renamed sidecar is still a sidecar).
+  bool any = false;
+  bool all_marked = true;
+  LineScanner scanner(64 * 1024);
+  ScanStats stats = scanner.scan_lines(path, [&](const LineView& line) {
+    if (line.bytes.find_first_not_of(" \t") == std::string_view::npos) return true;
+    any = true;
+    if (line.bytes.find("\"csift\":\"") == std::string_view::npos) {
+      all_marked = false;
+      return false;
+    }
+    return true;
+  });
+  return stats.error.empty() && any && all_marked;
+}
+
+}  // namespace csift
+
+namespace csift {
+
+namespace {
+
+std::optional<Transcript> find_by_path(std::vector<Transcript> listing, const std::string& path) {
+  for (Transcript& t : listing) {
+    if (t.path == path) return std::move(t);
+  }
+  return std::nullopt;
+}
+
+// The owning session of a file under <project>/<uuid>/subagents/[workflows/wf_x/]; nullopt elsewhere.
+std::optional<Transcript> owning_session_of(const fs::path& file) {
+  fs::path dir = file.parent_path();
+  if (dir.parent_path().filename() == "workflows" && dir.filename().string().rfind("wf_", 0) == 0) {
+    dir = dir.parent_path().parent_path();
+  }
+  if (dir.filename() != "subagents") return std::nullopt;
+  fs::path session_dir = dir.parent_path();
+  Transcript session;
+  session.id = session_dir.filename().string();
+  session.session_id = session.id;
+  session.project_dir = session_dir.parent_path().string();
+  session.path = session.project_dir + "/" + session.id + ".jsonl";
+  return session;
+}
+
+}  // namespace
+
+std::optional<Transcript> transcript_for_file(const std::string& path) {
+  std::error_code ec;
+  std::string abs = absolute_path(path);
+  if (!fs::is_regular_file(abs, ec)) return std::nullopt;
+  fs::path file(abs);
+  std::string name = file.filename().string();
+  if (!agent_id_from_filename(name).empty()) {
+    if (auto session = owning_session_of(file)) {
+      if (auto hit = find_by_path(list_subagents(*session), abs)) return hit;
+    }
+    if (auto hit = find_by_path(list_legacy_agents(file.parent_path().string()), abs)) return hit;
+  }
+  Transcript t;
+  t.path = abs;
+  t.project_dir = file.parent_path().string();
+  t.id = name.substr(0, name.size() - std::min(name.size(), kJsonl.size()));
+  t.session_id = t.id;
+  fill_size_mtime(t);
+  return t;
+}
+
+}  // namespace csift

@@ -1,0 +1,29 @@
+// A lazily built, per-resolution view of every transcript id in the store: what `@<uuid-prefix>` and
+// `@<agent-id>` match against (the union of top-level session uuids and subagent agent ids).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/store/store.h"
+
+namespace csift {
+
+class StoreIndex {
+ public:
+  explicit StoreIndex(std::string projects_root) : root_(std::move(projects_root)) {}
+  const std::vector<std::string>& project_dirs();
+  const std::vector<Transcript>& sessions();
+  // Every subagent transcript (the three sidecar shapes, plus legacy flat agents).
+  const std::vector<Transcript>& agents();
+  // The top-level session that owns `agent` (nullopt for a legacy agent whose session is gone).
+  std::optional<Transcript> session_of(const Transcript& agent);
+
+ private:
+  std::string root_;
+  std::optional<std::vector<std::string>> dirs_;
+  std::optional<std::vector<Transcript>> sessions_;
+  std::optional<std::vector<Transcript>> agents_;
+};
+
+}  // namespace csift

@@ -1,0 +1,442 @@
+// The shared positional target grammar (spec §2.3, §6.2 PATH row). Every form fails loud: a target that
+// resolves to nothing is an error naming what was tried, never a silent empty scope.
+#include "core/store/targets.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "core/base/error.h"
+#include "core/harness/claude_code/agent_topology.h"
+#include "core/store/session_env.h"
+#include "core/store/store_index.h"
+#include "core/store/trap_resolve.h"
+
+namespace csift {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kAtGrammar =
+    "the @-forms are @<uuid>, @<4-11 hex uuid prefix>, @<agent-id>, @main, @trap:<marker>, or an encoded "
+    "project dir @-Users-… / @C--Users-… / @--server-…";
+
+bool is_encoded_chars(std::string_view s) {
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-'; });
+}
+
+// `-Users-x` (Unix) or `C--Users-x` (a Windows drive); a UNC `--server-…` also starts with '-'.
+bool looks_encoded(std::string_view s) {
+  if (s.empty() || !is_encoded_chars(s)) return false;
+  if (s[0] == '-') return true;
+  return s.size() >= 3 && std::isalpha(static_cast<unsigned char>(s[0])) && s[1] == '-' && s[2] == '-';
+}
+
+// A leading run of the 8-4-4-4-12 uuid layout (dashes only where the layout has them); counts its hex digits.
+bool is_uuid_layout_prefix(std::string_view s, size_t& hex_digits) {
+  hex_digits = 0;
+  if (s.empty() || s.size() > 36) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    bool dash_slot = i == 8 || i == 13 || i == 18 || i == 23;
+    if (s[i] == '-') {
+      if (!dash_slot) return false;
+    } else if (!std::isxdigit(static_cast<unsigned char>(s[i]))) {
+      return false;
+    } else if (dash_slot) {
+      return false;  // a hex digit where the layout has a dash: a dashless 9+ run (an agent id candidate)
+    } else {
+      ++hex_digits;
+    }
+  }
+  return true;
+}
+
+bool is_all_hex(std::string_view s) {
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+}
+
+bool is_agent_id_shape(std::string_view s) {
+  return !s.empty() && std::isalnum(static_cast<unsigned char>(s[0])) &&
+         std::all_of(s.begin(), s.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+         });
+}
+
+bool starts_with_ci(std::string_view s, std::string_view prefix) {
+  if (prefix.size() > s.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i])))
+      return false;
+  }
+  return true;
+}
+
+bool is_dir(const std::string& p) {
+  std::error_code ec;
+  return fs::is_directory(p, ec);
+}
+
+// Collects the transcripts of a scope, expanding sessions and agents per the span rule, then orders them.
+class ScopeBuilder {
+ public:
+  ScopeBuilder(const Environment& env, const std::string& root, bool subagents)
+      : env_(env), root_(root), subagents_(subagents), index_(root) {}
+
+  void target(const std::string& t);
+  void id_token(const std::string& token);
+  void all_projects();
+  std::vector<Transcript> take_ordered();
+  std::vector<std::string>& notes() { return notes_; }
+
+ private:
+  void at_target(const std::string& body);
+  void id_target(const std::string& body, const std::string& shown);
+  void jsonl_target(const std::string& t);
+  void path_target(const std::string& t);
+  bool project_dir(const std::string& dir, const std::string& shown);
+  void session(const Transcript& s);
+  void agent(const Transcript& a, const std::vector<Transcript>* siblings);
+  void main_session();
+  void trap(const std::string& marker);
+  std::string absolutize(const std::string& p) const;
+
+  const Environment& env_;
+  std::string root_;
+  bool subagents_;
+  StoreIndex index_;
+  std::vector<Transcript> picked_;
+  std::vector<std::string> notes_;
+  // Legacy flat agents per project dir, listed once: a project of N sessions asked for them N times, each a
+  // directory listing plus a head read per agent (quadratic: 3 s of scope resolution for 2,400 sessions).
+  std::map<std::string, std::vector<Transcript>> legacy_agents_;
+  const std::vector<Transcript>& legacy_agents(const std::string& project_dir);
+};
+
+std::string ScopeBuilder::absolutize(const std::string& p) const {
+  fs::path path(expand_home(p, env_));
+  if (path.is_relative()) path = fs::path(env_.cwd) / path;
+  std::error_code ec;
+  fs::path real = fs::canonical(path, ec);
+  return (ec ? path.lexically_normal() : real).string();
+}
+
+void ScopeBuilder::session(const Transcript& s) {
+  picked_.push_back(s);
+  if (!subagents_) return;
+  for (Transcript& a : list_subagents(s))
+    picked_.push_back(std::move(a));
+  for (const Transcript& a : legacy_agents(s.project_dir)) {
+    if (a.session_id == s.id) picked_.push_back(a);
+  }
+}
+
+const std::vector<Transcript>& ScopeBuilder::legacy_agents(const std::string& project_dir) {
+  auto it = legacy_agents_.find(project_dir);
+  if (it == legacy_agents_.end())
+    it = legacy_agents_.emplace(project_dir, list_legacy_agents(project_dir)).first;
+  return it->second;
+}
+
+// An agent and, under the span, its topological descendants among its session's subagents.
+void ScopeBuilder::agent(const Transcript& a, const std::vector<Transcript>* siblings) {
+  picked_.push_back(a);
+  if (!subagents_ || a.shape == TranscriptShape::legacy_flat) return;
+  Transcript owner;
+  owner.id = a.session_id;
+  owner.project_dir = a.project_dir;
+  owner.path = a.project_dir + "/" + a.session_id + ".jsonl";
+  std::vector<Transcript> listed;
+  if (!siblings) {
+    listed = list_subagents(owner);
+    siblings = &listed;
+  }
+  AgentTopology topo = build_agent_topology(owner, *siblings);
+  std::set<std::string> below;
+  for (const std::string& id : topo.descendants(a.id))
+    below.insert(id);
+  for (const Transcript& t : *siblings) {
+    if (below.count(t.id)) picked_.push_back(t);
+  }
+}
+
+bool ScopeBuilder::project_dir(const std::string& dir, const std::string& shown) {
+  std::vector<Transcript> sessions = list_sessions(dir);
+  if (sessions.empty())
+    not_found_error("'" + shown + "': the project dir " + dir + " holds no session transcript");
+  for (const Transcript& s : sessions)
+    session(s);
+  if (subagents_) {
+    for (const Transcript& a : legacy_agents(dir))
+      picked_.push_back(a);
+  }
+  return true;
+}
+
+void ScopeBuilder::main_session() {
+  auto who = env_session_id(env_);
+  if (!who) usage_error("@main: " + whoami_guidance());
+  auto s = find_session_file(root_, who->id, env_.cwd);
+  if (!s) {
+    not_found_error("@main: session " + who->id + " ($" + who->var + ") has no transcript under " + root_ +
+                    " (looked in " + root_ + "/" + encode_cwd(env_.cwd) + " and every project dir)");
+  }
+  notes_.push_back("@main " + env_lane_note(*who));
+  session(*s);
+}
+
+void ScopeBuilder::trap(const std::string& marker) {
+  TrapResolution hit = resolve_trap(marker, env_, root_);
+  if (hit.agent) {
+    agent(*hit.agent, &hit.agents);
+  } else {
+    notes_.push_back(trap_main_lane_note(hit.session.id));
+    session(hit.session);
+  }
+}
+
+// `@<uuid>`, `@<uuid-prefix>`, `@<agent-id>` (also the --sessions-from tokens).
+void ScopeBuilder::id_target(const std::string& body, const std::string& shown) {
+  if (is_uuid(body)) {
+    for (const Transcript& s : index_.sessions()) {
+      if (s.id == body) return session(s);
+    }
+    not_found_error("'" + shown + "': no session " + body + " under " + root_);
+  }
+  size_t hex_digits = 0;
+  bool prefix_shape = is_uuid_layout_prefix(body, hex_digits);
+  if (prefix_shape && hex_digits < 4) {
+    usage_error("'" + shown +
+                "' is too short for a session-uuid prefix — needs 4-11 leading (dashless) hex chars");
+  }
+  if (!prefix_shape && !is_all_hex(body) && !is_agent_id_shape(body)) {
+    usage_error("'" + shown + "' is not a recognized @-target; " + std::string(kAtGrammar));
+  }
+  // An exact agent id wins; else a unique prefix over session uuids ∪ agent ids (prefix shapes only).
+  for (const Transcript& a : index_.agents()) {
+    if (a.id == body) return agent(a, nullptr);
+  }
+  if (!prefix_shape && !is_all_hex(body)) {
+    not_found_error("'" + shown + "': no subagent with agent id '" + body + "' under " + root_ + " (" +
+                    std::string(kAtGrammar) + ")");
+  }
+  std::vector<const Transcript*> hits;
+  for (const Transcript& s : index_.sessions()) {
+    if (starts_with_ci(s.id, body)) hits.push_back(&s);
+  }
+  for (const Transcript& a : index_.agents()) {
+    if (starts_with_ci(a.id, body)) hits.push_back(&a);
+  }
+  if (hits.empty())
+    not_found_error("'" + shown + "': no session uuid or agent id under " + root_ + " starts with '" + body +
+                    "'");
+  if (hits.size() > 1) {
+    std::string list;
+    for (size_t i = 0; i < hits.size() && i < 20; ++i)
+      list += (i ? ", " : "") + hits[i]->id;
+    if (hits.size() > 20) list += ", … (+" + std::to_string(hits.size() - 20) + " more)";
+    usage_error("'" + shown + "' is ambiguous: it prefixes " + std::to_string(hits.size()) + " ids (" + list +
+                "); add more characters");
+  }
+  if (hits[0]->is_subagent) return agent(*hits[0], nullptr);
+  session(*hits[0]);
+}
+
+void ScopeBuilder::at_target(const std::string& body) {
+  const std::string shown = "@" + body;
+  if (body == "main") return main_session();
+  if (body.rfind("trap:", 0) == 0) return trap(body.substr(5));
+  if (body.empty()) usage_error("'@' names nothing; " + std::string(kAtGrammar));
+  if (looks_encoded(body) && !is_uuid(body)) {
+    std::string dir = root_ + "/" + body;
+    if (!is_dir(dir)) not_found_error("'" + shown + "': no project dir " + dir);
+    project_dir(dir, shown);
+    return;
+  }
+  id_target(body, shown);
+}
+
+void ScopeBuilder::jsonl_target(const std::string& t) {
+  std::string abs = absolutize(t);
+  auto file = transcript_for_file(abs);
+  if (!file) not_found_error("'" + t + "': no transcript file " + abs);
+  if (is_sidecar_path(abs)) {
+    usage_error("'" + t +
+                "' is the elicitation sidecar: it is merged into its session automatically and is "
+                "never a target; target the session (@<uuid>) instead");
+  }
+  if (file->is_subagent) return agent(*file, nullptr);
+  picked_.push_back(*file);
+  if (!subagents_ || !is_uuid(file->id)) return;
+  for (Transcript& a : list_subagents(*file))
+    picked_.push_back(std::move(a));
+}
+
+// A real filesystem cwd (incl. `.`), or a project dir itself, or an encoded dir under the projects root.
+void ScopeBuilder::path_target(const std::string& t) {
+  std::string expanded = expand_home(t, env_);
+  std::string root_prefix = root_ + "/";
+  // `~/.claude/projects/<ENCODED>` names the dir under whichever projects root is in force.
+  std::string default_root_prefix = home_dir(env_) + "/.claude/projects/";
+  for (const std::string& prefix : {root_prefix, default_root_prefix}) {
+    if (expanded.rfind(prefix, 0) != 0) continue;
+    std::string rest = expanded.substr(prefix.size());
+    while (!rest.empty() && rest.back() == '/')
+      rest.pop_back();
+    if (!rest.empty() && rest.find('/') == std::string::npos && is_dir(root_prefix + rest)) {
+      project_dir(root_prefix + rest, t);
+      return;
+    }
+  }
+  std::string abs = absolutize(t);
+  std::string encoded = encode_cwd(abs);
+  if (is_dir(root_prefix + encoded)) {
+    project_dir(root_prefix + encoded, t);
+    return;
+  }
+  if (encoded.size() > kMaxEncodedLength) {
+    // CC stores `<first-200>-<hash>` and finds it by prefix (the hash differs between its writers).
+    std::string head = encoded.substr(0, kMaxEncodedLength) + "-";
+    std::vector<std::string> matches;
+    std::error_code ec;
+    for (fs::directory_iterator it(root_, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->path().filename().string().rfind(head, 0) == 0 && is_dir(it->path().string()))
+        matches.push_back(it->path().string());
+    }
+    std::sort(matches.begin(), matches.end());
+    if (!matches.empty()) {
+      for (const std::string& dir : matches)
+        project_dir(dir, t);
+      return;
+    }
+    not_found_error("'" + t + "': no Claude Code project dir for " + abs + " (looked for " + root_prefix +
+                    head + "<hash>)");
+  }
+  not_found_error("'" + t + "': no Claude Code project dir for " + abs + " (looked for " + root_prefix +
+                  encoded + ")");
+}
+
+void ScopeBuilder::target(const std::string& t) {
+  if (t.empty()) usage_error("an empty target names nothing");
+  if (t[0] == '@') return at_target(t.substr(1));
+  if (t.rfind("--", 0) == 0) {
+    usage_error("'" + t +
+                "' is not a flag this tool knows — did you mistype a flag? (a UNC-encoded project dir "
+                "is targeted as '@" +
+                t + "')");
+  }
+  if (is_uuid(t)) usage_error("'" + t + "' is a bare session id — did you mean '@" + t + "'?");
+  if (t.size() > 6 && t.substr(t.size() - 6) == ".jsonl") return jsonl_target(t);
+  if (looks_encoded(t) && t.find('/') == std::string::npos) {
+    std::string dir = root_ + "/" + t;
+    if (is_dir(dir)) {
+      project_dir(dir, t);
+      return;
+    }
+    if (t[0] == '-') not_found_error("'" + t + "': no project dir " + dir);
+  }
+  path_target(t);
+}
+
+void ScopeBuilder::id_token(const std::string& token) {
+  std::string body = token[0] == '@' ? token.substr(1) : token;
+  if (body == "main" || body.rfind("trap:", 0) == 0 || (looks_encoded(body) && !is_uuid(body)) ||
+      body.empty()) {
+    usage_error("--sessions-from takes session uuids, uuid prefixes and agent ids; '" + token + "' is none");
+  }
+  id_target(body, token);
+}
+
+void ScopeBuilder::all_projects() {
+  for (const std::string& dir : index_.project_dirs()) {
+    for (const Transcript& s : list_sessions(dir))
+      session(s);
+    if (subagents_) {
+      for (Transcript& a : list_legacy_agents(dir))
+        picked_.push_back(std::move(a));
+    }
+  }
+}
+
+// Sessions by path, each followed by its subagents by path; one entry per file.
+std::vector<Transcript> ScopeBuilder::take_ordered() {
+  auto owner_key = [](const Transcript& t) { return t.project_dir + "/" + t.session_id + ".jsonl"; };
+  std::stable_sort(picked_.begin(), picked_.end(), [&](const Transcript& a, const Transcript& b) {
+    if (a.is_subagent != b.is_subagent || owner_key(a) != owner_key(b)) {
+      std::string ka = a.is_subagent ? owner_key(a) : a.path;
+      std::string kb = b.is_subagent ? owner_key(b) : b.path;
+      if (ka != kb) return ka < kb;
+      return a.is_subagent < b.is_subagent;
+    }
+    return a.path < b.path;
+  });
+  std::vector<Transcript> out;
+  std::set<std::string> seen;
+  for (Transcript& t : picked_) {
+    if (seen.insert(t.path).second) out.push_back(std::move(t));
+  }
+  picked_.clear();
+  return out;
+}
+
+}  // namespace
+
+TargetResolver::TargetResolver(const Environment& env, std::optional<std::string> claude_home_override)
+    : env_(env), home_(resolve_claude_home(claude_home_override, env)), root_(csift::projects_root(home_)) {}
+
+Scope TargetResolver::resolve(const TargetRequest& req) const {
+  Scope scope;
+  scope.claude_home = home_;
+  scope.projects_root = root_;
+  ScopeBuilder builder(env_, root_, req.subagents);
+  for (const std::string& t : req.targets)
+    builder.target(t);
+  if (req.sessions_from_ids) {
+    for (const std::string& id : *req.sessions_from_ids)
+      builder.id_token(id);
+  }
+  if (req.targets.empty() && !req.sessions_from_ids) {
+    scope.unscoped = true;
+    builder.all_projects();
+  }
+  scope.transcripts = builder.take_ordered();
+  scope.notes = std::move(builder.notes());
+  for (const Transcript& t : scope.transcripts) {
+    ++(t.is_subagent ? scope.subagent_sessions : scope.top_level_sessions);
+  }
+  return scope;
+}
+
+Transcript TargetResolver::resolve_one(const std::string& target) const {
+  TargetRequest req;
+  req.targets = {target};
+  req.subagents = false;
+  Scope scope = resolve(req);
+  if (scope.transcripts.size() != 1) {
+    usage_error("'" + target + "' resolves to " + std::to_string(scope.transcripts.size()) +
+                " transcripts; this reads exactly ONE (use @<uuid>, @<agent-id> or a *.jsonl path)");
+  }
+  return scope.transcripts.front();
+}
+
+std::vector<std::string> parse_id_list(const std::string& text) {
+  std::vector<std::string> ids;  // bare ids: a leading '@' is dropped
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+      ++i;
+    size_t start = i;
+    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])))
+      ++i;
+    if (i > start && text[start] == '@') ++start;
+    if (i > start) ids.push_back(text.substr(start, i - start));
+  }
+  return ids;
+}
+
+}  // namespace csift

@@ -1,0 +1,52 @@
+// TargetResolver: the positional target grammar every multi-target tool shares (spec §2.3, §6.2):
+// a real path (incl. `.`), an encoded dir (bare or under ~/.claude/projects/), `@<uuid>`,
+// `@<4-11 hex prefix>`, `@<agent-id>`, `@main`, `@trap:<marker>`, a `*.jsonl` path, plus
+// `--sessions-from FILE|-`.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/store/store.h"
+
+namespace csift {
+
+struct TargetRequest {
+  std::vector<std::string> targets;
+  std::optional<std::vector<std::string>> sessions_from_ids;  // already-read id tokens (empty = empty scope)
+  bool subagents = true;                                      // span subagents (--no-subagents clears)
+  std::optional<std::string> claude_home;
+};
+
+struct Scope {
+  std::string claude_home;
+  std::string projects_root;
+  std::vector<Transcript> transcripts;  // deterministic order: session, then its subagents, by path
+  bool unscoped = false;                // no target and no --sessions-from: all projects
+  size_t top_level_sessions = 0;
+  size_t subagent_sessions = 0;
+  std::vector<std::string> notes;  // stderr-class notes (e.g. the @main lane note)
+};
+
+class TargetResolver {
+ public:
+  TargetResolver(const Environment& env, std::optional<std::string> claude_home_override);
+  // Throws ToolError(not_found/usage) naming what was tried when a target resolves to nothing.
+  Scope resolve(const TargetRequest& req) const;
+  // Exactly one transcript (show): `@uuid`/prefix -> that top-level file, `@agent-id` -> the agent file,
+  // `*.jsonl` -> itself. Errors when it is not exactly one.
+  Transcript resolve_one(const std::string& target) const;
+
+  const std::string& claude_home() const { return home_; }
+  const std::string& projects_root() const { return root_; }
+
+ private:
+  Environment env_;  // a copy: a resolver built from a temporary environment must not dangle
+  std::string home_;
+  std::string root_;
+};
+
+// Splits an id list (whitespace separated, bare or @-prefixed; the `@` is dropped) read from a file or stdin.
+std::vector<std::string> parse_id_list(const std::string& text);
+
+}  // namespace csift

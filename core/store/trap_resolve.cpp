@@ -1,0 +1,108 @@
+#include "core/store/trap_resolve.h"
+
+#include <tbb/parallel_for.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/base/error.h"
+#include "core/harness/claude_code/record_parser.h"
+#include "core/scan/line_scanner.h"
+#include "core/store/session_env.h"
+#include "core/store/trap_marker.h"
+
+namespace csift {
+
+namespace {
+
+bool command_carries(const std::string& input_json, std::string_view marker) {
+  nlohmann::json input = nlohmann::json::parse(input_json, nullptr, false);
+  if (!input.is_object()) return false;
+  auto it = input.find("command");
+  if (it == input.end() || !it->is_string()) return false;
+  const std::string& command = it->get_ref<const std::string&>();
+  return command.find(marker) != std::string::npos && command.find("csift") != std::string::npos;
+}
+
+bool transcript_has_trap_command(const std::string& path, std::string_view marker) {
+  bool hit = false;
+  LineScanner scanner;
+  scanner.scan_lines(path, [&](const LineView& line) {
+    hit = line_has_trap_command(line.bytes, marker);
+    return !hit;
+  });
+  return hit;
+}
+
+std::string no_hit_message(std::string_view marker, const Transcript& session, size_t agents) {
+  return "@trap:" + std::string(marker) + ": no shell (Bash / PowerShell) tool_use in session " + session.id +
+         " or its " + std::to_string(agents) +
+         " subagent transcript(s) has a command carrying both the marker and the literal 'csift'. "
+         "If you are the MAIN thread, use @main instead (env-based, no race: the main transcript lands "
+         "~1-3.4s after a command starts). Otherwise check the marker was typed literally in this very csift "
+         "command (not built from a variable or a script). A subagent's own command is on disk at dispatch; "
+         "as lane confirmation, re-run the SAME command with the SAME marker as a NEW, SEPARATE shell "
+         "invocation (a fresh marker restarts the race).";
+}
+
+}  // namespace
+
+bool line_has_trap_command(std::string_view line, std::string_view marker) {
+  // Raw-byte prefilter first: almost every line lacks the marker, and those are never parsed.
+  if (line.find(marker) == std::string_view::npos || line.find("csift") == std::string_view::npos)
+    return false;
+  thread_local RecordParser parser;
+  Record record;
+  if (parser.parse(line, record) != ParseStatus::ok) return false;
+  for (const Block& block : record.message.blocks) {
+    if (block.kind != BlockKind::tool_use || (block.name != "Bash" && block.name != "PowerShell")) continue;
+    if (command_carries(block.input_json, marker)) return true;
+  }
+  return false;
+}
+
+std::string trap_main_lane_note(const std::string& session_id) {
+  return "@trap resolved to the MAIN transcript of session " + session_id +
+         " (no subagent carries the marker); the main thread should simply use @main";
+}
+
+TrapResolution resolve_trap(std::string_view marker, const Environment& env,
+                            const std::string& projects_root) {
+  if (std::string problem = trap_marker_problem(marker); !problem.empty()) {
+    usage_error("@trap:" + std::string(marker) + ": " + problem + "; " + trap_marker_guidance());
+  }
+  auto who = env_session_id(env);
+  if (!who) usage_error("@trap needs the calling session from the environment; " + whoami_guidance());
+  auto session = find_session_file(projects_root, who->id, env.cwd);
+  if (!session) {
+    not_found_error("@trap: session " + who->id + " ($" + who->var + ") has no transcript under " +
+                    projects_root);
+  }
+  TrapResolution out{*session, std::nullopt, list_subagents(*session)};
+  std::vector<char> agent_hit(out.agents.size(), 0);
+  bool main_hit = false;
+  tbb::parallel_for(size_t{0}, out.agents.size() + 1, [&](size_t i) {
+    if (i == out.agents.size()) {
+      main_hit = transcript_has_trap_command(out.session.path, marker);
+    } else {
+      agent_hit[i] = transcript_has_trap_command(out.agents[i].path, marker);
+    }
+  });
+  std::vector<std::string> hits;
+  for (size_t i = 0; i < out.agents.size(); ++i) {
+    if (agent_hit[i]) hits.push_back(out.agents[i].id);
+  }
+  if (hits.size() > 1) {
+    std::string list;
+    for (const std::string& id : hits)
+      list += (list.empty() ? "" : ", ") + id;
+    usage_error("@trap:" + std::string(marker) + " is ambiguous: " + std::to_string(hits.size()) +
+                " subagent transcripts carry it (" + list + "); invent a fresher marker");
+  }
+  for (size_t i = 0; i < out.agents.size(); ++i) {
+    if (agent_hit[i]) out.agent = out.agents[i];
+  }
+  if (!out.agent && !main_hit) not_found_error(no_hit_message(marker, out.session, out.agents.size()));
+  return out;
+}
+
+}  // namespace csift

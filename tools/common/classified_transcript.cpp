@@ -1,0 +1,73 @@
+#include "tools/common/classified_transcript.h"
+
+#include "core/base/error.h"
+#include "core/record/labels.h"
+#include "core/record/turns.h"
+
+namespace csift {
+
+ClassifyContext classify_context_for(const Transcript& t, const std::vector<Record>& records) {
+  ClassifyContext ctx;
+  ctx.is_subagent = t.is_subagent;
+  ctx.owner_id = t.id;
+  if (t.is_subagent) ctx.parent_id = t.parent_agent_id.empty() ? t.session_id : t.parent_agent_id;
+  ctx.is_fork_clone = !records.empty() && records.front().type == "fork-context-ref";
+  return ctx;
+}
+
+Pairing ClassifiedTranscript::pairing_of(const ClassifiedEntry& e, const Unit& u) const {
+  if (e.source == RecordSource::elicitation_sidecar && u.is_tool_use) return Pairing::pending;
+  return pairing.of(u);
+}
+
+ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel) {
+  ct.turns = assign_turns(ct.read.records);
+  ct.entries.clear();
+  ct.pairing = PairingIndex{};
+  ClassifyContext ctx = classify_context_for(ct.transcript, ct.read.records);
+  const auto& records = ct.read.records;
+  ct.entries.reserve(records.size());
+  for (size_t i = 0; i < records.size(); ++i) {
+    // Classifying millions of records takes seconds: a cancelled caller stops here too (it reports the
+    // cancellation; a partial transcript is never returned as an answer).
+    if (i % 4096 == 0 && cancel && cancel->is_cancelled()) break;
+    ClassifiedEntry e;
+    e.record = &records[i];
+    e.units = classify_record(records[i], ctx);
+    e.turn_index = ct.turns.turn_of[i];
+    e.superseded_draft = ct.turns.is_draft[i];
+    if (e.superseded_draft) relabel_as_draft(records[i], e.units);
+    ct.pairing.add_record(records[i]);
+    ct.entries.push_back(std::move(e));
+  }
+  ct.transcript_entries = ct.entries.size();
+  return ctx;
+}
+
+ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
+                                                const CancelToken* cancel,
+                                                const std::function<bool(std::string_view)>& want) {
+  ClassifiedTranscript ct;
+  ct.transcript = t;
+  ct.owner = TranscriptIdentity::of(t);
+  ReadOptions options;
+  options.cancel = cancel;
+  options.want = want;
+  ct.read = claude_code_reader().read(t, options);
+  if (!ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + ct.read.error);
+  ClassifyContext ctx = classify_read_records(ct, cancel);
+  if (!merge_sidecar || t.is_subagent) return ct;
+  ct.sidecar = read_unresolved_pending(t, ct.read.records);
+  for (const auto& p : ct.sidecar.pending) {
+    ClassifiedEntry e;
+    e.record = &p.record;
+    e.units = classify_sidecar_pending(p, ctx);
+    e.turn_index = ct.turns.turn_count - 1;  // still pending: it belongs to the session's latest turn
+    e.source = RecordSource::elicitation_sidecar;
+    ct.pairing.add_record(p.record);
+    ct.entries.push_back(std::move(e));
+  }
+  return ct;
+}
+
+}  // namespace csift

@@ -1,0 +1,64 @@
+// One transcript read whole and classified in file order (spec §4-§5, §6.4, §6.10): its records, their units,
+// turn assignment, tool pairing, and (for a top-level session) the merged unresolved sidecar records. The
+// model an addressed fetch renders from: every record is parsed, gated leaves included.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "core/harness/claude_code/classify.h"
+#include "core/harness/claude_code/elicitation_sidecar.h"
+#include "core/record/transcript_reader.h"
+#include "core/record/turns.h"
+#include "core/scan/line_scanner.h"
+#include "tools/common/record_render.h"
+
+namespace csift {
+
+// One renderable entry: a transcript record or a merged sidecar record, with its units.
+struct ClassifiedEntry {
+  const Record* record = nullptr;
+  std::vector<Unit> units;
+  int turn_index = -1;
+  bool superseded_draft = false;
+  RecordSource source = RecordSource::transcript;
+};
+
+// Entries point into `read.records` and `sidecar.pending`: movable (vector buffers keep their addresses),
+// never copyable.
+struct ClassifiedTranscript {
+  ClassifiedTranscript() = default;
+  ClassifiedTranscript(ClassifiedTranscript&&) = default;
+  ClassifiedTranscript(const ClassifiedTranscript&) = delete;
+  ClassifiedTranscript& operator=(const ClassifiedTranscript&) = delete;
+  ClassifiedTranscript& operator=(ClassifiedTranscript&&) = default;
+
+  Transcript transcript;
+  TranscriptIdentity owner;
+  ReadResult read;
+  TurnAssignment turns;
+  std::vector<ClassifiedEntry> entries;  // transcript records in file order, then the sidecar records
+  size_t transcript_entries = 0;         // entries[0, transcript_entries) are the transcript's records
+  SidecarMerge sidecar;
+  PairingIndex pairing;
+
+  // The pairing state of one unit (a merged sidecar marker is pending by construction).
+  Pairing pairing_of(const ClassifiedEntry& e, const Unit& u) const;
+};
+
+// Reads and classifies. `merge_sidecar` applies to top-level sessions only. Throws ToolError(failure) when
+// the file cannot be read.
+// The classifier's per-transcript context: owner, lane, parent, and whether the file is a /fork clone.
+ClassifyContext classify_context_for(const Transcript& t, const std::vector<Record>& records);
+
+// (Re)builds turns, entries and the pairing index from ct.read.records (file order), without the sidecar:
+// the loader's second half, and how a sparse search rebuilds its model after reading more lines. Returns
+// the classifier's context after the last record (the sidecar's records are classified in it).
+ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel);
+
+ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
+                                                const CancelToken* cancel,
+                                                const std::function<bool(std::string_view)>& want = {});
+
+}  // namespace csift

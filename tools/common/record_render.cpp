@@ -1,0 +1,288 @@
+#include "tools/common/record_render.h"
+
+#include <algorithm>
+
+#include "core/base/timefmt.h"
+#include "core/record/labels.h"
+
+namespace csift {
+namespace {
+
+constexpr const char* kEllipsis = "\xE2\x80\xA6";  // …
+
+bool is_continuation_byte(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+// Moves a byte index onto the start of the code point holding it (a span from a regex is byte-exact, but a
+// caller-made one need not be).
+size_t snap_to_char_start(std::string_view s, size_t i) {
+  i = std::min(i, s.size());
+  while (i > 0 && i < s.size() && is_continuation_byte(s[i]))
+    --i;
+  return i;
+}
+
+// Byte index `n` code points before / after `from` (stopping at the string's ends).
+size_t back_chars(std::string_view s, size_t from, size_t n) {
+  while (n > 0 && from > 0) {
+    --from;
+    while (from > 0 && is_continuation_byte(s[from]))
+      --from;
+    --n;
+  }
+  return from;
+}
+size_t forward_chars(std::string_view s, size_t from, size_t n) {
+  while (n > 0 && from < s.size()) {
+    ++from;
+    while (from < s.size() && is_continuation_byte(s[from]))
+      ++from;
+    --n;
+  }
+  return from;
+}
+
+json string_or_null(const std::string& s) {
+  return s.empty() ? json(nullptr) : json(s);
+}
+
+json local_iso_or_null(const std::string& ts) {
+  const auto ms = parse_iso8601(ts);
+  return ms ? json(format_local_iso(*ms)) : json(nullptr);
+}
+
+std::string get_string(const json& hit, const char* key) {
+  const auto it = hit.find(key);
+  return it != hit.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Keeps a text's own line breaks but indents every continuation line, so full multi-line text (code, logs)
+// stays verbatim while a line of it can never pass for a record header or another hit.
+std::string indent_continuations(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out += "    ";
+  }
+  return out;
+}
+
+std::string image_zone(const json& hit) {
+  const auto it = hit.find("image_ids");
+  if (it == hit.end() || !it->is_array() || it->empty()) return "";
+  std::string out = " [" + std::to_string(it->size()) + (it->size() == 1 ? " image:" : " images:");
+  for (const auto& id : *it)
+    out += " " + id.get<std::string>();
+  return out + "]";
+}
+
+}  // namespace
+
+const char* pairing_name(Pairing p) {
+  switch (p) {
+    case Pairing::paired:
+      return "paired";
+    case Pairing::pending:
+      return "pending";
+    case Pairing::orphan:
+      return "orphan";
+    default:
+      return nullptr;
+  }
+}
+
+void PairingIndex::add_record(const Record& r) {
+  for (const auto& b : r.message.blocks) {
+    if (b.kind == BlockKind::tool_use && !b.id.empty()) use_ids_.insert(b.id);
+    if (b.kind == BlockKind::tool_result && !b.tool_use_id.empty()) result_ids_.insert(b.tool_use_id);
+  }
+}
+
+Pairing PairingIndex::of(const Unit& u) const {
+  if (u.tool_use_id.empty()) return Pairing::none;
+  if (u.is_tool_use) return result_ids_.count(u.tool_use_id) ? Pairing::paired : Pairing::pending;
+  if (u.is_tool_result) return use_ids_.count(u.tool_use_id) ? Pairing::paired : Pairing::orphan;
+  return Pairing::none;
+}
+
+TranscriptIdentity TranscriptIdentity::of(const Transcript& t) {
+  return TranscriptIdentity{t.id, t.is_subagent, t.parent_session_id()};
+}
+
+Excerpt apply_excerpt(std::string_view text, const ExcerptPolicy& policy) {
+  if (policy.full || utf8_length(text) <= policy.width) return Excerpt{std::string(text), false};
+  const size_t match_begin = snap_to_char_start(text, policy.match_begin);
+  const size_t match_end = std::max(match_begin, snap_to_char_start(text, policy.match_end));
+  const size_t match_chars = utf8_length(text.substr(match_begin, match_end - match_begin));
+  size_t begin = match_begin, end = match_end;
+  if (match_chars >= policy.width) {
+    end = forward_chars(text, match_begin, policy.width);  // a match wider than the window keeps its head
+  } else {
+    // Split the spare width around the match; a side that runs out of text hands its share to the other.
+    const size_t spare = policy.width - match_chars;
+    const size_t left_available = utf8_length(text.substr(0, match_begin));
+    const size_t right_available = utf8_length(text.substr(match_end));
+    size_t left = std::min(spare / 2, left_available);
+    const size_t right = std::min(spare - left, right_available);
+    left = std::min(spare - right, left_available);
+    begin = back_chars(text, match_begin, left);
+    end = forward_chars(text, match_end, right);
+  }
+  std::string out;
+  if (begin > 0) out += "(+" + std::to_string(utf8_length(text.substr(0, begin))) + " chars) " + kEllipsis;
+  out += text.substr(begin, end - begin);
+  if (end < text.size())
+    out += std::string(kEllipsis) + " (+" + std::to_string(utf8_length(text.substr(end))) + " chars)";
+  return Excerpt{std::move(out), true};
+}
+
+std::string refetch_command(const std::string& transcript_id, uint64_t line) {
+  return "csift-mcp --cli show @" + transcript_id + " --line " + std::to_string(line);
+}
+
+json build_hit_json(const HitInput& in, const ExcerptPolicy& policy, const HitJsonOptions& options) {
+  const Record& r = *in.record;
+  const Unit& u = *in.unit;
+  const bool from_sidecar = in.source == RecordSource::elicitation_sidecar;
+  json hit = json::object();
+  hit["kind"] = options.kind;
+  hit["session_id"] = in.owner->id;
+  hit["is_subagent"] = in.owner->is_subagent;
+  hit["parent_session_id"] = in.owner->parent_session_id;
+  hit["turn_index"] = in.turn_index >= 0 ? json(in.turn_index) : json(nullptr);
+  hit["line"] = from_sidecar ? json(nullptr) : json(r.line);
+  hit["uuid"] = string_or_null(r.uuid);
+  hit["label"] = u.labels.empty() ? json(nullptr) : json(std::string(label_path(u.labels.front())));
+  hit["labels"] = json::array();
+  for (const Label l : u.labels)
+    hit["labels"].push_back(std::string(label_path(l)));
+  hit["tool_name"] = string_or_null(u.tool_name);
+  hit["from"] = string_or_null(u.from);
+  hit["to"] = string_or_null(u.to);
+  const char* pairing = pairing_name(in.pairing);
+  hit["pairing"] = pairing ? json(pairing) : json(nullptr);
+  hit["tool_use_id"] = string_or_null(u.tool_use_id);
+  // A result hit always states its error flag (false when the block had none); other hits carry null.
+  hit["is_error"] = u.is_tool_result ? json(u.is_error.value_or(false)) : json(nullptr);
+  hit["source"] = from_sidecar ? "elicitation-sidecar" : "transcript";
+  hit["ts_utc"] = string_or_null(r.timestamp);
+  hit["ts_local"] = local_iso_or_null(r.timestamp);
+  hit["marker"] = string_or_null(u.marker);
+  hit["queue_operation"] = string_or_null(u.queue_operation);
+  hit["queue_reason"] = string_or_null(u.queue_reason);
+  Excerpt text = apply_excerpt(u.text, policy);
+  hit["text"] = std::move(text.text);
+  if (!policy.full) hit["excerpt_truncated"] = text.truncated;
+  hit["images"] = u.images;
+  hit["image_ids"] = json::array();
+  for (int k = 0; k < u.images && !from_sidecar; ++k) {
+    hit["image_ids"].push_back("L" + std::to_string(r.line) + "i" +
+                               std::to_string(in.first_image_ordinal + k));
+  }
+  hit["superseded_draft"] = in.superseded_draft;
+  if (options.with_refetch) {
+    hit["refetch"] = from_sidecar ? json(nullptr) : json(refetch_command(in.owner->id, r.line));
+  }
+  return hit;
+}
+
+std::string render_label_zone(const json& hit) {
+  const std::string label = get_string(hit, "label");
+  const std::string pairing = get_string(hit, "pairing");
+  const std::string marker = get_string(hit, "marker");
+  std::string zone = label;
+  if (pairing == "paired" && label == "agent.tool.use") zone += " \xE2\x96\xB9 agent.tool.result";  // ▹
+  if (pairing == "pending") zone += " (no result \xE2\x80\x94 pending)";
+  if (pairing == "orphan") zone += " (use not in scope)";
+  const std::string from = get_string(hit, "from"), to = get_string(hit, "to");
+  if (!from.empty() || !to.empty()) {
+    zone += " " + (from.empty() ? "?" : from) + " \xE2\x87\xA8 " + (to.empty() ? "?" : to);  // ⇨
+  }
+  if (!marker.empty()) zone += " " + marker;
+  const auto is_error = hit.find("is_error");
+  if (is_error != hit.end() && is_error->is_boolean() && is_error->get<bool>() &&
+      marker.find("[error]") == std::string::npos) {
+    zone += " [error]";
+  }
+  const std::string tool = get_string(hit, "tool_name");
+  if (!tool.empty()) zone += " " + tool;
+  return zone + image_zone(hit);
+}
+
+std::string render_location(const json& hit) {
+  const auto line = hit.find("line");
+  if (line == hit.end() || !line->is_number()) return "(elicitation sidecar)";
+  return "L" + std::to_string(line->get<uint64_t>());
+}
+
+namespace {
+
+// The text a hit line shows: a tool_use unit's text leads with its tool name (so a search for the name
+// matches), which the label zone already names; trailing newlines would only leave a dangling indent.
+std::string display_text(const json& hit) {
+  std::string text = get_string(hit, "text");
+  const std::string tool = get_string(hit, "tool_name");
+  if (!tool.empty() && text.size() > tool.size() && text.compare(0, tool.size(), tool) == 0 &&
+      text[tool.size()] == ' ') {
+    text.erase(0, tool.size() + 1);
+  }
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+    text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+std::string render_hit_line(const json& hit, const HitLineStyle& style) {
+  const auto label = label_from_path(get_string(hit, "label"));
+  const std::string glyph(label ? role_glyph(label_role(*label)) : std::string_view("?"));
+  std::string out = " " + glyph + " " + render_label_zone(hit) + " " + render_location(hit);
+  const std::string text = display_text(hit);
+  if (!text.empty()) out += " " + (style.fold_newlines ? one_line(text) : indent_continuations(text));
+  return out;
+}
+
+void HeaderTokens::add(const std::string& id) {
+  if (!ids_.insert(id).second) return;
+  ++prefix8_[id.substr(0, 8)];
+  ++prefix12_[id.substr(0, 12)];
+}
+
+std::string HeaderTokens::token(const std::string& id) const {
+  const auto count = [](const auto& counts, const std::string& prefix) {
+    const auto it = counts.find(prefix);
+    return it == counts.end() ? size_t{0} : it->second;
+  };
+  if (count(prefix8_, id.substr(0, 8)) <= 1) return id.substr(0, 8);
+  if (count(prefix12_, id.substr(0, 12)) <= 1) return id.substr(0, 12);
+  return id;
+}
+
+std::string render_turn_tag(const json& hit, const HeaderTokens& tokens) {
+  std::string tag = tokens.token(get_string(hit, "session_id")) + "\xC2\xB7";  // ·
+  const auto turn = hit.find("turn_index");
+  const auto draft = hit.find("superseded_draft");
+  if (draft != hit.end() && draft->is_boolean() && draft->get<bool>()) {
+    tag += "draft";
+  } else if (turn != hit.end() && turn->is_number()) {
+    tag += "t" + std::to_string(turn->get<int64_t>());
+  } else {
+    tag += "pre";
+  }
+  const auto sub = hit.find("is_subagent");
+  if (sub != hit.end() && sub->is_boolean() && sub->get<bool>()) {
+    tag += " (parent " + get_string(hit, "parent_session_id").substr(0, 8) + ")";
+  }
+  return tag;
+}
+
+std::string render_record_header(const json& hit, const HeaderTokens& tokens) {
+  std::string header = render_turn_tag(hit, tokens);
+  const auto ms = parse_iso8601(get_string(hit, "ts_utc"));
+  if (ms) header += " " + format_local(*ms, true);
+  return header;
+}
+
+}  // namespace csift

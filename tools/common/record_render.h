@@ -1,0 +1,121 @@
+// The per-record rendering pipeline `show` and `search` share (spec §6.2 hit lines, §5.4 markers, §6.10
+// sidecar rows, §8.2 JSON fields): one classified unit of one record becomes a JSON hit object, and the text
+// forms (record header `<tok>·t<N> <ts>`, hit line ` <glyph> <label>[ <tool>] L<line> <text>`) are rendered
+// FROM that object, so the text and JSON outputs of a tool can never disagree.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/base/envelope.h"
+#include "core/harness/claude_code/classify.h"
+#include "core/record/record.h"
+#include "core/store/store.h"
+
+namespace csift {
+
+// The closed `pairing` enum of a tool hit (§8.2); `none` renders as JSON null (a non-tool unit).
+enum class Pairing { none, paired, pending, orphan };
+const char* pairing_name(Pairing p);  // nullptr for none
+
+// tool_use id <-> tool_result tool_use_id across one transcript (plus its merged sidecar records).
+class PairingIndex {
+ public:
+  void add_record(const Record& r);
+  // A tool_use unit is paired or pending, a tool_result unit paired or orphan; any other unit is none.
+  Pairing of(const Unit& u) const;
+
+ private:
+  std::unordered_set<std::string> use_ids_;
+  std::unordered_set<std::string> result_ids_;
+};
+
+// Where a rendered record came from: a physical transcript line, or the elicitation sidecar (no line).
+enum class RecordSource { transcript, elicitation_sidecar };
+
+// The transcript that OWNS a record (the id trio of every row, and the target of a refetch).
+struct TranscriptIdentity {
+  std::string id;  // session uuid, or agent id
+  bool is_subagent = false;
+  std::string parent_session_id;  // the owning top-level session (the id itself for a session)
+  static TranscriptIdentity of(const Transcript& t);
+};
+
+// How much of a unit's text a hit carries: all of it, or a window of ~`width` code points centred on a match
+// (byte span [match_begin, match_end) of the unit text), cut with explicit `… (+N chars)` markers.
+struct ExcerptPolicy {
+  bool full = true;
+  size_t match_begin = 0;
+  size_t match_end = 0;
+  size_t width = 400;
+  static ExcerptPolicy full_text() { return {}; }
+  static ExcerptPolicy centered(size_t begin, size_t end, size_t width = 400) {
+    return ExcerptPolicy{false, begin, end, width};
+  }
+};
+
+struct Excerpt {
+  std::string text;
+  bool truncated = false;
+};
+Excerpt apply_excerpt(std::string_view text, const ExcerptPolicy& policy);
+
+// Everything one hit row is built from.
+struct HitInput {
+  const Record* record = nullptr;
+  const Unit* unit = nullptr;
+  const TranscriptIdentity* owner = nullptr;
+  int turn_index = -1;  // -1: outside turn numbering (before the first opener, or a draft)
+  bool superseded_draft = false;
+  Pairing pairing = Pairing::none;
+  RecordSource source = RecordSource::transcript;
+  int first_image_ordinal = 1;  // `L<line>i<n>` numbering of this unit's first image within its record
+};
+
+struct HitJsonOptions {
+  std::string kind = "record";  // the envelope row kind ("record" for show; search embeds hits in exchanges)
+  bool with_refetch = false;    // add `refetch`: the ready-to-run show command for the hit's own line
+};
+
+// The JSON hit/record object (§6.11 field list; absent values are null, never omitted).
+json build_hit_json(const HitInput& in, const ExcerptPolicy& policy, const HitJsonOptions& options = {});
+
+// `csift-mcp --cli show @<id> --line N`, addressed at the transcript that owns the line.
+std::string refetch_command(const std::string& transcript_id, uint64_t line);
+
+// The label zone: `<label>[ ▹ pairing][ from ⇨ to][ markers][ [error]][ <tool>]`.
+std::string render_label_zone(const json& hit);
+// The location token: `L<line>`, or `(elicitation sidecar)` for a merged record.
+std::string render_location(const json& hit);
+
+struct HitLineStyle {
+  // Fold newlines and whitespace runs to single spaces (search excerpts); otherwise keep the text's own line
+  // breaks, indenting continuation lines so they cannot be mistaken for a header or another hit (show).
+  bool fold_newlines = false;
+};
+// ` <glyph> <label zone> <location> <text>` from a hit object built by build_hit_json.
+std::string render_hit_line(const json& hit, const HitLineStyle& style = {});
+
+// Header tokens: the first 8 characters of each transcript id; ids whose 8-prefix collides within one output
+// grow to 12, and to the full id when 12 still collides (§6.2). Register every id before asking for tokens.
+class HeaderTokens {
+ public:
+  void add(const std::string& id);
+  std::string token(const std::string& id) const;
+
+ private:
+  std::unordered_map<std::string, size_t> prefix8_, prefix12_;  // distinct ids per prefix
+  std::unordered_set<std::string> ids_;
+};
+
+// `<tok>·t<N>` (`<tok>·draft` for a superseded draft, `<tok>·pre` before the first opener), plus
+// ` (parent <first-8>)` on a subagent.
+std::string render_turn_tag(const json& hit, const HeaderTokens& tokens);
+// The per-record header: the turn tag and the record's local instant (omitted when the record has none).
+std::string render_record_header(const json& hit, const HeaderTokens& tokens);
+
+}  // namespace csift

@@ -1,0 +1,115 @@
+#include "tools/common/span_args.h"
+
+#include <algorithm>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+
+#include "core/base/error.h"
+
+namespace csift {
+namespace {
+
+std::vector<std::string> string_array(const json& args, const char* name) {
+  std::vector<std::string> out;
+  if (!args.contains(name)) return out;
+  const json& v = args[name];
+  if (v.is_string()) out.push_back(v.get<std::string>());
+  if (v.is_array()) {
+    for (const auto& item : v) {
+      if (item.is_string()) out.push_back(item.get<std::string>());
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> optional_string(const json& args, const char* name) {
+  if (!args.contains(name) || !args[name].is_string()) return std::nullopt;
+  return args[name].get<std::string>();
+}
+
+std::string read_id_list_text(const std::string& source, const ToolContext& ctx) {
+  if (source == "-") {
+    if (!ctx.stdin_text) usage_error("sessions_from \"-\" reads standard input, but none is available here");
+    return *ctx.stdin_text;
+  }
+  std::ifstream in(source, std::ios::binary);
+  if (!in) not_found_error("sessions_from: cannot read the id list file " + source);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::optional<EpochMs> when_arg(const json& args, const char* name, EpochMs now) {
+  const auto text = optional_string(args, name);
+  if (!text || text->empty()) return std::nullopt;
+  return parse_when(*text, now, std::string("--") + name);
+}
+
+}  // namespace
+
+Scope resolve_span_scope(const json& args, const ToolContext& ctx) {
+  TargetRequest request;
+  request.targets = string_array(args, "targets");
+  request.subagents = !args.value("no_subagents", false);
+  request.claude_home = optional_string(args, "claude_home");
+  if (const auto source = optional_string(args, "sessions_from")) {
+    request.sessions_from_ids = parse_id_list(read_id_list_text(*source, ctx));
+  }
+  TargetResolver resolver(ctx.env, request.claude_home);
+  return resolver.resolve(request);
+}
+
+TimeWindow parse_time_window(const json& args) {
+  const EpochMs now = now_ms();
+  TimeWindow window{when_arg(args, "since", now), when_arg(args, "until", now)};
+  if (window.since && window.until && *window.since > *window.until) {
+    usage_error("--since (" + format_utc(*window.since) + ") is after --until (" + format_utc(*window.until) +
+                "): the window is empty");
+  }
+  return window;
+}
+
+bool probe_span_meets(const SessionProbe& probe, const TimeWindow& window) {
+  if (!window.bounded()) return true;
+  const auto first = parse_iso8601(probe.first_timestamp);
+  const auto last = parse_iso8601(probe.last_timestamp);
+  if (!first && !last) return false;
+  const EpochMs lo = first ? *first : *last;
+  const EpochMs hi = last ? std::max(*last, lo) : lo;
+  return window.intersects(lo, hi);
+}
+
+void echo_time_window(const TimeWindow& window, json& header) {
+  if (window.since) {
+    header["since_utc"] = format_utc(*window.since);
+    header["since_local"] = format_local_iso(*window.since);
+  }
+  if (window.until) {
+    header["until_utc"] = format_utc(*window.until);
+    header["until_local"] = format_local_iso(*window.until);
+  }
+}
+
+std::optional<size_t> effective_row_cap(const json& args, bool unscoped,
+                                        std::optional<size_t> unscoped_default) {
+  if (args.contains("max_count") && args["max_count"].is_number_integer()) {
+    const int64_t n = args["max_count"].get<int64_t>();
+    if (n < 0) usage_error("--max-count must be 0 (uncapped) or a positive count, got " + std::to_string(n));
+    if (n == 0) return std::nullopt;
+    return static_cast<size_t>(n);
+  }
+  return unscoped ? unscoped_default : std::nullopt;
+}
+
+std::vector<size_t> keep_most_recent(const std::vector<int64_t>& activity, size_t cap) {
+  std::vector<size_t> order(activity.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  if (cap >= order.size()) return order;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return activity[a] > activity[b]; });
+  order.resize(cap);
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
+}  // namespace csift

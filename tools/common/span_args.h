@@ -1,0 +1,49 @@
+// Argument handling shared by the spanning tools list and stats: the scope (positional targets,
+// `sessions_from`, `no_subagents`, `claude_home`), the --since/--until window, and the row cap that keeps
+// the N most recently active sessions.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/envelope.h"
+#include "core/base/timefmt.h"
+#include "core/harness/claude_code/session_probe.h"
+#include "core/store/targets.h"
+#include "tools/common/tool.h"
+
+namespace csift {
+
+// Resolves the scope; `sessions_from: "-"` reads ctx.stdin_text. Throws ToolError naming what was tried.
+Scope resolve_span_scope(const json& args, const ToolContext& ctx);
+
+struct TimeWindow {
+  std::optional<EpochMs> since, until;
+  bool bounded() const { return since || until; }
+  bool contains(EpochMs t) const { return (!since || t >= *since) && (!until || t <= *until); }
+  // Whether [first, last] meets the window (a point span when only one end is known).
+  bool intersects(EpochMs first, EpochMs last) const {
+    return (!since || last >= *since) && (!until || first <= *until);
+  }
+};
+
+// §6.1: a probed session's [first activity, last activity] span meets the window; a session with no readable
+// timestamp never matches a bounded window.
+bool probe_span_meets(const SessionProbe& probe, const TimeWindow& window);
+
+// Parses since/until (the WHEN grammar); throws ToolError(usage) on a bad value or since > until.
+TimeWindow parse_time_window(const json& args);
+// Echoes a bounded window into a header as since_utc/since_local/until_utc/until_local.
+void echo_time_window(const TimeWindow& window, json& header);
+
+// The effective row cap: an explicit max_count (0 = uncapped) wins; otherwise `unscoped_default` applies to
+// an unscoped run and a scoped run is uncapped. nullopt = uncapped.
+std::optional<size_t> effective_row_cap(const json& args, bool unscoped,
+                                        std::optional<size_t> unscoped_default);
+
+// Keeps the `cap` entries with the latest activity (ties keep the earlier entry), returned in their original
+// order. `activity` is one value per entry (INT64_MIN = never active).
+std::vector<size_t> keep_most_recent(const std::vector<int64_t>& activity, size_t cap);
+
+}  // namespace csift

@@ -1,0 +1,69 @@
+// The tool table: every tool registered once (name, handler, text renderer); its title, description, input
+// schema and output schema live in schemas/<name>.input.json / .output.json, embedded at build time. The MCP
+// server, the CLI shim and --help are all generated from this table.
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/envelope.h"
+#include "core/scan/line_scanner.h"
+#include "core/store/store.h"
+
+namespace csift {
+
+struct ToolContext {
+  Environment env;
+  CancelToken* cancel = nullptr;
+  // Called with (done, total, message) as a long scan advances; may be empty.
+  std::function<void(double, double, const std::string&)> progress;
+  // The text of standard input, for `sessions_from: "-"` on the CLI ("" when none is available).
+  std::optional<std::string> stdin_text;
+  // How a rendering names a follow-up call (`tool` with `args`). Empty: the MCP form, `tool {args}`. The CLI
+  // shim sets it to the equivalent command line, so flag spellings stay in server/.
+  std::function<std::string(std::string_view tool, const json& args)> spell_call;
+  std::string call_text(std::string_view tool, const json& args) const;
+  bool cancelled() const { return cancel && cancel->is_cancelled(); }
+};
+
+using ToolHandler = Envelope (*)(const json& args, ToolContext& ctx);
+using TextRenderer = std::string (*)(const Envelope& env, const json& args);
+
+struct ToolSpec {
+  std::string_view name;
+  ToolHandler run;
+  TextRenderer render_text;
+  bool read_only = true;
+};
+
+const std::vector<ToolSpec>& tool_table();
+const ToolSpec* find_tool(std::string_view name);
+
+// The schema files as embedded: input schemas carry `x-cli` annotations (CLI shape) that the served form
+// drops.
+const json& input_schema_annotated(std::string_view tool);
+json input_schema_served(std::string_view tool);
+const json& output_schema(std::string_view tool);
+std::string tool_title(std::string_view tool);
+std::string tool_description(std::string_view tool);
+
+struct ToolOutcome {
+  Envelope envelope;
+  std::string text;   // the text rendering (the same text --cli prints)
+  int exit_code = 0;  // 0 success or empty result, 2 usage error, 1 other errors
+};
+
+// Validates args against the tool's input schema (defaults applied), runs the handler and renders text.
+// Never throws: every exception becomes an error envelope with isError semantics.
+ToolOutcome invoke_tool(const ToolSpec& tool, const json& args, ToolContext& ctx);
+// The same against an explicit input schema (tests; tools whose schema is not embedded).
+ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& input_schema, const json& args,
+                                    ToolContext& ctx);
+
+// Common paging arguments every tool takes: `row_offset` drops the first N rows (summary.rows_skipped);
+// `max_chars` cuts rows at a row boundary once the rendering would exceed it (summary.rows_omitted and
+// summary.continue_with = the call's arguments with row_offset advanced; text output ends with a footer).
+
+}  // namespace csift

@@ -1,0 +1,135 @@
+#include "tools/list/list.h"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <mutex>
+
+#include "core/base/error.h"
+#include "core/base/timefmt.h"
+#include "core/harness/claude_code/clone_lineage.h"
+#include "core/harness/claude_code/session_probe.h"
+#include "tools/common/span_args.h"
+#include "tools/list/list_row.h"
+
+namespace csift {
+namespace {
+
+// An unscoped listing floods the reader's context, so it keeps the 50 most recently active sessions.
+constexpr size_t kUnscopedDefaultCap = 50;
+
+// Probes every transcript on oneTBB workers; results stay in scope order.
+std::vector<ListEntry> probe_all(const Scope& scope, ToolContext& ctx) {
+  const size_t n = scope.transcripts.size();
+  std::vector<ListEntry> entries(n);
+  std::atomic<size_t> done{0};
+  std::mutex progress_mutex;
+  tbb::parallel_for(size_t{0}, n, [&](size_t i) {
+    if (ctx.cancelled()) return;
+    const Transcript& t = scope.transcripts[i];
+    entries[i].transcript = &t;
+    entries[i].probe = probe_session(t.path);
+    entries[i].sidecar = read_sidecar_status(t);
+    const size_t finished = ++done;
+    if (ctx.progress) {
+      std::lock_guard<std::mutex> lock(progress_mutex);
+      ctx.progress(static_cast<double>(finished), static_cast<double>(n), "probed " + t.path);
+    }
+  });
+  if (ctx.cancelled()) failure_error("list was cancelled");
+  return entries;
+}
+
+void join_clone_origins(std::vector<ListEntry>& entries) {
+  tbb::parallel_for(size_t{0}, entries.size(), [&](size_t i) {
+    ListEntry& e = entries[i];
+    if (e.probe.is_clone) e.clone_of = find_clone_origin(*e.transcript, e.probe.clone_boundary_uuid);
+  });
+}
+
+json build_header(const Scope& scope, const TimeWindow& window) {
+  Envelope shape = Envelope::make("list");
+  json header = shape.header;
+  header["sessions_in_scope"] = scope.transcripts.size();
+  header["top_level_sessions"] = scope.top_level_sessions;
+  header["subagent_sessions"] = scope.subagent_sessions;
+  header["unscoped"] = scope.unscoped;
+  header["claude_home"] = scope.claude_home;
+  echo_time_window(window, header);
+  return header;
+}
+
+struct ListCounts {
+  size_t outside_window = 0;
+  size_t dropped_by_cap = 0;
+  std::optional<size_t> cap;
+};
+
+void fill_summary(Envelope& env, const std::vector<ListEntry>& kept, const ListCounts& counts) {
+  uint64_t skipped = 0, bytes = 0, bytes_read = 0;
+  size_t pending = 0, clones = 0;
+  for (const auto& e : kept) {
+    skipped += e.probe.skipped_lines + e.sidecar.skipped_lines;
+    bytes += e.transcript->size;
+    bytes_read += e.probe.bytes_read;
+    pending += e.sidecar.pending.size();
+    clones += e.probe.is_clone ? 1 : 0;
+  }
+  json& s = env.summary;
+  s["sessions"] = kept.size();
+  s["dropped_by_cap"] = counts.dropped_by_cap;
+  s["max_count"] = counts.cap ? json(*counts.cap) : json(nullptr);
+  s["outside_window"] = counts.outside_window;
+  s["skipped_lines"] = skipped;
+  s["census_scope"] = "head/tail windows";
+  s["window_note"] = skipped == 0
+                         ? json(nullptr)
+                         : json("skipped " + std::to_string(skipped) +
+                                " malformed line(s) among the head/tail lines read — full census: stats");
+  s["clones"] = clones;
+  s["pending_elicitations"] = pending;
+  s["with_elicitation_sidecar"] = pending > 0;
+  s["bytes"] = bytes;
+  s["bytes_read"] = bytes_read;
+}
+
+}  // namespace
+
+Envelope run_list(const json& args, ToolContext& ctx) {
+  const TimeWindow window = parse_time_window(args);
+  const Scope scope = resolve_span_scope(args, ctx);
+  ListCounts counts;
+  counts.cap = effective_row_cap(args, scope.unscoped, kUnscopedDefaultCap);
+
+  std::vector<ListEntry> entries = probe_all(scope, ctx);
+  std::vector<ListEntry> in_window;
+  for (auto& e : entries) {
+    if (probe_span_meets(e.probe, window)) in_window.push_back(std::move(e));
+  }
+  counts.outside_window = entries.size() - in_window.size();
+
+  std::vector<ListEntry> kept;
+  if (counts.cap && in_window.size() > *counts.cap) {
+    std::vector<int64_t> activity;
+    for (const auto& e : in_window)
+      activity.push_back(most_recent_activity(e.probe));
+    for (size_t i : keep_most_recent(activity, *counts.cap))
+      kept.push_back(std::move(in_window[i]));
+  } else {
+    kept = std::move(in_window);
+  }
+  counts.dropped_by_cap = entries.size() - counts.outside_window - kept.size();
+  join_clone_origins(kept);
+
+  Envelope env = Envelope::make("list");
+  env.header = build_header(scope, window);
+  for (const auto& e : kept)
+    env.rows.push_back(list_row(e));
+  fill_summary(env, kept, counts);
+  env.notes = scope.notes;
+  return env;
+}
+
+}  // namespace csift

@@ -1,0 +1,28 @@
+// One `list` row (spec §6.1): the identity tuple of a transcript as JSON, from its head/tail probe.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "core/base/envelope.h"
+#include "core/harness/claude_code/session_probe.h"
+#include "core/store/store.h"
+#include "tools/list/list_sidecar.h"
+
+namespace csift {
+
+// Anchor excerpts are one line of at most this many characters, cut with an explicit `… (+N chars)`.
+inline constexpr size_t kListExcerptChars = 200;
+
+struct ListEntry {
+  const Transcript* transcript = nullptr;
+  SessionProbe probe;
+  SidecarStatus sidecar;
+  std::optional<std::string> clone_of;  // the origin session id of a clone, when joined
+};
+
+json list_row(const ListEntry& entry);
+
+// `<name>_utc` / `<name>_local` for an on-disk ISO timestamp (both null when absent or unparsable).
+void put_instant(json& row, const std::string& name, const std::string& iso);
+
+}  // namespace csift

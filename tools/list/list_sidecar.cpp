@@ -1,0 +1,51 @@
+#include "tools/list/list_sidecar.h"
+
+#include <filesystem>
+
+#include "core/harness/claude_code/record_parser.h"
+#include "core/scan/line_scanner.h"
+
+namespace csift {
+namespace {
+
+bool needs_ghost_guard(const SidecarPending& p) {
+  return p.kind == "AskUserQuestion" || p.kind == "ExitPlanMode";
+}
+
+// The transcript records whose raw line names one of the keys: all the ghost guard needs to see.
+std::vector<Record> records_naming(const std::string& path, const std::vector<std::string>& keys) {
+  std::vector<Record> out;
+  RecordParser parser;
+  LineScanner scanner;
+  scanner.scan_lines(path, [&](const LineView& view) {
+    for (const auto& key : keys) {
+      if (view.bytes.find(key) == std::string_view::npos) continue;
+      Record r;
+      if (parser.parse(view.bytes, r) == ParseStatus::ok) out.push_back(std::move(r));
+      break;
+    }
+    return true;
+  });
+  return out;
+}
+
+}  // namespace
+
+SidecarStatus read_sidecar_status(const Transcript& session) {
+  SidecarStatus status;
+  if (session.is_subagent) return status;
+  std::error_code ec;
+  status.present = std::filesystem::is_regular_file(sidecar_path(session), ec);
+  if (!status.present) return status;
+  SidecarMerge merge = read_unresolved_pending(session, {});
+  std::vector<std::string> keys;
+  for (const auto& p : merge.pending) {
+    if (needs_ghost_guard(p)) keys.push_back(p.key);
+  }
+  if (!keys.empty()) merge = read_unresolved_pending(session, records_naming(session.path, keys));
+  status.pending = std::move(merge.pending);
+  status.skipped_lines = merge.skipped_lines;
+  return status;
+}
+
+}  // namespace csift

@@ -1,0 +1,123 @@
+// The text form of `list` (spec §6.1): a SESSION block per row, local timestamps only (the UTC copy lives in
+// JSON), and a footer that states every count that shaped the listing.
+#include <string>
+
+#include "core/base/timefmt.h"
+#include "core/record/labels.h"
+#include "tools/list/list.h"
+
+namespace csift {
+namespace {
+
+std::string str(const json& row, const char* key) {
+  return row.contains(key) && row[key].is_string() ? row[key].get<std::string>() : std::string();
+}
+
+size_t count(const json& obj, const char* key) {
+  return obj.contains(key) && obj[key].is_number() ? obj[key].get<size_t>() : 0;
+}
+
+// `a` when unchanged, `a->b` when it drifted during the session.
+std::string drift(const std::string& first, const std::string& last) {
+  if (first.empty() || last.empty() || first == last) return first.empty() ? last : first;
+  return first + "->" + last;
+}
+
+std::string local_time(const std::string& iso) {
+  const auto t = parse_iso8601(iso);
+  return t ? format_local(*t) : std::string("(no timestamp)");
+}
+
+std::string title_line(const json& row) {
+  if (!row.value("is_subagent", false)) return "SESSION " + str(row, "session_id") + "\n";
+  std::string line = "SUBAGENT " + str(row, "session_id") + " (";
+  if (!str(row, "agent_type").empty()) line += str(row, "agent_type") + ", ";
+  line += str(row, "shape") + ")";
+  const std::string parent = str(row, "parent_session_id");
+  return line + " of SESSION " + (parent.empty() ? "(unknown)" : parent) + "\n";
+}
+
+std::string cwd_line(const json& row) {
+  const std::string cwd = str(row, "cwd");
+  std::string line = "cwd " + (cwd.empty() ? std::string("(not recorded)") : cwd);
+  const std::string branch = drift(str(row, "git_branch_first"), str(row, "git_branch_last"));
+  const std::string version = drift(str(row, "version_first"), str(row, "version_last"));
+  std::string detail;
+  if (!branch.empty()) detail += "branch " + branch;
+  if (!version.empty()) detail += (detail.empty() ? "" : ", ") + std::string("CC ") + version;
+  if (!detail.empty()) line += " (" + detail + ")";
+  return line + "\n";
+}
+
+std::string anchor_lines(const json& row, const char* key, const std::string& heading) {
+  const json& a = row[key];
+  if (!a.is_object()) return heading + " (none)\n";
+  return heading + " " + local_time(str(a, "ts_utc")) + "\n" + str(a, "text") + "\n";
+}
+
+std::string annotation_lines(const json& row) {
+  std::string out;
+  if (row.value("is_clone", false)) {
+    const std::string origin = str(row, "clone_of");
+    out += "clone forked from SESSION " +
+           (origin.empty() ? std::string("(origin not in this project dir)") : origin) +
+           " at compaction boundary " + str(row, "clone_boundary_uuid") + "\n";
+  }
+  for (const auto& p : row["pending_elicitations"]) {
+    out += "pending " + str(p, "kind") + " since " + local_time(str(p, "pending_since_utc")) +
+           " (elicitation sidecar): blocked on a human\n";
+  }
+  if (row.value("sidecar_present", false) && row["pending_elicitations"].empty()) {
+    out += "elicitation sidecar: nothing pending\n";
+  }
+  if (!str(row, "error").empty()) out += "unreadable: " + str(row, "error") + "\n";
+  return out;
+}
+
+std::string row_block(const json& row) {
+  std::string out = title_line(row);
+  if (!str(row, "description").empty()) out += "description " + str(row, "description") + "\n";
+  out += cwd_line(row);
+  out += annotation_lines(row);
+  const std::string user(role_glyph(Role::user)), agent(role_glyph(Role::agent));
+  out += anchor_lines(row, "first_user", "first " + user);
+  out += anchor_lines(row, "last_user", "last " + user);
+  out += anchor_lines(row, "last_agent", "last " + agent);
+  return out;
+}
+
+std::string scope_line(const json& header) {
+  std::string line = "scope " + std::to_string(count(header, "sessions_in_scope")) +
+                     " transcript(s) in scope (" + std::to_string(count(header, "top_level_sessions")) +
+                     " top-level, " + std::to_string(count(header, "subagent_sessions")) + " subagent)";
+  if (!str(header, "since_utc").empty()) line += " · since " + local_time(str(header, "since_utc"));
+  if (!str(header, "until_utc").empty()) line += " · until " + local_time(str(header, "until_utc"));
+  return line + "\n";
+}
+
+std::string footer(const json& s) {
+  std::string out = std::to_string(count(s, "sessions")) + " session(s) listed";
+  if (count(s, "outside_window") > 0) {
+    out += " · " + std::to_string(count(s, "outside_window")) + " outside the --since/--until window";
+  }
+  if (count(s, "dropped_by_cap") > 0) {
+    out += " · " + std::to_string(count(s, "dropped_by_cap")) + " dropped by cap (the " +
+           std::to_string(count(s, "max_count")) + " most recently active are shown; --max-count 0 for all)";
+  }
+  out += "\n";
+  if (s.contains("window_note") && s["window_note"].is_string())
+    out += s["window_note"].get<std::string>() + "\n";
+  if (s.value("with_elicitation_sidecar", false)) out += "with elicitation sidecar\n";
+  return out;
+}
+
+}  // namespace
+
+std::string render_list_text(const Envelope& env, const json& /*args*/) {
+  std::string out = scope_line(env.header);
+  for (const auto& row : env.rows)
+    out += "\n" + row_block(row);
+  return out + "\n" + footer(env.summary);
+}
+
+}  // namespace csift

@@ -1,0 +1,105 @@
+// The zero-match self-diagnosis (spec §6.2, v0.4, v0.10.0 ⑥): a zero result is a DEFINITIVE absence, said
+// so on stderr; under -t/-T the same records are re-matched without the label filter to name the labels the
+// pattern DOES occur under (the `-t user.message` searching-a-tool-name trap).
+#include <algorithm>
+
+#include "core/record/labels.h"
+#include "tools/search/search_envelope.h"
+
+namespace csift {
+namespace {
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (const auto& s : v)
+    out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+std::string target_text(const SearchRequest& req) {
+  std::vector<std::string> t;
+  if (req.args.contains("targets"))
+    for (const auto& v : req.args["targets"])
+      if (v.is_string()) t.push_back(v.get<std::string>());
+  return t.empty() ? "<target>" : join(t, " ");
+}
+
+json excluded_rows(const SearchScan& probe) {
+  std::vector<std::pair<Label, uint64_t>> rows(probe.excluded_by_label.begin(),
+                                               probe.excluded_by_label.end());
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  json out = json::object();
+  out["rows"] = json::array();
+  for (const auto& [l, n] : rows)
+    out["rows"].push_back({{"label", std::string(label_path(l))}, {"records", n}});
+  out["total"] = probe.excluded_records;
+  return out;
+}
+
+std::string excluded_text(const json& excluded) {
+  std::vector<std::string> parts;
+  for (const auto& r : excluded["rows"])
+    parts.push_back(r["label"].get<std::string>() + " \xC3\x97" +
+                    std::to_string(r["records"].get<uint64_t>()));
+  return join(parts, " \xC2\xB7 ");
+}
+
+}  // namespace
+
+std::string active_filters_text(const SearchRequest& req) {
+  std::vector<std::string> parts;
+  if (!req.labels.include_selectors.empty()) parts.push_back("-t " + join(req.labels.include_selectors, ","));
+  if (!req.labels.exclude_selectors.empty()) parts.push_back("-T " + join(req.labels.exclude_selectors, ","));
+  for (const char* k : {"since", "until", "turn"}) {
+    if (req.args.contains(k) && req.args[k].is_string())
+      parts.push_back(std::string("--") + k + " " + req.args[k].get<std::string>());
+  }
+  return parts.empty() ? "none" : join(parts, " \xC2\xB7 ");
+}
+
+std::vector<std::string> gated_leaves_unreached(const SearchRequest& req) {
+  std::vector<std::string> out;
+  for (const Label l : all_labels())
+    if (label_gated(l) && !req.labels.explicitly_reaches(l)) out.push_back(std::string(label_path(l)));
+  if (!req.attachments) out.push_back(std::string(label_path(Label::harness_meta_attachment)));
+  return out;
+}
+
+void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& scope, const SearchScan& scan,
+                         ToolContext& ctx) {
+  const std::string filters = active_filters_text(req);
+  env.notes.push_back("csift: 0 matches \xE2\x80\x94 a DEFINITIVE absence (exit 0), NOT an error. Scope: " +
+                      std::to_string(scope.transcripts.size()) + " session(s). Active filters: " + filters +
+                      ".");
+  env.summary["definitive_absence"] = true;
+  env.summary["active_filters"] = filters;
+  env.summary["excluded_by_label"] = nullptr;
+  if (req.label_filter_active) {
+    const SearchScan probe = run_search_scan(req, scope, ctx, true);
+    if (probe.excluded_records > 0) {
+      const json excluded = excluded_rows(probe);
+      env.summary["excluded_by_label"] = excluded;
+      env.notes.push_back("\xE2\x9A\xA0 but \"" + req.pattern + "\" DOES occur \xE2\x80\x94 " +
+                          std::to_string(probe.excluded_records) +
+                          " record(s) under: " + excluded_text(excluded) +
+                          ". Your -t/-T excluded them; drop -t/-T or select one of those labels.");
+    } else {
+      env.notes.push_back("\"" + req.pattern + "\" is absent even without the -t/-T filter in this scope.");
+    }
+  } else {
+    env.notes.push_back("to see which labels this scope holds: csift-mcp --cli search \"\" " +
+                        target_text(req) + " --count-by label");
+  }
+  const auto gated = gated_leaves_unreached(req);
+  env.summary["gated_leaves_unreached"] = gated;
+  env.notes.push_back("gated leaves not searched (no selector reached them): " + join(gated, ", ") +
+                      " \xE2\x80\x94 name one with -t (attachments need --attachments)");
+  if (scan.skipped_lines > 0) {
+    env.notes.push_back(
+        std::to_string(scan.skipped_lines) +
+        " malformed/torn line(s) were skipped: the absence is definitive for parseable lines only");
+  }
+}
+
+}  // namespace csift

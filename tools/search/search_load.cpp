@@ -1,0 +1,226 @@
+// Reads and classifies one transcript for `search`.
+//
+// Dense (no required needle, or a session with an elicitation sidecar, whose ghost guard needs every native
+// tool id): every line a label gate admits is parsed, as load_classified_transcript does.
+//
+// Sparse (the pattern has required needles): only the lines that can match (a needle or a synthesized-text
+// marker), the possible turn openers (so turn numbers are exact) and line 1 (a /fork clone is known by it)
+// are parsed; every other line is checked for well-formedness and remembered by position. Two completions
+// then read remembered lines back (core/scan/line_fetch.h):
+// - tool partners: a record's classification depends on its tool partner (a result is named by its
+//   tool_use; a spawn's result is an inbox; a rejection cites the plan file), so each parsed record's tool
+//   ids are paired up — first within its turn, then anywhere — before any record is matched;
+// - whole turns: an exchange whose hit opens a turn shows the turn's answer, and --siblings shows the
+//   turn's context, so those turns are read whole (every line the label gates admit), as the dense load has
+//   them.
+// When the gate saw a needle on a fifth of its hit block's lines (a common word), the load is dense from the
+// start: piecemeal completion would cost more than it saves.
+// A line without a needle cannot match, so the hits, their labels and everything an exchange renders are
+// the dense load's; tests/cli/test_search_sparse.py compares the two on the fixtures and the corpus.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <string_view>
+#include <unordered_set>
+
+#include "core/base/error.h"
+#include "core/harness/claude_code/record_parser.h"
+#include "core/scan/line_fetch.h"
+#include "tools/search/search_scan.h"
+
+namespace csift {
+namespace {
+
+bool file_exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// Whether a raw line carries one of `ids` as a tool_use id or a tool_result's tool_use_id.
+bool mentions_any(std::string_view line, const std::unordered_set<std::string>& ids) {
+  for (std::string_view key : {"id", "tool_use_id"}) {
+    for (std::string_view v : key_string_values(line, key))
+      if (ids.count(std::string(v))) return true;
+  }
+  return false;
+}
+
+// CSIFT_SEARCH_DENSE=1 makes every search load dense: the reference the sparse load is tested against.
+bool dense_forced() {
+  const char* v = std::getenv("CSIFT_SEARCH_DENSE");
+  return v && *v && std::string_view(v) != "0";
+}
+
+bool fetch_declined(SearchLoad& load, const std::function<bool(size_t)>& eligible,
+                    const std::function<bool(std::string_view)>& pick, const CancelToken* cancel);
+
+}  // namespace
+
+bool has_sidecar(const Transcript& t) {
+  return !t.is_subagent && file_exists(sidecar_path(t));
+}
+
+SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
+                           double needle_line_share) {
+  SearchLoad load;
+  const bool sidecar = has_sidecar(t);
+  // A needle on a fifth of the lines or more (a common word): piecemeal
+  // completion would read most of the file back and classify it several times, so read it densely (bench
+  // store: 'scanner' -c 4.6 s sparse, 3.3 s dense). The share comes from the gate's first hit block.
+  const bool common = needle_line_share >= 0.2;
+  if (sidecar || !pf.gates_files() || common || dense_forced()) {
+    std::function<bool(std::string_view)> want;
+    if (!sidecar) want = [&pf](std::string_view line) { return pf.label_candidate(line); };
+    load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, cancel, want);
+    return load;
+  }
+  load.sparse = true;
+  load.ct.transcript = t;
+  load.ct.owner = TranscriptIdentity::of(t);
+  ReadOptions options;
+  options.cancel = cancel;
+  options.parse_first_line = true;
+  options.keep_declined = true;
+  options.want = [&pf](std::string_view line) {
+    return pf.label_candidate(line) && (pf.may_match(line) || may_open_turn(line));
+  };
+  load.ct.read = claude_code_reader().read(t, options);
+  if (!load.ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + load.ct.read.error);
+  load.declined = std::move(load.ct.read.declined);
+  load.fetched.assign(load.declined.size(), false);
+  classify_read_records(load.ct, cancel);
+  return load;
+}
+
+namespace {
+
+// The tool_use ids and tool_result ids the records carry (the two sides a pairing needs).
+void note_tool_sides(const std::vector<Record>& records, std::unordered_set<std::string>& uses,
+                     std::unordered_set<std::string>& results) {
+  for (const Record& r : records) {
+    for (const Block& b : r.message.blocks) {
+      if (b.kind == BlockKind::tool_use && !b.id.empty()) uses.insert(b.id);
+      if (b.kind == BlockKind::tool_result && !b.tool_use_id.empty()) results.insert(b.tool_use_id);
+    }
+  }
+}
+
+// The first line of each turn segment: segment 0 is before the first opener, segment k + 1 is turn k.
+std::vector<uint64_t> segment_starts(const ClassifiedTranscript& ct) {
+  std::vector<uint64_t> starts{0};
+  for (size_t idx : ct.turns.opener_index)
+    starts.push_back(ct.read.records[idx].line);
+  return starts;
+}
+
+size_t segment_of(const std::vector<uint64_t>& starts, uint64_t line) {
+  return static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), line) - starts.begin()) - 1;
+}
+
+// Parses the declined lines `pick` chooses among those `eligible` admits, marks them fetched and merges the
+// new records in file order. Returns whether any record was added (the model then needs a rebuild).
+bool fetch_declined(SearchLoad& load, const std::function<bool(size_t)>& eligible,
+                    const std::function<bool(std::string_view)>& pick, const CancelToken* cancel) {
+  std::vector<LineRef> refs;
+  std::vector<size_t> index;
+  for (size_t i = 0; i < load.declined.size(); ++i) {
+    if (!load.fetched[i] && eligible(i)) {
+      refs.push_back(load.declined[i]);
+      index.push_back(i);
+    }
+  }
+  if (refs.empty()) return false;
+  thread_local RecordParser parser;
+  std::vector<Record> added;
+  size_t k = 0;
+  const std::string error = fetch_lines(
+      load.ct.transcript.path, refs,
+      [&](const LineRef& ref, std::string_view bytes) {
+        const size_t i = index[k++];
+        if (!pick(bytes)) return;
+        load.fetched[i] = true;
+        Record r;
+        r.line = ref.line;
+        r.offset = ref.offset;
+        // The line was well-formed when the reader checked it; a parse that fails now is reported.
+        if (parser.parse(bytes, r) != ParseStatus::ok)
+          failure_error("cannot parse " + load.ct.transcript.path + " line " + std::to_string(ref.line) +
+                        " on its second read: " + parser.error());
+        added.push_back(std::move(r));
+      },
+      cancel);
+  if (!error.empty()) failure_error(error);
+  if (added.empty()) return false;
+  std::vector<Record>& records = load.ct.read.records;
+  const size_t before = records.size();
+  for (auto& r : added)
+    records.push_back(std::move(r));
+  std::inplace_merge(records.begin(), records.begin() + static_cast<std::ptrdiff_t>(before), records.end(),
+                     [](const Record& a, const Record& b) { return a.line < b.line; });
+  return true;
+}
+
+}  // namespace
+
+void complete_tool_partners(SearchLoad& load, const SearchPrefilter& pf,
+                            const std::function<bool(const Record&)>& subject, const CancelToken* cancel) {
+  if (!load.sparse) return;
+  std::unordered_set<std::string> uses, results, wanted;
+  const std::vector<uint64_t> starts = segment_starts(load.ct);
+  note_tool_sides(load.ct.read.records, uses, results);
+  std::vector<bool> in_segment(starts.size(), false);
+  for (const ClassifiedEntry& e : load.ct.entries) {
+    if (!subject(*e.record)) continue;
+    // Unit ids, not only block ids: a <task-notification> names its tool call in its text.
+    for (const Unit& u : e.units) {
+      const std::string& id = u.tool_use_id;
+      if (id.empty() || (uses.count(id) && results.count(id))) continue;  // both sides already parsed
+      wanted.insert(id);
+      in_segment[segment_of(starts, e.record->line)] = true;
+    }
+  }
+  if (wanted.empty()) return;
+  auto pick = [&](std::string_view bytes) {
+    return pf.label_candidate(bytes) && mentions_any(bytes, wanted);
+  };
+  // Partners sit next to each other in practice: the subjects' own turns first, then the rest of the file
+  // for whatever is still unpaired (a pending tool_use is looked for everywhere before it is called pending).
+  bool added = fetch_declined(
+      load, [&](size_t i) { return in_segment[segment_of(starts, load.declined[i].line)]; }, pick, cancel);
+  if (added) {
+    note_tool_sides(load.ct.read.records, uses, results);
+    for (auto it = wanted.begin(); it != wanted.end();)
+      it = uses.count(*it) && results.count(*it) ? wanted.erase(it) : std::next(it);
+  }
+  // Lines of the subjects' turns were all looked at above; the rest of the file is what is left.
+  if (!wanted.empty()) {
+    added = fetch_declined(
+                load, [&](size_t i) { return !in_segment[segment_of(starts, load.declined[i].line)]; }, pick,
+                cancel) ||
+            added;
+  }
+  if (added) classify_read_records(load.ct, cancel);
+}
+
+void complete_turns(SearchLoad& load, const SearchPrefilter& pf, const std::set<int>& turns,
+                    const CancelToken* cancel) {
+  if (!load.sparse || turns.empty()) return;
+  const std::vector<uint64_t> starts = segment_starts(load.ct);
+  auto eligible = [&](size_t i) {
+    return turns.count(static_cast<int>(segment_of(starts, load.declined[i].line)) - 1) > 0;
+  };
+  if (!fetch_declined(
+          load, eligible, [&](std::string_view b) { return pf.label_candidate(b); }, cancel))
+    return;
+  classify_read_records(load.ct, cancel);
+  // The turns' new records bring tool ids of their own (the answer's tool calls): pair those too.
+  const std::vector<uint64_t> new_starts = segment_starts(load.ct);
+  complete_tool_partners(
+      load, pf,
+      [&](const Record& r) { return turns.count(static_cast<int>(segment_of(new_starts, r.line)) - 1) > 0; },
+      cancel);
+}
+
+}  // namespace csift

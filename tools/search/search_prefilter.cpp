@@ -1,0 +1,134 @@
+#include "tools/search/search_prefilter.h"
+
+#include <atomic>
+
+#include <cstring>
+
+#include "core/harness/claude_code/record_parser.h"
+#include "core/json/json_syntax.h"
+#include "core/scan/line_scanner.h"
+
+namespace csift {
+namespace {
+
+// Lines whose matchable text is fabricated by a render (so the raw bytes may lack the pattern's needles): the
+// record is parsed whenever one of these occurs, and the regex decides on the rendered text.
+std::vector<std::string> synthesized_markers(const SearchRequest& req, bool diagnose) {
+  const LabelFilter& f = req.labels;
+  auto admits = [&](Label l) { return diagnose || f.admits(l); };
+  auto reaches = [&](Label l) { return f.explicitly_reaches(l); };
+  // "<command-" stands for both wrapper tags (<command-name>, <command-message>): one marker fewer keeps
+  // the default set at six, so a pattern with up to two needles is screened in one finder pass.
+  std::vector<std::string> m = {
+      "<task-notification>", "User has answered your questions", "Your questions have been answered",
+      "The user answered:",  "The user doesn't want to proceed", "<command-"};
+  if (admits(Label::harness_compaction_boundary)) m.push_back("compact_boundary");
+  if (reaches(Label::harness_meta_turn_duration)) m.push_back("turn_duration");
+  if (reaches(Label::harness_meta_stop_hooks)) m.push_back("stop_hook_summary");
+  if (reaches(Label::harness_meta_snapshot)) m.push_back("file-history-");
+  if (reaches(Label::harness_meta_away_summary)) m.push_back("away_summary");
+  if (reaches(Label::harness_meta_system)) m.push_back("\"subtype\"");
+  if (req.resolve_persisted) m.push_back("persisted-output");
+  return m;
+}
+
+}  // namespace
+
+SearchPrefilter::SearchPrefilter(const SearchRequest& req, bool diagnose_labels) {
+  const NeedleSet& ns = req.compiled->needles();
+  if (!ns.empty()) {
+    needles_.emplace(ns.all(), ns.caseless);
+    const std::vector<std::string> markers = synthesized_markers(req, diagnose_labels);
+    markers_.emplace(markers, false);
+    // One pass for both sets when they fit one Teddy group (its cost per byte does not depend on how many
+    // strings it holds); a caseless union only adds candidates for the markers, never loses one.
+    std::vector<std::string> both = ns.all();
+    both.insert(both.end(), markers.begin(), markers.end());
+    if (ns.all().size() > 1 && both.size() <= 8) gate_.emplace(both, ns.caseless);
+  }
+  queue_ = req.labels.explicitly_reaches(Label::user_queued);
+  snapshot_ = req.labels.explicitly_reaches(Label::harness_meta_snapshot);
+  attachments_ = req.attachments;
+}
+
+bool SearchPrefilter::may_match(std::string_view line) const {
+  if (!needles_) return true;
+  return gate_ ? gate_->contains(line) : needles_->contains(line) || markers_->contains(line);
+}
+
+// Only the three record types whose every unit is a gated leaf are refused at byte level; finer gating
+// (gated system subtypes) happens on the classified labels, so this stays a conservative superset.
+bool SearchPrefilter::label_candidate(std::string_view line) const {
+  if (line_has_any_role(line)) return true;
+  const std::string type = peek_type(line);
+  if (type == "attachment") return attachments_;
+  if (type == "queue-operation") return queue_;
+  if (type == "file-history-snapshot") return snapshot_;
+  return true;
+}
+
+namespace {
+
+// Malformed lines of one block of complete lines, by the reader's definition (blank lines are not lines to
+// skip; an overlong line is skipped as too large; everything else must be a well-formed JSON object).
+uint64_t malformed_lines(std::string_view block) {
+  uint64_t bad = 0;
+  const char* p = block.data();
+  const char* end = p + block.size();
+  while (p < end) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    const char* stop = nl ? nl : end;
+    std::string_view line(p, static_cast<size_t>(stop - p));
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line_is_blank(line) && (line.size() > kMaxRecordLineBytes || !json_object_well_formed(line))) ++bad;
+    p = stop + 1;
+  }
+  return bad;
+}
+
+}  // namespace
+
+double SearchPrefilter::needle_line_share(std::string_view block) const {
+  const uint64_t lines = count_newlines(block.data(), block.size());
+  if (lines < 32) return 0;  // too few lines to say how common the pattern is
+  uint64_t with = 0;
+  for (size_t at = needles_->find(block); at != SubstringFinder::npos; at = needles_->find(block, at)) {
+    ++with;
+    const void* nl = std::memchr(block.data() + at, '\n', block.size() - at);
+    if (!nl) break;
+    at = static_cast<size_t>(static_cast<const char*>(nl) - block.data()) + 1;
+  }
+  return static_cast<double>(with) / static_cast<double>(lines);
+}
+
+// Skims the file block by block: a needle or marker anywhere in a block (lines cannot straddle one, and no
+// needle holds a newline) sends the file to the full read; otherwise each line of the block is checked for
+// well-formedness, so the skipped-line count equals the full read's (which applies the same check to every
+// line, parsed or not).
+SearchPrefilter::GateResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel) const {
+  std::atomic<bool> hit{false};
+  std::atomic<double> share{0};
+  std::atomic<uint64_t> invalid{0};
+  const ScanStats stats = scan_parallel(
+      t.path,
+      [&](size_t, const LineBlock& block) {
+        if (cancel && cancel->is_cancelled()) return false;
+        if (may_match(block.data)) {  // a block holds whole lines, and no needle or marker spans two
+          share.store(needle_line_share(block.data), std::memory_order_relaxed);
+          hit.store(true, std::memory_order_relaxed);
+          return false;
+        }
+        invalid.fetch_add(malformed_lines(block.data), std::memory_order_relaxed);
+        return true;
+      },
+      nullptr, cancel);
+  GateResult out;
+  out.may_match = hit.load();
+  out.cancelled = cancel && cancel->is_cancelled();
+  out.error = stats.error;
+  out.skipped_lines = invalid.load() + (stats.torn_tail ? 1 : 0);
+  out.needle_line_share = share.load();
+  return out;
+}
+
+}  // namespace csift

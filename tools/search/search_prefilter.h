@@ -1,0 +1,44 @@
+// The raw-byte stages of `search` (spec §7d, §7f): the required needles of the pattern plus the
+// synthesized-text markers (records whose matchable text is rendered, not verbatim), the byte-level label
+// gates (gated leaves parse only under an explicit selector, attachments only under --attachments), and the
+// whole-file gate that skips a file with no needle and no marker without building records.
+#pragma once
+#include <optional>
+#include <string_view>
+
+#include "core/record/transcript_reader.h"
+#include "core/regex/substring_finder.h"
+#include "tools/search/search_types.h"
+
+namespace csift {
+
+class SearchPrefilter {
+ public:
+  explicit SearchPrefilter(const SearchRequest& req, bool diagnose_labels);
+  // True when the pattern yields needles (the whole-file gate applies).
+  bool gates_files() const { return needles_.has_value(); }
+  // A needle or a synthesized-text marker occurs in the line (or in a block of lines).
+  bool may_match(std::string_view line) const;
+  // The line's record type can carry an admitted label (gated leaves, attachments).
+  bool label_candidate(std::string_view line) const;
+
+  struct GateResult {
+    bool may_match = false;
+    uint64_t skipped_lines = 0;  // exact when !may_match
+    bool cancelled = false;
+    std::string error;
+    // On a hit: the share of the hit block's lines that hold a needle (how common the pattern is here).
+    double needle_line_share = 0;
+  };
+  // Stage 1: skims the file; stops at the first needle/marker. Counts malformed lines as the full read would.
+  GateResult skim(const Transcript& t, const CancelToken* cancel) const;
+
+ private:
+  double needle_line_share(std::string_view block) const;
+  std::optional<SubstringFinder> needles_;
+  std::optional<SubstringFinder> markers_;
+  std::optional<SubstringFinder> gate_;  // needles and markers in one pass, when they fit one Teddy group
+  bool queue_ = false, snapshot_ = false, attachments_ = false;
+};
+
+}  // namespace csift

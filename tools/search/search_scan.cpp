@@ -1,0 +1,282 @@
+// run_search_scan: the filter pipeline of §6.2 over every transcript of the scope — whole-file gate, read +
+// classify, label eligibility, time/turn window, regex — oneTBB across transcripts, merged in scope order.
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "core/base/error.h"
+#include "tools/search/search_exchange.h"
+#include "tools/search/search_scan.h"
+
+namespace csift {
+
+std::vector<Label> surviving_labels(const SearchRequest& req, const Unit& u, bool ignore_filter) {
+  std::vector<Label> out;
+  for (const Label l : u.labels) {
+    if (l == Label::harness_meta_attachment && !req.attachments) continue;
+    if (label_gated(l) && !req.labels.explicitly_reaches(l)) continue;
+    if (!ignore_filter && !req.labels.admits(l)) continue;
+    out.push_back(l);
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](Label a, Label b) { return label_richness(a) < label_richness(b); });
+  return out;
+}
+
+namespace {
+
+// Entries between two cancel checks: cheap enough to be invisible, small enough to stop within milliseconds.
+constexpr size_t kCancelStride = 1024;
+
+struct TranscriptScanner {
+  const SearchRequest& req;
+  const SearchPrefilter& pf;
+  const std::string& projects_root;
+  bool diagnose;
+  const CancelToken* cancel;
+  std::vector<std::string> notes;
+
+  // The per-transcript turn window (from-end forms resolve against this transcript's turn count).
+  std::optional<ResolvedRange> turn_range(const ClassifiedTranscript& ct) const {
+    if (!req.turn || ct.turns.turn_count == 0) return std::nullopt;
+    return resolve_range(*req.turn, 0, ct.turns.turn_count - 1);
+  }
+
+  bool in_window(const ClassifiedEntry& e, const std::optional<ResolvedRange>& turns) const {
+    if (req.window.bounded()) {
+      const auto ts = parse_iso8601(e.record->timestamp);
+      if (!ts || !req.window.contains(*ts)) return false;
+    }
+    if (req.turn) {
+      if (!turns || e.turn_index < 0 || e.superseded_draft) return false;
+      if (e.turn_index < turns->lo || e.turn_index > turns->hi) return false;
+    }
+    return true;
+  }
+
+  void maybe_resolve(TranscriptHits& th, ClassifiedEntry& e, Unit& u, bool* resolved) {
+    if (!req.resolve_persisted || !u.is_tool_result) return;
+    if (u.text.find("<persisted-output>") == std::string::npos) return;
+    std::string note;
+    auto content = resolve_persisted_output(*e.record, u, projects_root, &note);
+    if (!content) {
+      notes.push_back("--resolve-persisted: " + th.ct.owner.id + " L" + std::to_string(e.record->line) +
+                      ": " + note);
+      return;
+    }
+    u.text = std::move(*content);
+    *resolved = true;
+  }
+
+  // Matches one unit; returns the status and the span.
+  MatchResult match_unit(Matcher& m, const Unit& u) const {
+    if (req.compiled->matches_everything()) return MatchResult{MatchStatus::match, 0, 0, 0};
+    return m.find(u.text);
+  }
+
+  void tally_excluded(TranscriptHits& th, const std::set<Label>& leaves) {
+    if (leaves.empty()) return;
+    ++th.excluded_records;
+    for (const Label l : leaves)
+      ++th.excluded_by_label[l];
+  }
+
+  void scan_entry(TranscriptHits& th, size_t index, Matcher& m, const std::optional<ResolvedRange>& turns) {
+    ClassifiedEntry& e = th.ct.entries[index];
+    if (e.units.empty() || !in_window(e, turns)) return;
+    RecordHit rh;
+    rh.entry_index = index;
+    bool too_complex = false;
+    std::set<Label> excluded;
+    for (size_t k = 0; k < e.units.size(); ++k) {
+      Unit& u = e.units[k];
+      const auto survivors = surviving_labels(req, u, false);
+      if (survivors.empty() && !diagnose) continue;
+      bool resolved = false;
+      maybe_resolve(th, e, u, &resolved);
+      const MatchResult mr = match_unit(m, u);
+      if (mr.status == MatchStatus::too_complex) too_complex = true;
+      if (!mr.matched()) continue;
+      if (survivors.empty()) {
+        const auto unfiltered = surviving_labels(req, u, true);
+        if (!unfiltered.empty()) excluded.insert(unfiltered.front());
+        continue;
+      }
+      rh.units.push_back(UnitHit{k, survivors.front(), mr.start, mr.end, resolved});
+    }
+    if (too_complex) ++th.too_complex_lines;
+    if (!rh.units.empty()) {
+      th.hits.push_back(std::move(rh));
+    } else {
+      tally_excluded(th, excluded);
+    }
+  }
+
+  // The turns whose every line an exchange needs: a hit that opens its turn shows the turn's answer, and
+  // --siblings shows each hit turn's context.
+  std::set<int> context_turns(const TranscriptHits& th) const {
+    std::set<int> turns;
+    if (req.mode != SearchMode::exchanges || diagnose) return turns;
+    for (const RecordHit& rh : th.hits) {
+      const ClassifiedEntry& e = th.ct.entries[rh.entry_index];
+      if (e.turn_index < 0 || e.superseded_draft) continue;
+      const bool opener = th.ct.turns.opener_index[static_cast<size_t>(e.turn_index)] == rh.entry_index;
+      if (req.siblings || opener) turns.insert(e.turn_index);
+    }
+    return turns;
+  }
+
+  // Matches every entry of ct; the scan's per-transcript result.
+  std::unique_ptr<TranscriptHits> match(ClassifiedTranscript&& ct, size_t scope_index) {
+    notes.clear();
+    auto out = std::make_unique<TranscriptHits>(scope_index, std::move(ct));
+    TranscriptHits& th = *out;
+    th.skipped_lines = th.ct.read.skipped_lines + th.ct.sidecar.skipped_lines;
+    Matcher m(req.compiled);
+    const auto turns = turn_range(th.ct);
+    for (size_t i = 0; i < th.ct.entries.size(); ++i) {
+      // A huge transcript's regex pass can run for seconds after its read: honour a cancel within a block.
+      if (i % kCancelStride == 0 && cancel && cancel->is_cancelled()) break;
+      scan_entry(th, i, m, turns);
+    }
+    return out;
+  }
+
+  std::unique_ptr<TranscriptHits> scan(const Transcript& t, size_t scope_index) {
+    double needle_share = 0;
+    if (pf.gates_files() && !has_sidecar(t)) {
+      const auto gate = pf.skim(t, cancel);
+      if (!gate.error.empty()) failure_error("cannot read " + t.path + ": " + gate.error);
+      if (!gate.may_match) {
+        auto skipped = std::make_unique<TranscriptHits>();
+        skipped->scope_index = scope_index;
+        skipped->skipped_lines = gate.skipped_lines;
+        skipped->ct.transcript = t;
+        skipped->ct.owner = TranscriptIdentity::of(t);
+        return skipped;
+      }
+      needle_share = gate.needle_line_share;
+    }
+    SearchLoad load = load_for_search(t, pf, cancel, needle_share);
+    // A record classifies as the full read would only once its tool partners are in (search_load.cpp).
+    complete_tool_partners(
+        load, pf, [](const Record&) { return true; }, cancel);
+    auto out = match(std::move(load.ct), scope_index);
+    if (!load.sparse || out->hits.empty()) return out;
+    const std::set<int> turns = context_turns(*out);
+    if (turns.empty()) return out;
+    load.ct = std::move(out->ct);
+    complete_turns(load, pf, turns, cancel);
+    // Lines read back hold no needle, so they add no hit: matching again re-derives the entry indices.
+    return match(std::move(load.ct), scope_index);
+  }
+};
+
+void merge_into(SearchScan& out, TranscriptHits&& th, std::vector<std::string>&& notes) {
+  out.skipped_lines += th.skipped_lines;
+  out.too_complex_lines += th.too_complex_lines;
+  out.matched_records += th.hits.size();
+  out.excluded_records += th.excluded_records;
+  for (const auto& [l, n] : th.excluded_by_label)
+    out.excluded_by_label[l] += n;
+  for (auto& n : notes)
+    out.notes.push_back(std::move(n));
+  if (!th.hits.empty()) out.transcripts.push_back(std::move(th));
+}
+
+}  // namespace
+
+SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolContext& ctx,
+                           bool diagnose_labels, const std::function<void(TranscriptHits&)>& finish) {
+  const SearchPrefilter pf(req, diagnose_labels);
+  const size_t n = scope.transcripts.size();
+  std::vector<std::unique_ptr<TranscriptHits>> results(n);
+  std::vector<std::vector<std::string>> notes(n);
+  std::vector<std::string> errors(n);
+  // Progress is in bytes of the scope (one transcript can be most of the work), reported by the worker that
+  // finished a transcript; the mutex makes the reported `done` strictly increasing across workers. An empty
+  // file weighs one byte so that it still advances `done`. The diagnosis probe re-scans the same scope, so it
+  // reports nothing (its progress would restart from zero).
+  const bool report = ctx.progress && !diagnose_labels;
+  const bool release_models = !diagnose_labels && (req.mode == SearchMode::count_only ||
+                                                   req.mode == SearchMode::sessions_with_matches);
+  auto weight = [](const Transcript& t) { return std::max<uint64_t>(t.size, 1); };
+  uint64_t total_bytes = 0;
+  for (const Transcript& t : scope.transcripts)
+    total_bytes += weight(t);
+  uint64_t done_bytes = 0;
+  std::mutex progress_mutex;
+  tbb::parallel_for(size_t{0}, n, [&](size_t i) {
+    if (ctx.cancelled()) return;
+    TranscriptScanner s{req, pf, scope.projects_root, diagnose_labels, ctx.cancel, {}};
+    try {
+      results[i] = s.scan(scope.transcripts[i], i);
+      TranscriptHits& th = *results[i];
+      th.exchange_groups = count_exchange_groups(th);
+      for (const RecordHit& rh : th.hits)
+        th.sidecar_hit =
+            th.sidecar_hit || th.ct.entries[rh.entry_index].source == RecordSource::elicitation_sidecar;
+      if (finish && !th.hits.empty()) finish(th);
+      // A transcript with no hit contributes only its counters (merge_into), -c / -l only its counts and a
+      // finished one its rows: free its records now, so peak memory does not grow with the scope.
+      if (th.hits.empty() || release_models || finish) {
+        ClassifiedTranscript identity_only;
+        identity_only.transcript = th.ct.transcript;
+        identity_only.owner = th.ct.owner;
+        th.ct = std::move(identity_only);
+      }
+    } catch (const std::exception& e) {
+      errors[i] = e.what();
+    }
+    notes[i] = std::move(s.notes);
+    if (report) {
+      std::lock_guard<std::mutex> lock(progress_mutex);
+      done_bytes += weight(scope.transcripts[i]);
+      ctx.progress(static_cast<double>(done_bytes), static_cast<double>(total_bytes),
+                   "searched " + scope.transcripts[i].path);
+    }
+  });
+  SearchScan out;
+  out.transcripts_scanned = n;
+  out.cancelled = ctx.cancelled();
+  for (size_t i = 0; i < n; ++i) {
+    if (!errors[i].empty())
+      out.notes.push_back("skipped transcript " + scope.transcripts[i].path + ": " + errors[i]);
+    if (results[i]) merge_into(out, std::move(*results[i]), std::move(notes[i]));
+  }
+  return out;
+}
+
+HitInput hit_input_of(const TranscriptHits& th, size_t entry_index, size_t unit_index) {
+  const ClassifiedEntry& e = th.ct.entries[entry_index];
+  HitInput in;
+  in.record = e.record;
+  in.unit = &e.units[unit_index];
+  in.owner = &th.ct.owner;
+  in.turn_index = e.superseded_draft ? -1 : e.turn_index;
+  in.superseded_draft = e.superseded_draft;
+  in.pairing = th.ct.pairing_of(e, e.units[unit_index]);
+  in.source = e.source;
+  int ordinal = 1;
+  for (size_t k = 0; k < unit_index; ++k)
+    ordinal += e.units[k].images;
+  in.first_image_ordinal = ordinal;
+  return in;
+}
+
+json search_hit_json(const SearchRequest& req, const TranscriptHits& th, const RecordHit& rh,
+                     const UnitHit& uh) {
+  const HitInput in = hit_input_of(th, rh.entry_index, uh.unit_index);
+  const ExcerptPolicy policy =
+      req.no_truncate ? ExcerptPolicy::full_text() : ExcerptPolicy::centered(uh.match_begin, uh.match_end);
+  json hit = build_hit_json(in, policy, HitJsonOptions{"hit", true});
+  hit["label"] = std::string(label_path(uh.label));
+  hit["matched"] = true;
+  if (uh.persisted_resolved) hit["persisted_resolved"] = true;
+  return hit;
+}
+
+}  // namespace csift

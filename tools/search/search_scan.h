@@ -1,0 +1,44 @@
+// Internal pieces of the search scan (one transcript at a time), shared by search_scan.cpp, search_load.cpp
+// and search_persisted.cpp.
+#pragma once
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "tools/search/search_prefilter.h"
+#include "tools/search/search_types.h"
+
+namespace csift {
+
+bool has_sidecar(const Transcript& t);
+
+// One transcript as search reads it (search_load.cpp): dense, or sparse with the positions of the lines it
+// did not parse, which the completions below may read back.
+struct SearchLoad {
+  ClassifiedTranscript ct;
+  bool sparse = false;
+  std::vector<LineRef> declined;  // sparse: the well-formed lines not parsed, file order
+  std::vector<bool> fetched;      // per declined line: read back and parsed since
+};
+SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
+                           double needle_line_share = 0);
+// Sparse only: reads back the lines holding the missing tool partner of any tool id a `subject` record
+// carries (its own turn first, then the whole file) and rebuilds the model, so those records classify as a
+// full read would classify them.
+void complete_tool_partners(SearchLoad& load, const SearchPrefilter& pf,
+                            const std::function<bool(const Record&)>& subject, const CancelToken* cancel);
+// Sparse only: reads back every line of these turns the label gates admit (then pairs their tool ids).
+void complete_turns(SearchLoad& load, const SearchPrefilter& pf, const std::set<int>& turns,
+                    const CancelToken* cancel);
+
+// --resolve-persisted: the content of the file a <persisted-output> tool result points at, or nullopt with
+// `*note` saying why it could not be read. Only called for a unit whose text carries the pointer.
+std::optional<std::string> resolve_persisted_output(const Record& r, const Unit& u,
+                                                    const std::string& projects_root, std::string* note);
+
+// The labels of a unit that survive -t/-T and the gates (gated leaves need an explicit selector,
+// attachments the --attachments gate); richest first. `ignore_filter`: only the gates apply (diagnosis).
+std::vector<Label> surviving_labels(const SearchRequest& req, const Unit& u, bool ignore_filter);
+
+}  // namespace csift

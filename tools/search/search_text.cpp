@@ -1,0 +1,117 @@
+// search's text rendering, derived from the envelope alone: the scope banner, the `matches` head banner, one
+// `<tok>·t<N> <local ts>` header per exchange with its hit lines, and the footer (true totals, drops, skipped
+// lines, the excerpt caution). -c prints one integer, -l one session id per line, --raw the verbatim lines.
+// A zero-match run prints nothing on stdout (the diagnosis is in the notes, on stderr).
+#include "core/base/timefmt.h"
+#include "tools/common/record_render.h"
+#include "tools/search/search.h"
+
+#include "tools/search/search_census.h"
+#include "tools/search/search_siblings.h"
+
+namespace csift {
+namespace {
+
+std::string plural(uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string joined(const json& arr) {
+  std::string out;
+  if (!arr.is_array()) return out;
+  for (const auto& v : arr)
+    out += (out.empty() ? "" : ",") + v.get<std::string>();
+  return out;
+}
+
+std::string scope_banner(const json& h) {
+  return "scope " + plural(h.value("sessions_in_scope", 0), "transcript", "transcripts") + " (" +
+         std::to_string(h.value("top_level_sessions", 0)) + " top-level, " +
+         std::to_string(h.value("subagent_sessions", 0)) + " subagent)\n";
+}
+
+std::string matches_banner(const json& s) {
+  const uint64_t kept = s.value("matched", 0), dropped = s.value("dropped_by_cap", 0);
+  std::string out = "matches " + plural(kept + dropped, "exchange", "exchanges") + " \xC2\xB7 " +
+                    plural(s.value("sessions", 0), "session", "sessions") + " \xC2\xB7 oldest first";
+  if (dropped > 0) {
+    out += std::string(" \xC2\xB7 showing ") +
+           (s.value("dropped_side", "") == "earlier" ? "latest " : "earliest ") + std::to_string(kept);
+  }
+  if (s.value("undated_last", false)) out += " \xC2\xB7 undated last";
+  return out + "\n";
+}
+
+std::string exchange_text(const json& row, const HeaderTokens& tokens) {
+  std::string out = render_turn_tag(row, tokens);
+  const auto started = row.find("started_utc");
+  if (started != row.end() && started->is_string()) {
+    if (const auto ms = parse_iso8601(started->get<std::string>())) out += " " + format_local(*ms, true);
+  }
+  out += "\n";
+  for (const auto& hit : row["hits"])
+    out += render_hit_line(hit, HitLineStyle{true}) + "\n";
+  out += render_siblings_text(row);  // --siblings (search_siblings.cpp); "" when the row has none
+  return out;
+}
+
+std::string footer(const Envelope& env) {
+  const json& s = env.summary;
+  const uint64_t kept = s.value("matched", 0), dropped = s.value("dropped_by_cap", 0);
+  std::string out = "matched " + plural(kept + dropped, "exchange", "exchanges") + " \xC2\xB7 " +
+                    plural(s.value("sessions", 0), "session", "sessions") + " \xC2\xB7 label=";
+  const std::string include = joined(env.header["label"]), exclude = joined(env.header["label_not"]);
+  out += include.empty() ? "all" : include;
+  if (!exclude.empty()) out += " \xC2\xB7 label-not=" + exclude;
+  out += "\n";
+  if (dropped > 0) {
+    out += std::to_string(dropped) + " " + s.value("dropped_side", "later") +
+           " dropped by --max-count (showing " + std::to_string(kept) + "; --max-count 0 = uncapped)\n";
+  }
+  if (s.value("skipped_lines", 0) > 0) {
+    out += std::to_string(s.value("skipped_lines", 0)) + " malformed/torn line(s) skipped\n";
+  }
+  if (s.value("too_complex_lines", 0) > 0) {
+    out += std::to_string(s.value("too_complex_lines", 0)) +
+           " line(s) too complex for the pattern (not searched)\n";
+  }
+  if (s.value("with_elicitation_sidecar", false)) out += "with elicitation sidecar\n";
+  if (s.value("excerpts_truncated", false)) {
+    out +=
+        "\xE2\x9A\xA0 excerpts are match-centred FRAGMENTS, not summaries, and can misrepresent a record's "
+        "full "
+        "intent: re-fetch with --no-truncate or csift-mcp --cli show @<id> --line N (JSON hits carry "
+        "refetch)\n";
+  }
+  return out;
+}
+
+std::string render_exchanges(const Envelope& env) {
+  if (env.rows.empty() && env.summary.value("matched", 0) == 0) return "";
+  HeaderTokens tokens;
+  for (const auto& row : env.rows)
+    tokens.add(row.value("session_id", ""));
+  std::string out = scope_banner(env.header) + matches_banner(env.summary);
+  for (const auto& row : env.rows)
+    if (row.value("kind", "") == "exchange") out += exchange_text(row, tokens);
+  return out + footer(env);
+}
+
+}  // namespace
+
+std::string render_search_text(const Envelope& env, const json& args) {
+  if (env.is_error) return "";
+  const std::string mode = env.header.value("mode", "exchanges");
+  if (mode == "count_only") return std::to_string(env.summary.value("matched", 0)) + "\n";
+  if (mode == "exchanges") return render_exchanges(env);
+  if (mode == "count_by") return render_census_text(env);  // --count-by (search_census.cpp)
+  std::string out;
+  for (const auto& row : env.rows) {
+    if (mode == "sessions_with_matches") out += row.value("session_id", "") + "\n";
+    if (mode == "raw") out += row.value("text", "") + "\n";
+  }
+  (void)args;
+  return out;
+}
+
+}  // namespace csift

@@ -1,0 +1,137 @@
+// show --raw: the VERBATIM line bytes of the addressed lines (malformed and torn lines included — the escape
+// hatch for everything csift does not render). Reads the transcript only (no sidecar merge); caps by line.
+#include <fstream>
+
+#include "core/base/error.h"
+#include "core/scan/line_scanner.h"
+#include "tools/show/show_address.h"
+#include "tools/show/show_modes.h"
+
+namespace csift {
+namespace {
+
+struct FileLines {
+  uint64_t total = 0;  // physical lines, a torn tail included
+  ScanStats stats;
+};
+
+FileLines count_lines(const Transcript& t, const CancelToken* cancel) {
+  LineScanner scanner;
+  FileLines f;
+  f.stats = scanner.scan(
+      t.path, [](const LineBlock&) { return true; }, 0, UINT64_MAX, 1, cancel);
+  if (!f.stats.error.empty()) failure_error("cannot read " + t.path + ": " + f.stats.error);
+  f.total = f.stats.lines + (f.stats.torn_tail ? 1 : 0);
+  return f;
+}
+
+// The lines of a turn window: from each turn's opener to the line before the next turn's opener (the last
+// turn runs to the end of the file), so the verbatim slice keeps every line between, malformed ones included.
+std::vector<LineSpan> turn_spans(const ShowRequest& req, const ClassifiedTranscript& ct) {
+  const int count = ct.turns.turn_count;
+  const auto range = resolve_range(req.turns, 0, int64_t{count} - 1);
+  if (!range) not_found_error(turn_miss_message(req.turns, count));
+  const auto opener_line = [&](int64_t turn) { return ct.read.records[ct.turns.opener_index[turn]].line; };
+  const uint64_t lo = opener_line(range->lo);
+  const uint64_t hi = range->hi + 1 < count ? opener_line(range->hi + 1) - 1 : ct.read.lines;
+  return {LineSpan{lo, hi}};
+}
+
+std::vector<LineSpan> uuid_spans(const ShowRequest& req, const ClassifiedTranscript& ct) {
+  std::vector<LineSpan> spans;
+  std::string missing;
+  for (const auto& u : req.uuids) {
+    bool found = false;
+    for (const auto& r : ct.read.records) {
+      if (r.uuid != u) continue;
+      spans.push_back(LineSpan{r.line, r.line});
+      found = true;
+    }
+    if (!found) missing += (missing.empty() ? "" : ", ") + u;
+  }
+  if (!missing.empty()) {
+    not_found_error("no such uuid(s): " + missing + " — no record line of " + ct.transcript.path +
+                    " carries it");
+  }
+  std::sort(spans.begin(), spans.end(), [](const LineSpan& a, const LineSpan& b) { return a.lo < b.lo; });
+  spans.erase(std::unique(spans.begin(), spans.end(),
+                          [](const LineSpan& a, const LineSpan& b) { return a.lo == b.lo; }),
+              spans.end());
+  return spans;
+}
+
+std::vector<LineSpan> addressed_spans(const ShowRequest& req, const Transcript& t, uint64_t total,
+                                      const CancelToken* cancel) {
+  if (req.mode == ShowAddressMode::line) return resolve_line_spans(req.lines, total);
+  const ClassifiedTranscript ct = load_classified_transcript(t, /*merge_sidecar=*/false, cancel);
+  return req.mode == ShowAddressMode::uuid ? uuid_spans(req, ct) : turn_spans(req, ct);
+}
+
+bool in_spans(const std::vector<LineSpan>& spans, uint64_t line) {
+  for (const auto& s : spans) {
+    if (line >= s.lo && line <= s.hi) return true;
+  }
+  return false;
+}
+
+std::string read_torn_tail(const Transcript& t, const ScanStats& stats) {
+  std::ifstream in(t.path, std::ios::binary);
+  std::string bytes(stats.torn_tail_bytes, '\0');
+  in.seekg(static_cast<std::streamoff>(stats.torn_tail_offset));
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return bytes;
+}
+
+void add_raw_row(Envelope& env, uint64_t line, std::string bytes) {
+  json& row = env.add_row("raw");
+  row["line"] = line;
+  row["text"] =
+      std::move(bytes);  // exact bytes; the JSON dump replaces invalid UTF-8, the text render does not
+}
+
+}  // namespace
+
+Envelope run_show_raw(const ShowRequest& req, const Transcript& t, ToolContext& ctx) {
+  const FileLines file = count_lines(t, ctx.cancel);
+  const auto spans = addressed_spans(req, t, file.total, ctx.cancel);
+  Envelope env = Envelope::make("show");
+  fill_show_header(env, req, t);
+
+  uint64_t dropped = 0, first_dropped = 0, last_line = 0;
+  const auto take = [&](uint64_t line, std::string bytes) {
+    last_line = line;
+    if (req.max_count != 0 && env.rows.size() >= req.max_count) {
+      if (dropped++ == 0) first_dropped = line;
+      return;
+    }
+    add_raw_row(env, line, std::move(bytes));
+  };
+  const uint64_t stop_after = spans.empty() ? 0 : spans.back().hi;
+  LineScanner scanner;
+  scanner.scan_lines(
+      t.path,
+      [&](const LineView& lv) {
+        if (in_spans(spans, lv.line)) take(lv.line, std::string(lv.bytes));
+        return lv.line < stop_after;
+      },
+      ctx.cancel);
+  if (file.stats.torn_tail && in_spans(spans, file.total)) take(file.total, read_torn_tail(t, file.stats));
+
+  env.summary["lines"] = env.rows.size();
+  env.summary["dropped_by_cap"] = dropped;
+  env.summary["cap"] = req.max_count;
+  env.summary["refetch_remainder"] = nullptr;
+  if (dropped) {
+    const std::string more = "csift-mcp --cli show @" + t.id + " --line " + std::to_string(first_dropped) +
+                             ".." + std::to_string(last_line) + " --raw";
+    env.summary["refetch_remainder"] = more;
+    env.notes.push_back("+" + std::to_string(dropped) + " more line(s) beyond the " +
+                        std::to_string(req.max_count) + "-line cap · continue: " + more +
+                        " (or --max-count 0 = uncapped)");
+  }
+  env.summary["with_elicitation_sidecar"] = false;
+  return env;
+}
+
+}  // namespace csift

@@ -1,0 +1,121 @@
+#include "tools/show/show_request.h"
+
+#include "core/base/error.h"
+
+namespace csift {
+namespace {
+
+// Array values may also arrive comma-joined in one element (`--line 5,7..9`, or an MCP caller's "5,7").
+std::vector<std::string> split_values(const json& args, const char* key) {
+  std::vector<std::string> out;
+  if (!args.contains(key)) return out;
+  const json& v = args[key];
+  const auto add_joined = [&](const std::string& joined) {
+    size_t start = 0;
+    while (start <= joined.size()) {
+      const size_t comma = std::min(joined.find(',', start), joined.size());
+      if (comma > start) out.push_back(joined.substr(start, comma - start));
+      start = comma + 1;
+    }
+  };
+  if (v.is_string()) add_joined(v.get<std::string>());
+  if (v.is_array()) {
+    for (const auto& e : v) {
+      if (e.is_string()) add_joined(e.get<std::string>());
+      if (e.is_number_integer()) out.push_back(std::to_string(e.get<int64_t>()));
+    }
+  }
+  return out;
+}
+
+std::string single_target(const json& args) {
+  std::vector<std::string> targets;
+  if (args.contains("targets") && args["targets"].is_string())
+    targets.push_back(args["targets"].get<std::string>());
+  if (args.contains("targets") && args["targets"].is_array()) {
+    for (const auto& t : args["targets"]) {
+      if (t.is_string()) targets.push_back(t.get<std::string>());
+    }
+  }
+  if (targets.empty()) {
+    usage_error("show needs a TARGET: @<uuid>, @<uuid-prefix>, @<agent-id> or a *.jsonl path");
+  }
+  if (targets.size() > 1) {
+    std::string listed;
+    for (const auto& t : targets)
+      listed += (listed.empty() ? "" : " ") + t;
+    usage_error("show reads exactly ONE transcript per call (addresses are per file); got " +
+                std::to_string(targets.size()) + " targets: " + listed + " — run one show per target");
+  }
+  return targets.front();
+}
+
+void reject_span_flags(const json& args) {
+  if (!args.contains("no_subagents")) return;
+  usage_error(
+      "show fetches from exactly ONE transcript and never spans subagents, so --no-subagents/--subagents do "
+      "not "
+      "apply; target a subagent by its own @<agent-id>");
+}
+
+ShowAddressMode single_mode(bool line, bool uuid, bool turn) {
+  const int given = int(line) + int(uuid) + int(turn);
+  if (given == 0) {
+    usage_error(
+        "show needs exactly one address: --line N|A..B (jsonl line), --uuid U (record uuid) or --turn "
+        "N|A..B|-k "
+        "(turn index); show never dumps a whole transcript (--line .. addresses all of it explicitly)");
+  }
+  if (given > 1) {
+    usage_error(
+        "--line, --uuid and --turn are mutually exclusive: pick exactly ONE addressing mode per call");
+  }
+  return line ? ShowAddressMode::line : uuid ? ShowAddressMode::uuid : ShowAddressMode::turn;
+}
+
+}  // namespace
+
+ShowRequest parse_show_request(const json& args) {
+  ShowRequest req;
+  req.target = single_target(args);
+  reject_span_flags(args);
+  const auto line_values = split_values(args, "line");
+  req.uuids = split_values(args, "uuid");
+  const bool has_turn = args.contains("turn") && args["turn"].is_string();
+  req.mode = single_mode(!line_values.empty(), !req.uuids.empty(), has_turn);
+  for (const auto& v : line_values)
+    req.lines.push_back(parse_range(v, "--line", true));
+  if (has_turn) req.turns = parse_range(args["turn"].get<std::string>(), "--turn", false);
+  req.raw = args.value("raw", false);
+  req.json_format = args.value("format", "text") == "json";
+  if (req.raw && req.json_format) {
+    usage_error(
+        "--raw emits the verbatim jsonl line bytes and excludes --format json (the raw lines already are "
+        "JSON); drop one of them");
+  }
+  const int64_t max_count = args.value("max_count", int64_t(kDefaultShowCap));
+  if (max_count < 0) usage_error("--max-count must be >= 0 (0 = uncapped)");
+  req.max_count = static_cast<size_t>(max_count);
+  if (args.contains("claude_home") && args["claude_home"].is_string()) {
+    req.claude_home = args["claude_home"].get<std::string>();
+  }
+  return req;
+}
+
+std::string address_text(const ShowRequest& req) {
+  std::string out;
+  switch (req.mode) {
+    case ShowAddressMode::line:
+      for (const auto& r : req.lines)
+        out += (out.empty() ? "--line " : ",") + r.text;
+      return out;
+    case ShowAddressMode::uuid:
+      for (const auto& u : req.uuids)
+        out += (out.empty() ? "--uuid " : ",") + u;
+      return out;
+    default:
+      return "--turn " + req.turns.text;
+  }
+}
+
+}  // namespace csift

@@ -1,0 +1,36 @@
+// The arguments of one `show` call, validated (spec §6.11): exactly one target, exactly one addressing mode,
+// the span flags rejected with the rule, `--raw` exclusive with `--format json`.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/envelope.h"
+#include "core/base/timefmt.h"
+
+namespace csift {
+
+enum class ShowAddressMode { line, uuid, turn };
+
+struct ShowRequest {
+  std::string target;
+  ShowAddressMode mode = ShowAddressMode::line;
+  std::vector<RangeSpec> lines;    // --line tokens (1-based), in the order given
+  std::vector<std::string> uuids;  // --uuid values
+  RangeSpec turns;                 // --turn (0-based)
+  bool raw = false;
+  bool json_format = false;
+  size_t max_count = 200;  // record units (or lines under --raw); 0 = uncapped
+  std::optional<std::string> claude_home;
+};
+
+inline constexpr size_t kDefaultShowCap = 200;
+
+// Throws ToolError(usage) naming the rule a call breaks.
+ShowRequest parse_show_request(const json& args);
+
+// The argument text of the address, as a reader would retype it (`--line 5,7..9`).
+std::string address_text(const ShowRequest& req);
+
+}  // namespace csift

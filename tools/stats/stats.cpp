@@ -1,0 +1,123 @@
+#include "tools/stats/stats.h"
+
+#include <tbb/parallel_for.h>
+
+#include <atomic>
+#include <mutex>
+#include <numeric>
+
+#include "core/base/error.h"
+#include "core/harness/claude_code/session_probe.h"
+#include "tools/common/span_args.h"
+#include "tools/stats/stats_row.h"
+#include "tools/stats/stats_tally.h"
+
+namespace csift {
+namespace {
+
+std::optional<RangeSpec> turn_arg(const json& args) {
+  if (!args.contains("turn") || !args["turn"].is_string() || args["turn"].get<std::string>().empty()) {
+    return std::nullopt;
+  }
+  return parse_range(args["turn"].get<std::string>(), "--turn", false);
+}
+
+struct Selection {
+  std::vector<size_t> indices;  // transcripts to tally, in scope order
+  size_t dropped_by_cap = 0;
+  size_t outside_window = 0;  // dropped before tallying: the probed activity span misses the window
+};
+
+// A cap keeps the N most recently active transcripts, ranked by the cheap head/tail probe so only the kept
+// ones pay for the full scan. Without a cap every transcript is tallied.
+Selection select_transcripts(const Scope& scope, const TimeWindow& window, std::optional<size_t> cap) {
+  Selection sel;
+  const size_t n = scope.transcripts.size();
+  if (!cap || n <= *cap) {
+    sel.indices.resize(n);
+    std::iota(sel.indices.begin(), sel.indices.end(), size_t{0});
+    return sel;
+  }
+  std::vector<SessionProbe> probes(n);
+  tbb::parallel_for(size_t{0}, n, [&](size_t i) { probes[i] = probe_session(scope.transcripts[i].path); });
+  std::vector<size_t> candidates;
+  std::vector<int64_t> activity;
+  for (size_t i = 0; i < n; ++i) {
+    if (!probe_span_meets(probes[i], window)) continue;
+    candidates.push_back(i);
+    activity.push_back(most_recent_activity(probes[i]));
+  }
+  sel.outside_window = n - candidates.size();
+  for (size_t k : keep_most_recent(activity, *cap))
+    sel.indices.push_back(candidates[k]);
+  sel.dropped_by_cap = candidates.size() - sel.indices.size();
+  return sel;
+}
+
+std::vector<TranscriptTally> tally_all(const Scope& scope, const Selection& sel, const StatsWindow& window,
+                                       ToolContext& ctx) {
+  std::vector<TranscriptTally> tallies(sel.indices.size());
+  std::atomic<size_t> done{0};
+  std::mutex progress_mutex;
+  tbb::parallel_for(size_t{0}, sel.indices.size(), [&](size_t k) {
+    if (ctx.cancelled()) return;
+    const Transcript& t = scope.transcripts[sel.indices[k]];
+    tallies[k] = tally_transcript(t, window, ctx.cancel);
+    const size_t finished = ++done;
+    if (ctx.progress) {
+      std::lock_guard<std::mutex> lock(progress_mutex);
+      ctx.progress(static_cast<double>(finished), static_cast<double>(sel.indices.size()),
+                   "counted " + t.path);
+    }
+  });
+  if (ctx.cancelled()) failure_error("stats was cancelled");
+  return tallies;
+}
+
+// Under a window, a transcript none of whose records fall inside it is left out (and counted), not shown as
+// a row of zeros.
+bool counted_nothing(const TranscriptTally& t) {
+  return t.user_records == 0 && t.assistant_records == 0 && t.first_timestamp.empty() && t.error.empty();
+}
+
+json build_header(const Scope& scope, const StatsWindow& window) {
+  json header = Envelope::make("stats").header;
+  header["sessions_in_scope"] = scope.transcripts.size();
+  header["top_level_sessions"] = scope.top_level_sessions;
+  header["subagent_sessions"] = scope.subagent_sessions;
+  header["unscoped"] = scope.unscoped;
+  header["claude_home"] = scope.claude_home;
+  echo_time_window(window.time, header);
+  header["turn"] = window.turn ? json(window.turn->text) : json(nullptr);
+  return header;
+}
+
+}  // namespace
+
+Envelope run_stats(const json& args, ToolContext& ctx) {
+  const StatsWindow window{parse_time_window(args), turn_arg(args)};
+  const Scope scope = resolve_span_scope(args, ctx);
+  const std::optional<size_t> cap = effective_row_cap(args, scope.unscoped, std::nullopt);
+  Selection sel = select_transcripts(scope, window.time, cap);
+  const std::vector<TranscriptTally> tallies = tally_all(scope, sel, window, ctx);
+
+  Envelope env = Envelope::make("stats");
+  env.header = build_header(scope, window);
+  StatsTotals totals;
+  for (size_t k = 0; k < tallies.size(); ++k) {
+    if (window.bounded() && counted_nothing(tallies[k])) {
+      ++sel.outside_window;
+      continue;
+    }
+    env.rows.push_back(stats_row(scope.transcripts[sel.indices[k]], tallies[k]));
+    totals.add(tallies[k]);
+  }
+  totals.write(env.summary);
+  env.summary["dropped_by_cap"] = sel.dropped_by_cap;
+  env.summary["max_count"] = cap ? json(*cap) : json(nullptr);
+  env.summary["outside_window"] = sel.outside_window;
+  env.notes = scope.notes;
+  return env;
+}
+
+}  // namespace csift

@@ -1,0 +1,91 @@
+#include "tools/stats/stats_row.h"
+
+#include "tools/list/list_row.h"
+
+namespace csift {
+namespace {
+
+json counts_json(const CountByName& counts) {
+  json out = json::object();
+  for (const auto& [name, n] : counts)
+    out[name] = n;
+  return out;
+}
+
+void merge_counts(CountByName& into, const CountByName& from) {
+  for (const auto& [name, n] : from)
+    into[name] += n;
+}
+
+json duration_ms(const std::string& first, const std::string& last) {
+  const auto a = parse_iso8601(first), b = parse_iso8601(last);
+  return a && b ? json(*b - *a) : json(nullptr);
+}
+
+// The windowed figures a row and the totals share.
+void put_figures(json& out, const TranscriptTally& t) {
+  out["lines"] = t.lines;
+  out["line_types"] = counts_json(t.line_types);
+  out["skipped_lines"] = t.skipped_lines;
+  out["user_records"] = t.user_records;
+  out["assistant_records"] = t.assistant_records;
+  out["turns"] = t.turns;
+  out["compactions"] = t.compactions;
+  put_instant(out, "first", t.first_timestamp);
+  put_instant(out, "last", t.last_timestamp);
+  out["duration_ms"] = duration_ms(t.first_timestamp, t.last_timestamp);
+  out["tokens"] = tokens_json(t.tokens);
+  out["narration_blocks"] = counts_json(t.narration_blocks);
+  out["unknown_thinking_tags"] = counts_json(t.unknown_thinking_tags);
+  out["tools"] = counts_json(t.tools);
+}
+
+}  // namespace
+
+json stats_row(const Transcript& t, const TranscriptTally& tally) {
+  json row = json::object({{"kind", "session"}});
+  row["session_id"] = t.id;
+  row["is_subagent"] = t.is_subagent;
+  const std::string& parent = t.parent_session_id();
+  row["parent_session_id"] = parent.empty() ? json(nullptr) : json(parent);
+  row["shape"] = shape_name(t.shape);
+  row["agent_type"] = t.is_subagent && !t.agent_type.empty() ? json(t.agent_type) : json(nullptr);
+  row["path"] = t.path;
+  row["bytes"] = tally.bytes;
+  put_figures(row, tally);
+  row["error"] = tally.error.empty() ? json(nullptr) : json(tally.error);
+  return row;
+}
+
+void StatsTotals::add(const TranscriptTally& t) {
+  ++sessions_;
+  sum_.lines += t.lines;
+  sum_.skipped_lines += t.skipped_lines;
+  sum_.bytes += t.bytes;
+  merge_counts(sum_.line_types, t.line_types);
+  sum_.user_records += t.user_records;
+  sum_.assistant_records += t.assistant_records;
+  sum_.compactions += t.compactions;
+  sum_.turns += t.turns;
+  add_tokens(sum_.tokens, t.tokens);
+  merge_counts(sum_.narration_blocks, t.narration_blocks);
+  merge_counts(sum_.unknown_thinking_tags, t.unknown_thinking_tags);
+  merge_counts(sum_.tools, t.tools);
+  const auto a = parse_iso8601(t.first_timestamp), b = parse_iso8601(t.last_timestamp);
+  if (a && (!first_ || *a < *first_)) {
+    first_ = a;
+    sum_.first_timestamp = t.first_timestamp;
+  }
+  if (b && (!last_ || *b > *last_)) {
+    last_ = b;
+    sum_.last_timestamp = t.last_timestamp;
+  }
+}
+
+void StatsTotals::write(json& summary) const {
+  summary["sessions"] = sessions_;
+  put_figures(summary, sum_);
+  summary["bytes"] = sum_.bytes;
+}
+
+}  // namespace csift

@@ -1,0 +1,46 @@
+// One transcript's `stats` aggregates (spec §6.12): a whole-file read whose line census is a file fact, while
+// every other figure counts only the records the --since/--until and --turn windows admit.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/base/timefmt.h"
+#include "core/scan/line_scanner.h"
+#include "core/store/store.h"
+#include "tools/common/span_args.h"
+#include "tools/stats/token_ledger.h"
+
+namespace csift {
+
+struct StatsWindow {
+  TimeWindow time;
+  std::optional<RangeSpec> turn;  // 0-based turn indices over the FULL transcript, then ANDed with time
+  bool bounded() const { return time.bounded() || turn.has_value(); }
+};
+
+using CountByName = std::map<std::string, uint64_t>;
+
+struct TranscriptTally {
+  // File facts, never windowed.
+  uint64_t lines = 0;
+  uint64_t skipped_lines = 0;  // exact whole-file census (every line validated)
+  uint64_t bytes = 0;
+  CountByName line_types;
+  // Counted over the windowed records.
+  uint64_t user_records = 0;
+  uint64_t assistant_records = 0;
+  uint64_t compactions = 0;
+  int turns = 0;
+  std::string first_timestamp, last_timestamp;
+  TokensByModel tokens;
+  CountByName narration_blocks;       // per model
+  CountByName unknown_thinking_tags;  // signature tag values that are neither thinking nor narration
+  CountByName tools;                  // tool_use calls by name
+  std::string error;
+};
+
+TranscriptTally tally_transcript(const Transcript& t, const StatsWindow& window, const CancelToken* cancel);
+
+}  // namespace csift

@@ -1,0 +1,134 @@
+// The text form of `stats` (spec §6.12): a block per transcript and a TOTAL block when more than one is
+// shown.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/base/timefmt.h"
+#include "tools/stats/stats.h"
+
+namespace csift {
+namespace {
+
+std::string str(const json& obj, const char* key) {
+  return obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>() : std::string();
+}
+
+uint64_t num(const json& obj, const char* key) {
+  return obj.contains(key) && obj[key].is_number() ? obj[key].get<uint64_t>() : 0;
+}
+
+// 1234567 -> "1,234,567": token figures are read at a glance.
+std::string grouped(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+std::string human_duration(int64_t ms) {
+  int64_t s = ms / 1000;
+  const int64_t d = s / 86400, h = s / 3600 % 24, m = s / 60 % 60;
+  s %= 60;
+  std::string out;
+  if (d > 0) out += std::to_string(d) + "d ";
+  if (d > 0 || h > 0) out += std::to_string(h) + "h ";
+  if (d > 0 || h > 0 || m > 0) out += std::to_string(m) + "m ";
+  return out + std::to_string(s) + "s";
+}
+
+std::string local_time(const std::string& iso) {
+  const auto t = parse_iso8601(iso);
+  return t ? format_local(*t) : std::string("(none)");
+}
+
+// "name n · name n", most frequent first (ties by name).
+std::string ranked_counts(const json& counts) {
+  std::vector<std::pair<std::string, uint64_t>> items;
+  for (const auto& [name, n] : counts.items())
+    items.emplace_back(name, n.get<uint64_t>());
+  std::stable_sort(items.begin(), items.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string out;
+  for (const auto& [name, n] : items)
+    out += (out.empty() ? "" : " · ") + name + " " + std::to_string(n);
+  return out.empty() ? "(none)" : out;
+}
+
+std::string token_lines(const json& tokens) {
+  if (tokens.empty()) return "tokens (none)\n";
+  std::string out;
+  for (const auto& [model, t] : tokens.items()) {
+    out += "tokens " + model + ": in " + grouped(t["input_tokens"].get<int64_t>()) + " · out " +
+           grouped(t["output_tokens"].get<int64_t>()) + " · cache read " +
+           grouped(t["cache_read_input_tokens"].get<int64_t>()) + " · cache write " +
+           grouped(t["cache_creation_input_tokens"].get<int64_t>()) + "\n";
+  }
+  return out;
+}
+
+std::string figure_lines(const json& f) {
+  std::string out = "lines " + std::to_string(num(f, "lines")) + " · skipped " +
+                    std::to_string(num(f, "skipped_lines")) + " · types " + ranked_counts(f["line_types"]) +
+                    "\n";
+  out += "records user " + std::to_string(num(f, "user_records")) + " · assistant " +
+         std::to_string(num(f, "assistant_records")) + " · turns " + std::to_string(num(f, "turns")) +
+         " · compactions " + std::to_string(num(f, "compactions")) + "\n";
+  out += "span " + local_time(str(f, "first_utc")) + " -> " + local_time(str(f, "last_utc"));
+  if (f["duration_ms"].is_number()) out += " (" + human_duration(f["duration_ms"].get<int64_t>()) + ")";
+  out += "\n" + token_lines(f["tokens"]);
+  if (!f["narration_blocks"].empty())
+    out += "narration blocks " + ranked_counts(f["narration_blocks"]) + "\n";
+  if (!f["unknown_thinking_tags"].empty()) {
+    out += "unknown thinking tags " + ranked_counts(f["unknown_thinking_tags"]) + "\n";
+  }
+  return out + "tool calls " + ranked_counts(f["tools"]) + "\n";
+}
+
+std::string title_line(const json& row) {
+  if (!row.value("is_subagent", false)) return "SESSION " + str(row, "session_id") + "\n";
+  std::string line = "SUBAGENT " + str(row, "session_id") + " (";
+  if (!str(row, "agent_type").empty()) line += str(row, "agent_type") + ", ";
+  const std::string parent = str(row, "parent_session_id");
+  return line + str(row, "shape") + ") of SESSION " + (parent.empty() ? "(unknown)" : parent) + "\n";
+}
+
+std::string window_line(const json& header) {
+  std::string parts;
+  if (!str(header, "since_utc").empty()) parts += " since " + local_time(str(header, "since_utc"));
+  if (!str(header, "until_utc").empty()) parts += " until " + local_time(str(header, "until_utc"));
+  if (!str(header, "turn").empty()) parts += " turn " + str(header, "turn");
+  return parts.empty() ? "" : "window" + parts + " (every figure but lines and types is windowed)\n";
+}
+
+std::string footer(const json& s) {
+  std::string out = std::to_string(num(s, "sessions")) + " transcript(s) counted";
+  if (num(s, "outside_window") > 0) {
+    out += " · " + std::to_string(num(s, "outside_window")) + " with nothing inside the window";
+  }
+  if (num(s, "dropped_by_cap") > 0) {
+    out += " · " + std::to_string(num(s, "dropped_by_cap")) + " dropped by cap (the " +
+           std::to_string(num(s, "max_count")) + " most recently active are counted; --max-count 0 for all)";
+  }
+  return out + "\n";
+}
+
+}  // namespace
+
+std::string render_stats_text(const Envelope& env, const json& /*args*/) {
+  const json& h = env.header;
+  std::string out = "scope " + std::to_string(num(h, "sessions_in_scope")) + " transcript(s) in scope (" +
+                    std::to_string(num(h, "top_level_sessions")) + " top-level, " +
+                    std::to_string(num(h, "subagent_sessions")) + " subagent)\n" + window_line(h);
+  for (const auto& row : env.rows)
+    out += "\n" + title_line(row) + figure_lines(row);
+  if (num(env.summary, "sessions") > 1) {
+    out += "\nTOTAL (" + std::to_string(num(env.summary, "sessions")) + " transcripts)\n" +
+           figure_lines(env.summary);
+  }
+  return out + "\n" + footer(env.summary);
+}
+
+}  // namespace csift
