@@ -1,14 +1,19 @@
-// The reader seam: one harness's transcript file -> Records in file order, with exact line accounting.
-// Claude Code is the first reader; other harnesses plug in beside it behind the same interface.
+// The reader seam: a harness's reader reads one transcript and pushes what it finds into a sink, in file
+// order, with exact line accounting (records + skipped + blank + declined == lines) — the Searcher -> Sink
+// shape. Everything outside core/harness/<name>/ reads transcripts through this interface; the reader for a
+// transcript is chosen by its harness (reader_for), and a new harness plugs in with one line in
+// core/harness/readers.cpp.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
+#include "core/base/cancel.h"
 #include "core/record/record.h"
 #include "core/scan/line_scanner.h"
 #include "core/store/store.h"
@@ -27,45 +32,126 @@ struct LineRef {
   uint64_t length = 0;  // without the '\n'
 };
 
+// Where a read pushes what it finds, on the calling thread, in file order. Returning false from record()
+// stops the read; the counts then cover the lines consumed up to that record.
+class RecordSink {
+ public:
+  virtual ~RecordSink() = default;
+  virtual bool record(Record&& r) = 0;
+  // A line that is not a record: malformed, too large, or the torn final line.
+  virtual void skipped(SkippedLine&& s) { (void)s; }
+  // A well-formed line ReadOptions::want declined (only with keep_declined).
+  virtual void declined(const LineRef& ref) { (void)ref; }
+};
+
 struct ReadOptions {
   // Decides from the raw bytes whether a line is parsed. Empty = parse every non-blank line. A declined line
-  // is still checked for well-formedness, so skipped_lines is the same whatever `want` declines.
+  // is still checked for well-formedness, so skipped_lines is the same whatever `want` declines. It may run
+  // on several threads at once (large files are read in parallel chunks): keep it a pure function.
   std::function<bool(std::string_view)> want;
   // Parse the file's first line whatever `want` says (a /fork clone is known by its line 1).
   bool parse_first_line = false;
-  // Record where each well-formed declined line is (ReadResult::declined), for a later targeted read.
+  // Push each well-formed declined line's position to the sink, for a later targeted read.
   bool keep_declined = false;
-  // Count every physical line under its top-level `type` (stats' line_types census).
+  // Count every physical line under its top-level record type (stats' line-type census).
   bool census_types = false;
+  // Read front to back on the calling thread, pushing each record as soon as it is parsed: for sinks that
+  // stop early. Otherwise a large file is parsed in parallel chunks and pushed in order at the end.
+  bool sequential = false;
+  // With sequential: stop after this many physical lines (a head window). 0 = no limit.
+  uint64_t max_lines = 0;
   const CancelToken* cancel = nullptr;
   // Called after each block with the bytes consumed so far (progress).
   std::function<void(uint64_t)> on_bytes;
 };
 
-struct ReadResult {
-  std::vector<Record> records;  // file order
-  uint64_t lines = 0;           // physical lines, the torn tail included
+struct ReadStats {
+  uint64_t lines = 0;         // physical lines, the torn tail included
+  uint64_t record_count = 0;  // records pushed to the sink
   uint64_t blank_lines = 0;
   uint64_t non_candidate_lines = 0;  // well-shaped lines opts.want declined (never parsed)
   uint64_t skipped_lines = 0;        // malformed + too large + torn tail
-  std::vector<SkippedLine> skipped;  // each skipped line (line number and reason)
-  std::vector<LineRef> declined;     // with keep_declined: the well-formed lines `want` declined, file order
   bool torn_tail = false;
   uint64_t bytes = 0;
   std::map<std::string, uint64_t> line_types;  // when census_types ("(malformed)" / "(blank)" keys included)
+  bool stopped = false;                        // the sink asked to stop
   bool cancelled = false;
   std::string error;  // the file could not be read
 };
+
+// Everything one read found, collected (the common case: a tool that needs the whole transcript).
+struct ReadResult : ReadStats {
+  std::vector<Record> records;       // file order
+  std::vector<SkippedLine> skipped;  // each skipped line (line number and reason)
+  std::vector<LineRef> declined;     // with keep_declined: the well-formed lines `want` declined, file order
+};
+
+// The physical lines of a transcript file verbatim (show's raw mode). Return false to stop.
+struct RawLine {
+  std::string_view bytes;  // without the '\n' (a torn final line: everything after the last '\n')
+  uint64_t line = 0;       // 1-based
+  uint64_t offset = 0;
+  bool torn = false;  // the final line, with no newline
+};
+using RawLineFn = std::function<bool(const RawLine&)>;
+
+// The whole-file byte screen a search runs before reading a transcript (core of its sparse path).
+struct SkimResult {
+  bool may_match = false;        // some block held a byte sequence the predicate accepts
+  double needle_line_share = 0;  // from the first such block, the share of its lines that did
+  uint64_t skipped_lines = 0;    // when !may_match: exactly the lines read() would skip
+  bool cancelled = false;
+  std::string error;
+};
+
+// Cheap byte-level questions about one raw line of a harness's format, asked before any parse. A harness
+// without them (a database-backed store) returns nullptr from raw_probes(), and callers read densely.
+class RawLineProbes {
+ public:
+  virtual ~RawLineProbes() = default;
+  // The record's top-level type by a cheap scan ("" when not found).
+  virtual std::string peek_type(std::string_view line) const = 0;
+  // Could this line carry a conversational message (a role marker)?
+  virtual bool may_carry_message(std::string_view line) const = 0;
+  // Could this line open a turn? Never false for an opener.
+  virtual bool may_open_turn(std::string_view line) const = 0;
+  // Does the line carry one of `ids` as a tool call id or a tool result's call id?
+  virtual bool mentions_tool_id(std::string_view line, const std::unordered_set<std::string>& ids) const = 0;
+};
+
+// Does this record open a turn (a genuine human prompt, by the harness's own rules)?
+using TurnOpener = bool (*)(const Record&);
 
 class TranscriptReader {
  public:
   virtual ~TranscriptReader() = default;
   virtual std::string_view harness() const = 0;
-  virtual ReadResult read(const Transcript& t, const ReadOptions& opts) const = 0;
+  // Reads the transcript front to back, pushing records (and skipped / declined lines) into the sink.
+  virtual ReadStats read(const Transcript& t, const ReadOptions& opts, RecordSink& sink) const = 0;
+  // Parses one line read again by position (a line an earlier read declined). On failure `error` says why.
+  virtual bool decode(std::string_view line, Record& out, std::string& error) const = 0;
+  // Every physical line verbatim, in order; returns the scan's statistics.
+  virtual ScanStats read_raw_lines(const Transcript& t, const RawLineFn& fn,
+                                   const CancelToken* cancel) const = 0;
+  // The byte screen: does any block of the file hold bytes `block_may_match` accepts? When none does, the
+  // result carries the exact skipped-line count. The default says "may match" (read it all).
+  virtual SkimResult skim(const Transcript& t, const std::function<bool(std::string_view)>& block_may_match,
+                          const std::function<double(std::string_view)>& line_share,
+                          const CancelToken* cancel) const;
+  virtual const RawLineProbes* raw_probes() const { return nullptr; }
+  // The harness's turn-opening rule (turn numbering itself is harness-neutral: core/record/turns.h).
+  virtual TurnOpener turn_opener() const = 0;
 };
 
-// The Claude Code reader (jsonl): oneTBB across newline-aligned chunks for large files, one RecordParser
-// per thread, results in file order.
-const TranscriptReader& claude_code_reader();
+// The reader for a transcript's harness (core/harness/readers.cpp).
+const TranscriptReader& reader_for(const Transcript& t);
+// Every registered reader, for tests and discovery.
+const std::vector<const TranscriptReader*>& registered_readers();
+
+// Reads a whole transcript into memory through its harness's reader.
+ReadResult read_transcript(const Transcript& t, const ReadOptions& opts);
+// Pushes each record to fn (false stops the read); skipped and declined lines are only counted.
+ReadStats for_each_record(const Transcript& t, const ReadOptions& opts,
+                          const std::function<bool(Record&&)>& fn);
 
 }  // namespace csift

@@ -5,11 +5,9 @@
 
 #include <unordered_map>
 
-#include "core/harness/claude_code/classify.h"
-
 namespace csift {
 
-TurnAssignment assign_turns(const std::vector<Record>& records) {
+TurnAssignment assign_turns(const std::vector<Record>& records, bool (*opens_turn)(const Record&)) {
   TurnAssignment t;
   size_t n = records.size();
   t.turn_of.assign(n, -1);
@@ -37,18 +35,6 @@ TurnAssignment assign_turns(const std::vector<Record>& records) {
     t.turn_of[i] = current;
   }
   return t;
-}
-
-void relabel_as_draft(const Record& draft, std::vector<Unit>& units) {
-  Unit u;
-  if (!units.empty()) {
-    u.text = units.front().text;
-    u.images = units.front().images;
-  } else {
-    u.text = user_text(draft);
-  }
-  u.labels = {Label::user_unsent};
-  units.assign(1, std::move(u));
 }
 
 }  // namespace csift

@@ -17,12 +17,8 @@ struct TurnAssignment {
   std::vector<size_t> opener_index;  // record index of each turn's opener
 };
 
-// `records` must be in file order and include every record that may open a turn (see may_open_turn).
-TurnAssignment assign_turns(const std::vector<Record>& records);
-
-struct Unit;
-// A superseded draft keeps ONE view whatever its text shape (v0.10.2 ⑤): collapses a draft record's units
-// to a single user.unsent unit carrying the first unit's text (or the record's user text when it had none).
-void relabel_as_draft(const Record& draft, std::vector<Unit>& units);
+// `records` must be in file order and include every record that may open a turn (see may_open_turn);
+// `opens_turn` is the harness's rule (TranscriptReader::turn_opener).
+TurnAssignment assign_turns(const std::vector<Record>& records, bool (*opens_turn)(const Record&));
 
 }  // namespace csift

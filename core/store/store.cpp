@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/scan/line_scanner.h"
+#include "core/record/transcript_reader.h"
 
 namespace csift {
 
@@ -162,22 +162,16 @@ std::vector<Transcript> list_subagents(const Transcript& session) {
   return out;
 }
 
-std::string head_session_id(const std::string& path) {
-  static constexpr std::string_view kKey = "\"sessionId\":\"";
+// The session a legacy flat agent belongs to: the first record within its head that names one.
+std::string head_session_id(const Transcript& agent) {
   std::string found;
-  int lines_left = 64;
-  LineScanner scanner(64 * 1024);
-  scanner.scan_lines(path, [&](const LineView& line) {
-    size_t at = line.bytes.find(kKey);
-    if (at != std::string_view::npos) {
-      std::string_view rest = line.bytes.substr(at + kKey.size());
-      size_t close = rest.find('"');
-      if (close != std::string_view::npos && close > 0) {
-        found = std::string(rest.substr(0, close));
-        return false;
-      }
-    }
-    return --lines_left > 0;
+  ReadOptions opts;
+  opts.sequential = true;
+  opts.max_lines = 64;
+  opts.want = [](std::string_view line) { return line.find("\"sessionId\"") != std::string_view::npos; };
+  for_each_record(agent, opts, [&](Record&& r) {
+    found = std::move(r.session_id);
+    return found.empty();
   });
   return found;
 }
@@ -193,7 +187,7 @@ std::vector<Transcript> list_legacy_agents(const std::string& project_dir) {
     t.path = dir + "/" + name;
     t.project_dir = dir;
     t.id = id;
-    t.session_id = head_session_id(t.path);
+    t.session_id = head_session_id(t);
     t.is_subagent = true;
     t.shape = TranscriptShape::legacy_flat;
     fill_size_mtime(t);
@@ -234,16 +228,18 @@ bool is_sidecar_path(const std::string& path) {
   // Content sniff: every non-blank line is a csift-marked record (a renamed sidecar is still a sidecar).
   bool any = false;
   bool all_marked = true;
-  LineScanner scanner(64 * 1024);
-  ScanStats stats = scanner.scan_lines(path, [&](const LineView& line) {
-    if (line.bytes.find_first_not_of(" \t") == std::string_view::npos) return true;
-    any = true;
-    if (line.bytes.find("\"csift\":\"") == std::string_view::npos) {
-      all_marked = false;
-      return false;
-    }
-    return true;
-  });
+  Transcript file;
+  file.path = path;
+  const ScanStats stats = reader_for(file).read_raw_lines(
+      file,
+      [&](const RawLine& line) {
+        // A line still being written is not judged (as when it had no newline it was never a line).
+        if (line.torn || line.bytes.find_first_not_of(" \t") == std::string_view::npos) return true;
+        any = true;
+        all_marked = line.bytes.find("\"csift\":\"") != std::string_view::npos;
+        return all_marked;
+      },
+      nullptr);
   return stats.error.empty() && any && all_marked;
 }
 

@@ -40,10 +40,11 @@ enum class TranscriptShape {
 const char* shape_name(TranscriptShape s);
 
 struct Transcript {
-  std::string path;         // absolute path of the .jsonl
-  std::string project_dir;  // absolute path of the <ENCODED> dir
-  std::string id;           // session uuid, or agent id (the hex after `agent-`)
-  std::string session_id;   // the owning top-level session uuid ("" when unknown, legacy flat)
+  std::string harness = "claude-code";  // which reader reads it (core/harness/readers.cpp)
+  std::string path;                     // absolute path of the .jsonl
+  std::string project_dir;              // absolute path of the <ENCODED> dir
+  std::string id;                       // session uuid, or agent id (the hex after `agent-`)
+  std::string session_id;               // the owning top-level session uuid ("" when unknown, legacy flat)
   bool is_subagent = false;
   TranscriptShape shape = TranscriptShape::session;
   std::string meta_path;          // agent-<hex>.meta.json when present
@@ -85,6 +86,6 @@ bool is_teammate_agent_id(std::string_view s);
 // The agent id of an `agent-<id>.jsonl` file name, or "" when the name is not that shape.
 std::string agent_id_from_filename(std::string_view filename);
 // The sessionId of the first record carrying one, from a short head scan ("" when none).
-std::string head_session_id(const std::string& path);
+std::string head_session_id(const Transcript& agent);
 
 }  // namespace csift

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "core/base/error.h"
-#include "core/harness/claude_code/agent_topology.h"
+#include "core/store/agent_topology.h"
 #include "core/store/session_env.h"
 #include "core/store/store_index.h"
 #include "core/store/trap_resolve.h"

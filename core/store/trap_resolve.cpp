@@ -5,8 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/error.h"
-#include "core/harness/claude_code/record_parser.h"
-#include "core/scan/line_scanner.h"
+#include "core/record/transcript_reader.h"
 #include "core/store/session_env.h"
 #include "core/store/trap_marker.h"
 
@@ -23,11 +22,16 @@ bool command_carries(const std::string& input_json, std::string_view marker) {
   return command.find(marker) != std::string::npos && command.find("csift") != std::string::npos;
 }
 
-bool transcript_has_trap_command(const std::string& path, std::string_view marker) {
+// Does any record of the transcript hold a shell tool call whose command carries the marker and 'csift'?
+bool transcript_has_trap_command(const Transcript& t, std::string_view marker) {
   bool hit = false;
-  LineScanner scanner;
-  scanner.scan_lines(path, [&](const LineView& line) {
-    hit = line_has_trap_command(line.bytes, marker);
+  ReadOptions opts;
+  // Raw-byte prefilter first: almost every line lacks the marker, and those are never parsed.
+  opts.want = [marker](std::string_view line) {
+    return line.find(marker) != std::string_view::npos && line.find("csift") != std::string_view::npos;
+  };
+  for_each_record(t, opts, [&](Record&& record) {
+    hit = record_has_trap_command(record, marker);
     return !hit;
   });
   return hit;
@@ -46,13 +50,7 @@ std::string no_hit_message(std::string_view marker, const Transcript& session, s
 
 }  // namespace
 
-bool line_has_trap_command(std::string_view line, std::string_view marker) {
-  // Raw-byte prefilter first: almost every line lacks the marker, and those are never parsed.
-  if (line.find(marker) == std::string_view::npos || line.find("csift") == std::string_view::npos)
-    return false;
-  thread_local RecordParser parser;
-  Record record;
-  if (parser.parse(line, record) != ParseStatus::ok) return false;
+bool record_has_trap_command(const Record& record, std::string_view marker) {
   for (const Block& block : record.message.blocks) {
     if (block.kind != BlockKind::tool_use || (block.name != "Bash" && block.name != "PowerShell")) continue;
     if (command_carries(block.input_json, marker)) return true;
@@ -82,9 +80,9 @@ TrapResolution resolve_trap(std::string_view marker, const Environment& env,
   bool main_hit = false;
   tbb::parallel_for(size_t{0}, out.agents.size() + 1, [&](size_t i) {
     if (i == out.agents.size()) {
-      main_hit = transcript_has_trap_command(out.session.path, marker);
+      main_hit = transcript_has_trap_command(out.session, marker);
     } else {
-      agent_hit[i] = transcript_has_trap_command(out.agents[i].path, marker);
+      agent_hit[i] = transcript_has_trap_command(out.agents[i], marker);
     }
   });
   std::vector<std::string> hits;

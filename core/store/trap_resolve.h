@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "core/record/record.h"
 
 #include "core/store/store.h"
 
@@ -20,8 +21,8 @@ struct TrapResolution {
 TrapResolution resolve_trap(std::string_view marker, const Environment& env,
                             const std::string& projects_root);
 
-// True when one raw line holds a Bash/PowerShell tool_use whose input.command contains `marker` and `csift`.
-bool line_has_trap_command(std::string_view line, std::string_view marker);
+// True when the record holds a Bash/PowerShell tool_use whose input.command contains `marker` and `csift`.
+bool record_has_trap_command(const Record& record, std::string_view marker);
 
 // The note a @trap that resolved to the MAIN transcript prints (the main thread should use @main).
 std::string trap_main_lane_note(const std::string& session_id);

@@ -49,7 +49,7 @@ TEST_CASE("every line accounted for: blank, malformed, torn tail, candidates") {
   TempFile f(bytes);
   ReadOptions opts;
   opts.census_types = true;
-  ReadResult r = claude_code_reader().read(f.transcript(), opts);
+  ReadResult r = read_transcript(f.transcript(), opts);
   CHECK(r.error.empty());
   CHECK(r.lines == 8);
   CHECK(r.blank_lines == 2);
@@ -88,7 +88,7 @@ TEST_CASE("want filter: declined lines are still checked, so the malformed count
   ReadOptions opts;
   opts.want = [](std::string_view line) { return line_has_any_role(line); };
   opts.census_types = true;
-  ReadResult r = claude_code_reader().read(f.transcript(), opts);
+  ReadResult r = read_transcript(f.transcript(), opts);
   CHECK(r.records.size() == 2);
   CHECK(r.non_candidate_lines == 1);  // the attachment
   CHECK(r.skipped_lines == 2);        // the subtly bad line and "not an object"
@@ -99,7 +99,7 @@ TEST_CASE("want filter: declined lines are still checked, so the malformed count
   CHECK(r.line_types["attachment"] == 1);
   check_invariant(r);
 
-  ReadResult all = claude_code_reader().read(f.transcript(), ReadOptions{});
+  ReadResult all = read_transcript(f.transcript(), ReadOptions{});
   CHECK(all.records.size() == 3);
   CHECK(all.skipped_lines == r.skipped_lines);
   check_invariant(all);
@@ -111,7 +111,7 @@ TEST_CASE("json.dumps spacing and invalid UTF-8 inside a string") {
   TempFile f(spaced + "\n" + bad + "\n");
   ReadOptions opts;
   opts.want = [](std::string_view line) { return line_has_role(line, "user"); };
-  ReadResult r = claude_code_reader().read(f.transcript(), opts);
+  ReadResult r = read_transcript(f.transcript(), opts);
   REQUIRE(r.records.size() == 2);
   CHECK(r.records[0].message.content_string == "spaced");
   // The invalid byte does not cost the record: it is read from a repaired copy and marked.
@@ -134,7 +134,7 @@ TEST_CASE("a 10 MB line and a file large enough for parallel chunks") {
     if (i % 1000 == 0) bytes += "\n";
   }
   TempFile f(bytes);
-  ReadResult r = claude_code_reader().read(f.transcript(), ReadOptions{});
+  ReadResult r = read_transcript(f.transcript(), ReadOptions{});
   CHECK(r.error.empty());
   CHECK(r.lines == kLines + 1 + 60);
   CHECK(r.blank_lines == 60);
@@ -157,14 +157,14 @@ TEST_CASE("cancel stops the read and reports it") {
   cancel.cancelled = true;
   ReadOptions opts;
   opts.cancel = &cancel;
-  ReadResult r = claude_code_reader().read(f.transcript(), opts);
+  ReadResult r = read_transcript(f.transcript(), opts);
   CHECK(r.cancelled);
 }
 
 TEST_CASE("a missing file reports an error") {
   Transcript t;
   t.path = "/nonexistent/csift/none.jsonl";
-  ReadResult r = claude_code_reader().read(t, ReadOptions{});
+  ReadResult r = read_transcript(t, ReadOptions{});
   CHECK_FALSE(r.error.empty());
   CHECK(r.records.empty());
 }

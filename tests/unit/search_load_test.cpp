@@ -3,6 +3,8 @@
 // turns asked for. (tests/cli/test_search_sparse.py compares whole search answers with the dense load.)
 #include <doctest/doctest.h>
 
+#include "core/harness/claude_code/claude_code_reader.h"
+
 #include <fstream>
 #include <set>
 #include <string>
@@ -97,7 +99,8 @@ TEST_CASE("sparse load: a whole turn is read back when asked for, and only that 
   size_t in_turn = 0;
   for (size_t i = 0; i < load.declined.size(); ++i) {
     const uint64_t line = load.declined[i].line;
-    if (line < begin || !pf.label_candidate(file_lines.at(line - 1))) continue;
+    if (line < begin || !pf.label_candidate(file_lines.at(line - 1), *claude_code_reader().raw_probes()))
+      continue;
     ++in_turn;
     CHECK_MESSAGE(load.fetched[i], "line " << line);
   }

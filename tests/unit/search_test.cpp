@@ -2,6 +2,8 @@
 // whole-file gate, the scan (spans, surviving labels, turn/time windows), exchange completion and the cap.
 #include <doctest/doctest.h>
 
+#include "core/harness/claude_code/claude_code_reader.h"
+
 #include <set>
 
 #include "core/base/error.h"
@@ -61,9 +63,12 @@ TEST_CASE("search prefilter: needles, markers and label gates") {
   CHECK(pf.may_match(R"({"type":"user","text":"ls srcx"})"));
   CHECK(pf.may_match(R"({"type":"user","text":"<task-notification>"})"));
   CHECK_FALSE(pf.may_match(R"({"type":"user","text":"nothing"})"));
-  CHECK_FALSE(pf.label_candidate(R"({"type":"attachment","attachment":{}})"));
-  CHECK_FALSE(pf.label_candidate(R"({"type":"queue-operation","operation":"enqueue"})"));
-  CHECK(pf.label_candidate(R"({"type":"assistant","message":{"role":"assistant"}})"));
+  CHECK_FALSE(
+      pf.label_candidate(R"({"type":"attachment","attachment":{}})", *claude_code_reader().raw_probes()));
+  CHECK_FALSE(pf.label_candidate(R"({"type":"queue-operation","operation":"enqueue"})",
+                                 *claude_code_reader().raw_probes()));
+  CHECK(pf.label_candidate(R"({"type":"assistant","message":{"role":"assistant"}})",
+                           *claude_code_reader().raw_probes()));
   const SearchRequest empty = parse_search_request(args_for("", kBasics));
   CHECK_FALSE(SearchPrefilter(empty, false).gates_files());
 }

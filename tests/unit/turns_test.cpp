@@ -46,7 +46,7 @@ TEST_CASE("turns open on openers, 0-based, prelude outside") {
       human("u2", "i1", "second"),
       reply("a2", "u2"),
   };
-  TurnAssignment t = assign_turns(rs);
+  TurnAssignment t = assign_turns(rs, &opens_turn);
   CHECK(t.turn_count == 2);
   CHECK(t.turn_of == std::vector<int>{-1, 0, 0, 0, 0, 1, 1});
   CHECK(t.opener_index == std::vector<size_t>{1, 5});
@@ -63,7 +63,7 @@ TEST_CASE("a superseded draft sits outside numbering and relabels user.unsent") 
       human("u2", "a1", "edited text"),  // the resend shares the parent
       reply("a2", "u2"),
   };
-  TurnAssignment t = assign_turns(rs);
+  TurnAssignment t = assign_turns(rs, &opens_turn);
   CHECK(t.turn_count == 2);
   CHECK(t.is_draft == std::vector<bool>{false, false, true, false, false});
   CHECK(t.turn_of == std::vector<int>{0, 0, -1, 1, 1});
@@ -90,7 +90,7 @@ TEST_CASE("two drafts before one resend; parentless openers are never drafts") {
       human("d1", "p", "v1"),         human("d2", "p", "v2"),         human("u3", "p", "v3"),
       human("x1", "", "no parent a"), human("x2", "", "no parent b"),
   };
-  TurnAssignment t = assign_turns(rs);
+  TurnAssignment t = assign_turns(rs, &opens_turn);
   CHECK(t.is_draft == std::vector<bool>{true, true, false, false, false});
   CHECK(t.turn_count == 3);
   CHECK(t.turn_of == std::vector<int>{-1, -1, 0, 1, 2});

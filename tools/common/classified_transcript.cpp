@@ -2,6 +2,7 @@
 
 #include "core/base/error.h"
 #include "core/record/labels.h"
+#include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
 
 namespace csift {
@@ -21,7 +22,7 @@ Pairing ClassifiedTranscript::pairing_of(const ClassifiedEntry& e, const Unit& u
 }
 
 ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel) {
-  ct.turns = assign_turns(ct.read.records);
+  ct.turns = assign_turns(ct.read.records, reader_for(ct.transcript).turn_opener());
   ct.entries.clear();
   ct.pairing = PairingIndex{};
   ClassifyContext ctx = classify_context_for(ct.transcript, ct.read.records);
@@ -53,7 +54,7 @@ ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_
   ReadOptions options;
   options.cancel = cancel;
   options.want = want;
-  ct.read = claude_code_reader().read(t, options);
+  ct.read = read_transcript(t, options);
   if (!ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + ct.read.error);
   ClassifyContext ctx = classify_read_records(ct, cancel);
   if (!merge_sidecar || t.is_subagent) return ct;

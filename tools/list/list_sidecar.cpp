@@ -2,8 +2,7 @@
 
 #include <filesystem>
 
-#include "core/harness/claude_code/record_parser.h"
-#include "core/scan/line_scanner.h"
+#include "core/record/transcript_reader.h"
 
 namespace csift {
 namespace {
@@ -13,20 +12,15 @@ bool needs_ghost_guard(const SidecarPending& p) {
 }
 
 // The transcript records whose raw line names one of the keys: all the ghost guard needs to see.
-std::vector<Record> records_naming(const std::string& path, const std::vector<std::string>& keys) {
-  std::vector<Record> out;
-  RecordParser parser;
-  LineScanner scanner;
-  scanner.scan_lines(path, [&](const LineView& view) {
+std::vector<Record> records_naming(const Transcript& t, const std::vector<std::string>& keys) {
+  ReadOptions opts;
+  opts.want = [&keys](std::string_view line) {
     for (const auto& key : keys) {
-      if (view.bytes.find(key) == std::string_view::npos) continue;
-      Record r;
-      if (parser.parse(view.bytes, r) == ParseStatus::ok) out.push_back(std::move(r));
-      break;
+      if (line.find(key) != std::string_view::npos) return true;
     }
-    return true;
-  });
-  return out;
+    return false;
+  };
+  return read_transcript(t, opts).records;
 }
 
 }  // namespace
@@ -42,7 +36,7 @@ SidecarStatus read_sidecar_status(const Transcript& session) {
   for (const auto& p : merge.pending) {
     if (needs_ghost_guard(p)) keys.push_back(p.key);
   }
-  if (!keys.empty()) merge = read_unresolved_pending(session, records_naming(session.path, keys));
+  if (!keys.empty()) merge = read_unresolved_pending(session, records_naming(session, keys));
   status.pending = std::move(merge.pending);
   status.skipped_lines = merge.skipped_lines;
   return status;

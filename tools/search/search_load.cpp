@@ -26,7 +26,6 @@
 #include <unordered_set>
 
 #include "core/base/error.h"
-#include "core/harness/claude_code/record_parser.h"
 #include "core/scan/line_fetch.h"
 #include "tools/search/search_scan.h"
 
@@ -36,15 +35,6 @@ namespace {
 bool file_exists(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;
-}
-
-// Whether a raw line carries one of `ids` as a tool_use id or a tool_result's tool_use_id.
-bool mentions_any(std::string_view line, const std::unordered_set<std::string>& ids) {
-  for (std::string_view key : {"id", "tool_use_id"}) {
-    for (std::string_view v : key_string_values(line, key))
-      if (ids.count(std::string(v))) return true;
-  }
-  return false;
 }
 
 // CSIFT_SEARCH_DENSE=1 makes every search load dense: the reference the sparse load is tested against.
@@ -70,23 +60,26 @@ SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const
   // completion would read most of the file back and classify it several times, so read it densely (bench
   // store: 'scanner' -c 4.6 s sparse, 3.3 s dense). The share comes from the gate's first hit block.
   const bool common = needle_line_share >= 0.2;
-  if (sidecar || !pf.gates_files() || common || dense_forced()) {
+  const RawLineProbes* probes = reader_for(t).raw_probes();
+  if (!probes || sidecar || !pf.gates_files() || common || dense_forced()) {
     std::function<bool(std::string_view)> want;
-    if (!sidecar) want = [&pf](std::string_view line) { return pf.label_candidate(line); };
+    if (!sidecar && probes)
+      want = [&pf, probes](std::string_view line) { return pf.label_candidate(line, *probes); };
     load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, cancel, want);
     return load;
   }
   load.sparse = true;
+  load.probes = probes;
   load.ct.transcript = t;
   load.ct.owner = TranscriptIdentity::of(t);
   ReadOptions options;
   options.cancel = cancel;
   options.parse_first_line = true;
   options.keep_declined = true;
-  options.want = [&pf](std::string_view line) {
-    return pf.label_candidate(line) && (pf.may_match(line) || may_open_turn(line));
+  options.want = [&pf, probes](std::string_view line) {
+    return pf.label_candidate(line, *probes) && (pf.may_match(line) || probes->may_open_turn(line));
   };
-  load.ct.read = claude_code_reader().read(t, options);
+  load.ct.read = read_transcript(t, options);
   if (!load.ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + load.ct.read.error);
   load.declined = std::move(load.ct.read.declined);
   load.fetched.assign(load.declined.size(), false);
@@ -132,10 +125,11 @@ bool fetch_declined(SearchLoad& load, const std::function<bool(size_t)>& eligibl
     }
   }
   if (refs.empty()) return false;
-  thread_local RecordParser parser;
+  const TranscriptReader& reader = reader_for(load.ct.transcript);
   std::vector<Record> added;
+  std::string error;
   size_t k = 0;
-  const std::string error = fetch_lines(
+  const std::string read_error = fetch_lines(
       load.ct.transcript.path, refs,
       [&](const LineRef& ref, std::string_view bytes) {
         const size_t i = index[k++];
@@ -145,13 +139,13 @@ bool fetch_declined(SearchLoad& load, const std::function<bool(size_t)>& eligibl
         r.line = ref.line;
         r.offset = ref.offset;
         // The line was well-formed when the reader checked it; a parse that fails now is reported.
-        if (parser.parse(bytes, r) != ParseStatus::ok)
+        if (!reader.decode(bytes, r, error))
           failure_error("cannot parse " + load.ct.transcript.path + " line " + std::to_string(ref.line) +
-                        " on its second read: " + parser.error());
+                        " on its second read: " + error);
         added.push_back(std::move(r));
       },
       cancel);
-  if (!error.empty()) failure_error(error);
+  if (!read_error.empty()) failure_error(read_error);
   if (added.empty()) return false;
   std::vector<Record>& records = load.ct.read.records;
   const size_t before = records.size();
@@ -183,7 +177,7 @@ void complete_tool_partners(SearchLoad& load, const SearchPrefilter& pf,
   }
   if (wanted.empty()) return;
   auto pick = [&](std::string_view bytes) {
-    return pf.label_candidate(bytes) && mentions_any(bytes, wanted);
+    return pf.label_candidate(bytes, *load.probes) && load.probes->mentions_tool_id(bytes, wanted);
   };
   // Partners sit next to each other in practice: the subjects' own turns first, then the rest of the file
   // for whatever is still unpaired (a pending tool_use is looked for everywhere before it is called pending).
@@ -212,7 +206,7 @@ void complete_turns(SearchLoad& load, const SearchPrefilter& pf, const std::set<
     return turns.count(static_cast<int>(segment_of(starts, load.declined[i].line)) - 1) > 0;
   };
   if (!fetch_declined(
-          load, eligible, [&](std::string_view b) { return pf.label_candidate(b); }, cancel))
+          load, eligible, [&](std::string_view b) { return pf.label_candidate(b, *load.probes); }, cancel))
     return;
   classify_read_records(load.ct, cancel);
   // The turns' new records bring tool ids of their own (the answer's tool calls): pair those too.

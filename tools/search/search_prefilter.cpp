@@ -1,11 +1,7 @@
 #include "tools/search/search_prefilter.h"
 
-#include <atomic>
-
 #include <cstring>
 
-#include "core/harness/claude_code/record_parser.h"
-#include "core/json/json_syntax.h"
 #include "core/scan/line_scanner.h"
 
 namespace csift {
@@ -58,35 +54,14 @@ bool SearchPrefilter::may_match(std::string_view line) const {
 
 // Only the three record types whose every unit is a gated leaf are refused at byte level; finer gating
 // (gated system subtypes) happens on the classified labels, so this stays a conservative superset.
-bool SearchPrefilter::label_candidate(std::string_view line) const {
-  if (line_has_any_role(line)) return true;
-  const std::string type = peek_type(line);
+bool SearchPrefilter::label_candidate(std::string_view line, const RawLineProbes& probes) const {
+  if (probes.may_carry_message(line)) return true;
+  const std::string type = probes.peek_type(line);
   if (type == "attachment") return attachments_;
   if (type == "queue-operation") return queue_;
   if (type == "file-history-snapshot") return snapshot_;
   return true;
 }
-
-namespace {
-
-// Malformed lines of one block of complete lines, by the reader's definition (blank lines are not lines to
-// skip; an overlong line is skipped as too large; everything else must be a well-formed JSON object).
-uint64_t malformed_lines(std::string_view block) {
-  uint64_t bad = 0;
-  const char* p = block.data();
-  const char* end = p + block.size();
-  while (p < end) {
-    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
-    const char* stop = nl ? nl : end;
-    std::string_view line(p, static_cast<size_t>(stop - p));
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!line_is_blank(line) && (line.size() > kMaxRecordLineBytes || !json_object_well_formed(line))) ++bad;
-    p = stop + 1;
-  }
-  return bad;
-}
-
-}  // namespace
 
 double SearchPrefilter::needle_line_share(std::string_view block) const {
   const uint64_t lines = count_newlines(block.data(), block.size());
@@ -101,34 +76,12 @@ double SearchPrefilter::needle_line_share(std::string_view block) const {
   return static_cast<double>(with) / static_cast<double>(lines);
 }
 
-// Skims the file block by block: a needle or marker anywhere in a block (lines cannot straddle one, and no
-// needle holds a newline) sends the file to the full read; otherwise each line of the block is checked for
-// well-formedness, so the skipped-line count equals the full read's (which applies the same check to every
-// line, parsed or not).
-SearchPrefilter::GateResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel) const {
-  std::atomic<bool> hit{false};
-  std::atomic<double> share{0};
-  std::atomic<uint64_t> invalid{0};
-  const ScanStats stats = scan_parallel(
-      t.path,
-      [&](size_t, const LineBlock& block) {
-        if (cancel && cancel->is_cancelled()) return false;
-        if (may_match(block.data)) {  // a block holds whole lines, and no needle or marker spans two
-          share.store(needle_line_share(block.data), std::memory_order_relaxed);
-          hit.store(true, std::memory_order_relaxed);
-          return false;
-        }
-        invalid.fetch_add(malformed_lines(block.data), std::memory_order_relaxed);
-        return true;
-      },
-      nullptr, cancel);
-  GateResult out;
-  out.may_match = hit.load();
-  out.cancelled = cancel && cancel->is_cancelled();
-  out.error = stats.error;
-  out.skipped_lines = invalid.load() + (stats.torn_tail ? 1 : 0);
-  out.needle_line_share = share.load();
-  return out;
+// Skims the file through its reader's byte screen: a needle or marker anywhere in a block sends the file to
+// the full read; otherwise the reader counts the malformed lines exactly as a full read would.
+SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel) const {
+  return reader_for(t).skim(
+      t, [this](std::string_view block) { return may_match(block); },
+      [this](std::string_view block) { return needle_line_share(block); }, cancel);
 }
 
 }  // namespace csift

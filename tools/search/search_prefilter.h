@@ -20,18 +20,10 @@ class SearchPrefilter {
   // A needle or a synthesized-text marker occurs in the line (or in a block of lines).
   bool may_match(std::string_view line) const;
   // The line's record type can carry an admitted label (gated leaves, attachments).
-  bool label_candidate(std::string_view line) const;
+  bool label_candidate(std::string_view line, const RawLineProbes& probes) const;
 
-  struct GateResult {
-    bool may_match = false;
-    uint64_t skipped_lines = 0;  // exact when !may_match
-    bool cancelled = false;
-    std::string error;
-    // On a hit: the share of the hit block's lines that hold a needle (how common the pattern is here).
-    double needle_line_share = 0;
-  };
   // Stage 1: skims the file; stops at the first needle/marker. Counts malformed lines as the full read would.
-  GateResult skim(const Transcript& t, const CancelToken* cancel) const;
+  SkimResult skim(const Transcript& t, const CancelToken* cancel) const;
 
  private:
   double needle_line_share(std::string_view block) const;

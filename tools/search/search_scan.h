@@ -18,8 +18,9 @@ bool has_sidecar(const Transcript& t);
 struct SearchLoad {
   ClassifiedTranscript ct;
   bool sparse = false;
-  std::vector<LineRef> declined;  // sparse: the well-formed lines not parsed, file order
-  std::vector<bool> fetched;      // per declined line: read back and parsed since
+  const RawLineProbes* probes = nullptr;  // sparse: the harness's byte-level probes
+  std::vector<LineRef> declined;          // sparse: the well-formed lines not parsed, file order
+  std::vector<bool> fetched;              // per declined line: read back and parsed since
 };
 SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
                            double needle_line_share = 0);

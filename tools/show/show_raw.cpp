@@ -1,28 +1,25 @@
 // show --raw: the VERBATIM line bytes of the addressed lines (malformed and torn lines included — the escape
 // hatch for everything csift does not render). Reads the transcript only (no sidecar merge); caps by line.
-#include <fstream>
-
 #include "core/base/error.h"
-#include "core/scan/line_scanner.h"
+#include "core/record/transcript_reader.h"
 #include "tools/show/show_address.h"
 #include "tools/show/show_modes.h"
 
 namespace csift {
 namespace {
 
-struct FileLines {
-  uint64_t total = 0;  // physical lines, a torn tail included
-  ScanStats stats;
-};
-
-FileLines count_lines(const Transcript& t, const CancelToken* cancel) {
-  LineScanner scanner;
-  FileLines f;
-  f.stats = scanner.scan(
-      t.path, [](const LineBlock&) { return true; }, 0, UINT64_MAX, 1, cancel);
-  if (!f.stats.error.empty()) failure_error("cannot read " + t.path + ": " + f.stats.error);
-  f.total = f.stats.lines + (f.stats.torn_tail ? 1 : 0);
-  return f;
+// Physical lines of the file, a torn tail included.
+uint64_t count_lines(const Transcript& t, const CancelToken* cancel) {
+  uint64_t total = 0;
+  const ScanStats stats = reader_for(t).read_raw_lines(
+      t,
+      [&](const RawLine&) {
+        ++total;
+        return true;
+      },
+      cancel);
+  if (!stats.error.empty()) failure_error("cannot read " + t.path + ": " + stats.error);
+  return total;
 }
 
 // The lines of a turn window: from each turn's opener to the line before the next turn's opener (the last
@@ -74,15 +71,6 @@ bool in_spans(const std::vector<LineSpan>& spans, uint64_t line) {
   return false;
 }
 
-std::string read_torn_tail(const Transcript& t, const ScanStats& stats) {
-  std::ifstream in(t.path, std::ios::binary);
-  std::string bytes(stats.torn_tail_bytes, '\0');
-  in.seekg(static_cast<std::streamoff>(stats.torn_tail_offset));
-  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  bytes.resize(static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  return bytes;
-}
-
 void add_raw_row(Envelope& env, uint64_t line, std::string bytes) {
   json& row = env.add_row("raw");
   row["line"] = line;
@@ -93,8 +81,8 @@ void add_raw_row(Envelope& env, uint64_t line, std::string bytes) {
 }  // namespace
 
 Envelope run_show_raw(const ShowRequest& req, const Transcript& t, ToolContext& ctx) {
-  const FileLines file = count_lines(t, ctx.cancel);
-  const auto spans = addressed_spans(req, t, file.total, ctx.cancel);
+  const uint64_t total = count_lines(t, ctx.cancel);
+  const auto spans = addressed_spans(req, t, total, ctx.cancel);
   Envelope env = Envelope::make("show");
   fill_show_header(env, req, t);
 
@@ -108,15 +96,13 @@ Envelope run_show_raw(const ShowRequest& req, const Transcript& t, ToolContext& 
     add_raw_row(env, line, std::move(bytes));
   };
   const uint64_t stop_after = spans.empty() ? 0 : spans.back().hi;
-  LineScanner scanner;
-  scanner.scan_lines(
-      t.path,
-      [&](const LineView& lv) {
-        if (in_spans(spans, lv.line)) take(lv.line, std::string(lv.bytes));
-        return lv.line < stop_after;
+  reader_for(t).read_raw_lines(
+      t,
+      [&](const RawLine& line) {
+        if (in_spans(spans, line.line)) take(line.line, std::string(line.bytes));
+        return line.line < stop_after;
       },
       ctx.cancel);
-  if (file.stats.torn_tail && in_spans(spans, file.total)) take(file.total, read_torn_tail(t, file.stats));
 
   env.summary["lines"] = env.rows.size();
   env.summary["dropped_by_cap"] = dropped;

@@ -3,7 +3,6 @@
 #include <unordered_set>
 
 #include "core/harness/claude_code/classify_detail.h"
-#include "core/harness/claude_code/record_parser.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
 
@@ -12,13 +11,13 @@ namespace {
 
 // stats needs the conversation records (user, assistant) and the system records that mark the timeline; the
 // bulky attachment lines are censused by the reader but never parsed.
-bool stats_wants(std::string_view line) {
-  return line_has_any_role(line) || line.find("\"system\"") != std::string_view::npos;
+bool stats_wants(std::string_view line, const RawLineProbes& probes) {
+  return probes.may_carry_message(line) || line.find("\"system\"") != std::string_view::npos;
 }
 
-std::vector<bool> turn_admits(const std::vector<Record>& records, const RangeSpec& turn) {
+std::vector<bool> turn_admits(const std::vector<Record>& records, const RangeSpec& turn, TurnOpener opener) {
   std::vector<bool> admit(records.size(), false);
-  const TurnAssignment turns = assign_turns(records);
+  const TurnAssignment turns = assign_turns(records, opener);
   const auto range = resolve_range(turn, 0, turns.turn_count - 1);
   if (!range) return admit;
   for (size_t i = 0; i < records.size(); ++i) {
@@ -28,10 +27,10 @@ std::vector<bool> turn_admits(const std::vector<Record>& records, const RangeSpe
 }
 
 // The windowed records in file order: the turn axis is computed over every record, then ANDed with time.
-std::vector<Record> windowed(std::vector<Record> records, const StatsWindow& window) {
+std::vector<Record> windowed(std::vector<Record> records, const StatsWindow& window, TurnOpener opener) {
   if (!window.bounded()) return records;
   std::vector<bool> admit =
-      window.turn ? turn_admits(records, *window.turn) : std::vector<bool>(records.size(), true);
+      window.turn ? turn_admits(records, *window.turn, opener) : std::vector<bool>(records.size(), true);
   std::vector<Record> out;
   for (size_t i = 0; i < records.size(); ++i) {
     if (!admit[i]) continue;
@@ -85,7 +84,7 @@ void count_assistant(TranscriptTally& tally, const Record& r, TokenLedger& ledge
   }
 }
 
-void count_records(TranscriptTally& tally, const std::vector<Record>& records) {
+void count_records(TranscriptTally& tally, const std::vector<Record>& records, TurnOpener opener) {
   TokenLedger ledger;
   std::unordered_set<std::string> tool_ids;
   std::optional<EpochMs> first, last;
@@ -96,24 +95,26 @@ void count_records(TranscriptTally& tally, const std::vector<Record>& records) {
     if (r.type == "assistant") count_assistant(tally, r, ledger, tool_ids);
   }
   tally.tokens = ledger.totals();
-  tally.turns = assign_turns(records).turn_count;
+  tally.turns = assign_turns(records, opener).turn_count;
 }
 
 }  // namespace
 
 TranscriptTally tally_transcript(const Transcript& t, const StatsWindow& window, const CancelToken* cancel) {
   ReadOptions options;
-  options.want = stats_wants;
+  if (const RawLineProbes* probes = reader_for(t).raw_probes())
+    options.want = [probes](std::string_view line) { return stats_wants(line, *probes); };
   options.census_types = true;
   options.cancel = cancel;
-  ReadResult read = claude_code_reader().read(t, options);
+  ReadResult read = read_transcript(t, options);
   TranscriptTally tally;
   tally.lines = read.lines;
   tally.skipped_lines = read.skipped_lines;
   tally.bytes = read.bytes;
   tally.line_types = std::move(read.line_types);
   tally.error = std::move(read.error);
-  count_records(tally, windowed(std::move(read.records), window));
+  const TurnOpener opener = reader_for(t).turn_opener();
+  count_records(tally, windowed(std::move(read.records), window, opener), opener);
   return tally;
 }
 

@@ -1,7 +1,7 @@
 #include "tools/whoami/whoami.h"
 
 #include "core/base/error.h"
-#include "core/harness/claude_code/agent_topology.h"
+#include "core/store/agent_topology.h"
 #include "core/store/session_env.h"
 #include "core/store/trap_resolve.h"
 

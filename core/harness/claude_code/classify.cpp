@@ -409,4 +409,16 @@ LabelSet record_labels(const std::vector<Unit>& units) {
   return s;
 }
 
+void relabel_as_draft(const Record& draft, std::vector<Unit>& units) {
+  Unit u;
+  if (!units.empty()) {
+    u.text = units.front().text;
+    u.images = units.front().images;
+  } else {
+    u.text = user_text(draft);
+  }
+  u.labels = {Label::user_unsent};
+  units.assign(1, std::move(u));
+}
+
 }  // namespace csift

@@ -62,6 +62,10 @@ std::string user_text(const Record& r);
 // Classifies a record into units, updating ctx (tool names, opener state). Pure apart from ctx.
 std::vector<Unit> classify_record(const Record& r, ClassifyContext& ctx);
 
+// A superseded draft keeps ONE view whatever its text shape (v0.10.2 ⑤): collapses a draft record's units
+// to a single user.unsent unit carrying the first unit's text (or the record's user text when it had none).
+void relabel_as_draft(const Record& draft, std::vector<Unit>& units);
+
 // Union of the labels of all units.
 LabelSet record_labels(const std::vector<Unit>& units);
 

@@ -1,142 +1,320 @@
-// The Claude Code jsonl reader: LineScanner blocks -> Records, with every physical line accounted for
-// (records + skipped + blank + non-candidate == lines). Files of 8 MiB and more are scanned as
-// newline-aligned chunks on oneTBB workers, each chunk with its own RecordParser, and merged in chunk order.
+// The Claude Code jsonl reader: LineScanner blocks -> Records pushed into a RecordSink, with every physical
+// line accounted for (records + skipped + blank + non-candidate == lines). Files of 8 MiB and more are
+// scanned as newline-aligned chunks on oneTBB workers, each chunk with its own RecordParser, and pushed in
+// chunk order; a sequential read pushes each record as it is parsed, so a sink can stop early.
+#include "core/harness/claude_code/claude_code_reader.h"
+
 #include <atomic>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 
+#include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/record_parser.h"
 #include "core/json/json_syntax.h"
-#include "core/record/transcript_reader.h"
+#include "core/scan/file_handle.h"
 
 namespace csift {
 
 namespace {
 
-// Everything one chunk produced, merged in chunk order at the end.
-struct ChunkResult {
-  RecordParser parser;
-  std::vector<Record> records;
-  std::vector<SkippedLine> skipped;
-  std::vector<LineRef> declined;
-  uint64_t lines = 0, blank = 0, non_candidate = 0;
+// The per-line counts one read (or one chunk of it) keeps.
+struct LineTally {
+  uint64_t lines = 0, blank = 0, non_candidate = 0, records = 0;
   std::map<std::string, uint64_t> types;
 };
 
-void count_type(ChunkResult& c, const ReadOptions& opts, const std::string& type) {
-  if (opts.census_types) ++c.types[type.empty() ? "(untyped)" : type];
-}
-
-void skip_line(ChunkResult& c, const ReadOptions& opts, uint64_t line, std::string reason) {
-  c.skipped.push_back({line, std::move(reason)});
-  count_type(c, opts, "(malformed)");
-}
-
-void read_line(ChunkResult& c, const ReadOptions& opts, const LineView& lv, bool file_first_line) {
-  ++c.lines;
-  if (line_is_blank(lv.bytes)) {
-    ++c.blank;
-    count_type(c, opts, "(blank)");
-    return;
+// Collects one chunk's output, pushed to the sink in chunk order once every chunk is read.
+struct ChunkBuffer {
+  RecordParser parser;
+  LineTally tally;
+  std::vector<Record> records;
+  std::vector<SkippedLine> skipped;
+  std::vector<LineRef> declined;
+  bool record(Record&& r) {
+    records.push_back(std::move(r));
+    return true;
   }
-  bool candidate = !opts.want || (file_first_line && opts.parse_first_line) || opts.want(lv.bytes);
+  void skip(SkippedLine&& s) { skipped.push_back(std::move(s)); }
+  void decline(const LineRef& ref) { declined.push_back(ref); }
+};
+
+// Forwards straight to the sink (sequential reads).
+struct SinkForward {
+  RecordParser& parser;
+  LineTally& tally;
+  RecordSink& sink;
+  uint64_t skipped = 0;
+  bool record(Record&& r) { return sink.record(std::move(r)); }
+  void skip(SkippedLine&& s) {
+    ++skipped;
+    sink.skipped(std::move(s));
+  }
+  void decline(const LineRef& ref) { sink.declined(ref); }
+};
+
+void count_type(LineTally& t, const ReadOptions& opts, const std::string& type) {
+  if (opts.census_types) ++t.types[type.empty() ? "(untyped)" : type];
+}
+
+// One physical line: blank, declined (still checked for well-formedness), skipped, or a record. Returns false
+// when the output asks to stop.
+template <class Out>
+bool read_line(Out& out, const ReadOptions& opts, const LineView& lv, bool file_first_line) {
+  LineTally& t = out.tally;
+  ++t.lines;
+  if (line_is_blank(lv.bytes)) {
+    ++t.blank;
+    count_type(t, opts, "(blank)");
+    return true;
+  }
+  const auto skip = [&](std::string reason) {
+    out.skip({lv.line, std::move(reason)});
+    count_type(t, opts, "(malformed)");
+    return true;
+  };
+  const bool candidate = !opts.want || (file_first_line && opts.parse_first_line) || opts.want(lv.bytes);
   if (!candidate) {
     // A declined line is still checked (json_syntax.h: allocation-free, near memory speed), so every reader
     // and the whole-file gate count the same malformed lines whatever they chose to parse.
-    if (line_shape_malformed(lv.bytes))
-      return skip_line(c, opts, lv.line, "malformed JSON: not a {...} object");
-    if (!c.parser.validate(lv.bytes)) {
+    if (line_shape_malformed(lv.bytes)) return skip("malformed JSON: not a {...} object");
+    if (!out.parser.validate(lv.bytes)) {
       const bool too_large = lv.bytes.size() > kMaxRecordLineBytes;
-      return skip_line(c, opts, lv.line,
-                       too_large ? c.parser.error() : "malformed JSON: " + c.parser.error());
+      return skip(too_large ? out.parser.error() : "malformed JSON: " + out.parser.error());
     }
-    ++c.non_candidate;
-    if (opts.keep_declined) c.declined.push_back({lv.line, lv.offset, lv.bytes.size()});
-    if (opts.census_types) count_type(c, opts, peek_type(lv.bytes));
-    return;
+    ++t.non_candidate;
+    if (opts.keep_declined) out.decline({lv.line, lv.offset, lv.bytes.size()});
+    if (opts.census_types) count_type(t, opts, peek_type(lv.bytes));
+    return true;
   }
   Record r;
   r.line = lv.line;
   r.offset = lv.offset;
-  ParseStatus status = c.parser.parse(lv.bytes, r);
-  if (status == ParseStatus::too_large) return skip_line(c, opts, lv.line, c.parser.error());
-  if (status == ParseStatus::malformed)
-    return skip_line(c, opts, lv.line, "malformed JSON: " + c.parser.error());
-  count_type(c, opts, r.type);
-  c.records.push_back(std::move(r));
+  const ParseStatus status = out.parser.parse(lv.bytes, r);
+  if (status == ParseStatus::too_large) return skip(out.parser.error());
+  if (status == ParseStatus::malformed) return skip("malformed JSON: " + out.parser.error());
+  count_type(t, opts, r.type);
+  ++t.records;
+  return out.record(std::move(r));
 }
+
+void add_tally(ReadStats& stats, const LineTally& t) {
+  stats.lines += t.lines;
+  stats.record_count += t.records;
+  stats.blank_lines += t.blank;
+  stats.non_candidate_lines += t.non_candidate;
+  for (const auto& [type, n] : t.types)
+    stats.line_types[type] += n;
+}
+
+// The scanner holds the final newline-less line back: it is a physical line, skipped and reported.
+void account_torn_tail(const ScanStats& scan, const ReadOptions& opts, ReadStats& stats, RecordSink& sink) {
+  if (!scan.torn_tail || stats.stopped) return;
+  stats.torn_tail = true;
+  ++stats.lines;
+  ++stats.skipped_lines;
+  sink.skipped({scan.torn_tail_line, "torn final line (no newline)"});
+  if (opts.census_types) ++stats.line_types["(torn)"];
+}
+
+ReadStats read_sequential(const Transcript& t, const ReadOptions& opts, RecordSink& sink) {
+  thread_local RecordParser parser;
+  LineTally tally;
+  SinkForward out{parser, tally, sink};
+  bool stopped = false;
+  uint64_t consumed = 0;
+  LineScanner scanner;
+  const ScanStats scan = scanner.scan(
+      t.path,
+      [&](const LineBlock& block) {
+        for_each_line(block, [&](const LineView& lv) {
+          stopped =
+              !read_line(out, opts, lv, lv.line == 1) || (opts.max_lines && tally.lines >= opts.max_lines);
+          return !stopped;
+        });
+        consumed += block.data.size();
+        if (opts.on_bytes) opts.on_bytes(consumed);
+        return !stopped && !(opts.cancel && opts.cancel->is_cancelled());
+      },
+      0, UINT64_MAX, 1, opts.cancel);
+  ReadStats stats;
+  stats.error = scan.error;
+  stats.bytes = scan.bytes;
+  stats.stopped = stopped;
+  stats.cancelled = !stopped && (scan.stopped || (opts.cancel && opts.cancel->is_cancelled()));
+  add_tally(stats, tally);
+  stats.skipped_lines = out.skipped;
+  account_torn_tail(scan, opts, stats, sink);
+  return stats;
+}
+
+ReadStats read_parallel(const Transcript& t, const ReadOptions& opts, RecordSink& sink) {
+  std::mutex mu;
+  std::map<size_t, std::unique_ptr<ChunkBuffer>> chunks;
+  std::atomic<uint64_t> consumed{0};
+  const auto chunk_for = [&](size_t index) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto& slot = chunks[index];
+    if (!slot) slot = std::make_unique<ChunkBuffer>();
+    return slot.get();
+  };
+  ChunkPlan plan;
+  const ScanStats scan = scan_parallel(
+      t.path,
+      [&](size_t index, const LineBlock& block) {
+        ChunkBuffer* c = chunk_for(index);
+        for_each_line(
+            block, [&](const LineView& lv) { return read_line(*c, opts, lv, index == 0 && lv.line == 1); });
+        const uint64_t total = consumed.fetch_add(block.data.size()) + block.data.size();
+        if (opts.on_bytes) {
+          std::lock_guard<std::mutex> lock(mu);
+          opts.on_bytes(total);
+        }
+        return !(opts.cancel && opts.cancel->is_cancelled());
+      },
+      &plan, opts.cancel);
+  ReadStats stats;
+  stats.error = scan.error;
+  stats.bytes = scan.bytes;
+  stats.cancelled = scan.stopped || (opts.cancel && opts.cancel->is_cancelled());
+  // Chunk-relative line numbers become file line numbers here (scan_parallel numbers each chunk from 1), and
+  // each chunk's lines reach the sink in file order: records and skipped lines interleaved by line number.
+  for (auto& [index, c] : chunks) {
+    const uint64_t shift = index < plan.first_line.size() ? plan.first_line[index] - 1 : 0;
+    add_tally(stats, c->tally);
+    stats.skipped_lines += c->skipped.size();
+    if (stats.stopped) continue;
+    size_t s = 0;
+    for (auto& r : c->records) {
+      r.line += shift;
+      for (; s < c->skipped.size() && c->skipped[s].line + shift < r.line; ++s) {
+        c->skipped[s].line += shift;
+        sink.skipped(std::move(c->skipped[s]));
+      }
+      if (!sink.record(std::move(r))) {
+        stats.stopped = true;
+        break;
+      }
+    }
+    for (; !stats.stopped && s < c->skipped.size(); ++s) {
+      c->skipped[s].line += shift;
+      sink.skipped(std::move(c->skipped[s]));
+    }
+    for (auto& d : c->declined) {
+      d.line += shift;
+      if (!stats.stopped) sink.declined(d);
+    }
+  }
+  account_torn_tail(scan, opts, stats, sink);
+  return stats;
+}
+
+// Malformed lines of one block of complete lines, by read()'s definition (blank lines are not lines to skip;
+// an overlong line is skipped as too large; everything else must be a well-formed JSON object).
+uint64_t malformed_lines(std::string_view block) {
+  uint64_t bad = 0;
+  const char* p = block.data();
+  const char* end = p + block.size();
+  while (p < end) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    const char* stop = nl ? nl : end;
+    std::string_view line(p, static_cast<size_t>(stop - p));
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line_is_blank(line) && (line.size() > kMaxRecordLineBytes || !json_object_well_formed(line))) ++bad;
+    p = stop + 1;
+  }
+  return bad;
+}
+
+class ClaudeCodeProbes final : public RawLineProbes {
+ public:
+  std::string peek_type(std::string_view line) const override { return csift::peek_type(line); }
+  bool may_carry_message(std::string_view line) const override { return line_has_any_role(line); }
+  bool may_open_turn(std::string_view line) const override { return csift::may_open_turn(line); }
+  bool mentions_tool_id(std::string_view line, const std::unordered_set<std::string>& ids) const override {
+    for (std::string_view key : {"id", "tool_use_id"}) {
+      for (std::string_view v : key_string_values(line, key))
+        if (ids.count(std::string(v))) return true;
+    }
+    return false;
+  }
+};
 
 class ClaudeCodeReader final : public TranscriptReader {
  public:
-  std::string_view harness() const override { return "claude-code"; }
+  std::string_view harness() const override { return kClaudeCodeHarness; }
 
-  ReadResult read(const Transcript& t, const ReadOptions& opts) const override {
-    std::mutex mu;
-    std::map<size_t, std::unique_ptr<ChunkResult>> chunks;
-    std::atomic<uint64_t> consumed{0};
-    auto chunk_for = [&](size_t index) {
-      std::lock_guard<std::mutex> lock(mu);
-      auto& slot = chunks[index];
-      if (!slot) slot = std::make_unique<ChunkResult>();
-      return slot.get();
-    };
-    ChunkPlan plan;
-    ScanStats stats = scan_parallel(
-        t.path,
-        [&](size_t index, const LineBlock& block) {
-          ChunkResult* c = chunk_for(index);
-          for_each_line(block, [&](const LineView& lv) {
-            read_line(*c, opts, lv, index == 0 && lv.line == 1);
-            return true;
-          });
-          uint64_t total = consumed.fetch_add(block.data.size()) + block.data.size();
-          if (opts.on_bytes) {
-            std::lock_guard<std::mutex> lock(mu);
-            opts.on_bytes(total);
-          }
-          return !(opts.cancel && opts.cancel->is_cancelled());
-        },
-        &plan, opts.cancel);
-    return merge(stats, plan, chunks, opts);
+  ReadStats read(const Transcript& t, const ReadOptions& opts, RecordSink& sink) const override {
+    return opts.sequential ? read_sequential(t, opts, sink) : read_parallel(t, opts, sink);
   }
 
- private:
-  // Chunk-relative line numbers become file line numbers here (scan_parallel numbers each chunk from 1).
-  static ReadResult merge(const ScanStats& stats, const ChunkPlan& plan,
-                          std::map<size_t, std::unique_ptr<ChunkResult>>& chunks, const ReadOptions& opts) {
-    ReadResult out;
+  bool decode(std::string_view line, Record& out, std::string& error) const override {
+    thread_local RecordParser parser;
+    if (parser.parse(line, out) == ParseStatus::ok) return true;
+    error = parser.error();
+    return false;
+  }
+
+  ScanStats read_raw_lines(const Transcript& t, const RawLineFn& fn,
+                           const CancelToken* cancel) const override {
+    LineScanner scanner;
+    ScanStats stats = scanner.scan_lines(
+        t.path,
+        [&](const LineView& lv) {
+          return fn(RawLine{lv.bytes, lv.line, lv.offset, false});
+        },
+        cancel);
+    if (stats.torn_tail && !stats.stopped && stats.error.empty()) {
+      std::string bytes(stats.torn_tail_bytes, '\0');
+      const FileHandle file(t.path);
+      const ssize_t n =
+          file.fd < 0 ? -1 : pread_upto(file.fd, bytes.data(), bytes.size(), stats.torn_tail_offset);
+      if (n < 0) {
+        stats.error = "cannot read the torn final line";
+      } else {
+        bytes.resize(static_cast<size_t>(n));
+        fn(RawLine{bytes, stats.torn_tail_line, stats.torn_tail_offset, true});
+      }
+    }
+    return stats;
+  }
+
+  // A block holds whole lines and no needle spans two, so a block the predicate refuses has no matching line;
+  // its lines are still checked for well-formedness, so the skipped count equals read()'s.
+  SkimResult skim(const Transcript& t, const std::function<bool(std::string_view)>& block_may_match,
+                  const std::function<double(std::string_view)>& line_share,
+                  const CancelToken* cancel) const override {
+    std::atomic<bool> hit{false};
+    std::atomic<double> share{0};
+    std::atomic<uint64_t> invalid{0};
+    const ScanStats stats = scan_parallel(
+        t.path,
+        [&](size_t, const LineBlock& block) {
+          if (cancel && cancel->is_cancelled()) return false;
+          if (block_may_match(block.data)) {
+            share.store(line_share(block.data), std::memory_order_relaxed);
+            hit.store(true, std::memory_order_relaxed);
+            return false;
+          }
+          invalid.fetch_add(malformed_lines(block.data), std::memory_order_relaxed);
+          return true;
+        },
+        nullptr, cancel);
+    SkimResult out;
+    out.may_match = hit.load();
+    out.cancelled = cancel && cancel->is_cancelled();
     out.error = stats.error;
-    out.bytes = stats.bytes;
-    out.cancelled = stats.stopped || (opts.cancel && opts.cancel->is_cancelled());
-    for (auto& [index, c] : chunks) {
-      const uint64_t shift = index < plan.first_line.size() ? plan.first_line[index] - 1 : 0;
-      for (auto& r : c->records)
-        r.line += shift;
-      for (auto& s : c->skipped)
-        s.line += shift;
-      for (auto& d : c->declined)
-        d.line += shift;
-      out.lines += c->lines;
-      out.blank_lines += c->blank;
-      out.non_candidate_lines += c->non_candidate;
-      for (auto& r : c->records)
-        out.records.push_back(std::move(r));
-      for (auto& s : c->skipped)
-        out.skipped.push_back(std::move(s));
-      out.declined.insert(out.declined.end(), c->declined.begin(), c->declined.end());
-      for (auto& [type, n] : c->types)
-        out.line_types[type] += n;
-    }
-    if (stats.torn_tail) {
-      // The scanner holds the final newline-less line back: it is a physical line, skipped and reported.
-      out.torn_tail = true;
-      ++out.lines;
-      out.skipped.push_back({stats.torn_tail_line, "torn final line (no newline)"});
-      if (opts.census_types) ++out.line_types["(torn)"];
-    }
-    out.skipped_lines = out.skipped.size();
+    out.skipped_lines = invalid.load() + (stats.torn_tail ? 1 : 0);
+    out.needle_line_share = share.load();
     return out;
+  }
+
+  TurnOpener turn_opener() const override { return &opens_turn; }
+
+  const RawLineProbes* raw_probes() const override {
+    static const ClaudeCodeProbes probes;
+    return &probes;
   }
 };
 

@@ -6,9 +6,8 @@
 #include <unordered_set>
 
 #include "core/base/envelope.h"
-#include "core/harness/claude_code/record_parser.h"
 #include "core/record/labels.h"
-#include "core/scan/line_scanner.h"
+#include "core/record/transcript_reader.h"
 
 namespace csift {
 namespace {
@@ -28,17 +27,10 @@ std::unordered_set<std::string> native_tool_ids(const std::vector<Record>& nativ
   return ids;
 }
 
-struct MarkerLine {
-  std::string phase, kind, key;
-};
-
-// The csift marker fields of one sidecar line, or nullopt when the line is not a v1 marker.
-std::optional<MarkerLine> parse_marker(std::string_view line) {
-  const json j = json::parse(line, nullptr, false);
-  if (!j.is_object() || j.value("csift", "") != kMarkerVersion) return std::nullopt;
-  MarkerLine m{j.value("csiftPhase", ""), j.value("csiftKind", ""), j.value("csiftKey", "")};
-  if ((m.phase != "pending" && m.phase != "resolved") || m.key.empty()) return std::nullopt;
-  return m;
+// A sidecar line is a v1 marker with a known phase and a key; anything else is skipped.
+bool is_marker(const Record& r) {
+  return r.csift_marker == kMarkerVersion && (r.csift_phase == "pending" || r.csift_phase == "resolved") &&
+         !r.csift_key.empty();
 }
 
 bool is_native_kind(const std::string& kind) {
@@ -54,38 +46,36 @@ SidecarMerge read_unresolved_pending(const Transcript& session, const std::vecto
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return merge;
 
-  RecordParser parser;
   std::vector<SidecarPending> pending;                    // every pending marker, in file order
   std::map<std::string, std::deque<size_t>> open_by_key;  // key -> indexes of still-open pendings
   std::vector<bool> closed;
-  LineScanner scanner;
-  const ScanStats stats = scanner.scan_lines(path, [&](const LineView& lv) {
-    if (line_is_blank(lv.bytes)) return true;
-    const auto marker = parse_marker(lv.bytes);
-    if (!marker) {
+  Transcript sidecar =
+      session;  // the sidecar is jsonl in Claude Code's record shape, read by the same reader
+  sidecar.path = path;
+  ReadOptions opts;
+  opts.sequential = true;  // resolutions pair with pendings in file order
+  const ReadStats stats = for_each_record(sidecar, opts, [&](Record&& r) {
+    if (!is_marker(r)) {
       ++merge.skipped_lines;
       return true;
     }
-    if (marker->phase == "resolved") {
-      auto& open = open_by_key[marker->key];
+    if (r.csift_phase == "resolved") {
+      auto& open = open_by_key[r.csift_key];
       if (!open.empty()) {
         closed[open.front()] = true;
         open.pop_front();
       }
       return true;
     }
-    SidecarPending p{Record{}, marker->kind, marker->key};
-    if (parser.parse(lv.bytes, p.record) != ParseStatus::ok) {
-      ++merge.skipped_lines;
-      return true;
-    }
-    p.record.line = 0;
-    open_by_key[marker->key].push_back(pending.size());
-    pending.push_back(std::move(p));
+    r.line = 0;
+    const std::string kind = r.csift_kind, key = r.csift_key;
+    open_by_key[key].push_back(pending.size());
+    pending.push_back(SidecarPending{std::move(r), kind, key});
     closed.push_back(false);
     return true;
   });
-  if (stats.torn_tail) ++merge.skipped_lines;  // a marker still being written is not yet a marker
+  // Malformed lines and a torn tail (a marker still being written is not yet a marker) are skipped.
+  merge.skipped_lines += stats.skipped_lines;
 
   const auto native_ids = native_tool_ids(native);
   for (size_t i = 0; i < pending.size(); ++i) {

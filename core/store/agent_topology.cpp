@@ -1,4 +1,4 @@
-#include "core/harness/claude_code/agent_topology.h"
+#include "core/store/agent_topology.h"
 
 #include <algorithm>
 #include <deque>
@@ -6,8 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "core/harness/claude_code/record_parser.h"
-#include "core/scan/line_scanner.h"
+#include "core/record/transcript_reader.h"
 
 namespace csift {
 
@@ -16,24 +15,20 @@ namespace {
 constexpr size_t kMaxDepth = 256;  // a forged parent cycle never loops forever
 
 // The spawn tool_use ids (of `wanted`) that appear as tool_use blocks in one transcript.
-std::vector<std::string> spawn_ids_in(const std::string& path,
-                                      const std::unordered_set<std::string>& wanted) {
-  static constexpr std::string_view kIdKey = "\"id\":\"";
+std::vector<std::string> spawn_ids_in(const Transcript& t, const std::unordered_set<std::string>& wanted) {
   std::vector<std::string> found;
-  RecordParser parser;
-  LineScanner scanner;
-  scanner.scan_lines(path, [&](const LineView& line) {
-    // Raw prefilter: a `"id":"<wanted>"` occurrence (a tool_result's "tool_use_id" never matches the key).
-    bool candidate = false;
-    for (size_t at = line.bytes.find(kIdKey); at != std::string_view::npos && !candidate;
-         at = line.bytes.find(kIdKey, at + 1)) {
-      std::string_view rest = line.bytes.substr(at + kIdKey.size());
-      size_t close = rest.find('"');
-      candidate = close != std::string_view::npos && wanted.count(std::string(rest.substr(0, close)));
+  ReadOptions opts;
+  // Raw prefilter: a `"id":"<wanted>"` occurrence (a tool_result's "tool_use_id" never matches the key).
+  opts.want = [&wanted](std::string_view line) {
+    static constexpr std::string_view kIdKey = "\"id\":\"";
+    for (size_t at = line.find(kIdKey); at != std::string_view::npos; at = line.find(kIdKey, at + 1)) {
+      const std::string_view rest = line.substr(at + kIdKey.size());
+      const size_t close = rest.find('"');
+      if (close != std::string_view::npos && wanted.count(std::string(rest.substr(0, close)))) return true;
     }
-    if (!candidate) return true;
-    Record record;
-    if (parser.parse(line.bytes, record) != ParseStatus::ok) return true;
+    return false;
+  };
+  for_each_record(t, opts, [&](Record&& record) {
     for (const Block& block : record.message.blocks) {
       if (block.kind == BlockKind::tool_use && wanted.count(block.id)) found.push_back(block.id);
     }
@@ -62,11 +57,11 @@ AgentTopology build_agent_topology(const Transcript& session, const std::vector<
 
   // The main transcript first: a spawn it issued makes a direct child, whatever a forked clone also holds.
   std::set<std::string> claimed;
-  for (const std::string& id : spawn_ids_in(session.path, wanted))
+  for (const std::string& id : spawn_ids_in(session, wanted))
     claimed.insert(id);
   for (const Transcript& issuer : agents) {
     if (claimed.size() == wanted.size()) break;
-    for (const std::string& spawn : spawn_ids_in(issuer.path, wanted)) {
+    for (const std::string& spawn : spawn_ids_in(issuer, wanted)) {
       const std::string& child = child_of_spawn[spawn];
       // A /fork child clones its parent's transcript, spawn included: never its own parent.
       if (claimed.count(spawn) || child == issuer.id) continue;

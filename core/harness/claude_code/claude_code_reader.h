@@ -1,0 +1,14 @@
+// Claude Code's reader behind the seam (core/record/transcript_reader.h): ~/.claude/projects/<encoded cwd>/
+// <session>.jsonl and its subagent transcripts, one JSON record per line.
+#pragma once
+#include <string_view>
+
+#include "core/record/transcript_reader.h"
+
+namespace csift {
+
+inline constexpr std::string_view kClaudeCodeHarness = "claude-code";
+
+const TranscriptReader& claude_code_reader();
+
+}  // namespace csift
