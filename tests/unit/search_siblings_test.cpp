@@ -134,6 +134,6 @@ TEST_CASE("siblings text: one context line per sibling and the exact show pointe
             kSid + " --line 1..13)\n");
   // Over MCP (no spelling set) the same pointer is the show call with its arguments.
   CHECK(render_siblings_text(exchange, ToolContext{})
-            .find("more \xC2\xB7 show {\"line\":[\"1..13\"],\"targets\":[\"@" + kSid + "\"]})") !=
+            .find("more \xC2\xB7 show {\"targets\":[\"@" + kSid + "\"],\"line\":[\"1..13\"]})") !=
         std::string::npos);
 }
