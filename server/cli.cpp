@@ -89,6 +89,7 @@ int run_cli(int argc, char** argv) {
   ToolContext ctx;
   ctx.env = Environment::from_process();
   ctx.spell_call = render_continuation_cli;
+  ctx.spell_arg = spell_cli_arg;
   read_stdin_when_requested(parsed.args, ctx);
   const ToolOutcome outcome = invoke_tool(*tool, parsed.args, ctx);
   print_outcome(tool_name, outcome, as_json);

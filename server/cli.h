@@ -31,5 +31,8 @@ int run_cli(int argc, char** argv);
 
 // The CLI command line equivalent to calling `tool` with `args` (`csift-mcp --cli show @x --turn -3..`).
 std::string render_continuation_cli(std::string_view tool, const json& args);
+// How a CLI message names argument `property` of `tool` (ToolContext::spell_arg): its flag, the short one
+// (`-t`) when `prefer_short` and the tool has one.
+std::string spell_cli_arg(std::string_view tool, std::string_view property, bool prefer_short);
 
 }  // namespace csift

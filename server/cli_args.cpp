@@ -130,7 +130,7 @@ class ArgvParser {
   // `-i`, `-ic` (bundled booleans), `-t agent`, `-tagent`.
   void short_flags(const std::string& token) {
     for (size_t k = 1; k < token.size(); ++k) {
-      const std::string shown = std::string("-") + token[k];
+      const std::string shown = flag_for_property({}, token[k]);
       const CliOption* o = model_.by_short(token[k]);
       if (!o) unknown_flag(k == 1 && token.size() == 2 ? token : shown);
       if (o->is_boolean) {

@@ -67,7 +67,8 @@ std::string positional_usage(const CliOption& o) {
 }
 
 std::string option_heading(const CliOption& o) {
-  std::string head = o.short_name ? std::string("  -") + o.short_name + ", " : std::string("      ");
+  std::string head =
+      o.short_name ? "  " + flag_for_property(o.property, o.short_name) + ", " : std::string("      ");
   head += o.flag;
   if (!o.is_boolean) head += " <" + value_name(o) + ">";
   if (o.is_array) head += "...";

@@ -52,7 +52,8 @@ CliOption option_for(const json& root, const std::string& property, const json& 
 
 }  // namespace
 
-std::string flag_for_property(std::string_view property) {
+std::string flag_for_property(std::string_view property, char short_name) {
+  if (short_name) return std::string("-") + short_name;
   std::string flag = "--" + std::string(property);
   for (auto& c : flag)
     c = c == '_' ? '-' : c;

@@ -35,7 +35,8 @@ struct CliModel {
 
 CliModel build_cli_model(const json& input_schema);
 
-// "--max-count" for "max_count".
-std::string flag_for_property(std::string_view property);
+// THE flag-spelling function: "--max-count" for "max_count"; "-t" when a short name is given. Every flag the
+// CLI parses, prints in --help, or names in a message or a command line is spelled here.
+std::string flag_for_property(std::string_view property, char short_name = 0);
 
 }  // namespace csift

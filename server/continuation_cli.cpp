@@ -2,6 +2,7 @@
 // tell a CLI reader exactly what to run next. The inverse of server/cli.cpp's parser, driven by the same
 // `x-cli` annotations.
 #include "server/cli.h"
+#include "server/cli_model.h"
 #include "tools/common/schema_validator.h"
 #include "tools/common/tool.h"
 
@@ -29,13 +30,6 @@ std::string scalar_text(const json& v) {
   return v.is_string() ? v.get<std::string>() : dump_json(v);
 }
 
-std::string flag_name(const std::string& property) {
-  std::string flag = "--" + property;
-  for (auto& c : flag)
-    c = c == '_' ? '-' : c;
-  return flag;
-}
-
 // `--flag value`, or `--flag=value` when the value would read as a flag.
 std::string flag_with_value(const std::string& flag, const json& v) {
   const std::string text = scalar_text(v);
@@ -44,12 +38,12 @@ std::string flag_with_value(const std::string& flag, const json& v) {
 }
 
 std::string render_flag(const std::string& property, const json& prop, const json& v) {
-  const std::string flag = flag_name(property);
+  const std::string flag = flag_for_property(property);
   const json cli = prop.value("x-cli", json::object());
   if (v.is_null()) return "";
   if (v.is_boolean()) {
     if (v.get<bool>()) return " " + flag;
-    if (cli.contains("negate")) return " " + flag_name(cli["negate"].get<std::string>());
+    if (cli.contains("negate")) return " " + flag_for_property(cli["negate"].get<std::string>());
     return " " + flag + "=false";
   }
   if (!v.is_array()) return flag_with_value(flag, v);
@@ -60,6 +54,21 @@ std::string render_flag(const std::string& property, const json& prop, const jso
 }
 
 }  // namespace
+
+std::string spell_cli_arg(std::string_view tool, std::string_view property, bool prefer_short) {
+  char short_name = 0;
+  if (prefer_short && find_tool(tool)) {
+    const json& schema = input_schema_annotated(tool);
+    const json properties = schema.value("properties", json::object());
+    const std::string key(property);
+    if (properties.contains(key)) {
+      const json& prop = resolve_schema_ref(schema, properties[key]);
+      const std::string s = prop.is_object() ? prop.value("x-cli", json::object()).value("short", "") : "";
+      if (s.size() == 1) short_name = s.front();
+    }
+  }
+  return flag_for_property(property, short_name);
+}
 
 std::string render_continuation_cli(std::string_view tool, const json& args) {
   const json& schema = input_schema_annotated(tool);

@@ -187,9 +187,9 @@ std::string millis_text(EpochMs t) {
   return buf;
 }
 
-[[noreturn]] void when_usage_error(std::string_view flag_name, std::string_view value) {
+[[noreturn]] void when_usage_error(std::string_view arg_name, std::string_view value) {
   usage_error(
-      std::string(flag_name) + ": cannot read \"" + std::string(value) +
+      std::string(arg_name) + ": cannot read \"" + std::string(value) +
       "\" as a time; accepted forms: ISO 8601 with an offset or Z (2026-07-13T20:00:00+10:00, "
       "2026-07-13T10:00:00Z), a bare local datetime (2026-07-13T20:00:00 or \"2026-07-13 20:00\", "
       "system-local wall clock), a bare date (2026-07-13 = local midnight), a relative age counted back "
@@ -235,12 +235,12 @@ std::optional<EpochMs> parse_iso8601(std::string_view s) {
   return wall - static_cast<int64_t>(p->offset_minutes) * kMsPerMinute;
 }
 
-EpochMs parse_when(std::string_view raw, EpochMs now, std::string_view flag_name) {
+EpochMs parse_when(std::string_view raw, EpochMs now, std::string_view arg_name) {
   const std::string_view s = trim(raw);
   if (s == "now") return now;
   if (auto rel = parse_relative(s, now)) return *rel;
   const auto p = parse_iso_parts(s);
-  if (!p) when_usage_error(flag_name, raw);
+  if (!p) when_usage_error(arg_name, raw);
   if (p->offset != OffsetForm::none) {
     return utc_epoch_of(*p) - static_cast<int64_t>(p->offset_minutes) * kMsPerMinute;
   }

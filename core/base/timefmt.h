@@ -17,7 +17,8 @@ std::optional<EpochMs> parse_iso8601(std::string_view s);
 // WHEN: ISO 8601 with offset/Z; a bare datetime (system-local wall clock); a bare date (local midnight);
 // relative `90m` `2h` `3d` `2w` `2mo` `1y` (a leading '-' tolerated) counted back from now; `now`.
 // Throws ToolError(usage) naming the accepted forms.
-EpochMs parse_when(std::string_view s, EpochMs now, std::string_view flag_name);
+// `arg_name` is how messages name the argument: an arg_ref() token (core/base/arg_ref.h).
+EpochMs parse_when(std::string_view s, EpochMs now, std::string_view arg_name);
 
 // Text form: `YYYY-MM-DD HH:MM:SS[.mmm] <TZ>(UTC±hh[:mm])` in the system zone; no-abbreviation zones
 // render `(UTC±hh[:mm])` alone.
@@ -38,7 +39,7 @@ struct RangeSpec {
   std::string text;
 };
 // Throws ToolError(usage) on `A-B` (teaches `..`), a reversed closed range, or garbage.
-RangeSpec parse_range(std::string_view s, std::string_view flag_name, bool one_based);
+RangeSpec parse_range(std::string_view s, std::string_view arg_name, bool one_based);
 // Resolves to an inclusive [lo, hi] within [first, last]; nullopt when empty after clamping.
 struct ResolvedRange {
   int64_t lo, hi;

@@ -12,8 +12,8 @@ constexpr const char* kRangeForms =
     "accepted forms: N, A..B (inclusive), N.. (to the end), ..N (from the start), -k (the k-th from the end; "
     "-3.. = the last 3), .. (everything)";
 
-[[noreturn]] void range_error(std::string_view flag_name, std::string_view s, const std::string& why) {
-  usage_error(std::string(flag_name) + ": " + why + " in \"" + std::string(s) + "\"; " + kRangeForms);
+[[noreturn]] void range_error(std::string_view arg_name, std::string_view s, const std::string& why) {
+  usage_error(std::string(arg_name) + ": " + why + " in \"" + std::string(s) + "\"; " + kRangeForms);
 }
 
 // An optionally negative integer filling the whole of `s`.
@@ -34,10 +34,9 @@ bool is_dash_range(std::string_view s) {
          parse_endpoint(s.substr(dash + 1)).value_or(-1) >= 0;
 }
 
-void check_endpoint(std::optional<int64_t> v, std::string_view flag_name, std::string_view s,
-                    bool one_based) {
+void check_endpoint(std::optional<int64_t> v, std::string_view arg_name, std::string_view s, bool one_based) {
   if (!v) return;
-  if (one_based && *v == 0) range_error(flag_name, s, "0 is not a position (numbering starts at 1)");
+  if (one_based && *v == 0) range_error(arg_name, s, "0 is not a position (numbering starts at 1)");
 }
 
 // -k from the end resolves to last-k+1; non-negative values are absolute.
@@ -47,36 +46,36 @@ int64_t absolute(int64_t v, int64_t last) {
 
 }  // namespace
 
-RangeSpec parse_range(std::string_view s, std::string_view flag_name, bool one_based) {
+RangeSpec parse_range(std::string_view s, std::string_view arg_name, bool one_based) {
   RangeSpec r;
   r.text = std::string(s);
-  if (s.empty()) range_error(flag_name, s, "empty range");
+  if (s.empty()) range_error(arg_name, s, "empty range");
   const size_t dots = s.find("..");
   if (dots == std::string_view::npos) {
     if (is_dash_range(s)) {
       const size_t dash = s.find('-', 1);
-      range_error(flag_name, s,
+      range_error(arg_name, s,
                   "the dash form A-B is not a range; write " + std::string(s.substr(0, dash)) + ".." +
                       std::string(s.substr(dash + 1)));
     }
     const auto v = parse_endpoint(s);
-    if (!v) range_error(flag_name, s, "not a number or range");
-    check_endpoint(v, flag_name, s, one_based);
+    if (!v) range_error(arg_name, s, "not a number or range");
+    check_endpoint(v, arg_name, s, one_based);
     r.lo = r.hi = v;
     r.single = true;
     r.open = *v < 0;
     return r;
   }
   const std::string_view left = s.substr(0, dots), right = s.substr(dots + 2);
-  if (!left.empty() && !(r.lo = parse_endpoint(left))) range_error(flag_name, s, "bad start");
-  if (!right.empty() && !(r.hi = parse_endpoint(right))) range_error(flag_name, s, "bad end");
-  check_endpoint(r.lo, flag_name, s, one_based);
-  check_endpoint(r.hi, flag_name, s, one_based);
+  if (!left.empty() && !(r.lo = parse_endpoint(left))) range_error(arg_name, s, "bad start");
+  if (!right.empty() && !(r.hi = parse_endpoint(right))) range_error(arg_name, s, "bad end");
+  check_endpoint(r.lo, arg_name, s, one_based);
+  check_endpoint(r.hi, arg_name, s, one_based);
   r.open = !r.lo || !r.hi || *r.lo < 0 || *r.hi < 0;
   const bool same_sign = r.lo && r.hi && ((*r.lo < 0) == (*r.hi < 0));
   if (same_sign && *r.lo > *r.hi) {
     range_error(
-        flag_name, s,
+        arg_name, s,
         "reversed range (start after end); write " + std::to_string(*r.hi) + ".." + std::to_string(*r.lo));
   }
   return r;

@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
 
 namespace csift {
@@ -199,7 +200,7 @@ std::string valid_selectors_text() {
 
 namespace {
 
-LabelSet expand_all(const std::vector<std::string>& selectors, const char* flag) {
+LabelSet expand_all(const std::vector<std::string>& selectors, const std::string& flag) {
   LabelSet set;
   for (const auto& sel : selectors) {
     for (const auto& legacy : kLegacy) {
@@ -224,10 +225,11 @@ LabelFilter parse_label_filter(const std::vector<std::string>& include,
   f.include_selectors = include;
   f.exclude_selectors = exclude;
   f.has_include = !include.empty();
-  f.include = f.has_include ? expand_all(include, "-t") : LabelSet::all();
-  f.exclude = expand_all(exclude, "-T");
+  f.include = f.has_include ? expand_all(include, arg_ref("label", true)) : LabelSet::all();
+  f.exclude = expand_all(exclude, arg_ref("label_not", true));
   if (f.effective().empty()) {
-    usage_error("the label filter selects nothing: every leaf the -t selectors reach is excluded by -T\n" +
+    usage_error("the label filter selects nothing: every leaf the " + arg_ref("label", true) +
+                " selectors reach is excluded by " + arg_ref("label_not", true) + "\n" +
                 valid_selectors_text());
   }
   return f;

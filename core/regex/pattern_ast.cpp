@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
 
 namespace csift {
@@ -651,7 +652,9 @@ std::string supported_dialect_text() {
          "\\xHH "
          "\\x{H..} \\o{..} \\Q...\\E and a backslash before any punctuation. Smart case: case-insensitive "
          "unless the "
-         "pattern has an uppercase letter (-i forces it). Not supported, by design: backreferences (\\1, "
+         "pattern has an uppercase letter (" +
+         arg_ref("ignore_case", true) +
+         " forces it). Not supported, by design: backreferences (\\1, "
          "\\g, \\k), "
          "lookahead/lookbehind ((?=) (?!) (?<=) (?<!)), atomic groups (?>...) and possessive quantifiers "
          "(a*+), "

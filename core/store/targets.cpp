@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/store/agent_topology.h"
 #include "core/store/session_env.h"
@@ -347,7 +348,8 @@ void ScopeBuilder::id_token(const std::string& token) {
   std::string body = token[0] == '@' ? token.substr(1) : token;
   if (body == "main" || body.rfind("trap:", 0) == 0 || (looks_encoded(body) && !is_uuid(body)) ||
       body.empty()) {
-    usage_error("--sessions-from takes session uuids, uuid prefixes and agent ids; '" + token + "' is none");
+    usage_error(arg_ref("sessions_from") + " takes session uuids, uuid prefixes and agent ids; '" + token +
+                "' is none");
   }
   id_target(body, token);
 }

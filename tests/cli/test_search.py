@@ -147,7 +147,8 @@ class JsonOutput(unittest.TestCase):
             self.assertEqual(r["parent_session_id"], BASICS)
             for hit in r["hits"]:
                 self.assertEqual(hit["session_id"], BASICS)
-                self.assertEqual(hit["refetch"], f"csift-mcp --cli show @{BASICS} --line {hit['line']}")
+                self.assertEqual(hit["refetch"], {"tool": "show",
+                                                  "arguments": {"targets": [f"@{BASICS}"], "line": [str(hit["line"])]}})
                 self.assertIn(hit["uuid"], r["record_uuids"])
                 self.assertEqual(hit["uuid"], f"01{hit['line']:06d}-aaaa-4aaa-8aaa-000001{hit['line']:06d}")
 

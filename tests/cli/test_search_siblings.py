@@ -90,7 +90,8 @@ class BusyTurnTest(unittest.TestCase):
             self.assertIs(sib["sibling"], True)
             self.assertIs(sib["matched"], False)
             self.assertNotIn(sib["line"], hit_lines)
-            self.assertEqual(sib["refetch"], f"csift-mcp --cli show @{SID} --line {sib['line']}")
+            self.assertEqual(sib["refetch"], {"tool": "show",
+                                              "arguments": {"targets": [f"@{SID}"], "line": [str(sib["line"])]}})
             shown[sib["label"]] = shown.get(sib["label"], 0) + 1
         for leaf, total in BUSY_UNITS.items():
             hidden = ex["siblings_hidden"].get(leaf, 0)

@@ -154,7 +154,10 @@ class FloodGuard(unittest.TestCase):
         _, _, rows, summary, _ = show_json(f"@{BASICS}", "--line", "..", "--max-count", "5")
         self.assertEqual(len(rows), 5)
         self.assertGreater(summary["dropped_by_cap"], 0)
-        self.assertTrue(summary["refetch_remainder"].startswith(f"csift-mcp --cli show @{BASICS} --line "))
+        remainder = summary["refetch_remainder"]  # the follow-up call as data, not a command line
+        self.assertEqual(remainder["tool"], "show")
+        self.assertEqual(remainder["arguments"]["targets"], [f"@{BASICS}"])
+        self.assertRegex(remainder["arguments"]["line"][0], r"^\d+\.\.\d+$")
 
     def test_max_count_zero_is_uncapped(self):
         _, _, rows, summary, _ = show_json(f"@{BASICS}", "--line", "..", "--max-count", "0")

@@ -1,8 +1,12 @@
 """The CLI and the MCP tools side by side, for every tool in tools/list: the same arguments give the same rows,
-and content[0] is exactly what `csift-mcp --cli` prints. Argument sets come from each tool's input schema
-(every boolean flag, small integers), so new tools and flags are covered without a test edit."""
+and content[0] is what `csift-mcp --cli` prints up to spelling: messages name arguments and follow-up calls in
+each surface's own vocabulary (`--since` / `csift-mcp --cli show @x --line 5` on the CLI, `since` / `show {...}`
+over MCP), so both texts are compared with those spellings replaced by placeholders. Argument sets come from
+each tool's input schema (every boolean flag, small integers), so new tools and flags are covered without a
+test edit."""
 import json
 import os
+import re
 import subprocess
 import unittest
 
@@ -72,6 +76,36 @@ def cli(tool, args):
     return p.returncode, p.stdout.decode("utf-8", errors="replace"), p.stderr.decode("utf-8", errors="replace")
 
 
+# A CLI command line: `csift-mcp --cli <tool>` and its tokens (shell-safe words or '...'), up to text such as
+# " (or ...)"; an MCP call: `<tool> {flat json arguments}`.
+CLI_CALL = re.compile(r"csift-mcp --cli \w+(?: (?:'[^']*'|[^\s()'][^\s)]*))*")
+MCP_CALL = re.compile(r"\b(?:list|search|show|stats|whoami) \{[^{}\n]*\}")
+
+
+def annotated_properties(tool):
+    """The tool's input properties with their `x-cli` annotations (the served schema drops them)."""
+    with open(os.path.join(REPO, "schemas", f"{tool}.input.json")) as f:
+        return json.load(f).get("properties", {})
+
+
+def spelling_free(text, tool):
+    """`text` with follow-up calls and argument spellings (flag, short flag or property name) replaced."""
+    if not isinstance(text, str):
+        return text
+    text = MCP_CALL.sub("<call>", CLI_CALL.sub("<call>", text))
+    props = annotated_properties(tool)
+    names = set(props)
+    names |= {p.get("x-cli", {}).get("negate") for p in props.values() if isinstance(p, dict)} - {None}
+    for name in sorted(names, key=len, reverse=True):
+        spellings = ["--" + name.replace("_", "-"), name]
+        short = props.get(name, {}).get("x-cli", {}).get("short")
+        if short:
+            spellings.append("-" + short)
+        for spelling in spellings:
+            text = re.sub(r"(?<![\w-])" + re.escape(spelling) + r"(?![\w-])", "<arg>", text)
+    return text
+
+
 def ndjson(text):
     return [json.loads(ln) for ln in text.splitlines() if ln.strip()]
 
@@ -94,12 +128,17 @@ class CliParity(unittest.TestCase):
                     # A failed call prints its message on stderr; the MCP result carries the same text.
                     printed = out if rc == 0 or args.get("format") == "json" else err
                     if rc == 2:  # a usage error on the CLI adds a pointer to --help after the same message
-                        printed = printed[:len(r["content"][0]["text"])]
-                    self.assertEqual(r["content"][0]["text"], printed, "content[0] is what --cli prints")
+                        printed = re.sub(r"Run `csift-mcp --cli \w+ --help` for usage\.\n$", "", printed)
+                    same = lambda mcp_text, cli_text: self.assertEqual(
+                        spelling_free(mcp_text, tool["name"]), spelling_free(cli_text, tool["name"]))
+                    same(r["content"][0]["text"], printed)  # content[0] is what --cli prints
+                    if rc != 0:
+                        self.assertNotRegex(r["content"][0]["text"], r"(?<![\w@-])--[a-z]|csift-mcp --cli",
+                                            "an MCP client is never told about flags")
                     self.assertEqual(r["isError"], rc != 0)
                     if rc == 0:  # the CLI's stderr notes travel as the second content item
                         notes = r["content"][1]["text"] if len(r["content"]) > 1 else ""
-                        self.assertEqual(notes.strip(), err.strip(), "content[1] carries the CLI's stderr notes")
+                        same(notes.strip(), err.strip())  # content[1] carries the CLI's stderr notes
                     sc = r["structuredContent"]
                     rc_json, out_json, _ = cli(tool["name"], dict(args, format="json"))
                     if args.get("raw") and rc == 0 and rc_json == 2:
@@ -109,7 +148,11 @@ class CliParity(unittest.TestCase):
                         continue
                     lines = ndjson(out_json)
                     self.assertEqual(lines[1:-1], sc["rows"], "same rows")
-                    self.assertEqual(lines[-1].get("error"), sc["summary"].get("error"))
+                    cli_error, mcp_error = lines[-1].get("error"), sc["summary"].get("error")
+                    self.assertEqual(cli_error is None, mcp_error is None)
+                    if cli_error is not None:
+                        self.assertEqual(cli_error["kind"], mcp_error["kind"])
+                        same(mcp_error["message"], cli_error["message"])
 
 
 if __name__ == "__main__":

@@ -184,8 +184,11 @@ TEST_CASE("the JSON hit carries every §6.11 field, nulls instead of omissions")
   HitJsonOptions opts;
   opts.with_refetch = true;
   const HitInput in{&r, &u, &kAgent, 3, false, Pairing::none, RecordSource::transcript, 1};
-  CHECK(build_hit_json(in, ExcerptPolicy::full_text(), opts)["refetch"] ==
-        "csift-mcp --cli show @a1b2c3d4e5f6a7b8c --line 12");
+  // The refetch is a follow-up call as data; the front end spells it (never a CLI string in JSON).
+  CHECK(
+      build_hit_json(in, ExcerptPolicy::full_text(), opts)["refetch"] ==
+      json{{"tool", "show"},
+           {"arguments", {{"targets", json::array({"@a1b2c3d4e5f6a7b8c"})}, {"line", json::array({"12"})}}}});
 }
 
 TEST_CASE("header tokens: 8 chars, growing 8 -> 12 -> full for a colliding group only") {

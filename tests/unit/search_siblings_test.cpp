@@ -5,6 +5,7 @@
 #include <map>
 
 #include "fake_scan.h"
+#include "server/cli.h"
 #include "temp_store.h"
 #include "tools/search/search_siblings.h"
 
@@ -119,14 +120,20 @@ TEST_CASE(
 }
 
 TEST_CASE("siblings text: one context line per sibling and the exact show pointer for what the caps hid") {
+  ToolContext cli;
+  cli.spell_call = render_continuation_cli;
   json exchange = {{"kind", "exchange"}, {"session_id", kSid}};
-  CHECK(render_siblings_text(exchange).empty());
+  CHECK(render_siblings_text(exchange, cli).empty());
   json sib = {{"label", "agent.message"}, {"line", 13}, {"text", "all green"}, {"pairing", nullptr}};
   exchange["siblings"] = json::array({sib});
   exchange["siblings_hidden"] = {{"agent.tool.use", 2}, {"agent.thinking", 1}};
   exchange["turn_lines"] = {1, 13};
-  CHECK(render_siblings_text(exchange) ==
+  CHECK(render_siblings_text(exchange, cli) ==
         "  \xC2\xB7 \xE2\x96\xB8 agent.message L13 all green\n"
         "  \xC2\xB7 (+3 more \xC2\xB7 csift-mcp --cli show @" +
             kSid + " --line 1..13)\n");
+  // Over MCP (no spelling set) the same pointer is the show call with its arguments.
+  CHECK(render_siblings_text(exchange, ToolContext{})
+            .find("more \xC2\xB7 show {\"targets\":[\"@" + kSid + "\"],\"line\":[\"1..13\"]})") !=
+        std::string::npos);
 }

@@ -2,7 +2,9 @@
 // flood guard, --raw bytes, the elicitation sidecar merge and the argument rules.
 #include <doctest/doctest.h>
 
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "server/cli.h"
 #include "temp_store.h"
 #include "tools/show/show.h"
 
@@ -68,14 +70,17 @@ struct ShowFixture {
   ShowFixture() {
     store.write(kProject + "/" + kSid + ".jsonl", transcript());
     ctx.env = store.env();
+    ctx.spell_call = render_continuation_cli;  // texts as the CLI prints them
+    ctx.spell_arg = spell_cli_arg;
   }
   Envelope run(json args) {
     if (!args.contains("targets")) args["targets"] = json::array({"@" + kSid});
     return run_show(args, ctx);
   }
   std::string text(json args) {
-    const Envelope env = run(args);
-    return render_show_text(env, args);
+    Envelope env = run(args);
+    spell_messages(env, "show", ctx);
+    return render_show_text(env, args, ctx);
   }
 };
 
@@ -83,7 +88,9 @@ std::string error_of(ShowFixture& f, const json& args) {
   try {
     f.run(args);
   } catch (const ToolError& e) {
-    return std::string(e.kind_name()) + ": " + e.what();
+    const MessageSpeller cli{[](std::string_view p, bool s) { return spell_cli_arg("show", p, s); },
+                             render_continuation_cli};
+    return std::string(e.kind_name()) + ": " + spell_arg_refs(e.what(), cli);
   }
   return "no error";
 }
@@ -187,7 +194,9 @@ TEST_CASE("the flood guard keeps the first units and states the continuation") {
   const Envelope env = f.run({{"line", {".."}}, {"max_count", 2}});
   CHECK(env.rows.size() == 2);
   CHECK(env.summary["dropped_by_cap"] == 6);
-  CHECK(env.summary["refetch_remainder"] == "csift-mcp --cli show @" + kSid + " --line 3..9");
+  CHECK(env.summary["refetch_remainder"] ==
+        json{{"tool", "show"},
+             {"arguments", {{"targets", json::array({"@" + kSid})}, {"line", json::array({"3..9"})}}}});
   CHECK(f.text({{"line", {".."}}, {"max_count", 2}})
             .find("+6 more record unit(s) beyond the 2-unit cap \xC2\xB7 continue: csift-mcp --cli show @" +
                   kSid + " --line 3..9 (or --max-count 0 = uncapped)") != std::string::npos);

@@ -37,7 +37,7 @@ Envelope run_demo(const json& args, ToolContext&) {
 }
 
 // One line per row, 10 characters each ("item 0000\n").
-std::string render_demo_text(const Envelope& env, const json&) {
+std::string render_demo_text(const Envelope& env, const json&, const ToolContext&) {
   std::string out;
   for (const auto& row : env.rows) {
     char line[16];

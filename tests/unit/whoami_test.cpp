@@ -49,11 +49,12 @@ TEST_CASE("whoami env form: the session and its path, lane fields null, a lane l
   CHECK(row["path"] == (f.store.projects() / "-w" / (kS1 + ".jsonl")).string());
   CHECK(out.summary["identities"] == 1);
   CHECK_FALSE(out.notes.empty());
-  std::string text = render_whoami_text(out, json::object());
+  std::string text = render_whoami_text(out, json::object(), ToolContext{});
   CHECK(text.find("session " + kS1 + "\n") == 0);
   CHECK(text.find("path ~/.claude/projects/-w/" + kS1 + ".jsonl\n") != std::string::npos);
   CHECK(text.find("lane unknown") != std::string::npos);
-  CHECK(render_whoami_text(run_whoami(json{{"self", "@main"}}, f.ctx), json::object()) == text);
+  CHECK(render_whoami_text(run_whoami(json{{"self", "@main"}}, f.ctx), json::object(), ToolContext{}) ==
+        text);
 }
 
 TEST_CASE("whoami env form: the path line is printed even when the id resolves to no file") {
@@ -62,7 +63,8 @@ TEST_CASE("whoami env form: the path line is printed even when the id resolves t
   Envelope out = run_whoami(json::object(), f.ctx);
   REQUIRE(out.rows.size() == 1);
   CHECK(out.rows[0]["path"].is_null());
-  CHECK(render_whoami_text(out, json::object()).find("path <not found: no ffffffff") != std::string::npos);
+  CHECK(render_whoami_text(out, json::object(), ToolContext{}).find("path <not found: no ffffffff") !=
+        std::string::npos);
   f.ctx.env.vars.erase("CLAUDE_CODE_SESSION_ID");
   f.ctx.env.vars["CODEX_COMPANION_SESSION_ID"] = kS1;
   CHECK(run_whoami(json::object(), f.ctx).rows[0]["source"] == "env:CODEX_COMPANION_SESSION_ID");
@@ -97,7 +99,7 @@ TEST_CASE("whoami @trap walks the ancestry chain: self first, the top-level sess
   CHECK(out.rows[2]["is_subagent"] == false);
   CHECK(out.rows[2]["depth"] == 2);
   CHECK(out.summary["identities"] == 3);
-  std::string text = render_whoami_text(out, json::object());
+  std::string text = render_whoami_text(out, json::object(), ToolContext{});
   CHECK(text.find("session bbbb2222  (subagent · depth 0") == 0);
   CHECK_THROWS_AS(run_whoami(json{{"self", "@trap:JollyShinyBrook4283"}}, f.ctx), ToolError);
 }

@@ -1,5 +1,6 @@
 // The single dispatcher: argument validation, the handler call, paging (row_offset / max_chars) and
 // rendering. Every exception ends here as an error envelope, so nothing escapes to an MCP client or the CLI.
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "tools/common/schema_validator.h"
 #include "tools/common/tool.h"
@@ -61,10 +62,10 @@ bool wants_json(const json& args) {
   return args.is_object() && args.contains("format") && args["format"] == "json";
 }
 
-std::string render(const ToolSpec& tool, const Envelope& env, const json& args) {
+std::string render(const ToolSpec& tool, const Envelope& env, const json& args, const ToolContext& ctx) {
   if (wants_json(args)) return env.to_ndjson();
   if (env.is_error) return error_text(env);
-  return tool.render_text(env, args);
+  return tool.render_text(env, args, ctx);
 }
 
 // The paging inputs, fixed once per call, and the text footer that tells a reader how to continue.
@@ -101,7 +102,7 @@ struct Budget {
   size_t rendered_size(const Envelope& env) const { return utf8_length(render_with_footer(env)); }
 
   std::string render_with_footer(const Envelope& env) const {
-    std::string text = render(tool, env, args);
+    std::string text = render(tool, env, args, ctx);
     const std::string tail = footer(env);
     if (!tail.empty() && !text.empty() && text.back() != '\n') text += '\n';
     return text + tail;
@@ -128,6 +129,37 @@ std::string ToolContext::call_text(std::string_view tool, const json& args) cons
   return std::string(tool) + " " + dump_json(args);
 }
 
+std::string ToolContext::arg_text(std::string_view tool, std::string_view property, bool prefer_short) const {
+  if (spell_arg) return spell_arg(tool, property, prefer_short);
+  return std::string(property);
+}
+
+json follow_up_call(std::string_view tool, json arguments) {
+  return json{{"tool", std::string(tool)}, {"arguments", std::move(arguments)}};
+}
+
+std::string follow_up_text(const json& call, const ToolContext& ctx) {
+  return ctx.call_text(call.value("tool", ""), call.value("arguments", json::object()));
+}
+
+void spell_messages(Envelope& env, std::string_view tool, const ToolContext& ctx) {
+  const MessageSpeller spell{
+      [&](std::string_view property, bool prefer_short) {
+        return ctx.arg_text(tool, property, prefer_short);
+      },
+      [&](std::string_view call_tool, const json& args) { return ctx.call_text(call_tool, args); }};
+  auto rewrite = [&](json& j) {
+    if (j.is_string()) j = spell_arg_refs(j.get<std::string>(), spell);
+  };
+  for (auto& note : env.notes)
+    note = spell_arg_refs(note, spell);
+  if (env.summary.contains("error") && env.summary["error"].is_object() &&
+      env.summary["error"].contains("message"))
+    rewrite(env.summary["error"]["message"]);
+  if (env.summary.contains("active_filters")) rewrite(env.summary["active_filters"]);
+  if (env.header.contains("address")) rewrite(env.header["address"]);
+}
+
 ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, const json& original_args,
                                     ToolContext& ctx) {
   const std::string name(tool.name);
@@ -140,6 +172,7 @@ ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, co
     outcome.envelope = run_guarded(tool, args, ctx);
   }
   Envelope& env = outcome.envelope;
+  spell_messages(env, tool.name, ctx);
   if (!env.is_error) {
     const Budget budget{
         tool, ctx, args, original_args, integer_arg(args, "max_chars"), integer_arg(args, "row_offset")};
@@ -152,7 +185,7 @@ ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, co
     }
   }
   if (env.is_error) {
-    outcome.text = render(tool, env, args);
+    outcome.text = render(tool, env, args, ctx);
     outcome.exit_code = exit_code_for(error_kind_of(env));
   }
   return outcome;

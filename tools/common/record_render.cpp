@@ -4,6 +4,7 @@
 
 #include "core/base/timefmt.h"
 #include "core/record/labels.h"
+#include "tools/common/tool.h"
 
 namespace csift {
 namespace {
@@ -138,8 +139,9 @@ Excerpt apply_excerpt(std::string_view text, const ExcerptPolicy& policy) {
   return Excerpt{std::move(out), true};
 }
 
-std::string refetch_command(const std::string& transcript_id, uint64_t line) {
-  return "csift-mcp --cli show @" + transcript_id + " --line " + std::to_string(line);
+json refetch_call(const std::string& transcript_id, uint64_t line) {
+  return follow_up_call("show", json{{"targets", json::array({"@" + transcript_id})},
+                                     {"line", json::array({std::to_string(line)})}});
 }
 
 json build_hit_json(const HitInput& in, const ExcerptPolicy& policy, const HitJsonOptions& options) {
@@ -183,7 +185,7 @@ json build_hit_json(const HitInput& in, const ExcerptPolicy& policy, const HitJs
   }
   hit["superseded_draft"] = in.superseded_draft;
   if (options.with_refetch) {
-    hit["refetch"] = from_sidecar ? json(nullptr) : json(refetch_command(in.owner->id, r.line));
+    hit["refetch"] = from_sidecar ? json(nullptr) : refetch_call(in.owner->id, r.line);
   }
   return hit;
 }

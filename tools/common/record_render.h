@@ -84,8 +84,8 @@ struct HitJsonOptions {
 // The JSON hit/record object (§6.11 field list; absent values are null, never omitted).
 json build_hit_json(const HitInput& in, const ExcerptPolicy& policy, const HitJsonOptions& options = {});
 
-// `csift-mcp --cli show @<id> --line N`, addressed at the transcript that owns the line.
-std::string refetch_command(const std::string& transcript_id, uint64_t line);
+// The show call for line N of the transcript that owns it, as data: {"tool": "show", "arguments": {...}}.
+json refetch_call(const std::string& transcript_id, uint64_t line);
 
 // The label zone: `<label>[ ▹ pairing][ from ⇨ to][ markers][ [error]][ <tool>]`.
 std::string render_label_zone(const json& hit);

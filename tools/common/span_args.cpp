@@ -5,6 +5,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
 
 namespace csift {
@@ -43,7 +44,7 @@ std::string read_id_list_text(const std::string& source, const ToolContext& ctx)
 std::optional<EpochMs> when_arg(const json& args, const char* name, EpochMs now) {
   const auto text = optional_string(args, name);
   if (!text || text->empty()) return std::nullopt;
-  return parse_when(*text, now, std::string("--") + name);
+  return parse_when(*text, now, arg_ref(name));
 }
 
 }  // namespace
@@ -64,8 +65,8 @@ TimeWindow parse_time_window(const json& args) {
   const EpochMs now = now_ms();
   TimeWindow window{when_arg(args, "since", now), when_arg(args, "until", now)};
   if (window.since && window.until && *window.since > *window.until) {
-    usage_error("--since (" + format_utc(*window.since) + ") is after --until (" + format_utc(*window.until) +
-                "): the window is empty");
+    usage_error(arg_ref("since") + " (" + format_utc(*window.since) + ") is after " + arg_ref("until") +
+                " (" + format_utc(*window.until) + "): the window is empty");
   }
   return window;
 }
@@ -95,7 +96,9 @@ std::optional<size_t> effective_row_cap(const json& args, bool unscoped,
                                         std::optional<size_t> unscoped_default) {
   if (args.contains("max_count") && args["max_count"].is_number_integer()) {
     const int64_t n = args["max_count"].get<int64_t>();
-    if (n < 0) usage_error("--max-count must be 0 (uncapped) or a positive count, got " + std::to_string(n));
+    if (n < 0)
+      usage_error(arg_ref("max_count") + " must be 0 (uncapped) or a positive count, got " +
+                  std::to_string(n));
     if (n == 0) return std::nullopt;
     return static_cast<size_t>(n);
   }

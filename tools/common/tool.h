@@ -25,11 +25,26 @@ struct ToolContext {
   // shim sets it to the equivalent command line, so flag spellings stay in server/.
   std::function<std::string(std::string_view tool, const json& args)> spell_call;
   std::string call_text(std::string_view tool, const json& args) const;
+  // How a message names argument `property` of `tool` (core/base/arg_ref.h). Empty: the bare property name
+  // (MCP). The CLI shim sets it to the flag spelling.
+  std::function<std::string(std::string_view tool, std::string_view property, bool prefer_short)> spell_arg;
+  std::string arg_text(std::string_view tool, std::string_view property, bool prefer_short = false) const;
   bool cancelled() const { return cancel && cancel->is_cancelled(); }
 };
 
 using ToolHandler = Envelope (*)(const json& args, ToolContext& ctx);
-using TextRenderer = std::string (*)(const Envelope& env, const json& args);
+// Text renderers get the context too: a refetch hint is spelled with ctx.call_text / ctx.arg_text.
+using TextRenderer = std::string (*)(const Envelope& env, const json& args, const ToolContext& ctx);
+
+// A follow-up call as data (JSON rows carry this, never a command line): {"tool": ..., "arguments": ...}.
+json follow_up_call(std::string_view tool, json arguments);
+// The follow-up call as text for this context (ctx.call_text of its tool and arguments).
+std::string follow_up_text(const json& call, const ToolContext& ctx);
+
+// Spells every arg_ref() / call_ref() token in the envelope's messages (error message, notes,
+// summary.active_filters, header.address) with ctx.arg_text / ctx.call_text. Never touches rows:
+// transcript-derived text is data.
+void spell_messages(Envelope& env, std::string_view tool, const ToolContext& ctx);
 
 struct ToolSpec {
   std::string_view name;

@@ -7,6 +7,6 @@
 namespace csift {
 
 Envelope run_list(const json& args, ToolContext& ctx);
-std::string render_list_text(const Envelope& env, const json& args);
+std::string render_list_text(const Envelope& env, const json& args, const ToolContext& ctx);
 
 }  // namespace csift

@@ -95,14 +95,16 @@ std::string scope_line(const json& header) {
   return line + "\n";
 }
 
-std::string footer(const json& s) {
+std::string footer(const json& s, const ToolContext& ctx) {
   std::string out = std::to_string(count(s, "sessions")) + " session(s) listed";
   if (count(s, "outside_window") > 0) {
-    out += " · " + std::to_string(count(s, "outside_window")) + " outside the --since/--until window";
+    out += " · " + std::to_string(count(s, "outside_window")) + " outside the " +
+           ctx.arg_text("list", "since") + "/" + ctx.arg_text("list", "until") + " window";
   }
   if (count(s, "dropped_by_cap") > 0) {
     out += " · " + std::to_string(count(s, "dropped_by_cap")) + " dropped by cap (the " +
-           std::to_string(count(s, "max_count")) + " most recently active are shown; --max-count 0 for all)";
+           std::to_string(count(s, "max_count")) + " most recently active are shown; " +
+           ctx.arg_text("list", "max_count") + " 0 for all)";
   }
   out += "\n";
   if (s.contains("window_note") && s["window_note"].is_string())
@@ -113,11 +115,11 @@ std::string footer(const json& s) {
 
 }  // namespace
 
-std::string render_list_text(const Envelope& env, const json& /*args*/) {
+std::string render_list_text(const Envelope& env, const json& /*args*/, const ToolContext& ctx) {
   std::string out = scope_line(env.header);
   for (const auto& row : env.rows)
     out += "\n" + row_block(row);
-  return out + "\n" + footer(env.summary);
+  return out + "\n" + footer(env.summary, ctx);
 }
 
 }  // namespace csift

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "tools/common/span_args.h"
 #include "tools/search/search_envelope.h"
@@ -129,8 +130,9 @@ void fill_sessions(Envelope& env, const SearchScan& scan, const ExchangeCount& l
   env.summary["sessions"] = owners.size();
   env.summary["matched"] = list.matched;
   if (list.dropped_by_cap > 0) {
-    env.notes.push_back("note: -l is uncapped; --max-count would have dropped " +
-                        std::to_string(list.dropped_by_cap) + " exchange(s)");
+    env.notes.push_back("note: " + arg_ref("sessions_with_matches", true) + " is uncapped; " +
+                        arg_ref("max_count") + " would have dropped " + std::to_string(list.dropped_by_cap) +
+                        " exchange(s)");
   }
 }
 
@@ -138,8 +140,9 @@ void empty_pattern_warning(Envelope& env, const SearchRequest& req) {
   if (!req.pattern.empty() || req.has_filter()) return;
   env.notes.push_back(
       "warning: empty pattern with no category/time/turn/session filter matches every label-eligible record "
-      "and "
-      "will emit a lot; narrow it with -t, --since/--until, --turn or a target");
+      "and will emit a lot; narrow it with " +
+      arg_ref("label", true) + ", " + arg_ref("since") + "/" + arg_ref("until") + ", " + arg_ref("turn") +
+      " or a target");
 }
 
 }  // namespace

@@ -9,6 +9,6 @@
 namespace csift {
 
 Envelope run_search(const json& args, ToolContext& ctx);
-std::string render_search_text(const Envelope& env, const json& args);
+std::string render_search_text(const Envelope& env, const json& args, const ToolContext& ctx);
 
 }  // namespace csift

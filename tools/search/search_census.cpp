@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "core/base/arg_ref.h"
 #include "tools/search/search_envelope.h"
 
 namespace csift {
@@ -103,7 +104,7 @@ std::vector<std::string> accounting_notes(const Census& c, const SearchScan& sca
     notes.push_back(ex);
   }
   if (c.dropped_by_cap > 0) {
-    notes.push_back(plural(c.dropped_by_cap, "key", "keys") + " dropped by --max-count (" +
+    notes.push_back(plural(c.dropped_by_cap, "key", "keys") + " dropped by " + arg_ref("max_count") + " (" +
                     std::to_string(c.rows.size()) + " shown of " + std::to_string(c.distinct_keys) + ")");
   }
   if (scan.too_complex_lines > 0) {

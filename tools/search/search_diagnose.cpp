@@ -3,6 +3,7 @@
 // pattern DOES occur under (the `-t user.message` searching-a-tool-name trap).
 #include <algorithm>
 
+#include "core/base/arg_ref.h"
 #include "core/record/labels.h"
 #include "tools/search/search_envelope.h"
 
@@ -16,12 +17,17 @@ std::string join(const std::vector<std::string>& v, const std::string& sep) {
   return out;
 }
 
-std::string target_text(const SearchRequest& req) {
-  std::vector<std::string> t;
+json target_args(const SearchRequest& req) {
+  json t = json::array();
   if (req.args.contains("targets"))
     for (const auto& v : req.args["targets"])
-      if (v.is_string()) t.push_back(v.get<std::string>());
-  return t.empty() ? "<target>" : join(t, " ");
+      if (v.is_string()) t.push_back(v);
+  return t.empty() ? json::array({"<target>"}) : t;
+}
+
+// `-t/-T` on the CLI, `label/label_not` over MCP.
+std::string label_args() {
+  return arg_ref("label", true) + "/" + arg_ref("label_not", true);
 }
 
 json excluded_rows(const SearchScan& probe) {
@@ -49,11 +55,13 @@ std::string excluded_text(const json& excluded) {
 
 std::string active_filters_text(const SearchRequest& req) {
   std::vector<std::string> parts;
-  if (!req.labels.include_selectors.empty()) parts.push_back("-t " + join(req.labels.include_selectors, ","));
-  if (!req.labels.exclude_selectors.empty()) parts.push_back("-T " + join(req.labels.exclude_selectors, ","));
+  if (!req.labels.include_selectors.empty())
+    parts.push_back(arg_ref("label", true) + " " + join(req.labels.include_selectors, ","));
+  if (!req.labels.exclude_selectors.empty())
+    parts.push_back(arg_ref("label_not", true) + " " + join(req.labels.exclude_selectors, ","));
   for (const char* k : {"since", "until", "turn"}) {
     if (req.args.contains(k) && req.args[k].is_string())
-      parts.push_back(std::string("--") + k + " " + req.args[k].get<std::string>());
+      parts.push_back(arg_ref(k) + " " + req.args[k].get<std::string>());
   }
   return parts.empty() ? "none" : join(parts, " \xC2\xB7 ");
 }
@@ -82,19 +90,21 @@ void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& s
       env.summary["excluded_by_label"] = excluded;
       env.notes.push_back("\xE2\x9A\xA0 but \"" + req.pattern + "\" DOES occur \xE2\x80\x94 " +
                           std::to_string(probe.excluded_records) +
-                          " record(s) under: " + excluded_text(excluded) +
-                          ". Your -t/-T excluded them; drop -t/-T or select one of those labels.");
+                          " record(s) under: " + excluded_text(excluded) + ". Your " + label_args() +
+                          " excluded them; drop " + label_args() + " or select one of those labels.");
     } else {
-      env.notes.push_back("\"" + req.pattern + "\" is absent even without the -t/-T filter in this scope.");
+      env.notes.push_back("\"" + req.pattern + "\" is absent even without the " + label_args() +
+                          " filter in this scope.");
     }
   } else {
-    env.notes.push_back("to see which labels this scope holds: csift-mcp --cli search \"\" " +
-                        target_text(req) + " --count-by label");
+    const json census{{"pattern", ""}, {"targets", target_args(req)}, {"count_by", "label"}};
+    env.notes.push_back("to see which labels this scope holds: " + call_ref("search", census));
   }
   const auto gated = gated_leaves_unreached(req);
   env.summary["gated_leaves_unreached"] = gated;
   env.notes.push_back("gated leaves not searched (no selector reached them): " + join(gated, ", ") +
-                      " \xE2\x80\x94 name one with -t (attachments need --attachments)");
+                      " \xE2\x80\x94 name one with " + arg_ref("label", true) + " (attachments need " +
+                      arg_ref("attachments") + ")");
   if (scan.skipped_lines > 0) {
     env.notes.push_back(
         std::to_string(scan.skipped_lines) +

@@ -3,6 +3,7 @@
 // parse before any file is read.
 #include <array>
 
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/store/store.h"
 #include "tools/search/search_types.h"
@@ -29,17 +30,9 @@ bool flag(const json& args, const char* name) {
   return args.contains(name) && args[name].is_boolean() && args[name].get<bool>();
 }
 
-// The flag spelling a conflict message names (`--count-only`), as the CLI user typed it.
-std::string cli_name(const char* property) {
-  std::string s = std::string("--") + property;
-  for (char& c : s)
-    if (c == '_') c = '-';
-  return s;
-}
-
 void refuse_pair(const json& args, const char* a, const char* b) {
   if (flag(args, a) && flag(args, b)) {
-    usage_error(cli_name(a) + " and " + cli_name(b) + " cannot be combined: they are different output modes");
+    usage_error(arg_ref(a) + " and " + arg_ref(b) + " cannot be combined: they are different output modes");
   }
 }
 
@@ -47,7 +40,8 @@ void check_conflicts(const json& args) {
   const bool json_format = args.value("format", "text") == "json";
   if (flag(args, "raw")) {
     if (json_format)
-      usage_error("--raw and --format json cannot be combined: --raw prints verbatim jsonl lines");
+      usage_error(arg_ref("raw") + " and " + arg_ref("format") +
+                  " json cannot be combined: " + arg_ref("raw") + " prints verbatim jsonl lines");
     for (const char* other : {"siblings", "count_only", "sessions_with_matches", "no_truncate"}) {
       refuse_pair(args, "raw", other);
     }
@@ -55,8 +49,8 @@ void check_conflicts(const json& args) {
   if (args.contains("count_by") && args["count_by"].is_string()) {
     for (const char* other : {"count_only", "sessions_with_matches", "siblings", "raw"}) {
       if (flag(args, other)) {
-        usage_error("--count-by and " + cli_name(other) +
-                    " cannot be combined: --count-by is its own output mode");
+        usage_error(arg_ref("count_by") + " and " + arg_ref(other) +
+                    " cannot be combined: " + arg_ref("count_by") + " is its own output mode");
       }
     }
   }
@@ -77,7 +71,7 @@ std::optional<CountAxis> axis_of(const json& args) {
   for (size_t i = 0; i < kAxisNames.size(); ++i) {
     if (name == kAxisNames[i]) return static_cast<CountAxis>(i);
   }
-  usage_error("--count-by " + name +
+  usage_error(arg_ref("count_by") + " " + name +
               " is not an axis; use one of label tool turn session pairing model attachment "
               "version result");
 }
@@ -116,7 +110,7 @@ SearchRequest parse_search_request(const json& args) {
   req.labels = parse_label_filter(include, exclude);
   req.label_filter_active = !include.empty() || !exclude.empty();
   if (args.contains("turn") && args["turn"].is_string()) {
-    req.turn = parse_range(args["turn"].get<std::string>(), "--turn", false);
+    req.turn = parse_range(args["turn"].get<std::string>(), arg_ref("turn"), false);
   }
   req.window = parse_time_window(args);
   if (args.contains("max_count") && args["max_count"].is_number_integer()) {

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <set>
 
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "tools/search/search_exchange.h"
 #include "tools/search/search_scan.h"
@@ -63,8 +64,8 @@ struct TranscriptScanner {
     std::string note;
     auto content = resolve_persisted_output(*e.record, u, projects_root, &note);
     if (!content) {
-      notes.push_back("--resolve-persisted: " + th.ct.owner.id + " L" + std::to_string(e.record->line) +
-                      ": " + note);
+      notes.push_back(arg_ref("resolve_persisted") + ": " + th.ct.owner.id + " L" +
+                      std::to_string(e.record->line) + ": " + note);
       return;
     }
     u.text = std::move(*content);

@@ -121,7 +121,7 @@ void add_siblings(json& row, const SearchRequest& req, const ClassifiedTranscrip
   row["turn_lines"] = s.turn_lines ? json::array({s.turn_lines->first, s.turn_lines->second}) : json(nullptr);
 }
 
-std::string render_siblings_text(const json& exchange) {
+std::string render_siblings_text(const json& exchange, const ToolContext& ctx) {
   const auto siblings = exchange.find("siblings");
   if (siblings == exchange.end() || !siblings->is_array()) return "";
   std::string out;
@@ -133,9 +133,11 @@ std::string render_siblings_text(const json& exchange) {
     hidden += n.get<size_t>();
   const json lines = exchange.value("turn_lines", json());
   if (hidden > 0 && lines.is_array() && lines.size() == 2) {
-    out += "  \xC2\xB7 (+" + std::to_string(hidden) + " more \xC2\xB7 csift-mcp --cli show @" +
-           exchange.value("session_id", "") + " --line " + std::to_string(lines[0].get<uint64_t>()) + ".." +
-           std::to_string(lines[1].get<uint64_t>()) + ")\n";
+    const std::string range =
+        std::to_string(lines[0].get<uint64_t>()) + ".." + std::to_string(lines[1].get<uint64_t>());
+    const json call{{"targets", json::array({"@" + exchange.value("session_id", "")})},
+                    {"line", json::array({range})}};
+    out += "  \xC2\xB7 (+" + std::to_string(hidden) + " more \xC2\xB7 " + ctx.call_text("show", call) + ")\n";
   }
   return out;
 }

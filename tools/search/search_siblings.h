@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/base/envelope.h"
+#include "tools/common/tool.h"
 #include "tools/search/search_exchange.h"
 #include "tools/search/search_types.h"
 
@@ -44,8 +45,8 @@ TurnSiblings select_siblings(const SearchRequest& req, const ClassifiedTranscrip
 // Adds `siblings`, `siblings_hidden` and `turn_lines` to one exchange's row.
 void add_siblings(json& row, const SearchRequest& req, const ClassifiedTranscript& ct, const Exchange& x);
 
-// The text lines of one exchange's siblings (` · <hit line>` each, then the `(+N more · csift-mcp --cli show
-// @<id> --line A..B)` pointer when the caps hid anything); "" when the exchange has none.
-std::string render_siblings_text(const json& exchange);
+// The text lines of one exchange's siblings (` · <hit line>` each, then the `(+N more · <show call for lines
+// A..B>)` pointer when the caps hid anything, spelled by ctx); "" when the exchange has none.
+std::string render_siblings_text(const json& exchange, const ToolContext& ctx);
 
 }  // namespace csift

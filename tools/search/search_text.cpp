@@ -42,7 +42,7 @@ std::string matches_banner(const json& s) {
   return out + "\n";
 }
 
-std::string exchange_text(const json& row, const HeaderTokens& tokens) {
+std::string exchange_text(const json& row, const HeaderTokens& tokens, const ToolContext& ctx) {
   std::string out = render_turn_tag(row, tokens);
   const auto started = row.find("started_utc");
   if (started != row.end() && started->is_string()) {
@@ -51,11 +51,12 @@ std::string exchange_text(const json& row, const HeaderTokens& tokens) {
   out += "\n";
   for (const auto& hit : row["hits"])
     out += render_hit_line(hit, HitLineStyle{true}) + "\n";
-  out += render_siblings_text(row);  // --siblings (search_siblings.cpp); "" when the row has none
+  out += render_siblings_text(row, ctx);  // --siblings (search_siblings.cpp); "" when the row has none
   return out;
 }
 
-std::string footer(const Envelope& env) {
+std::string footer(const Envelope& env, const ToolContext& ctx) {
+  const auto arg = [&](const char* property) { return ctx.arg_text("search", property); };
   const json& s = env.summary;
   const uint64_t kept = s.value("matched", 0), dropped = s.value("dropped_by_cap", 0);
   std::string out = "matched " + plural(kept + dropped, "exchange", "exchanges") + " \xC2\xB7 " +
@@ -65,8 +66,9 @@ std::string footer(const Envelope& env) {
   if (!exclude.empty()) out += " \xC2\xB7 label-not=" + exclude;
   out += "\n";
   if (dropped > 0) {
-    out += std::to_string(dropped) + " " + s.value("dropped_side", "later") +
-           " dropped by --max-count (showing " + std::to_string(kept) + "; --max-count 0 = uncapped)\n";
+    out += std::to_string(dropped) + " " + s.value("dropped_side", "later") + " dropped by " +
+           arg("max_count") + " (showing " + std::to_string(kept) + "; " + arg("max_count") +
+           " 0 = uncapped)\n";
   }
   if (s.value("skipped_lines", 0) > 0) {
     out += std::to_string(s.value("skipped_lines", 0)) + " malformed/torn line(s) skipped\n";
@@ -80,30 +82,32 @@ std::string footer(const Envelope& env) {
     out +=
         "\xE2\x9A\xA0 excerpts are match-centred FRAGMENTS, not summaries, and can misrepresent a record's "
         "full "
-        "intent: re-fetch with --no-truncate or csift-mcp --cli show @<id> --line N (JSON hits carry "
-        "refetch)\n";
+        "intent: re-fetch with " +
+        arg("no_truncate") + " or " +
+        ctx.call_text("show", json{{"targets", json::array({"@<id>"})}, {"line", json::array({"N"})}}) +
+        " (JSON hits carry refetch)\n";
   }
   return out;
 }
 
-std::string render_exchanges(const Envelope& env) {
+std::string render_exchanges(const Envelope& env, const ToolContext& ctx) {
   if (env.rows.empty() && env.summary.value("matched", 0) == 0) return "";
   HeaderTokens tokens;
   for (const auto& row : env.rows)
     tokens.add(row.value("session_id", ""));
   std::string out = scope_banner(env.header) + matches_banner(env.summary);
   for (const auto& row : env.rows)
-    if (row.value("kind", "") == "exchange") out += exchange_text(row, tokens);
-  return out + footer(env);
+    if (row.value("kind", "") == "exchange") out += exchange_text(row, tokens, ctx);
+  return out + footer(env, ctx);
 }
 
 }  // namespace
 
-std::string render_search_text(const Envelope& env, const json& args) {
+std::string render_search_text(const Envelope& env, const json& args, const ToolContext& ctx) {
   if (env.is_error) return "";
   const std::string mode = env.header.value("mode", "exchanges");
   if (mode == "count_only") return std::to_string(env.summary.value("matched", 0)) + "\n";
-  if (mode == "exchanges") return render_exchanges(env);
+  if (mode == "exchanges") return render_exchanges(env, ctx);
   if (mode == "count_by") return render_census_text(env);  // --count-by (search_census.cpp)
   std::string out;
   for (const auto& row : env.rows) {

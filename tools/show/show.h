@@ -9,6 +9,6 @@
 namespace csift {
 
 Envelope run_show(const json& args, ToolContext& ctx);
-std::string render_show_text(const Envelope& env, const json& args);
+std::string render_show_text(const Envelope& env, const json& args, const ToolContext& ctx);
 
 }  // namespace csift

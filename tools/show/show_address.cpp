@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/record/labels.h"
 
 namespace csift {
 
 const char* const kRawOnlyLines =
-    "what stays --raw-only: the session-state cache lines (last-prompt, mode, ai-title, agent-name, "
+    "what only raw shows: the session-state cache lines (last-prompt, mode, ai-title, agent-name, "
     "permission-mode), a content-less queue dequeue, the bookkeeping types (atis-latch, bridge-session, "
     "fork-context-ref, cost-state), and blank, malformed or torn lines";
 
@@ -38,14 +39,17 @@ std::string describe_line(const ClassifiedTranscript& ct, uint64_t line) {
 }
 
 // `single_line` is the one addressed line (0 when the address names several).
-[[noreturn]] void raw_pointer_error(const ClassifiedTranscript& ct, const std::string& address,
+[[noreturn]] void raw_pointer_error(const ClassifiedTranscript& ct, const ShowRequest& req,
                                     uint64_t single_line, uint64_t addressed_lines) {
   const std::string what =
       single_line
           ? "L" + std::to_string(single_line) + " is " + describe_line(ct, single_line)
           : "none of the " + std::to_string(addressed_lines) + " addressed line(s) is a rendered record";
-  not_found_error("show " + address + " renders nothing: " + what + " — inspect it verbatim with --raw: " +
-                  "csift-mcp --cli show @" + ct.owner.id + " " + address + " --raw (" + kRawOnlyLines + ")");
+  json call = address_args(req);
+  call["targets"] = json::array({"@" + ct.owner.id});
+  call["raw"] = true;
+  not_found_error("show " + address_text(req) + " renders nothing: " + what + " — inspect it verbatim with " +
+                  arg_ref("raw") + ": " + call_ref("show", call) + " (" + kRawOnlyLines + ")");
 }
 
 // A turn fetch is the conversation: gated leaves (queue, telemetry, snapshots, system subtypes) and
@@ -87,7 +91,7 @@ ShowSelection select_lines(const ShowRequest& req, const ClassifiedTranscript& c
   }
   if (sel.entries.empty()) {
     const bool single = spans.size() == 1 && spans.front().lo == spans.front().hi;
-    raw_pointer_error(ct, address_text(req), single ? spans.front().lo : 0, addressed);
+    raw_pointer_error(ct, req, single ? spans.front().lo : 0, addressed);
   }
   return sel;
 }
@@ -122,8 +126,7 @@ ShowSelection select_uuids(const ShowRequest& req, const ClassifiedTranscript& c
     }
   }
   if (sel.entries.empty()) {
-    raw_pointer_error(ct, address_text(req), hits.size() == 1 ? ct.entries[hits.front()].record->line : 0,
-                      hits.size());
+    raw_pointer_error(ct, req, hits.size() == 1 ? ct.entries[hits.front()].record->line : 0, hits.size());
   }
   return sel;
 }

@@ -1,5 +1,6 @@
 // show --raw: the VERBATIM line bytes of the addressed lines (malformed and torn lines included — the escape
 // hatch for everything csift does not render). Reads the transcript only (no sidecar merge); caps by line.
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/record/transcript_reader.h"
 #include "tools/show/show_address.h"
@@ -109,12 +110,14 @@ Envelope run_show_raw(const ShowRequest& req, const Transcript& t, ToolContext& 
   env.summary["cap"] = req.max_count;
   env.summary["refetch_remainder"] = nullptr;
   if (dropped) {
-    const std::string more = "csift-mcp --cli show @" + t.id + " --line " + std::to_string(first_dropped) +
-                             ".." + std::to_string(last_line) + " --raw";
-    env.summary["refetch_remainder"] = more;
+    const json more =
+        json{{"targets", json::array({"@" + t.id})},
+             {"line", json::array({std::to_string(first_dropped) + ".." + std::to_string(last_line)})},
+             {"raw", true}};
+    env.summary["refetch_remainder"] = follow_up_call("show", more);
     env.notes.push_back("+" + std::to_string(dropped) + " more line(s) beyond the " +
-                        std::to_string(req.max_count) + "-line cap · continue: " + more +
-                        " (or --max-count 0 = uncapped)");
+                        std::to_string(req.max_count) + "-line cap · continue: " + call_ref("show", more) +
+                        " (or " + arg_ref("max_count") + " 0 = uncapped)");
   }
   env.summary["with_elicitation_sidecar"] = false;
   return env;

@@ -11,10 +11,13 @@ struct CapCut {
   const ClassifiedEntry* first_dropped = nullptr;
 };
 
-// `--line A..B` from the first dropped record to the last addressed line (a dropped merged sidecar record has
-// no line: the continuation then reads to the end, which reaches it).
-std::string continuation(const ClassifiedTranscript& ct, const ShowSelection& sel, const CapCut& cut) {
-  const std::string head = "csift-mcp --cli show @" + ct.owner.id + " --line ";
+// The show call for `line A..B` from the first dropped record to the last addressed line (a dropped merged
+// sidecar record has no line: the continuation then reads to the end, which reaches it).
+json continuation(const ClassifiedTranscript& ct, const ShowSelection& sel, const CapCut& cut) {
+  const auto call = [&](const std::string& lines) {
+    return follow_up_call(
+        "show", json{{"targets", json::array({"@" + ct.owner.id})}, {"line", json::array({lines})}});
+  };
   const bool dropped_sidecar = cut.first_dropped->source == RecordSource::elicitation_sidecar;
   const uint64_t from = dropped_sidecar ? ct.read.lines : cut.first_dropped->record->line;
   uint64_t to = 0;
@@ -27,8 +30,8 @@ std::string continuation(const ClassifiedTranscript& ct, const ShowSelection& se
       to = std::max(to, e.record->line);
     }
   }
-  if (dropped_sidecar || sidecar_after) return head + std::to_string(from) + "..";
-  return head + std::to_string(from) + ".." + std::to_string(to);
+  if (dropped_sidecar || sidecar_after) return call(std::to_string(from) + "..");
+  return call(std::to_string(from) + ".." + std::to_string(to));
 }
 
 int first_image_ordinal(const ClassifiedEntry& e, size_t unit) {
@@ -80,7 +83,7 @@ Envelope run_show_rendered(const ShowRequest& req, const Transcript& t, ToolCont
   env.summary["units"] = env.rows.size();
   env.summary["dropped_by_cap"] = cut.dropped;
   env.summary["cap"] = req.max_count;
-  env.summary["refetch_remainder"] = cut.dropped ? json(continuation(ct, sel, cut)) : json(nullptr);
+  env.summary["refetch_remainder"] = cut.dropped ? continuation(ct, sel, cut) : json(nullptr);
   env.summary.update(summary_counts(ct, sel));
   env.summary["with_elicitation_sidecar"] = with_sidecar;
   return env;

@@ -1,5 +1,6 @@
 #include "tools/show/show_request.h"
 
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
 
 namespace csift {
@@ -52,23 +53,22 @@ std::string single_target(const json& args) {
 
 void reject_span_flags(const json& args) {
   if (!args.contains("no_subagents")) return;
-  usage_error(
-      "show fetches from exactly ONE transcript and never spans subagents, so --no-subagents/--subagents do "
-      "not "
-      "apply; target a subagent by its own @<agent-id>");
+  usage_error("show fetches from exactly ONE transcript and never spans subagents, so " +
+              arg_ref("no_subagents") +
+              " does not apply (either value); target a subagent by its own @<agent-id>");
 }
 
 ShowAddressMode single_mode(bool line, bool uuid, bool turn) {
   const int given = int(line) + int(uuid) + int(turn);
   if (given == 0) {
-    usage_error(
-        "show needs exactly one address: --line N|A..B (jsonl line), --uuid U (record uuid) or --turn "
-        "N|A..B|-k "
-        "(turn index); show never dumps a whole transcript (--line .. addresses all of it explicitly)");
+    usage_error("show needs exactly one address: " + arg_ref("line") + " N|A..B (jsonl line), " +
+                arg_ref("uuid") + " U (record uuid) or " + arg_ref("turn") +
+                " N|A..B|-k (turn index); show never dumps a whole transcript (" + arg_ref("line") +
+                " .. addresses all of it explicitly)");
   }
   if (given > 1) {
-    usage_error(
-        "--line, --uuid and --turn are mutually exclusive: pick exactly ONE addressing mode per call");
+    usage_error(arg_ref("line") + ", " + arg_ref("uuid") + " and " + arg_ref("turn") +
+                " are mutually exclusive: pick exactly ONE addressing mode per call");
   }
   return line ? ShowAddressMode::line : uuid ? ShowAddressMode::uuid : ShowAddressMode::turn;
 }
@@ -84,17 +84,16 @@ ShowRequest parse_show_request(const json& args) {
   const bool has_turn = args.contains("turn") && args["turn"].is_string();
   req.mode = single_mode(!line_values.empty(), !req.uuids.empty(), has_turn);
   for (const auto& v : line_values)
-    req.lines.push_back(parse_range(v, "--line", true));
-  if (has_turn) req.turns = parse_range(args["turn"].get<std::string>(), "--turn", false);
+    req.lines.push_back(parse_range(v, arg_ref("line"), true));
+  if (has_turn) req.turns = parse_range(args["turn"].get<std::string>(), arg_ref("turn"), false);
   req.raw = args.value("raw", false);
   req.json_format = args.value("format", "text") == "json";
   if (req.raw && req.json_format) {
-    usage_error(
-        "--raw emits the verbatim jsonl line bytes and excludes --format json (the raw lines already are "
-        "JSON); drop one of them");
+    usage_error(arg_ref("raw") + " emits the verbatim jsonl line bytes and excludes " + arg_ref("format") +
+                " json (the raw lines already are JSON); drop one of them");
   }
   const int64_t max_count = args.value("max_count", int64_t(kDefaultShowCap));
-  if (max_count < 0) usage_error("--max-count must be >= 0 (0 = uncapped)");
+  if (max_count < 0) usage_error(arg_ref("max_count") + " must be >= 0 (0 = uncapped)");
   req.max_count = static_cast<size_t>(max_count);
   if (args.contains("claude_home") && args["claude_home"].is_string()) {
     req.claude_home = args["claude_home"].get<std::string>();
@@ -102,19 +101,33 @@ ShowRequest parse_show_request(const json& args) {
   return req;
 }
 
+json address_args(const ShowRequest& req) {
+  json lines = json::array();
+  switch (req.mode) {
+    case ShowAddressMode::line:
+      for (const auto& r : req.lines)
+        lines.push_back(r.text);
+      return json{{"line", lines}};
+    case ShowAddressMode::uuid:
+      return json{{"uuid", req.uuids}};
+    default:
+      return json{{"turn", req.turns.text}};
+  }
+}
+
 std::string address_text(const ShowRequest& req) {
   std::string out;
   switch (req.mode) {
     case ShowAddressMode::line:
       for (const auto& r : req.lines)
-        out += (out.empty() ? "--line " : ",") + r.text;
+        out += (out.empty() ? arg_ref("line") + " " : ",") + r.text;
       return out;
     case ShowAddressMode::uuid:
       for (const auto& u : req.uuids)
-        out += (out.empty() ? "--uuid " : ",") + u;
+        out += (out.empty() ? arg_ref("uuid") + " " : ",") + u;
       return out;
     default:
-      return "--turn " + req.turns.text;
+      return arg_ref("turn") + " " + req.turns.text;
   }
 }
 

@@ -30,7 +30,9 @@ inline constexpr size_t kDefaultShowCap = 200;
 // Throws ToolError(usage) naming the rule a call breaks.
 ShowRequest parse_show_request(const json& args);
 
-// The argument text of the address, as a reader would retype it (`--line 5,7..9`).
+// The argument text of the address (`line 5,7..9`), the argument name an arg_ref() token.
 std::string address_text(const ShowRequest& req);
+// The address as show arguments ({"line": [...]}, {"uuid": [...]} or {"turn": ...}), for a follow-up call.
+json address_args(const ShowRequest& req);
 
 }  // namespace csift

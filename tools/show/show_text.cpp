@@ -32,22 +32,25 @@ std::string record_key(const json& row) {
          (row["uuid"].is_string() ? row["uuid"].get<std::string>() : "") + "|" + row.value("source", "");
 }
 
-std::string footer(const json& s) {
+std::string footer(const json& s, const ToolContext& ctx) {
+  const auto arg = [&](const char* property) { return ctx.arg_text("show", property); };
   std::string out =
       "shown " + count_text(s, "units") + " record unit(s) from " + count_text(s, "records") + " record(s)\n";
   if (s.value("dropped_by_cap", 0) > 0) {
     out += "+" + count_text(s, "dropped_by_cap") + " more record unit(s) beyond the " + count_text(s, "cap") +
-           "-unit cap · continue: " + s.value("refetch_remainder", "") + " (or --max-count 0 = uncapped)\n";
+           "-unit cap · continue: " + follow_up_text(s["refetch_remainder"], ctx) + " (or " +
+           arg("max_count") + " 0 = uncapped)\n";
   }
   if (s.value("non_record_lines", 0) > 0) {
     out += count_text(s, "non_record_lines") +
-           " line(s) in the addressed range are not records (metadata/attachment — inspect with --raw)\n";
+           " line(s) in the addressed range are not records (metadata/attachment — inspect with " +
+           arg("raw") + ")\n";
   }
   if (s.value("gated_omitted", 0) > 0) {
     out += count_text(s, "gated_omitted") +
            " gated record(s) in the addressed turn(s) omitted (queue, telemetry, snapshot, system and "
-           "attachment "
-           "lines — address them with --line or --uuid)\n";
+           "attachment lines — address them with " +
+           arg("line") + " or " + arg("uuid") + ")\n";
   }
   if (s.value("skipped_lines", 0) > 0) {
     out += count_text(s, "skipped_lines") + " malformed/torn line(s) skipped in this transcript\n";
@@ -58,7 +61,7 @@ std::string footer(const json& s) {
 
 }  // namespace
 
-std::string render_show_text(const Envelope& env, const json& /*args*/) {
+std::string render_show_text(const Envelope& env, const json& /*args*/, const ToolContext& ctx) {
   if (env.header.value("mode", "") == "raw") return render_raw(env);
   HeaderTokens tokens;
   for (const auto& row : env.rows)
@@ -71,7 +74,7 @@ std::string render_show_text(const Envelope& env, const json& /*args*/) {
     previous = key;
     out += render_hit_line(row) + "\n";
   }
-  return out + footer(env.summary);
+  return out + footer(env.summary, ctx);
 }
 
 }  // namespace csift

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <numeric>
 
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/harness/claude_code/session_probe.h"
 #include "tools/common/span_args.h"
@@ -19,7 +20,7 @@ std::optional<RangeSpec> turn_arg(const json& args) {
   if (!args.contains("turn") || !args["turn"].is_string() || args["turn"].get<std::string>().empty()) {
     return std::nullopt;
   }
-  return parse_range(args["turn"].get<std::string>(), "--turn", false);
+  return parse_range(args["turn"].get<std::string>(), arg_ref("turn"), false);
 }
 
 struct Selection {

@@ -7,6 +7,6 @@
 namespace csift {
 
 Envelope run_stats(const json& args, ToolContext& ctx);
-std::string render_stats_text(const Envelope& env, const json& args);
+std::string render_stats_text(const Envelope& env, const json& args, const ToolContext& ctx);
 
 }  // namespace csift

@@ -103,21 +103,22 @@ std::string window_line(const json& header) {
   return parts.empty() ? "" : "window" + parts + " (every figure but lines and types is windowed)\n";
 }
 
-std::string footer(const json& s) {
+std::string footer(const json& s, const ToolContext& ctx) {
   std::string out = std::to_string(num(s, "sessions")) + " transcript(s) counted";
   if (num(s, "outside_window") > 0) {
     out += " · " + std::to_string(num(s, "outside_window")) + " with nothing inside the window";
   }
   if (num(s, "dropped_by_cap") > 0) {
     out += " · " + std::to_string(num(s, "dropped_by_cap")) + " dropped by cap (the " +
-           std::to_string(num(s, "max_count")) + " most recently active are counted; --max-count 0 for all)";
+           std::to_string(num(s, "max_count")) + " most recently active are counted; " +
+           ctx.arg_text("stats", "max_count") + " 0 for all)";
   }
   return out + "\n";
 }
 
 }  // namespace
 
-std::string render_stats_text(const Envelope& env, const json& /*args*/) {
+std::string render_stats_text(const Envelope& env, const json& /*args*/, const ToolContext& ctx) {
   const json& h = env.header;
   std::string out = "scope " + std::to_string(num(h, "sessions_in_scope")) + " transcript(s) in scope (" +
                     std::to_string(num(h, "top_level_sessions")) + " top-level, " +
@@ -128,7 +129,7 @@ std::string render_stats_text(const Envelope& env, const json& /*args*/) {
     out += "\nTOTAL (" + std::to_string(num(env.summary, "sessions")) + " transcripts)\n" +
            figure_lines(env.summary);
   }
-  return out + "\n" + footer(env.summary);
+  return out + "\n" + footer(env.summary, ctx);
 }
 
 }  // namespace csift

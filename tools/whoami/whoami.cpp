@@ -103,7 +103,7 @@ Envelope run_whoami(const json& args, ToolContext& ctx) {
   return out;
 }
 
-std::string render_whoami_text(const Envelope& env, const json& /*args*/) {
+std::string render_whoami_text(const Envelope& env, const json& /*args*/, const ToolContext& /*ctx*/) {
   std::string text;
   for (const json& row : env.rows) {
     text += "session " + row.value("session_id", "");
