@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <functional>
+
 #include "core/base/error.h"
 #include "tools/common/tool.h"
 
@@ -140,7 +142,121 @@ TEST_CASE("registered tools serve schemas without x-cli annotations") {
     CHECK(find_tool(tool.name) == &tool);
     const std::string served = dump_json(input_schema_served(tool.name));
     CHECK(served.find("\"x-cli") == std::string::npos);
+    CHECK(served.find("\"x-describe-per-tool") == std::string::npos);
   }
   CHECK(find_tool("no-such-tool") == nullptr);
-  CHECK(input_schema_annotated("no-such-tool")["type"] == "object");
+}
+
+// ------------------------------------------------------------------------------------------ table invariants
+
+// Defined by the generated schemas source and tools/common/tool_table.cpp.
+namespace csift {
+const std::vector<std::pair<std::string_view, std::string_view>>& embedded_schemas();
+void check_tool_table(const std::vector<ToolSpec>& table);
+json merge_common_schema(json tool_schema, const json& common, std::string_view file);
+}  // namespace csift
+
+namespace {
+
+json embedded(std::string_view file) {
+  for (const auto& [name, text] : embedded_schemas()) {
+    if (name == file) return json::parse(text);
+  }
+  return nullptr;
+}
+
+std::string failure_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ToolError& e) {
+    return std::string(e.kind_name()) + ": " + e.what();
+  }
+  return "(no error)";
+}
+
+bool contains(const std::string& haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("the table refuses a tool without both schemas") {
+  CHECK_NOTHROW(check_tool_table(tool_table()));
+  const std::string refused = failure_of([] { check_tool_table({kDemo}); });
+  CHECK(contains(refused, "failure: tool demo has no schema file schemas/demo.input.json"));
+  CHECK(contains(failure_of([] { input_schema_annotated("no-such-tool"); }),
+                 "schemas/no-such-tool.input.json"));
+  CHECK(contains(failure_of([] { output_schema("no-such-tool"); }), "schemas/no-such-tool.output.json"));
+  const ToolSpec twice = tool_table().front();
+  CHECK(contains(failure_of([&] { check_tool_table({twice, twice}); }), "registered twice"));
+  const ToolSpec common{"common", twice.run, twice.render_text, true};
+  CHECK(contains(failure_of([&] { check_tool_table({common}); }), "a name other than common"));
+}
+
+TEST_CASE("common schema definitions reach every tool exactly as schemas/common.*.json defines them") {
+  const json common_input = embedded("common.input.json");
+  const json common_output = embedded("common.output.json");
+  REQUIRE(common_input.is_object());
+  REQUIRE(common_output.is_object());
+  for (const auto& tool : tool_table()) {
+    CAPTURE(tool.name);
+    const std::string name(tool.name);
+    const json own_input = embedded(name + ".input.json");
+    const json own_output = embedded(name + ".output.json");
+    const json served = input_schema_served(tool.name);
+    for (const auto& [property, definition] : common_input["properties"].items()) {
+      CAPTURE(property);
+      json expected = definition;
+      if (definition.contains("x-describe-per-tool")) {
+        // The tool file gives the description and nothing else.
+        REQUIRE(own_input["properties"].contains(property));
+        CHECK(own_input["properties"][property].size() == 1);
+        expected.erase("x-describe-per-tool");
+        expected["description"] = own_input["properties"][property]["description"];
+      } else {
+        CHECK_FALSE(own_input["properties"].contains(property));
+      }
+      CHECK(served["properties"][property] == expected);
+    }
+    const json& output = output_schema(tool.name);
+    CHECK_FALSE(own_output["$defs"].contains("error"));
+    CHECK_FALSE(own_output["properties"]["summary"]["properties"].contains("error"));
+    CHECK(output["$defs"]["error"] == common_output["$defs"]["error"]);
+    CHECK(output["properties"]["summary"]["properties"]["error"] == json{{"$ref", "#/$defs/error"}});
+  }
+}
+
+TEST_CASE("merging the common schema refuses a redefinition") {
+  const json common = json::parse(R"({
+    "properties": {
+      "format": {"type": "string", "x-describe-per-tool": true},
+      "max_chars": {"type": "integer"},
+      "summary": {"properties": {"error": {"$ref": "#/$defs/error"}}}
+    },
+    "$defs": {"error": {"type": "object"}}
+  })");
+  const json tool = json::parse(R"({
+    "properties": {"a": {"type": "string"}, "format": {"description": "d"}, "summary": {"type": "object"}}
+  })");
+  const json merged = merge_common_schema(tool, common, "t.input.json");
+  CHECK(dump_json(merged) ==
+        R"({"properties":{"a":{"type":"string"},"format":{"type":"string","description":"d"},)"
+        R"("summary":{"type":"object","properties":{"error":{"$ref":"#/$defs/error"}}},)"
+        R"("max_chars":{"type":"integer"}},"$defs":{"error":{"type":"object"}}})");
+
+  auto refusal = [&](const char* tool_text) {
+    return failure_of([&] { merge_common_schema(json::parse(tool_text), common, "t.input.json"); });
+  };
+  CHECK(contains(
+      refusal(R"({"properties": {"format": {"description": "d"}, "max_chars": {"type": "integer"}}})"),
+      "t.input.json redefines /properties/max_chars"));
+  CHECK(contains(refusal(R"({"properties": {"format": {"description": "d", "default": "json"}}})"),
+                 "t.input.json redefines /properties/format"));
+  CHECK(
+      contains(refusal(R"({"properties": {}})"), "t.input.json must describe the common /properties/format"));
+  CHECK(contains(refusal(R"({"properties": {"format": {"description": "d"}}, "$defs": {"error": {}}})"),
+                 "t.input.json redefines /$defs/error"));
+  CHECK(contains(refusal(R"({"properties": {"format": {"description": "d"},
+                                              "summary": {"properties": {"error": {}}}}})"),
+                 "t.input.json redefines /properties/summary/properties/error"));
 }
