@@ -167,11 +167,12 @@ TEST_CASE("top-level help lists the modes and the tools") {
 }
 
 TEST_CASE("render_continuation_cli spells the arguments as a command line") {
-  // An unregistered tool has no annotations: every property renders as a flag.
-  CHECK(render_continuation_cli("nosuch", {{"max_count", 5}, {"row_offset", 10}}) ==
-        "csift-mcp --cli nosuch --max-count 5 --row-offset 10");
-  CHECK(render_continuation_cli("nosuch", {{"turn", "-3.."}, {"pattern", "a b"}}) ==
-        "csift-mcp --cli nosuch --turn=-3.. --pattern 'a b'");
-  CHECK(render_continuation_cli("nosuch", {{"t", json::array({"x", "y"})}, {"i", true}, {"q", nullptr}}) ==
-        "csift-mcp --cli nosuch --t x --t y --i");
+  // A property with no positional annotation (or none in the schema at all) renders as a flag. An
+  // unregistered tool is no longer usable here: the tool table refuses a tool without schemas.
+  CHECK(render_continuation_cli("stats", {{"max_count", 5}, {"row_offset", 10}}) ==
+        "csift-mcp --cli stats --max-count 5 --row-offset 10");
+  CHECK(render_continuation_cli("stats", {{"turn", "-3.."}, {"pattern", "a b"}}) ==
+        "csift-mcp --cli stats --turn=-3.. --pattern 'a b'");
+  CHECK(render_continuation_cli("stats", {{"t", json::array({"x", "y"})}, {"i", true}, {"q", nullptr}}) ==
+        "csift-mcp --cli stats --t x --t y --i");
 }

@@ -1,5 +1,6 @@
 // The registry: one row per tool, in the order tools/list serves them. A tool is a handler and a text
-// renderer (tools/<name>.h); its schemas are the embedded files schemas/<name>.{input,output}.json.
+// renderer (tools/<name>.h); its schemas are the embedded files schemas/<name>.{input,output}.json with
+// schemas/common.{input,output}.json merged in (schemas/README.md). A tool without both is refused.
 #include <map>
 #include <mutex>
 
@@ -15,6 +16,13 @@
 namespace csift {
 
 const std::vector<std::pair<std::string_view, std::string_view>>& embedded_schemas();
+// The check tool_table() applies to its rows on first use: each needs a name (not "common"), a handler, a
+// text renderer and both schema files; a failure is a ToolError naming what is missing. Declared here, not in
+// tool.h, since only the table and its tests call it.
+void check_tool_table(const std::vector<ToolSpec>& table);
+// A tool schema file with a common file (schemas/common.input.json / common.output.json) merged in, as
+// schemas/README.md says; a redefinition of a common definition is a ToolError naming `file` and the path.
+json merge_common_schema(json tool_schema, const json& common, std::string_view file);
 
 namespace {
 
@@ -44,12 +52,95 @@ const std::map<std::string, json, std::less<>>& parsed_schemas() {
   return schemas;
 }
 
-// A tool whose schema file has not landed yet still validates (anything object-shaped) instead of failing.
+constexpr std::string_view kInputSuffix = ".input.json";
+constexpr std::string_view kOutputSuffix = ".output.json";
+constexpr std::string_view kCommonTool = "common";
+// On a common property: each tool gives its own description, and only that (schemas/README.md).
+constexpr std::string_view kDescribePerTool = "x-describe-per-tool";
+
+bool is_definition_map(std::string_view key) {
+  return key == "properties" || key == "$defs";
+}
+
+// Only `properties`: adds to the tool's definition of the same name instead of defining it.
+bool is_extension(const json& definition) {
+  return definition.is_object() && definition.size() == 1 && definition.contains("properties");
+}
+
+bool describes_only(const json& definition) {
+  return definition.is_object() && definition.size() == 1 && definition.contains("description") &&
+         definition["description"].is_string();
+}
+
+void merge_into(json& tool, const json& common, const std::string& path, std::string_view file);
+
+void merge_definitions(json& tool_map, const json& common_map, const std::string& path,
+                       std::string_view file) {
+  for (const auto& [name, definition] : common_map.items()) {
+    const std::string where = path + "/" + name;
+    const bool per_tool_description =
+        definition.is_object() && definition.value(std::string(kDescribePerTool), false);
+    if (!tool_map.contains(name)) {
+      if (per_tool_description) {
+        failure_error(std::string(file) + " must describe the common " + where +
+                      " with {\"description\": ...} (schemas/README.md)");
+      }
+      tool_map[name] = definition;
+      continue;
+    }
+    json& own = tool_map[name];
+    if (per_tool_description && describes_only(own)) {
+      json merged = definition;
+      merged.erase(std::string(kDescribePerTool));
+      merged["description"] = own["description"];
+      own = std::move(merged);
+    } else if (is_extension(definition) && own.is_object()) {
+      merge_into(own, definition, where, file);
+    } else {
+      failure_error(std::string(file) + " redefines " + where + ", which the common schema file defines" +
+                    (per_tool_description ? " (a tool gives only its description)" : "") + "; drop it from " +
+                    std::string(file) + " (schemas/README.md)");
+    }
+  }
+}
+
+void merge_into(json& tool, const json& common, const std::string& path, std::string_view file) {
+  for (const auto& [key, value] : common.items()) {
+    if (key == "$comment") continue;
+    if (!is_definition_map(key) || !value.is_object()) {
+      failure_error("common schema " + path + "/" + key + ": only properties and $defs can be shared");
+    }
+    json& own = tool[key];
+    if (own.is_null()) own = json::object();
+    if (!own.is_object()) failure_error(std::string(file) + ": " + path + "/" + key + " is not an object");
+    merge_definitions(own, value, path + "/" + key, file);
+  }
+}
+
+// schemas/<tool>.input.json / .output.json with schemas/common.input.json / .output.json merged in. A tool
+// with no schema file is refused, never given a permissive stand-in.
 const json& schema_file(std::string_view tool, std::string_view suffix) {
-  static const json permissive = json::object({{"type", "object"}});
-  const auto& schemas = parsed_schemas();
-  const auto it = schemas.find(std::string(tool) + std::string(suffix));
-  return it == schemas.end() ? permissive : it->second;
+  static const std::map<std::string, json, std::less<>> merged = [] {
+    const auto& raw = parsed_schemas();
+    std::map<std::string, json, std::less<>> out;
+    for (const auto& [name, schema] : raw) {
+      for (const std::string_view kind : {kInputSuffix, kOutputSuffix}) {
+        if (!name.ends_with(kind)) continue;
+        const std::string common_name = std::string(kCommonTool) + std::string(kind);
+        if (name == common_name) continue;
+        const auto common = raw.find(common_name);
+        out.emplace(name, common == raw.end() ? schema : merge_common_schema(schema, common->second, name));
+      }
+    }
+    return out;
+  }();
+  const std::string name = std::string(tool) + std::string(suffix);
+  const auto it = merged.find(name);
+  if (it == merged.end()) {
+    failure_error("tool " + std::string(tool) + " has no schema file schemas/" + name +
+                  " (every tool needs both <tool>.input.json and <tool>.output.json)");
+  }
+  return it->second;
 }
 
 void strip_cli_annotations(json& node) {
@@ -71,8 +162,35 @@ void strip_cli_annotations(json& node) {
 
 }  // namespace
 
+json merge_common_schema(json tool_schema, const json& common, std::string_view file) {
+  if (!tool_schema.is_object() || !common.is_object())
+    failure_error(std::string(file) + ": not a JSON object");
+  merge_into(tool_schema, common, "", file);
+  return tool_schema;
+}
+
+void check_tool_table(const std::vector<ToolSpec>& table) {
+  for (size_t i = 0; i < table.size(); ++i) {
+    const ToolSpec& tool = table[i];
+    if (tool.name.empty() || tool.name == kCommonTool || !tool.run || !tool.render_text) {
+      failure_error("tool table row " + std::to_string(i) + " (" + std::string(tool.name) +
+                    "): a tool needs a name other than common, a handler and a text renderer");
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (table[j].name == tool.name)
+        failure_error("tool " + std::string(tool.name) + " is registered twice");
+    }
+    schema_file(tool.name, kInputSuffix);
+    schema_file(tool.name, kOutputSuffix);
+  }
+}
+
 const std::vector<ToolSpec>& tool_table() {
-  static const std::vector<ToolSpec> table = build_table();
+  static const std::vector<ToolSpec> table = [] {
+    std::vector<ToolSpec> built = build_table();
+    check_tool_table(built);
+    return built;
+  }();
   return table;
 }
 
@@ -84,7 +202,7 @@ const ToolSpec* find_tool(std::string_view name) {
 }
 
 const json& input_schema_annotated(std::string_view tool) {
-  return schema_file(tool, ".input.json");
+  return schema_file(tool, kInputSuffix);
 }
 
 json input_schema_served(std::string_view tool) {
@@ -94,7 +212,7 @@ json input_schema_served(std::string_view tool) {
 }
 
 const json& output_schema(std::string_view tool) {
-  return schema_file(tool, ".output.json");
+  return schema_file(tool, kOutputSuffix);
 }
 
 std::string tool_title(std::string_view tool) {
