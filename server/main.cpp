@@ -11,6 +11,7 @@
 #include "server/version.h"
 
 #include "server/mcp_entry.h"
+#include "tools/common/tool.h"
 
 namespace {
 
@@ -36,6 +37,14 @@ std::unique_ptr<tbb::global_control> thread_limit_from_env() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The table checks its schemas on first use (both present, commons not redefined): a build with a broken
+  // schema says so once and exits, instead of terminating inside whichever request touched it first.
+  try {
+    csift::tool_table();
+  } catch (const std::exception& e) {
+    std::cerr << "csift-mcp: the built-in tool table is invalid: " << e.what() << "\n";
+    return 1;
+  }
   const auto thread_limit = thread_limit_from_env();
   const std::string_view mode = argc > 1 ? std::string_view(argv[1]) : std::string_view("--stdio");
   if (mode == "--cli") return csift::run_cli(argc - 2, argv + 2);
