@@ -1,5 +1,7 @@
 #include "core/base/envelope.h"
 
+#include "core/base/text.h"
+
 namespace csift {
 namespace {
 
@@ -20,10 +22,6 @@ size_t sequence_length(std::string_view s, size_t i) {
     if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 1;
   }
   return n;
-}
-
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
 }  // namespace
@@ -92,7 +90,7 @@ std::string one_line(std::string_view text) {
   out.reserve(text.size());
   bool pending_space = false;
   for (const char c : text) {
-    if (is_space(c)) {
+    if (is_ascii_space(c)) {
       pending_space = !out.empty();
       continue;
     }

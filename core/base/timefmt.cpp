@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "core/base/error.h"
+#include "core/base/text.h"
 
 namespace csift {
 namespace {
@@ -218,14 +219,6 @@ std::optional<EpochMs> parse_relative(std::string_view s, EpochMs now) {
   return static_cast<EpochMs>(std::mktime(&tm)) * kMsPerSecond + millis_part(now);
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
-
 }  // namespace
 
 std::optional<EpochMs> parse_iso8601(std::string_view s) {
@@ -236,7 +229,7 @@ std::optional<EpochMs> parse_iso8601(std::string_view s) {
 }
 
 EpochMs parse_when(std::string_view raw, EpochMs now, std::string_view flag_name) {
-  const std::string_view s = trim(raw);
+  const std::string_view s = trim(raw, kBlanks);
   if (s == "now") return now;
   if (auto rel = parse_relative(s, now)) return *rel;
   const auto p = parse_iso_parts(s);

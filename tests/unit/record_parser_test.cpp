@@ -193,6 +193,10 @@ TEST_CASE("byte probes") {
   CHECK(line_shape_malformed("{\"a\":1"));
   CHECK_FALSE(line_shape_malformed("  {\"a\":1} "));
   CHECK_FALSE(line_shape_malformed("   "));
+  CHECK_FALSE(line_shape_malformed("\r\n{}\t\r"));  // JSON whitespace around the object
+  CHECK(line_shape_malformed("\v{}"));              // \v is not JSON whitespace
+  CHECK(line_shape_malformed("}"));
+  CHECK_FALSE(line_is_blank("\f"));
 
   CHECK(line_has_role(R"({"message":{"role":"user"}})", "user"));
   CHECK(line_has_role(R"({"message": {"role": "user", "content": "x"}})", "user"));  // json.dumps spacing

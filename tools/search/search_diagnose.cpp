@@ -3,18 +3,12 @@
 // pattern DOES occur under (the `-t user.message` searching-a-tool-name trap).
 #include <algorithm>
 
+#include "core/base/text.h"
 #include "core/record/labels.h"
 #include "tools/search/search_envelope.h"
 
 namespace csift {
 namespace {
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (const auto& s : v)
-    out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 std::string target_text(const SearchRequest& req) {
   std::vector<std::string> t;

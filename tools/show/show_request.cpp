@@ -1,6 +1,8 @@
 #include "tools/show/show_request.h"
 
 #include "core/base/error.h"
+#include "core/base/text.h"
+#include "tools/common/span_args.h"
 
 namespace csift {
 namespace {
@@ -11,12 +13,8 @@ std::vector<std::string> split_values(const json& args, const char* key) {
   if (!args.contains(key)) return out;
   const json& v = args[key];
   const auto add_joined = [&](const std::string& joined) {
-    size_t start = 0;
-    while (start <= joined.size()) {
-      const size_t comma = std::min(joined.find(',', start), joined.size());
-      if (comma > start) out.push_back(joined.substr(start, comma - start));
-      start = comma + 1;
-    }
+    for (std::string& part : split_commas(joined))
+      out.push_back(std::move(part));
   };
   if (v.is_string()) add_joined(v.get<std::string>());
   if (v.is_array()) {

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/text.h"
 #include "core/record/labels.h"
 #include "core/record/record.h"
 
@@ -48,9 +49,6 @@ inline constexpr std::string_view kPeerPreambles[] = {
     "A peer session sent a message while you were working:"};
 
 bool starts_with(std::string_view s, std::string_view p);
-bool contains(std::string_view s, std::string_view p);
-std::string_view trim(std::string_view s);
-std::string_view trim_start(std::string_view s);
 
 // ---- sections (classify_sections.cpp) ----
 // A boundary-anchored tag occurrence is a real section; a tag quoted mid-prose is not (FINDING-1).

@@ -2,12 +2,14 @@
 // and CONSERVATIVE — a probe may say "maybe" for a line that turns out not to qualify, never "no" for one
 // that does. Role markers tolerate json.dumps spacing (`"role": "user"`), which is why the spec's v0.6.9
 // ledger retired the exact-byte needle.
+#include <algorithm>
 #include <cstring>
 #include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/base/text.h"
 #include "core/harness/claude_code/record_parser.h"
 #include "core/regex/substring_finder.h"
 
@@ -15,14 +17,8 @@ namespace csift {
 
 namespace {
 
-bool is_ws(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
 size_t skip_ws(std::string_view s, size_t i) {
-  while (i < s.size() && is_ws(s[i]))
-    ++i;
-  return i;
+  return std::min(s.find_first_not_of(kJsonSpace, i), s.size());
 }
 
 // True when the quote at `pos` is a real JSON quote, not an escaped one inside a string.
@@ -72,20 +68,13 @@ bool has_key_string_value(std::string_view line, std::string_view key,
 }  // namespace
 
 bool line_is_blank(std::string_view line) {
-  for (char c : line) {
-    if (!is_ws(c)) return false;
-  }
-  return true;
+  return trim_start(line, kJsonSpace).empty();
 }
 
 bool line_shape_malformed(std::string_view line) {
-  size_t b = 0, e = line.size();
-  while (b < e && is_ws(line[b]))
-    ++b;
-  while (e > b && is_ws(line[e - 1]))
-    --e;
-  if (b == e) return false;  // blank is not malformed
-  return line[b] != '{' || line[e - 1] != '}';
+  const std::string_view t = trim(line, kJsonSpace);
+  if (t.empty()) return false;  // blank is not malformed
+  return t.front() != '{' || t.back() != '}';
 }
 
 std::vector<std::string_view> key_string_values(std::string_view line, std::string_view key) {
