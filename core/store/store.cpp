@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/harness/claude_code/record_parser.h"
 #include "core/scan/line_scanner.h"
 
 namespace csift {
@@ -163,21 +164,12 @@ std::vector<Transcript> list_subagents(const Transcript& session) {
 }
 
 std::string head_session_id(const std::string& path) {
-  static constexpr std::string_view kKey = "\"sessionId\":\"";
   std::string found;
   int lines_left = 64;
   LineScanner scanner(64 * 1024);
   scanner.scan_lines(path, [&](const LineView& line) {
-    size_t at = line.bytes.find(kKey);
-    if (at != std::string_view::npos) {
-      std::string_view rest = line.bytes.substr(at + kKey.size());
-      size_t close = rest.find('"');
-      if (close != std::string_view::npos && close > 0) {
-        found = std::string(rest.substr(0, close));
-        return false;
-      }
-    }
-    return --lines_left > 0;
+    found = std::string(first_key_string_value(line.bytes, "sessionId"));
+    return found.empty() && --lines_left > 0;
   });
   return found;
 }

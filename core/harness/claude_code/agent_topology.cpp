@@ -15,23 +15,23 @@ namespace {
 
 constexpr size_t kMaxDepth = 256;  // a forged parent cycle never loops forever
 
+// Raw prefilter: the line has an `"id":"<wanted>"` pair (a tool_result's "tool_use_id" never matches the
+// key).
+bool mentions_wanted_id(std::string_view line, const std::unordered_set<std::string>& wanted) {
+  for (std::string_view id : key_string_values(line, "id")) {
+    if (wanted.count(std::string(id))) return true;
+  }
+  return false;
+}
+
 // The spawn tool_use ids (of `wanted`) that appear as tool_use blocks in one transcript.
 std::vector<std::string> spawn_ids_in(const std::string& path,
                                       const std::unordered_set<std::string>& wanted) {
-  static constexpr std::string_view kIdKey = "\"id\":\"";
   std::vector<std::string> found;
   RecordParser parser;
   LineScanner scanner;
   scanner.scan_lines(path, [&](const LineView& line) {
-    // Raw prefilter: a `"id":"<wanted>"` occurrence (a tool_result's "tool_use_id" never matches the key).
-    bool candidate = false;
-    for (size_t at = line.bytes.find(kIdKey); at != std::string_view::npos && !candidate;
-         at = line.bytes.find(kIdKey, at + 1)) {
-      std::string_view rest = line.bytes.substr(at + kIdKey.size());
-      size_t close = rest.find('"');
-      candidate = close != std::string_view::npos && wanted.count(std::string(rest.substr(0, close)));
-    }
-    if (!candidate) return true;
+    if (!mentions_wanted_id(line.bytes, wanted)) return true;
     Record record;
     if (parser.parse(line.bytes, record) != ParseStatus::ok) return true;
     for (const Block& block : record.message.blocks) {

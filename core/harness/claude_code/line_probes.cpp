@@ -29,6 +29,15 @@ bool quote_is_unescaped(std::string_view s, size_t pos) {
   return backslashes % 2 == 0;
 }
 
+// The index of the quote that closes the JSON string opened by the quote at `open` (a backslash skips the
+// byte after it), or npos when the string runs off the end.
+size_t string_close(std::string_view s, size_t open) {
+  size_t end = open + 1;
+  while (end < s.size() && s[end] != '"')
+    end += s[end] == '\\' ? 2 : 1;
+  return end < s.size() ? end : std::string_view::npos;
+}
+
 // Finds `"key"` <ws> `:` <ws> `"value"` with the key's opening quote unescaped (so a pair quoted inside a
 // string value, which arrives as \"key\":\"value\", is not mistaken for a real field).
 // Not string_view::find: find() runs memchr on the needle's first byte, and a quoted key starts with '"', the
@@ -43,26 +52,38 @@ size_t find_quoted_key(std::string_view hay, std::string_view quoted_key, size_t
   return hit ? static_cast<size_t>(static_cast<const char*>(hit) - hay.data()) : std::string_view::npos;
 }
 
-// True when `"key"` <ws> `:` <ws> `"value"` occurs for any of `values`, in one pass over the line.
-bool has_key_string_value(std::string_view line, std::string_view key,
-                          std::initializer_list<std::string_view> values) {
-  std::string quoted_key = "\"" + std::string(key) + "\"";
+// The one walk over `"key"` <ws> `:` <ws> `"value"` pairs: calls on_value(value) for each, in order, with the
+// value raw as on disk (escapes kept, an escaped `\"` does not end it), and stops at the first call that
+// returns true (returning true). A key whose opening quote is escaped lies inside a string and is skipped; an
+// unterminated value ends the walk.
+template <class OnValue>
+bool find_key_string_value(std::string_view line, std::string_view key, OnValue&& on_value) {
+  const std::string quoted_key = "\"" + std::string(key) + "\"";
   size_t at = 0;
   while ((at = find_quoted_key(line, quoted_key, at)) != std::string_view::npos) {
+    const bool real = quote_is_unescaped(line, at);
     size_t i = skip_ws(line, at + quoted_key.size());
-    bool real = quote_is_unescaped(line, at);
     at += quoted_key.size();
     if (!real || i >= line.size() || line[i] != ':') continue;
     i = skip_ws(line, i + 1);
     if (i >= line.size() || line[i] != '"') continue;
-    for (std::string_view value : values) {
-      if (line.substr(i + 1, value.size()) == value && i + 1 + value.size() < line.size() &&
-          line[i + 1 + value.size()] == '"') {
-        return true;
-      }
-    }
+    const size_t end = string_close(line, i);
+    if (end == std::string_view::npos) return false;
+    if (on_value(line.substr(i + 1, end - i - 1))) return true;
+    at = end;
   }
   return false;
+}
+
+// True when `"key"` <ws> `:` <ws> `"value"` occurs for any of `values`, in one pass over the line.
+bool has_key_string_value(std::string_view line, std::string_view key,
+                          std::initializer_list<std::string_view> values) {
+  return find_key_string_value(line, key, [&](std::string_view v) {
+    for (std::string_view value : values) {
+      if (v == value) return true;
+    }
+    return false;
+  });
 }
 
 }  // namespace
@@ -79,23 +100,20 @@ bool line_shape_malformed(std::string_view line) {
 
 std::vector<std::string_view> key_string_values(std::string_view line, std::string_view key) {
   std::vector<std::string_view> out;
-  const std::string quoted_key = "\"" + std::string(key) + "\"";
-  size_t at = 0;
-  while ((at = find_quoted_key(line, quoted_key, at)) != std::string_view::npos) {
-    const bool real = quote_is_unescaped(line, at);
-    size_t i = skip_ws(line, at + quoted_key.size());
-    at += quoted_key.size();
-    if (!real || i >= line.size() || line[i] != ':') continue;
-    i = skip_ws(line, i + 1);
-    if (i >= line.size() || line[i] != '"') continue;
-    size_t end = i + 1;
-    while (end < line.size() && line[end] != '"')
-      end += line[end] == '\\' ? 2 : 1;
-    if (end >= line.size()) break;
-    out.push_back(line.substr(i + 1, end - i - 1));
-    at = end;
-  }
+  find_key_string_value(line, key, [&](std::string_view v) {
+    out.push_back(v);
+    return false;
+  });
   return out;
+}
+
+std::string_view first_key_string_value(std::string_view line, std::string_view key) {
+  std::string_view found;
+  find_key_string_value(line, key, [&](std::string_view v) {
+    found = v;
+    return !v.empty();
+  });
+  return found;
 }
 
 bool line_has_role(std::string_view line, std::string_view role) {
@@ -120,10 +138,8 @@ std::string peek_type(std::string_view line) {
       --depth;
       ++i;
     } else if (c == '"') {
-      size_t start = i + 1, j = start;
-      while (j < line.size() && line[j] != '"')
-        j += (line[j] == '\\') ? 2 : 1;
-      if (j >= line.size()) return "";
+      const size_t start = i + 1, j = string_close(line, i);
+      if (j == std::string_view::npos) return "";
       std::string_view str = line.substr(start, j - start);
       i = j + 1;
       if (depth != 1 || str != "type") continue;
@@ -131,10 +147,8 @@ std::string peek_type(std::string_view line) {
       if (k >= line.size() || line[k] != ':') continue;  // a string value, not a key
       k = skip_ws(line, k + 1);
       if (k >= line.size() || line[k] != '"') return "";
-      size_t vs = k + 1, ve = vs;
-      while (ve < line.size() && line[ve] != '"')
-        ve += (line[ve] == '\\') ? 2 : 1;
-      if (ve >= line.size()) return "";
+      const size_t vs = k + 1, ve = string_close(line, k);
+      if (ve == std::string_view::npos) return "";
       return std::string(line.substr(vs, ve - vs));
     } else {
       ++i;
