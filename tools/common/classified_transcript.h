@@ -47,6 +47,13 @@ struct ClassifiedTranscript {
   Pairing pairing_of(const ClassifiedEntry& e, const Unit& u) const;
 };
 
+// The `L<line>i<n>` ordinal of unit `unit`'s first image: images are numbered from 1 across the record's
+// units in order, so it is 1 plus the images of the units before it.
+int first_image_ordinal(const ClassifiedEntry& e, size_t unit);
+
+// Everything build_hit_json needs for unit `unit` of entry `e` of `ct` (a superseded draft has no turn).
+HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, size_t unit);
+
 // Reads and classifies. `merge_sidecar` applies to top-level sessions only. Throws ToolError(failure) when
 // the file cannot be read.
 // The classifier's per-transcript context: owner, lane, parent, and whether the file is a /fork clone.

@@ -130,7 +130,7 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
                            bool diagnose_labels = false,
                            const std::function<void(TranscriptHits&)>& finish = {});
 
-// The hit row input of any unit of an entry (build_hit_json): turn, draft, pairing, source, image ordinal.
+// The hit row input of any unit of an entry: hit_input_of (classified_transcript.h) addressed by index.
 HitInput hit_input_of(const TranscriptHits& th, size_t entry_index, size_t unit_index);
 // The JSON hit of one matched unit: build_hit_json with `refetch`, the label set to the surviving label, and
 // a match-centred excerpt (or the full text under --no-truncate).
