@@ -26,6 +26,10 @@ size_t sequence_length(std::string_view s, size_t i) {
 
 }  // namespace
 
+json string_or_null(const std::string& s) {
+  return s.empty() ? json(nullptr) : json(s);
+}
+
 std::string dump_json(const json& j, int indent) {
   return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }

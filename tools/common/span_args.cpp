@@ -8,7 +8,6 @@
 #include "core/base/error.h"
 
 namespace csift {
-namespace {
 
 std::vector<std::string> string_array(const json& args, const char* name) {
   std::vector<std::string> out;
@@ -22,6 +21,8 @@ std::vector<std::string> string_array(const json& args, const char* name) {
   }
   return out;
 }
+
+namespace {
 
 std::optional<std::string> optional_string(const json& args, const char* name) {
   if (!args.contains(name) || !args[name].is_string()) return std::nullopt;

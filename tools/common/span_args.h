@@ -15,6 +15,10 @@
 
 namespace csift {
 
+// A string-or-array-of-strings argument as a list (a lone string is one element; non-string elements and a
+// missing argument give nothing).
+std::vector<std::string> string_array(const json& args, const char* name);
+
 // Resolves the scope; `sessions_from: "-"` reads ctx.stdin_text. Throws ToolError naming what was tried.
 Scope resolve_span_scope(const json& args, const ToolContext& ctx);
 

@@ -5,6 +5,7 @@
 
 #include "core/base/error.h"
 #include "core/store/store.h"
+#include "tools/common/span_args.h"
 #include "tools/search/search_types.h"
 
 namespace csift {
@@ -12,18 +13,6 @@ namespace {
 
 constexpr std::array<const char*, 9> kAxisNames = {"label", "tool",       "turn",    "session", "pairing",
                                                    "model", "attachment", "version", "result"};
-
-std::vector<std::string> strings_of(const json& args, const char* name) {
-  std::vector<std::string> out;
-  if (!args.contains(name)) return out;
-  const json& v = args[name];
-  if (v.is_string()) out.push_back(v.get<std::string>());
-  if (v.is_array()) {
-    for (const auto& item : v)
-      if (item.is_string()) out.push_back(item.get<std::string>());
-  }
-  return out;
-}
 
 bool flag(const json& args, const char* name) {
   return args.contains(name) && args[name].is_boolean() && args[name].get<bool>();
@@ -112,7 +101,7 @@ SearchRequest parse_search_request(const json& args) {
   req.regex_options.multiline = flag(args, "multiline");
   req.compiled = CompiledPattern::compile(req.pattern, req.regex_options);
 
-  const auto include = strings_of(args, "label"), exclude = strings_of(args, "label_not");
+  const auto include = string_array(args, "label"), exclude = string_array(args, "label_not");
   req.labels = parse_label_filter(include, exclude);
   req.label_filter_active = !include.empty() || !exclude.empty();
   if (args.contains("turn") && args["turn"].is_string()) {

@@ -30,6 +30,9 @@ struct LineSpan {
   uint64_t lo, hi;
 };
 std::vector<LineSpan> resolve_line_spans(const std::vector<RangeSpec>& specs, uint64_t total_lines);
+// Whether `line` lies in one of `spans`, which are sorted by `lo` and disjoint (as resolve_line_spans returns
+// them; a uuid or turn address's spans are too).
+bool in_spans(const std::vector<LineSpan>& spans, uint64_t line);
 
 // `no such turn(s): t99 — the transcript has 2 turn(s) (t0..t1); …` (an explicit turn address that names
 // nothing).

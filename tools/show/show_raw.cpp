@@ -67,13 +67,6 @@ std::vector<LineSpan> addressed_spans(const ShowRequest& req, const Transcript& 
   return req.mode == ShowAddressMode::uuid ? uuid_spans(req, ct) : turn_spans(req, ct);
 }
 
-bool in_spans(const std::vector<LineSpan>& spans, uint64_t line) {
-  for (const auto& s : spans) {
-    if (line >= s.lo && line <= s.hi) return true;
-  }
-  return false;
-}
-
 std::string read_torn_tail(const Transcript& t, const ScanStats& stats) {
   std::ifstream in(t.path, std::ios::binary);
   std::string bytes(stats.torn_tail_bytes, '\0');

@@ -27,14 +27,7 @@ std::vector<std::string> split_values(const json& args, const char* key) {
 }
 
 std::string single_target(const json& args) {
-  std::vector<std::string> targets;
-  if (args.contains("targets") && args["targets"].is_string())
-    targets.push_back(args["targets"].get<std::string>());
-  if (args.contains("targets") && args["targets"].is_array()) {
-    for (const auto& t : args["targets"]) {
-      if (t.is_string()) targets.push_back(t.get<std::string>());
-    }
-  }
+  const std::vector<std::string> targets = string_array(args, "targets");
   if (targets.empty()) {
     usage_error("show needs a TARGET: @<uuid>, @<uuid-prefix>, @<agent-id> or a *.jsonl path");
   }
