@@ -81,6 +81,20 @@ bool probe_span_meets(const SessionProbe& probe, const TimeWindow& window) {
   return window.intersects(lo, hi);
 }
 
+void echo_scope_counts(const Scope& scope, json& header) {
+  header["sessions_in_scope"] = scope.transcripts.size();
+  header["top_level_sessions"] = scope.top_level_sessions;
+  header["subagent_sessions"] = scope.subagent_sessions;
+}
+
+json span_header(const std::string& command, const Scope& scope) {
+  json header = Envelope::make(command).header;
+  echo_scope_counts(scope, header);
+  header["unscoped"] = scope.unscoped;
+  header["claude_home"] = scope.claude_home;
+  return header;
+}
+
 void echo_time_window(const TimeWindow& window, json& header) {
   if (window.since) {
     header["since_utc"] = format_utc(*window.since);

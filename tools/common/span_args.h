@@ -22,6 +22,12 @@ std::vector<std::string> string_array(const json& args, const char* name);
 // Resolves the scope; `sessions_from: "-"` reads ctx.stdin_text. Throws ToolError naming what was tried.
 Scope resolve_span_scope(const json& args, const ToolContext& ctx);
 
+// Writes the scope's counts into a header: sessions_in_scope, top_level_sessions, subagent_sessions.
+void echo_scope_counts(const Scope& scope, json& header);
+// The header of a spanning tool's envelope (`command` is the tool): the scope counts, then `unscoped` and
+// `claude_home`.
+json span_header(const std::string& command, const Scope& scope);
+
 struct TimeWindow {
   std::optional<EpochMs> since, until;
   bool bounded() const { return since || until; }

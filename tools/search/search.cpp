@@ -147,9 +147,7 @@ void empty_pattern_warning(Envelope& env, const SearchRequest& req) {
 Envelope search_envelope_base(const SearchRequest& req, const Scope& scope) {
   Envelope env = Envelope::make("search");
   env.header["pattern"] = req.pattern;
-  env.header["sessions_in_scope"] = scope.transcripts.size();
-  env.header["top_level_sessions"] = scope.top_level_sessions;
-  env.header["subagent_sessions"] = scope.subagent_sessions;
+  echo_scope_counts(scope, env.header);
   env.header["mode"] = req.mode == SearchMode::exchanges               ? "exchanges"
                        : req.mode == SearchMode::count_only            ? "count_only"
                        : req.mode == SearchMode::sessions_with_matches ? "sessions_with_matches"
