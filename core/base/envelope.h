@@ -1,4 +1,4 @@
-// Envelope v2 (spec §8.2): a header row first, kind-tagged rows, a summary row last, on every path.
+// Envelope v2 (SPEC.md §6): a header row first, kind-tagged rows, a summary row last, on every path.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

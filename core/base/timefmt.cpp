@@ -155,7 +155,7 @@ int millis_part(EpochMs t) {
   return static_cast<int>(t - floor_div(t, kMsPerSecond) * kMsPerSecond);
 }
 
-// `+10` for whole hours, `+05:30` otherwise (spec §8.1).
+// `+10` for whole hours, `+05:30` otherwise (SPEC.md §5).
 std::string compact_offset(long gmtoff_seconds) {
   const long minutes = gmtoff_seconds / 60;
   const char sign = minutes < 0 ? '-' : '+';

@@ -1,4 +1,4 @@
-// Where the store is and how a cwd names its project dir (spec §1, §2.1). The encoding mirrors Claude Code's
+// Where the store is and how a cwd names its project dir (SPEC.md §2). The encoding mirrors Claude Code's
 // `cwd.normalize("NFC").replace(/[^a-zA-Z0-9]/g, "-")`, which runs per UTF-16 code unit.
 #include <pwd.h>
 #include <unistd.h>

@@ -1,6 +1,7 @@
-// One transcript read whole and classified in file order (spec §4-§5, §6.4, §6.10): its records, their units,
-// turn assignment, tool pairing, and (for a top-level session) the merged unresolved sidecar records. The
-// model an addressed fetch renders from: every record is parsed, gated leaves included.
+// One transcript read whole and classified in file order (SPEC.md §4; the sidecar merge of the seed's §6.10):
+// its records, their units, turn assignment, tool pairing, and (for a top-level session) the merged
+// unresolved sidecar records. The model an addressed fetch renders from: every record is parsed, gated leaves
+// included.
 #pragma once
 #include <cstdint>
 #include <functional>

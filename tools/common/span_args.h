@@ -38,8 +38,8 @@ struct TimeWindow {
   }
 };
 
-// §6.1: a probed session's [first activity, last activity] span meets the window; a session with no readable
-// timestamp never matches a bounded window.
+// SPEC.md §9.1: a probed session's [first activity, last activity] span meets the window; a session with no
+// readable timestamp never matches a bounded window.
 bool probe_span_meets(const SessionProbe& probe, const TimeWindow& window);
 
 // Parses since/until (the WHEN grammar); throws ToolError(usage) on a bad value or since > until.

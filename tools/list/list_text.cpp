@@ -1,5 +1,5 @@
-// The text form of `list` (spec §6.1): a SESSION block per row, local timestamps only (the UTC copy lives in
-// JSON), and a footer that states every count that shaped the listing.
+// The text form of `list` (SPEC.md §9.1): a SESSION block per row, local timestamps only (the UTC copy lives
+// in JSON), and a footer that states every count that shaped the listing.
 #include <string>
 
 #include "core/base/timefmt.h"

@@ -1,4 +1,4 @@
-// `search` (spec §6.2): parse -> resolve the scope -> scan (search_scan.cpp) -> one terminal mode:
+// `search` (SPEC.md §9.2): parse -> resolve the scope -> scan (search_scan.cpp) -> one terminal mode:
 // exchanges (default), -c, -l, --raw, or --count-by (search_census, built on the same scan).
 #include "tools/search/search.h"
 

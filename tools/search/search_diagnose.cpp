@@ -1,4 +1,4 @@
-// The zero-match self-diagnosis (spec §6.2, v0.4, v0.10.0 ⑥): a zero result is a DEFINITIVE absence, said
+// The zero-match self-diagnosis (SPEC.md §9.2, v0.4, v0.10.0 ⑥): a zero result is a DEFINITIVE absence, said
 // so on stderr; under -t/-T the same records are re-matched without the label filter to name the labels the
 // pattern DOES occur under (the `-t user.message` searching-a-tool-name trap).
 #include <algorithm>

@@ -1,4 +1,4 @@
-// parse_search_request: the argument surface of `search` validated in one place (spec §6.2): the mode
+// parse_search_request: the argument surface of `search` validated in one place (SPEC.md §9.2): the mode
 // conflicts name both flags, the pattern is compiled (dialect errors surface here), selectors and ranges
 // parse before any file is read.
 #include <array>

@@ -1,5 +1,6 @@
-// run_search_scan: the filter pipeline of §6.2 over every transcript of the scope — whole-file gate, read +
-// classify, label eligibility, time/turn window, regex — oneTBB across transcripts, merged in scope order.
+// run_search_scan: the filter pipeline of SPEC.md §9.2 over every transcript of the scope — whole-file gate,
+// read + classify, label eligibility, time/turn window, regex — oneTBB across transcripts, merged in scope
+// order.
 #include <tbb/parallel_for.h>
 
 #include <algorithm>

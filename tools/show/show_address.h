@@ -1,4 +1,4 @@
-// Resolves a show address (--line / --uuid / --turn) against one classified transcript (spec §6.11 exit law):
+// Resolves a show address (--line / --uuid / --turn) against one classified transcript (SPEC.md §9.3):
 // explicit positions that name nothing are hard errors naming the domain, open forms clamp, and a fetch that
 // renders nothing points at --raw.
 #pragma once

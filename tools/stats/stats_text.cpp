@@ -1,4 +1,4 @@
-// The text form of `stats` (spec §6.12): a block per transcript and a TOTAL block when more than one is
+// The text form of `stats` (SPEC.md §9.4): a block per transcript and a TOTAL block when more than one is
 // shown.
 #include <algorithm>
 #include <string>

@@ -1,6 +1,7 @@
-// The logical parent chain of a session's subagents (spec §6.5). On disk every subagent sits flat under the
-// MAIN session; nesting is recovered from meta.json: `parentAgentId` when CC wrote it, else the agent whose
-// transcript holds the spawning tool_use named by the child's `toolUseId`.
+// The logical parent chain of a session's subagents (SPEC.md §3 `@<agent-id>` descendants, §9.5 ancestry). On
+// disk every subagent sits flat under the MAIN session; nesting is recovered from meta.json: `parentAgentId`
+// when CC wrote it, else the agent whose transcript holds the spawning tool_use named by the child's
+// `toolUseId`.
 #pragma once
 #include <map>
 #include <string>

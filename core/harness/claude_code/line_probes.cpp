@@ -1,4 +1,4 @@
-// Byte-level probes over a raw jsonl line (spec §7c/§7d): they run before any parse, so they must be cheap
+// Byte-level probes over a raw jsonl line (SPEC.md §7): they run before any parse, so they must be cheap
 // and CONSERVATIVE — a probe may say "maybe" for a line that turns out not to qualify, never "no" for one
 // that does. Role markers tolerate json.dumps spacing (`"role": "user"`), which is why the spec's v0.6.9
 // ledger retired the exact-byte needle.
@@ -157,8 +157,9 @@ std::string peek_type(std::string_view line) {
   return "";
 }
 
-// §4.1 openers on raw bytes: a user-role line without a real tool_result block may be genuine, a peer
-// message, a task-notification...; a carrier opens only as an AUQ answer or a rejection with a typed message.
+// SPEC.md §4 turn openers on raw bytes: a user-role line without a real tool_result block may be genuine, a
+// peer message, a task-notification...; a carrier opens only as an AUQ answer or a rejection with a typed
+// message.
 bool may_open_turn(std::string_view line) {
   if (!line_has_role(line, "user")) return false;
   if (!has_key_string_value(line, "type", {"tool_result"})) return true;
