@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "core/base/error.h"
+#include "server/tool_listing.h"
 #include "tools/common/tool.h"
 
 namespace csift {
@@ -19,13 +20,6 @@ bool tokens_request_json(const std::vector<std::string>& tokens) {
     if (tokens[i] == "--format" && i + 1 < tokens.size() && tokens[i + 1] == "json") return true;
   }
   return false;
-}
-
-std::string tool_names() {
-  std::string names;
-  for (const auto& tool : tool_table())
-    names += (names.empty() ? "" : ", ") + std::string(tool.name);
-  return names.empty() ? "(none built in)" : names;
 }
 
 void print_ensuring_newline(std::ostream& out, const std::string& text) {

@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "core/base/error.h"
+#include "core/base/text.h"
 #include "server/cli.h"
 #include "server/cli_model.h"
 
@@ -57,13 +58,6 @@ std::string closest_flag(std::string_view flag, const std::vector<std::string>& 
   return best;
 }
 
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items)
-    out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
 bool has(const std::vector<std::string>& types, const char* t) {
   return std::find(types.begin(), types.end(), t) != types.end();
 }
@@ -105,7 +99,8 @@ class ArgvParser {
     const auto flags = model_.all_flags();
     const std::string guess = closest_flag(flag, flags);
     usage_error("unknown flag " + std::string(flag) + " for " + std::string(tool_) +
-                (guess.empty() ? "" : " (did you mean " + guess + "?)") + "; valid flags: " + join(flags));
+                (guess.empty() ? "" : " (did you mean " + guess + "?)") +
+                "; valid flags: " + join(flags, ", "));
   }
 
   void long_flag(const std::string& token) {
@@ -192,13 +187,8 @@ class ArgvParser {
       list.push_back(convert(o, flag, value));
       return;
     }
-    size_t start = 0;
-    while (start <= value.size()) {
-      const size_t comma = std::min(value.find(',', start), value.size());
-      const std::string part = value.substr(start, comma - start);
-      if (!part.empty()) list.push_back(convert(o, flag, part));
-      start = comma + 1;
-    }
+    for (const std::string& part : split_commas(value))
+      list.push_back(convert(o, flag, part));
   }
 
   json convert_boolean(const std::string& flag, const std::string& value) {

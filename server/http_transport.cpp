@@ -18,6 +18,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/base/text.h"
 #include "server/http_security.h"
 #include "server/http_sessions.h"
 
@@ -27,10 +28,7 @@ namespace {
 constexpr const char* kEndpoint = "/mcp";
 
 std::string trimmed_header(const httplib::Request& req, const char* name) {
-  std::string v = req.get_header_value(name);
-  const auto b = v.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return v.substr(b, v.find_last_not_of(" \t") - b + 1);
+  return std::string(trim(req.get_header_value(name), kBlanks));
 }
 
 void send_json(httplib::Response& res, int status, const json& body) {

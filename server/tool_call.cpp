@@ -2,17 +2,11 @@
 #include <string>
 
 #include "server/mcp_server.h"
+#include "server/tool_listing.h"
 #include "tools/common/tool.h"
 
 namespace csift {
 namespace {
-
-std::string tool_names() {
-  std::string names;
-  for (const auto& tool : tool_table())
-    names += (names.empty() ? "" : ", ") + std::string(tool.name);
-  return names.empty() ? "(none)" : names;
-}
 
 json progress_token_of(const json& params) {
   if (!params.contains("_meta") || !params["_meta"].is_object()) return nullptr;

@@ -47,6 +47,13 @@ std::optional<size_t> read_cursor(const std::string& cursor, size_t table_size) 
 
 }  // namespace
 
+std::string tool_names() {
+  std::string names;
+  for (const auto& tool : tool_table())
+    names += (names.empty() ? "" : ", ") + std::string(tool.name);
+  return names.empty() ? "(none)" : names;
+}
+
 const json& tool_descriptors() {
   static const json all = [] {
     json out = json::array();

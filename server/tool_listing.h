@@ -8,6 +8,9 @@
 
 namespace csift {
 
+// The registered tools' names, comma-separated in table order, for "unknown tool" messages.
+std::string tool_names();
+
 // {name, title, description, inputSchema, outputSchema, annotations} for every tool, in table order.
 const json& tool_descriptors();
 

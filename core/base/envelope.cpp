@@ -1,5 +1,7 @@
 #include "core/base/envelope.h"
 
+#include "core/base/text.h"
+
 namespace csift {
 namespace {
 
@@ -22,11 +24,11 @@ size_t sequence_length(std::string_view s, size_t i) {
   return n;
 }
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 }  // namespace
+
+json string_or_null(const std::string& s) {
+  return s.empty() ? json(nullptr) : json(s);
+}
 
 std::string dump_json(const json& j, int indent) {
   return j.dump(indent, ' ', false, json::error_handler_t::replace);
@@ -92,7 +94,7 @@ std::string one_line(std::string_view text) {
   out.reserve(text.size());
   bool pending_space = false;
   for (const char c : text) {
-    if (is_space(c)) {
+    if (is_ascii_space(c)) {
       pending_space = !out.empty();
       continue;
     }

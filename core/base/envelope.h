@@ -1,4 +1,4 @@
-// Envelope v2 (spec §8.2): a header row first, kind-tagged rows, a summary row last, on every path.
+// Envelope v2 (SPEC.md §6): a header row first, kind-tagged rows, a summary row last, on every path.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
@@ -30,6 +30,8 @@ Envelope error_envelope(const std::string& command, const std::string& kind, con
 
 // Serializes JSON; invalid UTF-8 in strings is replaced (U+FFFD), never thrown. indent -1 = one compact line.
 std::string dump_json(const json& j, int indent = -1);
+// A string field of a row: an absent (empty) value is null, never omitted and never "".
+json string_or_null(const std::string& s);
 
 // Truncates text to an excerpt of at most `max_chars` code points with an explicit `… (+N chars)` marker.
 std::string excerpt(std::string_view text, size_t max_chars);

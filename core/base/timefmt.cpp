@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "core/base/error.h"
+#include "core/base/text.h"
 
 namespace csift {
 namespace {
@@ -154,7 +155,7 @@ int millis_part(EpochMs t) {
   return static_cast<int>(t - floor_div(t, kMsPerSecond) * kMsPerSecond);
 }
 
-// `+10` for whole hours, `+05:30` otherwise (spec §8.1).
+// `+10` for whole hours, `+05:30` otherwise (SPEC.md §5).
 std::string compact_offset(long gmtoff_seconds) {
   const long minutes = gmtoff_seconds / 60;
   const char sign = minutes < 0 ? '-' : '+';
@@ -218,14 +219,6 @@ std::optional<EpochMs> parse_relative(std::string_view s, EpochMs now) {
   return static_cast<EpochMs>(std::mktime(&tm)) * kMsPerSecond + millis_part(now);
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
-
 }  // namespace
 
 std::optional<EpochMs> parse_iso8601(std::string_view s) {
@@ -236,7 +229,7 @@ std::optional<EpochMs> parse_iso8601(std::string_view s) {
 }
 
 EpochMs parse_when(std::string_view raw, EpochMs now, std::string_view arg_name) {
-  const std::string_view s = trim(raw);
+  const std::string_view s = trim(raw, kBlanks);
   if (s == "now") return now;
   if (auto rel = parse_relative(s, now)) return *rel;
   const auto p = parse_iso_parts(s);

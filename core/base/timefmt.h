@@ -1,5 +1,5 @@
 // Time: the WHEN grammar (--since/--until), range tokens (--turn/--line), and the canonical text and JSON
-// timestamp forms (spec §8.1/§8.2).
+// timestamp forms (SPEC.md §5).
 #pragma once
 #include <cstdint>
 #include <optional>

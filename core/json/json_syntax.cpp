@@ -6,21 +6,13 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/base/text.h"
+
 namespace csift {
 namespace {
 
-bool is_ws(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_hex(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
 const char* skip_ws(const char* p, const char* end) {
-  while (p < end && is_ws(*p))
+  while (p < end && is_json_space(*p))
     ++p;
   return p;
 }
@@ -39,7 +31,9 @@ const char* skip_escape(const char* p, const char* end) {
     case 't':
       return p + 1;
     case 'u':
-      if (end - p < 5 || !is_hex(p[1]) || !is_hex(p[2]) || !is_hex(p[3]) || !is_hex(p[4])) return nullptr;
+      if (end - p < 5 || !is_ascii_hex(p[1]) || !is_ascii_hex(p[2]) || !is_ascii_hex(p[3]) ||
+          !is_ascii_hex(p[4]))
+        return nullptr;
       return p + 5;
     default:
       return nullptr;
@@ -108,24 +102,24 @@ struct Avx2Strings {
 // -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
 const char* skip_number(const char* p, const char* end) {
   if (p < end && *p == '-') ++p;
-  if (p >= end || !is_digit(*p)) return nullptr;
+  if (p >= end || !is_ascii_digit(*p)) return nullptr;
   if (*p == '0') {
     ++p;
   } else {
-    while (p < end && is_digit(*p))
+    while (p < end && is_ascii_digit(*p))
       ++p;
   }
   if (p < end && *p == '.') {
     ++p;
-    if (p >= end || !is_digit(*p)) return nullptr;
-    while (p < end && is_digit(*p))
+    if (p >= end || !is_ascii_digit(*p)) return nullptr;
+    while (p < end && is_ascii_digit(*p))
       ++p;
   }
   if (p < end && (*p == 'e' || *p == 'E')) {
     ++p;
     if (p < end && (*p == '+' || *p == '-')) ++p;
-    if (p >= end || !is_digit(*p)) return nullptr;
-    while (p < end && is_digit(*p))
+    if (p >= end || !is_ascii_digit(*p)) return nullptr;
+    while (p < end && is_ascii_digit(*p))
       ++p;
   }
   return p;

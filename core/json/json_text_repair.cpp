@@ -1,24 +1,18 @@
 #include "core/json/json_text_repair.h"
 
+#include "core/base/text.h"
 #include "core/json/utf8_repair.h"
 
 namespace csift {
 
 namespace {
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // The code unit of a `\uXXXX` escape starting at s[i] (s[i] == '\\'), or -1.
 int escape_unit(std::string_view s, size_t i) {
   if (i + 6 > s.size() || s[i] != '\\' || s[i + 1] != 'u') return -1;
   int v = 0;
   for (size_t k = i + 2; k < i + 6; ++k) {
-    int h = hex_value(s[k]);
+    int h = hex_digit_value(s[k]);
     if (h < 0) return -1;
     v = v * 16 + h;
   }

@@ -1,4 +1,4 @@
-// The 34-leaf taxonomy (spec §5.1) and the -t/-T selector grammar (§5.4, v0.9.4 ⑦, v0.10.0 ⑥).
+// The 34-leaf taxonomy and the -t/-T selector grammar (SPEC.md §4, v0.9.4 ⑦, v0.10.0 ⑥).
 //
 // LLM visibility (v0.9.4 ⑦ + v0.10.0 ⑤ + v0.10.1 ⑨): the spec's instrument is "does the line carry a
 // `message{}` the API is sent". Two leaves were the original invisible pair — user.unsent (a superseded
@@ -68,7 +68,7 @@ const LeafInfo& info(Label l) {
   return kLeaves[static_cast<size_t>(l)];
 }
 
-// Richest-first (§5.2): the human's words beat the carrier they ride on, comm views beat the raw tool
+// Richest-first (SPEC.md §4): the human's words beat the carrier they ride on, comm views beat the raw tool
 // block, prose beats the wrapper. Harness leaves follow in taxonomy order.
 constexpr Label kRichness[] = {
     Label::user_answer,

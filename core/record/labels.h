@@ -1,4 +1,4 @@
-// The 34-leaf `role.class.sub` taxonomy (spec §5) and the -t/-T selector grammar.
+// The 34-leaf `role.class.sub` taxonomy (SPEC.md §4) and the -t/-T selector grammar.
 #pragma once
 #include <array>
 #include <cstdint>

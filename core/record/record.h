@@ -1,4 +1,4 @@
-// The tolerant Claude Code record model (spec §3). Every field is optional on disk; an absent string
+// The tolerant Claude Code record model (SPEC.md §4). Every field is optional on disk; an absent string
 // field is left empty and an absent flag is false. Unknown fields, record types and block types never
 // fail a parse: they are simply not modelled (unknown blocks keep their raw `type`).
 #pragma once
@@ -92,7 +92,7 @@ struct Record {
   std::string operation;
   std::string reason;
 
-  // Elicitation sidecar marker fields (spec §6.10): `csift`, `csiftPhase`, `csiftKind`, `csiftKey`.
+  // Elicitation sidecar marker fields (the seed's §6.10): `csift`, `csiftPhase`, `csiftKind`, `csiftKey`.
   // Native transcript records never carry them.
   std::string csift_marker;  // "elicitation-marker-v1" on a sidecar line
   std::string csift_phase;   // "pending" | "resolved"

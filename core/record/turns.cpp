@@ -1,4 +1,4 @@
-// Turn grouping (spec §6.4) with superseded drafts (v0.9.2 ④): when the human esc-recalls a sent message,
+// Turn grouping (SPEC.md §4) with superseded drafts (v0.9.2 ④): when the human esc-recalls a sent message,
 // edits it and re-sends, both openers hang off the same parentUuid; the EARLIER one is the draft. Drafts sit
 // outside turn numbering, so the resend opens the turn and the draft's records stay with the previous turn.
 #include "core/record/turns.h"

@@ -1,4 +1,4 @@
-// Turn grouping (spec §6.4): turns open on opens_turn records, 0-based in boundary order; records before the
+// Turn grouping (SPEC.md §4): turns open on opens_turn records, 0-based in boundary order; records before the
 // first opener belong to no turn. A superseded draft (an opener whose parentUuid a LATER opener shares — the
 // esc-recall-and-resend shape) sits outside turn numbering and classifies user.unsent.
 #pragma once

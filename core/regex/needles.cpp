@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/base/text.h"
+
 namespace csift {
 namespace {
 
@@ -15,10 +17,6 @@ struct Candidate {
   bool caseless = false;
 };
 using Req = std::optional<Candidate>;
-
-char lower_ascii(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c | 0x20) : c;
-}
 
 std::string folded(std::string s, bool caseless) {
   if (caseless) std::transform(s.begin(), s.end(), s.begin(), lower_ascii);

@@ -1,4 +1,4 @@
-// Required-needle derivation (SPEC §7d): byte strings at least one of which occurs in the RAW JSON line of
+// Required-needle derivation (SPEC.md §10): byte strings at least one of which occurs in the RAW JSON line of
 // every record whose decoded text the pattern matches, so lines lacking all of them are dropped before any
 // JSON parse. Necessity only: a needle is emitted only when the pattern cannot match without it.
 #pragma once

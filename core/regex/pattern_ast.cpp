@@ -10,25 +10,13 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/base/text.h"
 
 namespace csift {
 namespace {
 
 constexpr int kMaxNesting = 200;
 constexpr int kMaxRepeat = 65535;  // PCRE2's own limit for {m,n}
-
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_hex(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-int hex_value(char c) {
-  return is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-bool is_ascii_alnum(char c) {
-  return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
-}
 
 // \d \D \w \W \s \S \h \H \v \V: the class escapes, valid both as atoms and inside [...].
 bool is_class_escape(char c) {
@@ -248,7 +236,7 @@ bool Parser::read_braces_quantifier(int* min, int* max) {
   auto number = [&](int* v) {
     size_t s = j;
     long x = 0;
-    while (j < p_.size() && is_digit(p_[j])) {
+    while (j < p_.size() && is_ascii_digit(p_[j])) {
       x = x * 10 + (p_[j] - '0');
       if (x > kMaxRepeat) x = kMaxRepeat + 1;
       ++j;
@@ -336,7 +324,7 @@ bool Parser::parse_flag_group(PatternNode* out, int depth, size_t start) {
   if (c == '>') refuse("atomic group '(?>'", start);
   if (c == '(') refuse("conditional group '(?('", start);
   if (c == 'C') refuse("callout '(?C'", start);
-  if (c == 'R' || is_digit(c) || ((c == '+' || c == '-') && is_digit(d)))
+  if (c == 'R' || is_ascii_digit(c) || ((c == '+' || c == '-') && is_ascii_digit(d)))
     refuse("recursion or subroutine call '(?" + std::string(1, c) + "'", start);
   if (c == '&') refuse("subroutine call '(?&'", start);
   if (c == 'P' && d == '>') refuse("subroutine call '(?P>'", start);
@@ -413,13 +401,13 @@ char32_t Parser::parse_hex_escape(size_t start) {
   if (peek() == '{') {
     ++i_;
     size_t digits = 0;
-    while (!at_end() && is_hex(peek()))
-      v = v * 16 + hex_value(p_[i_++]), ++digits;
+    while (!at_end() && is_ascii_hex(peek()))
+      v = v * 16 + hex_digit_value(p_[i_++]), ++digits;
     if (at_end() || peek() != '}' || digits == 0 || digits > 8) fail("malformed \\x{...} escape", start);
     ++i_;
   } else {
-    for (int k = 0; k < 2 && !at_end() && is_hex(peek()); ++k)
-      v = v * 16 + hex_value(p_[i_++]);
+    for (int k = 0; k < 2 && !at_end() && is_ascii_hex(peek()); ++k)
+      v = v * 16 + hex_digit_value(p_[i_++]);
   }
   if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) fail("escape names an invalid code point", start);
   return v;

@@ -58,7 +58,7 @@ class CompiledPattern {
   const std::string& pattern() const { return pattern_; }
   bool caseless() const { return parsed_.caseless; }
   bool matches_everything() const { return pattern_.empty(); }
-  // Needles for the raw-line prefilter (SPEC §7d).
+  // Needles for the raw-line prefilter (SPEC.md §10).
   const NeedleSet& needles() const { return needles_; }
   // The literal the matcher searches directly instead of running the DFA, if the pattern is one.
   const std::optional<std::string>& literal() const { return literal_; }

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "core/base/text.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define CSIFT_X86 1
@@ -33,9 +35,6 @@ constexpr uint8_t kByteFrequency[256] = {
     106, 0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
 };
 
-char lower_ascii(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c | 0x20) : c;
-}
 bool is_alpha(char c) {
   return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
 }

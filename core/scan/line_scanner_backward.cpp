@@ -1,4 +1,4 @@
-// Tail-first reading for `list` (spec §7b): chunks from EOF toward `floor_offset`, newest line first. The
+// Tail-first reading for `list` (SPEC.md §7): chunks from EOF toward `floor_offset`, newest line first. The
 // lowest fragment of each chunk is carried down until a lower chunk shows where its line starts.
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-// Within-file parallelism (spec §7e): a single large transcript is split at newline-aligned offsets and the
+// Within-file parallelism (SPEC.md §7): a single large transcript is split at newline-aligned offsets and the
 // chunks are scanned concurrently; each chunk's line count, known when it is done, fixes the next one's first
 // line number after the scan (ChunkPlan::first_line), so every byte is read once.
 #include <fcntl.h>

@@ -18,16 +18,10 @@ constexpr size_t kMaxDepth = 256;  // a forged parent cycle never loops forever
 std::vector<std::string> spawn_ids_in(const Transcript& t, const std::unordered_set<std::string>& wanted) {
   std::vector<std::string> found;
   ReadOptions opts;
-  // Raw prefilter: a `"id":"<wanted>"` occurrence (a tool_result's "tool_use_id" never matches the key).
-  opts.want = [&wanted](std::string_view line) {
-    static constexpr std::string_view kIdKey = "\"id\":\"";
-    for (size_t at = line.find(kIdKey); at != std::string_view::npos; at = line.find(kIdKey, at + 1)) {
-      const std::string_view rest = line.substr(at + kIdKey.size());
-      const size_t close = rest.find('"');
-      if (close != std::string_view::npos && wanted.count(std::string(rest.substr(0, close)))) return true;
-    }
-    return false;
-  };
+  // Raw prefilter: the harness's byte probe for a tool id (a superset: the parse below decides); a harness
+  // without probes has every line parsed.
+  if (const RawLineProbes* probes = reader_for(t).raw_probes())
+    opts.want = [probes, &wanted](std::string_view line) { return probes->mentions_tool_id(line, wanted); };
   for_each_record(t, opts, [&](Record&& record) {
     for (const Block& block : record.message.blocks) {
       if (block.kind == BlockKind::tool_use && wanted.count(block.id)) found.push_back(block.id);

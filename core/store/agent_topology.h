@@ -1,8 +1,8 @@
-// The logical parent chain of a session's subagents (spec §6.5). On disk every subagent sits flat under the
-// MAIN session; nesting is recovered from what discovery found (Transcript::parent_agent_id when the harness
-// wrote it), else from the agent whose transcript holds the spawning tool call named by the child's
-// spawn_tool_use_id — read through each transcript's reader, so any harness with spawn ids nests the same
-// way.
+// The logical parent chain of a session's subagents (SPEC.md §3 `@<agent-id>` descendants, §9.5 ancestry). On
+// disk every subagent sits flat under the MAIN session; nesting is recovered from what discovery found
+// (Transcript::parent_agent_id when the harness wrote it), else from the agent whose transcript holds the
+// spawning tool call named by the child's spawn_tool_use_id — read through each transcript's reader, so any
+// harness with spawn ids nests the same way.
 #pragma once
 #include <map>
 #include <string>

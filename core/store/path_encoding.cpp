@@ -1,4 +1,4 @@
-// Where the store is and how a cwd names its project dir (spec §1, §2.1). The encoding mirrors Claude Code's
+// Where the store is and how a cwd names its project dir (SPEC.md §2). The encoding mirrors Claude Code's
 // `cwd.normalize("NFC").replace(/[^a-zA-Z0-9]/g, "-")`, which runs per UTF-16 code unit.
 #include <pwd.h>
 #include <unistd.h>
@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "core/base/text.h"
 #include "core/store/store.h"
 
 extern char** environ;
@@ -16,10 +17,6 @@ extern char** environ;
 namespace csift {
 
 namespace {
-
-bool is_ascii_alnum(int32_t c) {
-  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-}
 
 // NFC of a run that is valid UTF-8 (utf8proc refuses invalid input, so callers split around bad bytes).
 std::string nfc(std::string_view valid) {

@@ -1,4 +1,4 @@
-// The calling session as the environment names it (spec §6.3): CLAUDE_CODE_SESSION_ID, exact name, with
+// The calling session as the environment names it (SPEC.md §9.5): CLAUDE_CODE_SESSION_ID, exact name, with
 // CODEX_COMPANION_SESSION_ID as a secondary alias. Never a process walk, never most-recent-mtime.
 #pragma once
 #include <optional>

@@ -1,4 +1,4 @@
-// Transcript discovery (spec §1, §6.5): top-level sessions, the three subagent shapes under a session's
+// Transcript discovery (SPEC.md §2): top-level sessions, the three subagent shapes under a session's
 // sidecar dir, and legacy flat agent files. Directory listings only; meta.json is the one file read.
 #include "core/store/store.h"
 

@@ -1,4 +1,4 @@
-// The transcript store on disk (spec §1-§2): where it is, how a cwd encodes to a project dir, and which
+// The transcript store on disk (SPEC.md §2): where it is, how a cwd encodes to a project dir, and which
 // files are transcripts. Nothing here parses records.
 #pragma once
 #include <map>
@@ -25,7 +25,7 @@ std::string home_dir(const Environment& env);
 // Expands a leading `~` / `$HOME` in a user-typed path.
 std::string expand_home(const std::string& path, const Environment& env);
 
-// §2.1: NFC, then every UTF-16 code unit outside [A-Za-z0-9] becomes '-'. No collapsing, case kept.
+// SPEC.md §2: NFC, then every UTF-16 code unit outside [A-Za-z0-9] becomes '-'. No collapsing, case kept.
 std::string encode_cwd(const std::string& cwd);
 // Encoded names longer than this are stored as `<first-200>-<hash>`; lookups prefix-scan.
 inline constexpr size_t kMaxEncodedLength = 200;
@@ -76,7 +76,7 @@ std::vector<std::string> list_project_dirs(const std::string& projects_root);
 // else a top-level transcript. std::nullopt when the file does not exist.
 std::optional<Transcript> transcript_for_file(const std::string& path);
 
-// The elicitation sidecar of a top-level session (spec §6.10): <project>/<uuid>/elicitations.jsonl.
+// The elicitation sidecar of a top-level session (the seed's §6.10): <project>/<uuid>/elicitations.jsonl.
 std::string sidecar_path(const Transcript& session);
 bool is_sidecar_path(const std::string& path);
 

@@ -1,4 +1,4 @@
-// The shared positional target grammar (spec §2.3, §6.2 PATH row). Every form fails loud: a target that
+// The shared positional target grammar (SPEC.md §3). Every form fails loud: a target that
 // resolves to nothing is an error naming what was tried, never a silent empty scope.
 #include "core/store/targets.h"
 

@@ -1,4 +1,4 @@
-// TargetResolver: the positional target grammar every multi-target tool shares (spec §2.3, §6.2):
+// TargetResolver: the positional target grammar every multi-target tool shares (SPEC.md §3):
 // a real path (incl. `.`), an encoded dir (bare or under ~/.claude/projects/), `@<uuid>`,
 // `@<4-11 hex prefix>`, `@<agent-id>`, `@main`, `@trap:<marker>`, a `*.jsonl` path, plus
 // `--sessions-from FILE|-`.

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "core/base/text.h"
+
 namespace csift {
 
 namespace {
@@ -11,9 +13,6 @@ bool is_upper(char c) {
 }
 bool is_lower(char c) {
   return c >= 'a' && c <= 'z';
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
 }
 
 // All-equal, consecutive, or step-2 runs in either direction: 0000, 1234, 9876, 1357, 2468, 8642.
@@ -43,7 +42,7 @@ std::string trap_marker_problem(std::string_view marker) {
   }
   size_t i = 0;
   std::vector<std::string_view> words;
-  while (i < marker.size() && !is_digit(marker[i])) {
+  while (i < marker.size() && !is_ascii_digit(marker[i])) {
     size_t start = i;
     if (!is_upper(marker[i])) return "each word must start with one uppercase letter (CamelCase words only)";
     ++i;
@@ -62,7 +61,7 @@ std::string trap_marker_problem(std::string_view marker) {
   std::string_view digits = marker.substr(i);
   if (digits.size() != 4) return "the marker must end in exactly 4 digits";
   for (char c : digits) {
-    if (!is_digit(c)) return "the marker must end in exactly 4 digits (nothing after them)";
+    if (!is_ascii_digit(c)) return "the marker must end in exactly 4 digits (nothing after them)";
   }
   if (is_trivial_run(digits)) {
     return "the digits '" + std::string(digits) +

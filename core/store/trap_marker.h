@@ -1,4 +1,4 @@
-// The `@trap:<marker>` grammar (spec §6.3a): exactly three CamelCase words (one uppercase letter + at least
+// The `@trap:<marker>` grammar (SPEC.md §9.5): exactly three CamelCase words (one uppercase letter + at least
 // two lowercase each) then exactly four digits that are not a trivial run. The strictness is the point: a
 // hand-invented literary token is the easiest thing to produce, and it is unique enough to find one
 // transcript.

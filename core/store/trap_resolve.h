@@ -1,4 +1,4 @@
-// `@trap:<marker>` resolution (spec §6.3a): the transcript (main or subagent) of the @main session whose
+// `@trap:<marker>` resolution (SPEC.md §9.5): the transcript (main or subagent) of the @main session whose
 // shell tool_use command carries both the caller-invented marker and the literal `csift`.
 #pragma once
 #include <optional>

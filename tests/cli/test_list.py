@@ -224,7 +224,7 @@ class CapTest(unittest.TestCase):
             self.assertEqual(len(rows), 55)
             code, out, _ = h.run_cli("list", "--claude-home", tmp)
             self.assertIn("50 session(s) listed · 5 dropped by cap", out)
-            self.assertTrue(out.startswith("scope 55 transcript(s) in scope"))
+            self.assertTrue(out.startswith("scope 55 transcripts ("))
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 

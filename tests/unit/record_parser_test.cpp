@@ -193,6 +193,10 @@ TEST_CASE("byte probes") {
   CHECK(line_shape_malformed("{\"a\":1"));
   CHECK_FALSE(line_shape_malformed("  {\"a\":1} "));
   CHECK_FALSE(line_shape_malformed("   "));
+  CHECK_FALSE(line_shape_malformed("\r\n{}\t\r"));  // JSON whitespace around the object
+  CHECK(line_shape_malformed("\v{}"));              // \v is not JSON whitespace
+  CHECK(line_shape_malformed("}"));
+  CHECK_FALSE(line_is_blank("\f"));
 
   CHECK(line_has_role(R"({"message":{"role":"user"}})", "user"));
   CHECK(line_has_role(R"({"message": {"role": "user", "content": "x"}})", "user"));  // json.dumps spacing
@@ -204,6 +208,30 @@ TEST_CASE("byte probes") {
   CHECK(peek_type(R"({"a":"type","type" : "user"})") == "user");
   CHECK(peek_type(R"({"x":"{\"type\":\"fake\"}","type":"system"})") == "system");
   CHECK(peek_type(R"({"notype":1})").empty());
+}
+
+TEST_CASE("raw key/value extraction: every real pair, escapes kept, quoted pairs and other keys ignored") {
+  // json.dumps spacing, nesting at any depth, and the order on the line.
+  const std::string line =
+      R"({"id":"a1","message":{"content":[{"type":"tool_use", "id" : "toolu_2"},{"tool_use_id":"toolu_9"}]}})";
+  const auto ids = key_string_values(line, "id");
+  REQUIRE(ids.size() == 2);
+  CHECK(ids[0] == "a1");
+  CHECK(ids[1] == "toolu_2");  // "tool_use_id" is another key
+  // A pair quoted inside a string value is not a field; an escaped quote does not end a value.
+  const auto quoted = key_string_values(R"({"text":"say \"id\":\"fake\"","id":"x\"y"})", "id");
+  REQUIRE(quoted.size() == 1);
+  CHECK(quoted[0] == R"(x\"y)");
+  // Non-string values are skipped; an unterminated value ends the walk.
+  CHECK(key_string_values(R"({"id":7,"id":null,"id":"ok"})", "id") == std::vector<std::string_view>{"ok"});
+  CHECK(key_string_values(R"({"id":"ok","id":"torn)", "id") == std::vector<std::string_view>{"ok"});
+  CHECK(key_string_values("", "id").empty());
+  CHECK(key_string_values(R"({"id":"a"})", "sessionId").empty());
+
+  CHECK(first_key_string_value(R"({"sessionId":"","x":{"sessionId" : "s-1"},"sessionId":"s-2"})",
+                               "sessionId") == "s-1");
+  CHECK(first_key_string_value(R"({"sessionId":""})", "sessionId").empty());
+  CHECK(first_key_string_value(R"({"note":"\"sessionId\":\"fake\""})", "sessionId").empty());
 }
 
 TEST_CASE("may_open_turn never rejects an opener") {

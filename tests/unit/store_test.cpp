@@ -55,6 +55,25 @@ TEST_CASE("encode_cwd follows §2.1 exactly") {
   CHECK(encode_cwd("/Mixed Case 42") == "-Mixed-Case-42");
 }
 
+TEST_CASE("head_session_id: the first non-empty sessionId of the head lines") {
+  TempStore st;
+  const auto head_session_id = [](const std::string& path) {
+    Transcript agent;
+    agent.path = path;
+    return csift::head_session_id(agent);
+  };
+  CHECK(head_session_id(st.write("p/a.jsonl", user_line(kS1))) == kS1);
+  // json.dumps spacing; an empty id and a quoted pair in a string are passed over.
+  CHECK(head_session_id(st.write("p/b.jsonl",
+                                 "{\"sessionId\":\"\",\"text\":\"\\\"sessionId\\\":\\\"zz\\\"\"}\n"
+                                 "{\"sessionId\" : \"" +
+                                     kS2 + "\"}\n")) == kS2);
+  // Only the first 64 lines are read.
+  std::string late(64, '\n');
+  CHECK(head_session_id(st.write("p/c.jsonl", late + user_line(kS1))).empty());
+  CHECK(head_session_id(st.write("p/d.jsonl", std::string(63, '\n') + user_line(kS1))) == kS1);
+}
+
 TEST_CASE("id shapes") {
   CHECK(is_uuid(kS1));
   CHECK_FALSE(is_uuid("0a1b2c3d4e5f4a6b8c7d9e0f1a2b3c4d"));

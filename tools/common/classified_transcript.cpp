@@ -21,6 +21,26 @@ Pairing ClassifiedTranscript::pairing_of(const ClassifiedEntry& e, const Unit& u
   return pairing.of(u);
 }
 
+int first_image_ordinal(const ClassifiedEntry& e, size_t unit) {
+  int ordinal = 1;
+  for (size_t k = 0; k < unit && k < e.units.size(); ++k)
+    ordinal += e.units[k].images;
+  return ordinal;
+}
+
+HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, size_t unit) {
+  HitInput in;
+  in.record = e.record;
+  in.unit = &e.units[unit];
+  in.owner = &ct.owner;
+  in.turn_index = e.superseded_draft ? -1 : e.turn_index;
+  in.superseded_draft = e.superseded_draft;
+  in.pairing = ct.pairing_of(e, e.units[unit]);
+  in.source = e.source;
+  in.first_image_ordinal = first_image_ordinal(e, unit);
+  return in;
+}
+
 ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel) {
   ct.turns = assign_turns(ct.read.records, reader_for(ct.transcript).turn_opener());
   ct.entries.clear();

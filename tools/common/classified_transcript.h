@@ -1,6 +1,7 @@
-// One transcript read whole and classified in file order (spec §4-§5, §6.4, §6.10): its records, their units,
-// turn assignment, tool pairing, and (for a top-level session) the merged unresolved sidecar records. The
-// model an addressed fetch renders from: every record is parsed, gated leaves included.
+// One transcript read whole and classified in file order (SPEC.md §4; the sidecar merge of the seed's §6.10):
+// its records, their units, turn assignment, tool pairing, and (for a top-level session) the merged
+// unresolved sidecar records. The model an addressed fetch renders from: every record is parsed, gated leaves
+// included.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -46,6 +47,13 @@ struct ClassifiedTranscript {
   // The pairing state of one unit (a merged sidecar marker is pending by construction).
   Pairing pairing_of(const ClassifiedEntry& e, const Unit& u) const;
 };
+
+// The `L<line>i<n>` ordinal of unit `unit`'s first image: images are numbered from 1 across the record's
+// units in order, so it is 1 plus the images of the units before it.
+int first_image_ordinal(const ClassifiedEntry& e, size_t unit);
+
+// Everything build_hit_json needs for unit `unit` of entry `e` of `ct` (a superseded draft has no turn).
+HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, size_t unit);
 
 // Reads and classifies. `merge_sidecar` applies to top-level sessions only. Throws ToolError(failure) when
 // the file cannot be read.

@@ -44,10 +44,6 @@ size_t forward_chars(std::string_view s, size_t from, size_t n) {
   return from;
 }
 
-json string_or_null(const std::string& s) {
-  return s.empty() ? json(nullptr) : json(s);
-}
-
 json local_iso_or_null(const std::string& ts) {
   const auto ms = parse_iso8601(ts);
   return ms ? json(format_local_iso(*ms)) : json(nullptr);

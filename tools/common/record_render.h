@@ -1,7 +1,7 @@
-// The per-record rendering pipeline `show` and `search` share (spec §6.2 hit lines, §5.4 markers, §6.10
-// sidecar rows, §8.2 JSON fields): one classified unit of one record becomes a JSON hit object, and the text
-// forms (record header `<tok>·t<N> <ts>`, hit line ` <glyph> <label>[ <tool>] L<line> <text>`) are rendered
-// FROM that object, so the text and JSON outputs of a tool can never disagree.
+// The per-record rendering pipeline `show` and `search` share (SPEC.md §9.2 hit lines, §4 labels, the seed's
+// §6.10 sidecar rows, the row schemas in schemas/): one classified unit of one record becomes a JSON hit
+// object, and the text forms (record header `<tok>·t<N> <ts>`, hit line ` <glyph> <label>[ <tool>] L<line>
+// <text>`) are rendered FROM that object, so the text and JSON outputs of a tool can never disagree.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -18,7 +18,8 @@
 
 namespace csift {
 
-// The closed `pairing` enum of a tool hit (§8.2); `none` renders as JSON null (a non-tool unit).
+// The closed `pairing` enum of a tool hit (schemas/search.output.json); `none` renders as JSON null (a
+// non-tool unit).
 enum class Pairing { none, paired, pending, orphan };
 const char* pairing_name(Pairing p);  // nullptr for none
 
@@ -81,7 +82,7 @@ struct HitJsonOptions {
   bool with_refetch = false;    // add `refetch`: the ready-to-run show command for the hit's own line
 };
 
-// The JSON hit/record object (§6.11 field list; absent values are null, never omitted).
+// The JSON hit/record object (fields as in schemas/show.output.json; absent values are null, never omitted).
 json build_hit_json(const HitInput& in, const ExcerptPolicy& policy, const HitJsonOptions& options = {});
 
 // The show call for line N of the transcript that owns it, as data: {"tool": "show", "arguments": {...}}.
@@ -101,7 +102,8 @@ struct HitLineStyle {
 std::string render_hit_line(const json& hit, const HitLineStyle& style = {});
 
 // Header tokens: the first 8 characters of each transcript id; ids whose 8-prefix collides within one output
-// grow to 12, and to the full id when 12 still collides (§6.2). Register every id before asking for tokens.
+// grow to 12, and to the full id when 12 still collides (SPEC.md §9.2). Register every id before asking for
+// tokens.
 class HeaderTokens {
  public:
   void add(const std::string& id);

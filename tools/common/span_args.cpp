@@ -9,7 +9,6 @@
 #include "core/base/error.h"
 
 namespace csift {
-namespace {
 
 std::vector<std::string> string_array(const json& args, const char* name) {
   std::vector<std::string> out;
@@ -23,6 +22,8 @@ std::vector<std::string> string_array(const json& args, const char* name) {
   }
   return out;
 }
+
+namespace {
 
 std::optional<std::string> optional_string(const json& args, const char* name) {
   if (!args.contains(name) || !args[name].is_string()) return std::nullopt;
@@ -79,6 +80,20 @@ bool probe_span_meets(const SessionProbe& probe, const TimeWindow& window) {
   const EpochMs lo = first ? *first : *last;
   const EpochMs hi = last ? std::max(*last, lo) : lo;
   return window.intersects(lo, hi);
+}
+
+void echo_scope_counts(const Scope& scope, json& header) {
+  header["sessions_in_scope"] = scope.transcripts.size();
+  header["top_level_sessions"] = scope.top_level_sessions;
+  header["subagent_sessions"] = scope.subagent_sessions;
+}
+
+json span_header(const std::string& command, const Scope& scope) {
+  json header = Envelope::make(command).header;
+  echo_scope_counts(scope, header);
+  header["unscoped"] = scope.unscoped;
+  header["claude_home"] = scope.claude_home;
+  return header;
 }
 
 void echo_time_window(const TimeWindow& window, json& header) {

@@ -15,8 +15,18 @@
 
 namespace csift {
 
+// A string-or-array-of-strings argument as a list (a lone string is one element; non-string elements and a
+// missing argument give nothing).
+std::vector<std::string> string_array(const json& args, const char* name);
+
 // Resolves the scope; `sessions_from: "-"` reads ctx.stdin_text. Throws ToolError naming what was tried.
 Scope resolve_span_scope(const json& args, const ToolContext& ctx);
+
+// Writes the scope's counts into a header: sessions_in_scope, top_level_sessions, subagent_sessions.
+void echo_scope_counts(const Scope& scope, json& header);
+// The header of a spanning tool's envelope (`command` is the tool): the scope counts, then `unscoped` and
+// `claude_home`.
+json span_header(const std::string& command, const Scope& scope);
 
 struct TimeWindow {
   std::optional<EpochMs> since, until;
@@ -28,8 +38,8 @@ struct TimeWindow {
   }
 };
 
-// §6.1: a probed session's [first activity, last activity] span meets the window; a session with no readable
-// timestamp never matches a bounded window.
+// SPEC.md §9.1: a probed session's [first activity, last activity] span meets the window; a session with no
+// readable timestamp never matches a bounded window.
 bool probe_span_meets(const SessionProbe& probe, const TimeWindow& window);
 
 // Parses since/until (the WHEN grammar); throws ToolError(usage) on a bad value or since > until.

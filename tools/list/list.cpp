@@ -50,13 +50,7 @@ void join_clone_origins(std::vector<ListEntry>& entries) {
 }
 
 json build_header(const Scope& scope, const TimeWindow& window) {
-  Envelope shape = Envelope::make("list");
-  json header = shape.header;
-  header["sessions_in_scope"] = scope.transcripts.size();
-  header["top_level_sessions"] = scope.top_level_sessions;
-  header["subagent_sessions"] = scope.subagent_sessions;
-  header["unscoped"] = scope.unscoped;
-  header["claude_home"] = scope.claude_home;
+  json header = span_header("list", scope);
   echo_time_window(window, header);
   return header;
 }

@@ -1,5 +1,5 @@
-// `list` (spec §6.1): which session is this? One identity row per transcript in scope, read from each file's
-// head and tail only.
+// `list` (SPEC.md §9.1): which session is this? One identity row per transcript in scope, read from each
+// file's head and tail only.
 #pragma once
 #include "core/base/envelope.h"
 #include "tools/common/tool.h"

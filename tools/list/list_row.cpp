@@ -5,10 +5,6 @@
 namespace csift {
 namespace {
 
-json string_or_null(const std::string& s) {
-  return s.empty() ? json(nullptr) : json(s);
-}
-
 // The record's own instant as the pair law's ts_utc / ts_local.
 json anchor_json(const ProbedMessage& m) {
   if (!m.found) return nullptr;

@@ -1,4 +1,4 @@
-// One `list` row (spec §6.1): the identity tuple of a transcript as JSON, from its head/tail probe.
+// One `list` row (SPEC.md §9.1): the identity tuple of a transcript as JSON, from its head/tail probe.
 #pragma once
 #include <optional>
 #include <string>

@@ -1,5 +1,6 @@
-// What `list` reports about a session's elicitation sidecar (spec §6.10): whether the hook's file exists (the
-// tri-state "is this session blocked on a human?") and which elicitations are still pending.
+// What `list` reports about a session's elicitation sidecar (SPEC.md §9.1; the sidecar itself is the seed's
+// §6.10): whether the hook's file exists (the tri-state "is this session blocked on a human?") and which
+// elicitations are still pending.
 #pragma once
 #include <cstdint>
 #include <string>

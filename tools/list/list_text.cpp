@@ -1,21 +1,17 @@
-// The text form of `list` (spec §6.1): a SESSION block per row, local timestamps only (the UTC copy lives in
-// JSON), and a footer that states every count that shaped the listing.
+// The text form of `list` (SPEC.md §9.1): a SESSION block per row, local timestamps only (the UTC copy lives
+// in JSON), and a footer that states every count that shaped the listing.
 #include <string>
 
 #include "core/base/timefmt.h"
 #include "core/record/labels.h"
+#include "tools/common/text_fields.h"
 #include "tools/list/list.h"
 
 namespace csift {
 namespace {
 
-std::string str(const json& row, const char* key) {
-  return row.contains(key) && row[key].is_string() ? row[key].get<std::string>() : std::string();
-}
-
-size_t count(const json& obj, const char* key) {
-  return obj.contains(key) && obj[key].is_number() ? obj[key].get<size_t>() : 0;
-}
+constexpr auto str = json_str;
+constexpr auto count = json_count;
 
 // `a` when unchanged, `a->b` when it drifted during the session.
 std::string drift(const std::string& first, const std::string& last) {
@@ -24,17 +20,7 @@ std::string drift(const std::string& first, const std::string& last) {
 }
 
 std::string local_time(const std::string& iso) {
-  const auto t = parse_iso8601(iso);
-  return t ? format_local(*t) : std::string("(no timestamp)");
-}
-
-std::string title_line(const json& row) {
-  if (!row.value("is_subagent", false)) return "SESSION " + str(row, "session_id") + "\n";
-  std::string line = "SUBAGENT " + str(row, "session_id") + " (";
-  if (!str(row, "agent_type").empty()) line += str(row, "agent_type") + ", ";
-  line += str(row, "shape") + ")";
-  const std::string parent = str(row, "parent_session_id");
-  return line + " of SESSION " + (parent.empty() ? "(unknown)" : parent) + "\n";
+  return local_time_or(iso, "(no timestamp)");
 }
 
 std::string cwd_line(const json& row) {
@@ -75,7 +61,7 @@ std::string annotation_lines(const json& row) {
 }
 
 std::string row_block(const json& row) {
-  std::string out = title_line(row);
+  std::string out = transcript_title(row) + "\n";
   if (!str(row, "description").empty()) out += "description " + str(row, "description") + "\n";
   out += cwd_line(row);
   out += annotation_lines(row);
@@ -87,9 +73,7 @@ std::string row_block(const json& row) {
 }
 
 std::string scope_line(const json& header) {
-  std::string line = "scope " + std::to_string(count(header, "sessions_in_scope")) +
-                     " transcript(s) in scope (" + std::to_string(count(header, "top_level_sessions")) +
-                     " top-level, " + std::to_string(count(header, "subagent_sessions")) + " subagent)";
+  std::string line = scope_banner(header);
   if (!str(header, "since_utc").empty()) line += " · since " + local_time(str(header, "since_utc"));
   if (!str(header, "until_utc").empty()) line += " · until " + local_time(str(header, "until_utc"));
   return line + "\n";

@@ -1,4 +1,4 @@
-// `search` (spec §6.2): parse -> resolve the scope -> scan (search_scan.cpp) -> one terminal mode:
+// `search` (SPEC.md §9.2): parse -> resolve the scope -> scan (search_scan.cpp) -> one terminal mode:
 // exchanges (default), -c, -l, --raw, or --count-by (search_census, built on the same scan).
 #include "tools/search/search.h"
 
@@ -150,9 +150,7 @@ void empty_pattern_warning(Envelope& env, const SearchRequest& req) {
 Envelope search_envelope_base(const SearchRequest& req, const Scope& scope) {
   Envelope env = Envelope::make("search");
   env.header["pattern"] = req.pattern;
-  env.header["sessions_in_scope"] = scope.transcripts.size();
-  env.header["top_level_sessions"] = scope.top_level_sessions;
-  env.header["subagent_sessions"] = scope.subagent_sessions;
+  echo_scope_counts(scope, env.header);
   env.header["mode"] = req.mode == SearchMode::exchanges               ? "exchanges"
                        : req.mode == SearchMode::count_only            ? "count_only"
                        : req.mode == SearchMode::sessions_with_matches ? "sessions_with_matches"

@@ -1,4 +1,4 @@
-// `search` (spec §6.2, §6.4): regex over the transcripts of a scope, returning each hit inside its complete
+// `search` (SPEC.md §9.2): regex over the transcripts of a scope, returning each hit inside its complete
 // round-trip exchange (text or JSON), or one of the terminal modes -c / -l / --raw / --count-by.
 #pragma once
 #include <string>

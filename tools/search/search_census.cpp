@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "core/base/arg_ref.h"
+#include "tools/common/text_fields.h"
 #include "tools/search/search_envelope.h"
 
 namespace csift {
@@ -81,10 +82,6 @@ void tally_record(const SearchRequest& req, CountAxis axis, bool qualify, const 
   ++t.records;
   t.scope_index = th.scope_index;
   t.turn = th.ct.entries[rh.entry_index].turn_index;
-}
-
-std::string plural(uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 std::vector<std::string> accounting_notes(const Census& c, const SearchScan& scan) {

@@ -1,7 +1,7 @@
-// `search --count-by AXIS` (spec §6.2, v0.5.0 ②, v0.6.0 ②-③, v0.6.3 ③, v0.8.1, v0.8.2): a per-key census of
-// the matched RECORDS of a scan along one closed axis. `label` multi-counts (a record counts under every leaf
-// of its matched units that passes -t/-T, so a leaf's count is what `-t <leaf>` would surface); every other
-// axis counts a record ONCE under the first keyed unit among its hits and excludes — and reports — the
+// `search --count-by AXIS` (SPEC.md §9.2, v0.5.0 ②, v0.6.0 ②-③, v0.6.3 ③, v0.8.1, v0.8.2): a per-key census
+// of the matched RECORDS of a scan along one closed axis. `label` multi-counts (a record counts under every
+// leaf of its matched units that passes -t/-T, so a leaf's count is what `-t <leaf>` would surface); every
+// other axis counts a record ONCE under the first keyed unit among its hits and excludes — and reports — the
 // records outside its domain.
 #pragma once
 #include <cstdint>

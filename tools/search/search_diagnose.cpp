@@ -1,21 +1,15 @@
-// The zero-match self-diagnosis (spec §6.2, v0.4, v0.10.0 ⑥): a zero result is a DEFINITIVE absence, said
+// The zero-match self-diagnosis (SPEC.md §9.2, v0.4, v0.10.0 ⑥): a zero result is a DEFINITIVE absence, said
 // so on stderr; under -t/-T the same records are re-matched without the label filter to name the labels the
 // pattern DOES occur under (the `-t user.message` searching-a-tool-name trap).
 #include <algorithm>
 
 #include "core/base/arg_ref.h"
+#include "core/base/text.h"
 #include "core/record/labels.h"
 #include "tools/search/search_envelope.h"
 
 namespace csift {
 namespace {
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (const auto& s : v)
-    out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 json target_args(const SearchRequest& req) {
   json t = json::array();

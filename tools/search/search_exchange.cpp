@@ -39,7 +39,7 @@ struct Group {
   std::map<UnitKey, ExchangeUnit> units;  // ordered by (entry, unit) = file order
 };
 
-// The §6.4 completeness rules for one matched unit.
+// The exchange completeness rules (SPEC.md §9.2) for one matched unit.
 void complete(Group& g, const ClassifiedTranscript& ct, const PartnerIndex& partners,
               const ExchangeUnit& hit) {
   const ClassifiedEntry& e = ct.entries[hit.entry_index];

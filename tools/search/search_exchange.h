@@ -1,5 +1,5 @@
-// Round-trip exchanges (spec §6.4): matched records grouped per (transcript, turn), each completed with the
-// records that make it a round trip, sorted chronologically across the whole scope and capped.
+// Round-trip exchanges (SPEC.md §9.2): matched records grouped per (transcript, turn), each completed with
+// the records that make it a round trip, sorted chronologically across the whole scope and capped.
 #pragma once
 #include <cstdint>
 #include <map>

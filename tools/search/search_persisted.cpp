@@ -1,4 +1,4 @@
-// --resolve-persisted (spec §4.6): a tool_result Claude Code externalised carries a <persisted-output>
+// --resolve-persisted (SPEC.md §9.2): a tool_result Claude Code externalised carries a <persisted-output>
 // pointer; the saved file is the ONLY file outside the transcript search reads, and only on demand. A path
 // written on another machine (or under another home) is mapped onto this store by its part after
 // `projects/`. Every failure becomes a note, never an error.

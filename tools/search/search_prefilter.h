@@ -1,5 +1,5 @@
-// The raw-byte stages of `search` (spec §7d, §7f): the required needles of the pattern plus the
-// synthesized-text markers (records whose matchable text is rendered, not verbatim), the byte-level label
+// The raw-byte stages of `search` (SPEC.md §7, §9.2 Reading, §10): the required needles of the pattern plus
+// the synthesized-text markers (records whose matchable text is rendered, not verbatim), the byte-level label
 // gates (gated leaves parse only under an explicit selector, attachments only under --attachments), and the
 // whole-file gate that skips a file with no needle and no marker without building records.
 #pragma once

@@ -1,4 +1,4 @@
-// --raw (spec §6.2): each matched record's VERBATIM jsonl line, deduped per record, in scope then file
+// --raw (SPEC.md §9.2): each matched record's VERBATIM jsonl line, deduped per record, in scope then file
 // order — show --raw's escape hatch over search's whole filter surface. A merged sidecar record has no
 // physical line and is omitted with a note.
 #include "core/base/error.h"

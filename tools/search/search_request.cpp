@@ -1,4 +1,4 @@
-// parse_search_request: the argument surface of `search` validated in one place (spec §6.2): the mode
+// parse_search_request: the argument surface of `search` validated in one place (SPEC.md §9.2): the mode
 // conflicts name both flags, the pattern is compiled (dialect errors surface here), selectors and ranges
 // parse before any file is read.
 #include <array>
@@ -6,6 +6,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/store/store.h"
+#include "tools/common/span_args.h"
 #include "tools/search/search_types.h"
 
 namespace csift {
@@ -13,18 +14,6 @@ namespace {
 
 constexpr std::array<const char*, 9> kAxisNames = {"label", "tool",       "turn",    "session", "pairing",
                                                    "model", "attachment", "version", "result"};
-
-std::vector<std::string> strings_of(const json& args, const char* name) {
-  std::vector<std::string> out;
-  if (!args.contains(name)) return out;
-  const json& v = args[name];
-  if (v.is_string()) out.push_back(v.get<std::string>());
-  if (v.is_array()) {
-    for (const auto& item : v)
-      if (item.is_string()) out.push_back(item.get<std::string>());
-  }
-  return out;
-}
 
 bool flag(const json& args, const char* name) {
   return args.contains(name) && args[name].is_boolean() && args[name].get<bool>();
@@ -106,7 +95,7 @@ SearchRequest parse_search_request(const json& args) {
   req.regex_options.multiline = flag(args, "multiline");
   req.compiled = CompiledPattern::compile(req.pattern, req.regex_options);
 
-  const auto include = strings_of(args, "label"), exclude = strings_of(args, "label_not");
+  const auto include = string_array(args, "label"), exclude = string_array(args, "label_not");
   req.labels = parse_label_filter(include, exclude);
   req.label_filter_active = !include.empty() || !exclude.empty();
   if (args.contains("turn") && args["turn"].is_string()) {

@@ -1,5 +1,6 @@
-// run_search_scan: the filter pipeline of §6.2 over every transcript of the scope — whole-file gate, read +
-// classify, label eligibility, time/turn window, regex — oneTBB across transcripts, merged in scope order.
+// run_search_scan: the filter pipeline of SPEC.md §9.2 over every transcript of the scope — whole-file gate,
+// read + classify, label eligibility, time/turn window, regex — oneTBB across transcripts, merged in scope
+// order.
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -252,20 +253,7 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
 }
 
 HitInput hit_input_of(const TranscriptHits& th, size_t entry_index, size_t unit_index) {
-  const ClassifiedEntry& e = th.ct.entries[entry_index];
-  HitInput in;
-  in.record = e.record;
-  in.unit = &e.units[unit_index];
-  in.owner = &th.ct.owner;
-  in.turn_index = e.superseded_draft ? -1 : e.turn_index;
-  in.superseded_draft = e.superseded_draft;
-  in.pairing = th.ct.pairing_of(e, e.units[unit_index]);
-  in.source = e.source;
-  int ordinal = 1;
-  for (size_t k = 0; k < unit_index; ++k)
-    ordinal += e.units[k].images;
-  in.first_image_ordinal = ordinal;
-  return in;
+  return hit_input_of(th.ct, th.ct.entries[entry_index], unit_index);
 }
 
 json search_hit_json(const SearchRequest& req, const TranscriptHits& th, const RecordHit& rh,

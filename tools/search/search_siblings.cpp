@@ -7,19 +7,9 @@
 namespace csift {
 namespace {
 
-int first_image_ordinal(const ClassifiedEntry& e, size_t unit) {
-  int ordinal = 1;
-  for (size_t k = 0; k < unit; ++k)
-    ordinal += e.units[k].images;
-  return ordinal;
-}
-
 json sibling_json(const SearchRequest& req, const ClassifiedTranscript& ct, const ClassifiedEntry& e,
                   size_t u) {
-  const HitInput in{e.record,           &e.units[u],
-                    &ct.owner,          e.turn_index,
-                    e.superseded_draft, ct.pairing_of(e, e.units[u]),
-                    e.source,           first_image_ordinal(e, u)};
+  const HitInput in = hit_input_of(ct, e, u);
   // A context record has no match to centre on: the excerpt is its head (full under --no-truncate).
   const ExcerptPolicy policy = req.no_truncate ? ExcerptPolicy::full_text() : ExcerptPolicy::centered(0, 0);
   json hit = build_hit_json(in, policy, HitJsonOptions{"hit", /*with_refetch=*/true});

@@ -1,4 +1,4 @@
-// `search --siblings` (spec §6.2, v0.2 policy, v0.6.4 ④): each matched turn's NON-matched records — the
+// `search --siblings` (SPEC.md §9.2, v0.2 policy, v0.6.4 ④): each matched turn's NON-matched records — the
 // surrounding back-and-forth — rendered under a FIXED zero-arg policy. Message units always (user.*,
 // agent.message, agent.communication.*); per leaf at most 2 agent.thinking, 1 agent.thinking.narration,
 // 3 agent.tool.use, 3 agent.tool.result and 2 of each harness leaf. What the caps hide is never silent: the

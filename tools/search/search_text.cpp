@@ -4,6 +4,7 @@
 // A zero-match run prints nothing on stdout (the diagnosis is in the notes, on stderr).
 #include "core/base/timefmt.h"
 #include "tools/common/record_render.h"
+#include "tools/common/text_fields.h"
 #include "tools/search/search.h"
 
 #include "tools/search/search_census.h"
@@ -12,22 +13,12 @@
 namespace csift {
 namespace {
 
-std::string plural(uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 std::string joined(const json& arr) {
   std::string out;
   if (!arr.is_array()) return out;
   for (const auto& v : arr)
     out += (out.empty() ? "" : ",") + v.get<std::string>();
   return out;
-}
-
-std::string scope_banner(const json& h) {
-  return "scope " + plural(h.value("sessions_in_scope", 0), "transcript", "transcripts") + " (" +
-         std::to_string(h.value("top_level_sessions", 0)) + " top-level, " +
-         std::to_string(h.value("subagent_sessions", 0)) + " subagent)\n";
 }
 
 std::string matches_banner(const json& s) {
@@ -95,7 +86,7 @@ std::string render_exchanges(const Envelope& env, const ToolContext& ctx) {
   HeaderTokens tokens;
   for (const auto& row : env.rows)
     tokens.add(row.value("session_id", ""));
-  std::string out = scope_banner(env.header) + matches_banner(env.summary);
+  std::string out = scope_banner(env.header) + "\n" + matches_banner(env.summary);
   for (const auto& row : env.rows)
     if (row.value("kind", "") == "exchange") out += exchange_text(row, tokens, ctx);
   return out + footer(env, ctx);

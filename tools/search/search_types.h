@@ -1,4 +1,4 @@
-// The internal data model of `search` (spec §6.2, §6.4): the parsed request, the per-transcript scan result
+// The internal data model of `search` (SPEC.md §9.2): the parsed request, the per-transcript scan result
 // (every matched record with its matched units, spans and rendered label), and the scan entry point. The
 // terminal modes (exchanges, -c, -l, --raw, --count-by) and --siblings all consume a SearchScan, so the
 // filter pipeline runs in exactly one place.
@@ -120,17 +120,17 @@ struct SearchScan {
   bool cancelled = false;
 };
 
-// Runs the filter pipeline (§6.2 order: label eligibility -> time/turn window -> regex) over every transcript
-// of the scope, oneTBB across transcripts, results merged deterministically in scope order. With
-// `diagnose_labels` the label-excluded matches are tallied (the zero-match probe; costs a wider prefilter).
-// `finish`, when given, runs in the worker on each transcript with hits (exchange mode renders its rows
-// there); the transcript's model is released after it, so memory follows the largest transcript rather
-// than the whole scope.
+// Runs the filter pipeline (SPEC.md §9.2; in order: label eligibility -> time/turn window -> regex) over
+// every transcript of the scope, oneTBB across transcripts, results merged deterministically in scope order.
+// With `diagnose_labels` the label-excluded matches are tallied (the zero-match probe; costs a wider
+// prefilter). `finish`, when given, runs in the worker on each transcript with hits (exchange mode renders
+// its rows there); the transcript's model is released after it, so memory follows the largest transcript
+// rather than the whole scope.
 SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolContext& ctx,
                            bool diagnose_labels = false,
                            const std::function<void(TranscriptHits&)>& finish = {});
 
-// The hit row input of any unit of an entry (build_hit_json): turn, draft, pairing, source, image ordinal.
+// The hit row input of any unit of an entry: hit_input_of (classified_transcript.h) addressed by index.
 HitInput hit_input_of(const TranscriptHits& th, size_t entry_index, size_t unit_index);
 // The JSON hit of one matched unit: build_hit_json with `refetch`, the label set to the surviving label, and
 // a match-centred excerpt (or the full text under --no-truncate).

@@ -1,5 +1,5 @@
-// `show` (spec §6.11): fetch the records you NAME from ONE transcript — by jsonl line, record uuid or turn —
-// rendered FULL through the shared per-record pipeline, or as verbatim line bytes under --raw.
+// `show` (SPEC.md §9.3): fetch the records you NAME from ONE transcript — by jsonl line, record uuid or turn
+// — rendered FULL through the shared per-record pipeline, or as verbatim line bytes under --raw.
 #pragma once
 #include <string>
 

@@ -1,4 +1,4 @@
-// Resolves a show address (--line / --uuid / --turn) against one classified transcript (spec §6.11 exit law):
+// Resolves a show address (--line / --uuid / --turn) against one classified transcript (SPEC.md §9.3):
 // explicit positions that name nothing are hard errors naming the domain, open forms clamp, and a fetch that
 // renders nothing points at --raw.
 #pragma once
@@ -30,6 +30,9 @@ struct LineSpan {
   uint64_t lo, hi;
 };
 std::vector<LineSpan> resolve_line_spans(const std::vector<RangeSpec>& specs, uint64_t total_lines);
+// Whether `line` lies in one of `spans`, which are sorted by `lo` and disjoint (as resolve_line_spans returns
+// them; a uuid or turn address's spans are too).
+bool in_spans(const std::vector<LineSpan>& spans, uint64_t line);
 
 // `no such turn(s): t99 — the transcript has 2 turn(s) (t0..t1); …` (an explicit turn address that names
 // nothing).

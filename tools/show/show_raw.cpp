@@ -65,11 +65,6 @@ std::vector<LineSpan> addressed_spans(const ShowRequest& req, const Transcript& 
   return req.mode == ShowAddressMode::uuid ? uuid_spans(req, ct) : turn_spans(req, ct);
 }
 
-bool in_spans(const std::vector<LineSpan>& spans, uint64_t line) {
-  for (const auto& s : spans) {
-    if (line >= s.lo && line <= s.hi) return true;
-  }
-  return false;
 }
 
 void add_raw_row(Envelope& env, uint64_t line, std::string bytes) {

@@ -34,13 +34,6 @@ json continuation(const ClassifiedTranscript& ct, const ShowSelection& sel, cons
   return call(std::to_string(from) + ".." + std::to_string(to));
 }
 
-int first_image_ordinal(const ClassifiedEntry& e, size_t unit) {
-  int ordinal = 1;
-  for (size_t k = 0; k < unit; ++k)
-    ordinal += e.units[k].images;
-  return ordinal;
-}
-
 json summary_counts(const ClassifiedTranscript& ct, const ShowSelection& sel) {
   json s = json::object();
   s["non_record_lines"] = sel.non_record_lines;
@@ -68,11 +61,7 @@ Envelope run_show_rendered(const ShowRequest& req, const Transcript& t, ToolCont
         if (cut.dropped++ == 0) cut.first_dropped = &e;
         continue;
       }
-      const HitInput in{e.record,           &e.units[u],
-                        &ct.owner,          e.turn_index,
-                        e.superseded_draft, ct.pairing_of(e, e.units[u]),
-                        e.source,           first_image_ordinal(e, u)};
-      env.rows.push_back(build_hit_json(in, ExcerptPolicy::full_text()));
+      env.rows.push_back(build_hit_json(hit_input_of(ct, e, u), ExcerptPolicy::full_text()));
       record_emitted = true;
       with_sidecar = with_sidecar || e.source == RecordSource::elicitation_sidecar;
     }

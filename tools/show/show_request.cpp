@@ -2,6 +2,8 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/base/text.h"
+#include "tools/common/span_args.h"
 
 namespace csift {
 namespace {
@@ -12,12 +14,8 @@ std::vector<std::string> split_values(const json& args, const char* key) {
   if (!args.contains(key)) return out;
   const json& v = args[key];
   const auto add_joined = [&](const std::string& joined) {
-    size_t start = 0;
-    while (start <= joined.size()) {
-      const size_t comma = std::min(joined.find(',', start), joined.size());
-      if (comma > start) out.push_back(joined.substr(start, comma - start));
-      start = comma + 1;
-    }
+    for (std::string& part : split_commas(joined))
+      out.push_back(std::move(part));
   };
   if (v.is_string()) add_joined(v.get<std::string>());
   if (v.is_array()) {
@@ -30,14 +28,7 @@ std::vector<std::string> split_values(const json& args, const char* key) {
 }
 
 std::string single_target(const json& args) {
-  std::vector<std::string> targets;
-  if (args.contains("targets") && args["targets"].is_string())
-    targets.push_back(args["targets"].get<std::string>());
-  if (args.contains("targets") && args["targets"].is_array()) {
-    for (const auto& t : args["targets"]) {
-      if (t.is_string()) targets.push_back(t.get<std::string>());
-    }
-  }
+  const std::vector<std::string> targets = string_array(args, "targets");
   if (targets.empty()) {
     usage_error("show needs a TARGET: @<uuid>, @<uuid-prefix>, @<agent-id> or a *.jsonl path");
   }

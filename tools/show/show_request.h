@@ -1,5 +1,5 @@
-// The arguments of one `show` call, validated (spec §6.11): exactly one target, exactly one addressing mode,
-// the span flags rejected with the rule, `--raw` exclusive with `--format json`.
+// The arguments of one `show` call, validated (SPEC.md §9.3): exactly one target, exactly one addressing
+// mode, the span flags rejected with the rule, `--raw` exclusive with `--format json`.
 #pragma once
 #include <cstddef>
 #include <optional>

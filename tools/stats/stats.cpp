@@ -82,12 +82,7 @@ bool counted_nothing(const TranscriptTally& t) {
 }
 
 json build_header(const Scope& scope, const StatsWindow& window) {
-  json header = Envelope::make("stats").header;
-  header["sessions_in_scope"] = scope.transcripts.size();
-  header["top_level_sessions"] = scope.top_level_sessions;
-  header["subagent_sessions"] = scope.subagent_sessions;
-  header["unscoped"] = scope.unscoped;
-  header["claude_home"] = scope.claude_home;
+  json header = span_header("stats", scope);
   echo_time_window(window.time, header);
   header["turn"] = window.turn ? json(window.turn->text) : json(nullptr);
   return header;

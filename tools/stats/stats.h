@@ -1,5 +1,5 @@
-// `stats` (spec §6.12): one-scan aggregates per transcript — line census, records, turns, compactions, span,
-// tokens per model (deduped per API message), narration blocks and tool calls — plus scope totals.
+// `stats` (SPEC.md §9.4): one-scan aggregates per transcript — line census, records, turns, compactions,
+// span, tokens per model (deduped per API message), narration blocks and tool calls — plus scope totals.
 #pragma once
 #include "core/base/envelope.h"
 #include "tools/common/tool.h"

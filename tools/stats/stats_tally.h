@@ -1,5 +1,5 @@
-// One transcript's `stats` aggregates (spec §6.12): a whole-file read whose line census is a file fact, while
-// every other figure counts only the records the --since/--until and --turn windows admit.
+// One transcript's `stats` aggregates (SPEC.md §9.4): a whole-file read whose line census is a file fact,
+// while every other figure counts only the records the --since/--until and --turn windows admit.
 #pragma once
 #include <cstdint>
 #include <map>

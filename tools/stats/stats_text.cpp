@@ -1,22 +1,18 @@
-// The text form of `stats` (spec §6.12): a block per transcript and a TOTAL block when more than one is
+// The text form of `stats` (SPEC.md §9.4): a block per transcript and a TOTAL block when more than one is
 // shown.
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "core/base/timefmt.h"
+#include "tools/common/text_fields.h"
 #include "tools/stats/stats.h"
 
 namespace csift {
 namespace {
 
-std::string str(const json& obj, const char* key) {
-  return obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>() : std::string();
-}
-
-uint64_t num(const json& obj, const char* key) {
-  return obj.contains(key) && obj[key].is_number() ? obj[key].get<uint64_t>() : 0;
-}
+constexpr auto str = json_str;
+constexpr auto num = json_count;
 
 // 1234567 -> "1,234,567": token figures are read at a glance.
 std::string grouped(int64_t n) {
@@ -40,8 +36,7 @@ std::string human_duration(int64_t ms) {
 }
 
 std::string local_time(const std::string& iso) {
-  const auto t = parse_iso8601(iso);
-  return t ? format_local(*t) : std::string("(none)");
+  return local_time_or(iso, "(none)");
 }
 
 // "name n · name n", most frequent first (ties by name).
@@ -87,14 +82,6 @@ std::string figure_lines(const json& f) {
   return out + "tool calls " + ranked_counts(f["tools"]) + "\n";
 }
 
-std::string title_line(const json& row) {
-  if (!row.value("is_subagent", false)) return "SESSION " + str(row, "session_id") + "\n";
-  std::string line = "SUBAGENT " + str(row, "session_id") + " (";
-  if (!str(row, "agent_type").empty()) line += str(row, "agent_type") + ", ";
-  const std::string parent = str(row, "parent_session_id");
-  return line + str(row, "shape") + ") of SESSION " + (parent.empty() ? "(unknown)" : parent) + "\n";
-}
-
 std::string window_line(const json& header) {
   std::string parts;
   if (!str(header, "since_utc").empty()) parts += " since " + local_time(str(header, "since_utc"));
@@ -120,11 +107,9 @@ std::string footer(const json& s, const ToolContext& ctx) {
 
 std::string render_stats_text(const Envelope& env, const json& /*args*/, const ToolContext& ctx) {
   const json& h = env.header;
-  std::string out = "scope " + std::to_string(num(h, "sessions_in_scope")) + " transcript(s) in scope (" +
-                    std::to_string(num(h, "top_level_sessions")) + " top-level, " +
-                    std::to_string(num(h, "subagent_sessions")) + " subagent)\n" + window_line(h);
+  std::string out = scope_banner(h) + "\n" + window_line(h);
   for (const auto& row : env.rows)
-    out += "\n" + title_line(row) + figure_lines(row);
+    out += "\n" + transcript_title(row) + "\n" + figure_lines(row);
   if (num(env.summary, "sessions") > 1) {
     out += "\nTOTAL (" + std::to_string(num(env.summary, "sessions")) + " transcripts)\n" +
            figure_lines(env.summary);

@@ -1,4 +1,4 @@
-// Token accounting for `stats` (spec §6.12, v0.9.2 ②). Claude Code writes one line per content block and
+// Token accounting for `stats` (SPEC.md §9.4, v0.9.2 ②). Claude Code writes one line per content block and
 // repeats the API message's identical `usage` on each, so summing per record over-reads 2-3.5x. Within one
 // file, usage is counted once per `message.id`, taking each field's MAX over the id's admitted records (a
 // compaction replay re-writes an id with zeroed usage); a record without an id counts on its own.

@@ -1,4 +1,4 @@
-// whoami (spec §6.3, §6.3a): the calling session from CLAUDE_CODE_SESSION_ID, or — with `@trap:<marker>` —
+// whoami (SPEC.md §9.5): the calling session from CLAUDE_CODE_SESSION_ID, or — with `@trap:<marker>` —
 // the calling SUBAGENT and its upstream ancestry chain, found by the marker in its own transcript.
 #pragma once
 #include <string>

@@ -1,6 +1,6 @@
-// classify_record: one physical record -> taxonomy Units (spec §5). Assistant records yield one unit per
-// block, tool_result carriers one per tool_result, batched user records one per section; everything else is
-// a single record-level unit. Labels are richest-first; a record with no label yields no unit.
+// classify_record: one physical record -> taxonomy Units (SPEC.md §4, Labels). Assistant records yield one
+// unit per block, tool_result carriers one per tool_result, batched user records one per section; everything
+// else is a single record-level unit. Labels are richest-first; a record with no label yields no unit.
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -354,7 +354,8 @@ void classify_attachment(const Record& r, std::vector<Unit>& out) {
   out.push_back(make_unit({Label::harness_meta_attachment}, r.attachment_json));
 }
 
-// A pending elicitation-sidecar marker stands in for the tool_use Claude Code has not written yet (§6.10).
+// A pending elicitation-sidecar marker stands in for the tool_use Claude Code has not written yet (the seed's
+// §6.10).
 void classify_elicitation_marker(const Record& r, ClassifyContext& ctx, std::vector<Unit>& out) {
   if (r.csift_phase != "pending") return;
   for (size_t i = 0; i < r.message.blocks.size(); ++i) {

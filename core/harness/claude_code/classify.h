@@ -1,4 +1,4 @@
-// Record semantics (spec §4) and classification into taxonomy units (spec §5).
+// Record semantics and classification into taxonomy units (SPEC.md §4).
 // A physical record yields zero or more Units: one per content block (assistant text/thinking/tool_use,
 // each tool_result) or per section (a batched <task-notification>/peer message record). A unit's labels are
 // richest-first; the record's labels are the union of its units' labels.
@@ -45,7 +45,7 @@ struct ClassifyContext {
   bool is_fork_clone = false;  // a /fork clone (line 1 fork-context-ref) has no spawn-prompt seed
 };
 
-// §4.1 predicates.
+// Genuine-user and turn-opener predicates (SPEC.md §4).
 bool is_genuine_user(const Record& r);
 bool opens_turn(const Record& r);
 bool is_tool_result_carrier(const Record& r);

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/text.h"
 #include "core/record/labels.h"
 #include "core/record/record.h"
 
@@ -38,8 +39,8 @@ inline constexpr std::string_view kAutonomousCheck = "Run the autonomous check";
 inline constexpr std::string_view kImageSource = "[Image: source:";
 inline constexpr std::string_view kElicitationMarker = "elicitation-marker-v1";
 
-// The three synthesized AUQ-answer phrasings (§4.4, v0.10.1 ⑩b). "The user did not answer the questions."
-// is the unanswered branch and is deliberately absent.
+// The three synthesized AUQ-answer phrasings (SPEC.md §4, v0.10.1 ⑩b). "The user did not answer the
+// questions." is the unanswered branch and is deliberately absent.
 inline constexpr std::string_view kAuqAnswerMarkers[] = {
     "User has answered your questions", "Your questions have been answered", "The user answered:"};
 // The three relay preambles Claude Code 2.1.258 puts before a peer message (v0.10.1 ⑩a).
@@ -48,9 +49,6 @@ inline constexpr std::string_view kPeerPreambles[] = {
     "A peer session sent a message while you were working:"};
 
 bool starts_with(std::string_view s, std::string_view p);
-bool contains(std::string_view s, std::string_view p);
-std::string_view trim(std::string_view s);
-std::string_view trim_start(std::string_view s);
 
 // ---- sections (classify_sections.cpp) ----
 // A boundary-anchored tag occurrence is a real section; a tag quoted mid-prose is not (FINDING-1).
@@ -60,7 +58,8 @@ bool is_peer_message_text(std::string_view text);
 bool is_agents_stopped_notice(std::string_view text);
 bool is_slash_wrapper_text(std::string_view text);
 bool is_interrupt_text(std::string_view text);
-// The synthesized non-human user shapes of §4.2.1-.3 plus the agents-stopped notice.
+// The synthesized non-human user shapes of SPEC.md §4 (interrupt markers, local-command stdout, slash-command
+// wrappers) plus the agents-stopped notice.
 bool is_synthetic_user_text(std::string_view text);
 std::optional<std::string> xml_tag(std::string_view s, std::string_view tag);
 std::optional<std::string> xml_attr(std::string_view s, std::string_view attr);
@@ -100,6 +99,6 @@ std::string json_string_field(const std::string& raw_json, std::string_view key)
 }  // namespace csift::detail
 
 namespace csift {
-// The typed instruction of a rejection tool_result block (§4.2.4), nullopt when it carries none.
+// The typed instruction of a rejection tool_result block (SPEC.md §4), nullopt when it carries none.
 std::optional<std::string> rejection_typed_message(const Block& b);
 }  // namespace csift

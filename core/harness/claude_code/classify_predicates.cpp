@@ -1,4 +1,4 @@
-// §4.1 record predicates: which user records are the human, and which open a turn.
+// SPEC.md §4 record predicates: which user records are the human, and which open a turn.
 //
 // Turn opening is a separate axis from the label. A turn opens on a genuine human message, an answered
 // AskUserQuestion, a rejection carrying a typed instruction, an inbound peer message, or a
@@ -117,8 +117,9 @@ bool is_genuine_user(const Record& r) {
          !has_boundary_section(text, kTaskNotificationOpen);
 }
 
-// §4.4: a non-errored tool_result carrier with structured answers, or (older records without
-// toolUseResult) the synthesized answer phrasing. A cancelled/rejected AUQ is errored and never answers.
+// An answered AskUserQuestion (SPEC.md §4): a non-errored tool_result carrier with structured answers, or
+// (older records without toolUseResult) the synthesized answer phrasing. A cancelled/rejected AUQ is errored
+// and never answers.
 bool is_auq_answer(const Record& r) {
   if (!is_user_record(r)) return false;
   bool has_result = false, marker = false;

@@ -1,6 +1,6 @@
 // The matchable texts csift fabricates for records whose searchable content is structure rather than prose:
-// the AskUserQuestion Q+options+answer unit (§4.4), the compaction boundary excerpt (§4.7) and the promoted
-// meta leaves (§5.1: turn duration, stop hooks, file-history snapshot/delta, other system subtypes).
+// the AskUserQuestion Q+options+answer unit, the compaction boundary excerpt and the promoted
+// meta leaves (SPEC.md §4: turn duration, stop hooks, file-history snapshot/delta, other system subtypes).
 #include <algorithm>
 #include <map>
 

@@ -15,28 +15,6 @@ namespace csift::detail {
 bool starts_with(std::string_view s, std::string_view p) {
   return s.substr(0, p.size()) == p;
 }
-bool contains(std::string_view s, std::string_view p) {
-  return s.find(p) != std::string_view::npos;
-}
-
-namespace {
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-}  // namespace
-
-std::string_view trim_start(std::string_view s) {
-  while (!s.empty() && is_space(s.front()))
-    s.remove_prefix(1);
-  return s;
-}
-
-std::string_view trim(std::string_view s) {
-  s = trim_start(s);
-  while (!s.empty() && is_space(s.back()))
-    s.remove_suffix(1);
-  return s;
-}
 
 bool is_section_boundary(std::string_view prefix) {
   std::string_view t = trim(prefix);

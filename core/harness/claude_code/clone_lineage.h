@@ -1,4 +1,4 @@
-// Clone lineage (spec §6.1, v0.9.4 ③): a background-job fork copies a whole session file at a compaction
+// Clone lineage (SPEC.md §9.1, v0.9.4 ③): a background-job fork copies a whole session file at a compaction
 // point, so the copy's first timestamped record is a system/compact_boundary. The origin is the sibling
 // session that holds that boundary record itself (uuid match + compact_boundary) anywhere but at its own
 // head: a prose quote parses to a different uuid, and a co-clone carries the same boundary as its head.

@@ -1,4 +1,5 @@
-// The elicitation sidecar merge (spec §6.10, ghost guard v0.6.3 item 1): a top-level session's
+// The elicitation sidecar merge (the seed's §6.10; SPEC.md §9.1 reports it; ghost guard v0.6.3 item 1): a
+// top-level session's
 // `<uuid>/elicitations.jsonl` holds hook-written pending/resolved markers for AskUserQuestion, ExitPlanMode
 // and MCP elicitations, which leave no live trace in the native transcript. The records still pending are
 // merged into the surfaces that read the session, as native records with no physical line.

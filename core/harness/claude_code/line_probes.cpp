@@ -1,13 +1,15 @@
-// Byte-level probes over a raw jsonl line (spec §7c/§7d): they run before any parse, so they must be cheap
+// Byte-level probes over a raw jsonl line (SPEC.md §7): they run before any parse, so they must be cheap
 // and CONSERVATIVE — a probe may say "maybe" for a line that turns out not to qualify, never "no" for one
 // that does. Role markers tolerate json.dumps spacing (`"role": "user"`), which is why the spec's v0.6.9
 // ledger retired the exact-byte needle.
+#include <algorithm>
 #include <cstring>
 #include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/base/text.h"
 #include "core/harness/claude_code/record_parser.h"
 #include "core/regex/substring_finder.h"
 
@@ -15,14 +17,8 @@ namespace csift {
 
 namespace {
 
-bool is_ws(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
 size_t skip_ws(std::string_view s, size_t i) {
-  while (i < s.size() && is_ws(s[i]))
-    ++i;
-  return i;
+  return std::min(s.find_first_not_of(kJsonSpace, i), s.size());
 }
 
 // True when the quote at `pos` is a real JSON quote, not an escaped one inside a string.
@@ -31,6 +27,15 @@ bool quote_is_unescaped(std::string_view s, size_t pos) {
   while (pos > backslashes && s[pos - 1 - backslashes] == '\\')
     ++backslashes;
   return backslashes % 2 == 0;
+}
+
+// The index of the quote that closes the JSON string opened by the quote at `open` (a backslash skips the
+// byte after it), or npos when the string runs off the end.
+size_t string_close(std::string_view s, size_t open) {
+  size_t end = open + 1;
+  while (end < s.size() && s[end] != '"')
+    end += s[end] == '\\' ? 2 : 1;
+  return end < s.size() ? end : std::string_view::npos;
 }
 
 // Finds `"key"` <ws> `:` <ws> `"value"` with the key's opening quote unescaped (so a pair quoted inside a
@@ -47,49 +52,12 @@ size_t find_quoted_key(std::string_view hay, std::string_view quoted_key, size_t
   return hit ? static_cast<size_t>(static_cast<const char*>(hit) - hay.data()) : std::string_view::npos;
 }
 
-// True when `"key"` <ws> `:` <ws> `"value"` occurs for any of `values`, in one pass over the line.
-bool has_key_string_value(std::string_view line, std::string_view key,
-                          std::initializer_list<std::string_view> values) {
-  std::string quoted_key = "\"" + std::string(key) + "\"";
-  size_t at = 0;
-  while ((at = find_quoted_key(line, quoted_key, at)) != std::string_view::npos) {
-    size_t i = skip_ws(line, at + quoted_key.size());
-    bool real = quote_is_unescaped(line, at);
-    at += quoted_key.size();
-    if (!real || i >= line.size() || line[i] != ':') continue;
-    i = skip_ws(line, i + 1);
-    if (i >= line.size() || line[i] != '"') continue;
-    for (std::string_view value : values) {
-      if (line.substr(i + 1, value.size()) == value && i + 1 + value.size() < line.size() &&
-          line[i + 1 + value.size()] == '"') {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
-}  // namespace
-
-bool line_is_blank(std::string_view line) {
-  for (char c : line) {
-    if (!is_ws(c)) return false;
-  }
-  return true;
-}
-
-bool line_shape_malformed(std::string_view line) {
-  size_t b = 0, e = line.size();
-  while (b < e && is_ws(line[b]))
-    ++b;
-  while (e > b && is_ws(line[e - 1]))
-    --e;
-  if (b == e) return false;  // blank is not malformed
-  return line[b] != '{' || line[e - 1] != '}';
-}
-
-std::vector<std::string_view> key_string_values(std::string_view line, std::string_view key) {
-  std::vector<std::string_view> out;
+// The one walk over `"key"` <ws> `:` <ws> `"value"` pairs: calls on_value(value) for each, in order, with the
+// value raw as on disk (escapes kept, an escaped `\"` does not end it), and stops at the first call that
+// returns true (returning true). A key whose opening quote is escaped lies inside a string and is skipped; an
+// unterminated value ends the walk.
+template <class OnValue>
+bool find_key_string_value(std::string_view line, std::string_view key, OnValue&& on_value) {
   const std::string quoted_key = "\"" + std::string(key) + "\"";
   size_t at = 0;
   while ((at = find_quoted_key(line, quoted_key, at)) != std::string_view::npos) {
@@ -99,14 +67,53 @@ std::vector<std::string_view> key_string_values(std::string_view line, std::stri
     if (!real || i >= line.size() || line[i] != ':') continue;
     i = skip_ws(line, i + 1);
     if (i >= line.size() || line[i] != '"') continue;
-    size_t end = i + 1;
-    while (end < line.size() && line[end] != '"')
-      end += line[end] == '\\' ? 2 : 1;
-    if (end >= line.size()) break;
-    out.push_back(line.substr(i + 1, end - i - 1));
+    const size_t end = string_close(line, i);
+    if (end == std::string_view::npos) return false;
+    if (on_value(line.substr(i + 1, end - i - 1))) return true;
     at = end;
   }
+  return false;
+}
+
+// True when `"key"` <ws> `:` <ws> `"value"` occurs for any of `values`, in one pass over the line.
+bool has_key_string_value(std::string_view line, std::string_view key,
+                          std::initializer_list<std::string_view> values) {
+  return find_key_string_value(line, key, [&](std::string_view v) {
+    for (std::string_view value : values) {
+      if (v == value) return true;
+    }
+    return false;
+  });
+}
+
+}  // namespace
+
+bool line_is_blank(std::string_view line) {
+  return trim_start(line, kJsonSpace).empty();
+}
+
+bool line_shape_malformed(std::string_view line) {
+  const std::string_view t = trim(line, kJsonSpace);
+  if (t.empty()) return false;  // blank is not malformed
+  return t.front() != '{' || t.back() != '}';
+}
+
+std::vector<std::string_view> key_string_values(std::string_view line, std::string_view key) {
+  std::vector<std::string_view> out;
+  find_key_string_value(line, key, [&](std::string_view v) {
+    out.push_back(v);
+    return false;
+  });
   return out;
+}
+
+std::string_view first_key_string_value(std::string_view line, std::string_view key) {
+  std::string_view found;
+  find_key_string_value(line, key, [&](std::string_view v) {
+    found = v;
+    return !v.empty();
+  });
+  return found;
 }
 
 bool line_has_role(std::string_view line, std::string_view role) {
@@ -131,10 +138,8 @@ std::string peek_type(std::string_view line) {
       --depth;
       ++i;
     } else if (c == '"') {
-      size_t start = i + 1, j = start;
-      while (j < line.size() && line[j] != '"')
-        j += (line[j] == '\\') ? 2 : 1;
-      if (j >= line.size()) return "";
+      const size_t start = i + 1, j = string_close(line, i);
+      if (j == std::string_view::npos) return "";
       std::string_view str = line.substr(start, j - start);
       i = j + 1;
       if (depth != 1 || str != "type") continue;
@@ -142,10 +147,8 @@ std::string peek_type(std::string_view line) {
       if (k >= line.size() || line[k] != ':') continue;  // a string value, not a key
       k = skip_ws(line, k + 1);
       if (k >= line.size() || line[k] != '"') return "";
-      size_t vs = k + 1, ve = vs;
-      while (ve < line.size() && line[ve] != '"')
-        ve += (line[ve] == '\\') ? 2 : 1;
-      if (ve >= line.size()) return "";
+      const size_t vs = k + 1, ve = string_close(line, k);
+      if (ve == std::string_view::npos) return "";
       return std::string(line.substr(vs, ve - vs));
     } else {
       ++i;
@@ -154,8 +157,9 @@ std::string peek_type(std::string_view line) {
   return "";
 }
 
-// §4.1 openers on raw bytes: a user-role line without a real tool_result block may be genuine, a peer
-// message, a task-notification...; a carrier opens only as an AUQ answer or a rejection with a typed message.
+// SPEC.md §4 turn openers on raw bytes: a user-role line without a real tool_result block may be genuine, a
+// peer message, a task-notification...; a carrier opens only as an AUQ answer or a rejection with a typed
+// message.
 bool may_open_turn(std::string_view line) {
   if (!line_has_role(line, "user")) return false;
   if (!has_key_string_value(line, "type", {"tool_result"})) return true;

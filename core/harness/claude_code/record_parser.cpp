@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/base/text.h"
 #include "core/json/json_syntax.h"
 #include "core/json/json_text_repair.h"
 
@@ -48,16 +49,6 @@ bool is_extra_key(std::string_view k) {
   return false;
 }
 
-std::string_view trim_ws(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) {
-    s.remove_suffix(1);
-  }
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r')) {
-    s.remove_prefix(1);
-  }
-  return s;
-}
-
 // The raw JSON text of any value (consumes it).
 std::string raw_of(od::value v) {
   switch (v.type().value()) {
@@ -70,7 +61,7 @@ std::string raw_of(od::value v) {
       return std::string(a.raw_json().value());
     }
     default:
-      return std::string(trim_ws(v.raw_json_token()));
+      return std::string(trim(v.raw_json_token(), kJsonSpace));
   }
 }
 
@@ -142,7 +133,7 @@ void RecordParser::Impl::parse_usage(od::object obj, Usage& u) {
 void RecordParser::Impl::parse_tool_result_content(od::value v, Block& b) {
   od::json_type t = v.type().value();
   if (t == od::json_type::string) {
-    b.content_json = std::string(trim_ws(v.raw_json_token()));
+    b.content_json = std::string(trim(v.raw_json_token(), kJsonSpace));
     b.content_text = std::string(v.get_string().value());
     return;
   }
@@ -268,7 +259,7 @@ void parse_origin(od::value v, Record& r) {
 
 void parse_top_content(od::value v, Record& r) {
   if (v.type().value() == od::json_type::string) {
-    r.content_json = std::string(trim_ws(v.raw_json_token()));
+    r.content_json = std::string(trim(v.raw_json_token(), kJsonSpace));
     r.content_text = std::string(v.get_string().value());
   } else {
     r.content_json = raw_of(v);

@@ -1,5 +1,5 @@
 // RecordParser: one raw jsonl line -> Record, with simdjson On-Demand (one parser per thread). Also the cheap
-// byte-level probes that run before any parse (spec §7c/§7d): a line that fails them is never parsed.
+// byte-level probes that run before any parse (SPEC.md §7): a line that fails them is never parsed.
 #pragma once
 #include <memory>
 #include <string>
@@ -44,9 +44,11 @@ bool line_has_role(std::string_view line, std::string_view role);
 bool line_has_any_role(std::string_view line);
 // Every string value of `"key"` (at any depth, escaped pairs inside strings excluded), raw as on disk.
 std::vector<std::string_view> key_string_values(std::string_view line, std::string_view key);
+// The first non-empty one of those values, or "" when there is none.
+std::string_view first_key_string_value(std::string_view line, std::string_view key);
 // The top-level "type" value of a line by a cheap scan (the first `"type":"` key at depth 1), or "".
 std::string peek_type(std::string_view line);
-// True when a raw line could be a turn opener (§4.1): a user-role line that is not a plain tool_result
+// True when a raw line could be a turn opener (SPEC.md §4): a user-role line that is not a plain tool_result
 // carrier, or a carrier bearing an AUQ-answer / rejection-with-message marker. Never false for an opener.
 bool may_open_turn(std::string_view line);
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/base/text.h"
 #include "core/base/timefmt.h"
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/record_parser.h"
@@ -26,10 +27,6 @@ constexpr size_t kHeadBulkChunkBytes = 1 << 20;
 // small: list promises to read heads and tails only (measured on the 1 GiB bench store, a 1 MiB allowance
 // made the gap counts 35 MB of 169 MB read); past it the tail's line numbers are null.
 constexpr uint64_t kLineNumberGapBytes = 64 * 1024;
-
-bool contains(std::string_view s, std::string_view needle) {
-  return s.find(needle) != std::string_view::npos;
-}
 
 // Raw-byte gate for "an assistant record with a text block": the `"text"` key/value survives JSON encoding
 // unescaped only as structure, so a line without it cannot carry agent text.

@@ -1,4 +1,4 @@
-// The head/tail identity probe (spec §6.1, §7b): who a session is, read without scanning the whole file.
+// The head/tail identity probe (SPEC.md §9.1, §7): who a session is, read without scanning the whole file.
 // The head is read forward until the first genuine user message; the tail is read backward, floored at the
 // head's end so the two windows are disjoint, until the last genuine user message and the last agent text.
 // Only a file missing those anchors is read end to end.
