@@ -65,8 +65,6 @@ std::vector<LineSpan> addressed_spans(const ShowRequest& req, const Transcript& 
   return req.mode == ShowAddressMode::uuid ? uuid_spans(req, ct) : turn_spans(req, ct);
 }
 
-}
-
 void add_raw_row(Envelope& env, uint64_t line, std::string bytes) {
   json& row = env.add_row("raw");
   row["line"] = line;
