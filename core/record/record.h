@@ -1,8 +1,10 @@
-// The tolerant Claude Code record model (SPEC.md §4). Every field is optional on disk; an absent string
-// field is left empty and an absent flag is false. Unknown fields, record types and block types never
-// fail a parse: they are simply not modelled (unknown blocks keep their raw `type`).
+// The tolerant record model shared by every harness (SPEC.md §4), Claude Code's shape first. Every field is
+// optional on disk; an absent string field is left empty and an absent flag is false. Unknown fields, record
+// types and block types never fail a parse: they are simply not modelled (unknown blocks keep their raw
+// `type`).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +50,42 @@ struct Message {
   Usage usage;
 };
 
+// Fields one harness records that the shared model does not carry. Each harness defines its own subtype and
+// reads it back through its own accessor; nothing outside that harness's folder names them.
+struct HarnessFields {
+  virtual ~HarnessFields() = default;
+  virtual std::unique_ptr<HarnessFields> clone() const = 0;
+};
+
+// Owns a record's harness fields with value semantics: a copied record copies them.
+class HarnessFieldsBox {
+ public:
+  HarnessFieldsBox() = default;
+  HarnessFieldsBox(const HarnessFieldsBox& o) : fields_(o.fields_ ? o.fields_->clone() : nullptr) {}
+  HarnessFieldsBox& operator=(const HarnessFieldsBox& o) {
+    if (this != &o) fields_ = o.fields_ ? o.fields_->clone() : nullptr;
+    return *this;
+  }
+  HarnessFieldsBox(HarnessFieldsBox&&) noexcept = default;
+  HarnessFieldsBox& operator=(HarnessFieldsBox&&) noexcept = default;
+
+  template <class T>
+  const T* get() const {
+    return dynamic_cast<const T*>(fields_.get());
+  }
+  template <class T>
+  T& get_or_make() {
+    if (T* f = dynamic_cast<T*>(fields_.get())) return *f;
+    auto made = std::make_unique<T>();
+    T& ref = *made;
+    fields_ = std::move(made);
+    return ref;
+  }
+
+ private:
+  std::unique_ptr<HarnessFields> fields_;
+};
+
 struct Record {
   // Where the record sits in its transcript.
   uint64_t line = 0;    // 1-based physical line number (blank lines counted)
@@ -57,7 +95,6 @@ struct Record {
   std::string type;  // open set: user, assistant, system, attachment, queue-operation, ...
   std::string uuid;
   std::string parent_uuid;
-  std::string logical_parent_uuid;
   std::string timestamp;  // ISO-8601 UTC as on disk; empty when absent (metadata records)
   std::string session_id;
   std::string agent_id;
@@ -65,41 +102,16 @@ struct Record {
   std::string version;
   std::string git_branch;
   std::string subtype;  // system records
-  std::string level;    // system records
-  std::string prompt_id;
-  std::string request_id;
-  std::string source_tool_assistant_uuid;
-  std::string origin_kind;  // origin.kind when present (e.g. "task-notification")
-  bool is_sidechain = false;
-  bool is_meta = false;
-  bool is_compact_summary = false;
-  bool is_visible_in_transcript_only = false;
   // The line held invalid UTF-8 or a lone surrogate escape; the fields hold U+FFFD there (the raw line on
   // disk, which show --raw prints, is unchanged).
   bool text_repaired = false;
 
-  // Raw JSON of free-form parts, kept verbatim; parsed lazily only where a rule needs them.
-  std::string content_json;           // top-level `content` (system / queue-operation / ...)
-  std::string content_text;           // top-level `content` when it is a string (unescaped)
-  std::string tool_use_result_json;   // toolUseResult
-  std::string attachment_json;        // attachment
-  std::string snapshot_json;          // file-history-snapshot `snapshot`
-  std::string compact_metadata_json;  // compact_boundary compactMetadata
-  std::string extra_json;             // other small fields a leaf renders (durationMs, hookInfos, ...),
-                                      // as one JSON object of the keys kept; "{}" when none
-
-  // queue-operation
-  std::string operation;
-  std::string reason;
-
-  // Elicitation sidecar marker fields (the seed's §6.10): `csift`, `csiftPhase`, `csiftKind`, `csiftKey`.
-  // Native transcript records never carry them.
-  std::string csift_marker;  // "elicitation-marker-v1" on a sidecar line
-  std::string csift_phase;   // "pending" | "resolved"
-  std::string csift_kind;    // "AskUserQuestion" | "ExitPlanMode" | "mcp-elicitation"
-  std::string csift_key;     // pairs a pending marker with its resolution
+  std::string content_text;  // top-level `content` when it is a string (unescaped)
 
   Message message;
+
+  // What only this record's harness records (Claude Code: core/harness/claude_code/claude_fields.h).
+  HarnessFieldsBox harness_fields;
 };
 
 }  // namespace csift

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/harness/claude_code/claude_fields.h"
 #include "core/harness/claude_code/record_parser.h"
 #include "core/record/transcript_reader.h"
 

@@ -1,6 +1,7 @@
 // RecordParser and the raw-byte probes.
 #include <doctest/doctest.h>
 
+#include "core/harness/claude_code/claude_fields.h"
 #include "core/harness/claude_code/record_parser.h"
 
 using namespace csift;
@@ -22,16 +23,16 @@ TEST_CASE("parser fills envelope fields whatever the key order") {
   CHECK(r.cwd == "/w");
   CHECK(r.version == "2.1.9");
   CHECK(r.git_branch == "main");
-  CHECK(r.is_sidechain);
-  CHECK_FALSE(r.is_meta);
+  CHECK(cc(r).is_sidechain);
+  CHECK_FALSE(cc(r).is_meta);
   CHECK(r.agent_id == "abc");
-  CHECK(r.prompt_id == "pr");
-  CHECK(r.origin_kind == "task-notification");
+  CHECK(cc(r).prompt_id == "pr");
+  CHECK(cc(r).origin_kind == "task-notification");
   CHECK(r.message.present);
   CHECK(r.message.role == "user");
   CHECK(r.message.content_is_string);
   CHECK(r.message.content_string == "hi there");
-  CHECK(r.extra_json == "{}");
+  CHECK(cc(r).extra_json == "{}");
 }
 
 TEST_CASE("parser keeps blocks, raw tool input and flattens tool_result content") {
@@ -79,7 +80,7 @@ TEST_CASE("parser keeps blocks, raw tool input and flattens tool_result content"
   CHECK(b.content_images == 1);
   CHECK(b.content_json.front() == '[');
   CHECK(b.content_json.find("tool_reference") != std::string::npos);
-  CHECK(r.tool_use_result_json == R"({"stdout":"x","interrupted":false})");
+  CHECK(cc(r).tool_use_result_json == R"({"stdout":"x","interrupted":false})");
 
   std::string string_result =
       R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"plain \n text"}]}})";
@@ -98,42 +99,43 @@ TEST_CASE("parser keeps raw payloads and the small rendered fields in extra_json
       R"("content":"x","durationMs":65000,"bigUnmodelled":"zzz"})";
   REQUIRE(p.parse(line, r) == ParseStatus::ok);
   CHECK(r.subtype == "stop_hook_summary");
-  CHECK(r.level == "info");
+  CHECK(cc(r).level == "info");
   CHECK(r.content_text == "x");
-  CHECK(r.content_json == "\"x\"");
-  CHECK(r.extra_json == R"({"hookCount":2,"hookInfos":[{"command":"a.sh","durationMs":12}],"hookErrors":[],)"
-                        R"("preventedContinuation":false,"durationMs":65000})");
+  CHECK(cc(r).content_json == "\"x\"");
+  CHECK(cc(r).extra_json ==
+        R"({"hookCount":2,"hookInfos":[{"command":"a.sh","durationMs":12}],"hookErrors":[],)"
+        R"("preventedContinuation":false,"durationMs":65000})");
 
   std::string delta =
       R"({"type":"file-history-delta","trackingPath":"/a/b","version":3,"backupFileName":"h@v3"})";
   REQUIRE(p.parse(delta, r) == ParseStatus::ok);
   CHECK(r.version.empty());
-  CHECK(r.extra_json == R"({"trackingPath":"/a/b","version":3,"backupFileName":"h@v3"})");
+  CHECK(cc(r).extra_json == R"({"trackingPath":"/a/b","version":3,"backupFileName":"h@v3"})");
 
   std::string att = R"({"type":"attachment","attachment":{"type":"hook_success","content":"ok"}})";
   REQUIRE(p.parse(att, r) == ParseStatus::ok);
-  CHECK(r.attachment_json == R"({"type":"hook_success","content":"ok"})");
+  CHECK(cc(r).attachment_json == R"({"type":"hook_success","content":"ok"})");
 
   std::string snap =
       R"({"type":"file-history-snapshot","messageId":"m","snapshot":{"trackedFileBackups":{}}})";
   REQUIRE(p.parse(snap, r) == ParseStatus::ok);
-  CHECK(r.snapshot_json == R"({"trackedFileBackups":{}})");
+  CHECK(cc(r).snapshot_json == R"({"trackedFileBackups":{}})");
   CHECK(r.timestamp.empty());
 
   std::string queue =
       R"({"type":"queue-operation","operation":"remove","reason":"absorbed_mid_turn","content":"q"})";
   REQUIRE(p.parse(queue, r) == ParseStatus::ok);
-  CHECK(r.operation == "remove");
-  CHECK(r.reason == "absorbed_mid_turn");
+  CHECK(cc(r).operation == "remove");
+  CHECK(cc(r).reason == "absorbed_mid_turn");
   CHECK(r.content_text == "q");
 
   std::string marker =
       R"({"csift":"elicitation-marker-v1","csiftPhase":"pending","csiftKind":"AskUserQuestion","csiftKey":"k1","type":"assistant"})";
   REQUIRE(p.parse(marker, r) == ParseStatus::ok);
-  CHECK(r.csift_marker == "elicitation-marker-v1");
-  CHECK(r.csift_phase == "pending");
-  CHECK(r.csift_kind == "AskUserQuestion");
-  CHECK(r.csift_key == "k1");
+  CHECK(cc(r).csift_marker == "elicitation-marker-v1");
+  CHECK(cc(r).csift_phase == "pending");
+  CHECK(cc(r).csift_kind == "AskUserQuestion");
+  CHECK(cc(r).csift_key == "k1");
 }
 
 TEST_CASE("wrong-typed fields are ignored, malformed JSON is reported") {
@@ -142,7 +144,7 @@ TEST_CASE("wrong-typed fields are ignored, malformed JSON is reported") {
   REQUIRE(p.parse(R"({"type":7,"uuid":null,"isMeta":"yes","message":"not an object","timestamp":[1]})", r) ==
           ParseStatus::ok);
   CHECK(r.type.empty());
-  CHECK_FALSE(r.is_meta);
+  CHECK_FALSE(cc(r).is_meta);
   CHECK_FALSE(r.message.present);
 
   CHECK(p.parse(R"({"type":"user","uuid":)", r) == ParseStatus::malformed);

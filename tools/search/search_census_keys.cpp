@@ -3,6 +3,7 @@
 // matched still counts under its tool — and record-level axes read the record itself.
 #include <functional>
 
+#include "core/harness/claude_code/claude_fields.h"
 #include "tools/search/search_census.h"
 
 namespace csift {
@@ -22,16 +23,6 @@ std::optional<std::string> first_unit_value(const TranscriptHits& th, const Reco
 std::optional<std::string> non_empty(const std::string& s) {
   if (s.empty()) return std::nullopt;
   return s;
-}
-
-// The payload type of an attachment record (`attachment.type`); hook context is an attachment too.
-std::optional<std::string> attachment_type(const Record& r) {
-  if (r.type != "attachment" || r.attachment_json.empty()) return std::nullopt;
-  const json att = json::parse(r.attachment_json, nullptr, /*allow_exceptions=*/false);
-  if (!att.is_object()) return std::nullopt;
-  const auto it = att.find("type");
-  if (it == att.end() || !it->is_string()) return std::nullopt;
-  return non_empty(it->get<std::string>());
 }
 
 std::optional<std::string> turn_key(const TranscriptHits& th, const ClassifiedEntry& e, bool qualify) {

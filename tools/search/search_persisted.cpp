@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/harness/claude_code/claude_fields.h"
 #include "tools/common/record_render.h"
 #include "tools/search/search_scan.h"
 
@@ -12,12 +13,7 @@ namespace csift {
 namespace {
 
 std::string pointer_path(const Record& r, const Unit& u) {
-  if (!r.tool_use_result_json.empty()) {
-    const json j = json::parse(r.tool_use_result_json, nullptr, false);
-    if (j.is_object() && j.contains("persistedOutputPath") && j["persistedOutputPath"].is_string()) {
-      return j["persistedOutputPath"].get<std::string>();
-    }
-  }
+  if (std::string path = persisted_output_path(r); !path.empty()) return path;
   static constexpr std::string_view kSaved = "Full output saved to: ";
   const size_t at = u.text.find(kSaved);
   if (at == std::string::npos) return "";

@@ -5,6 +5,7 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/harness/claude_code/claude_fields.h"
 #include "core/record/labels.h"
 
 namespace csift {
@@ -31,7 +32,7 @@ std::string describe_line(const ClassifiedTranscript& ct, uint64_t line) {
     if (r.line == line) {
       std::string what = "a \"" + r.type + "\" line";
       if (!r.subtype.empty()) what += " (subtype " + r.subtype + ")";
-      if (!r.operation.empty()) what += " (operation " + r.operation + ")";
+      if (!queue_operation(r).empty()) what += " (operation " + queue_operation(r) + ")";
       return what + " that is not a rendered record";
     }
   }

@@ -3,6 +3,7 @@
 #include <unordered_set>
 
 #include "core/harness/claude_code/classify_detail.h"
+#include "core/harness/claude_code/claude_fields.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
 
@@ -91,7 +92,7 @@ void count_records(TranscriptTally& tally, const std::vector<Record>& records, T
   for (const Record& r : records) {
     note_span(tally, r, first, last);
     if (r.type == "user") ++tally.user_records;
-    if (r.is_compact_summary) ++tally.compactions;
+    if (is_compact_summary(r)) ++tally.compactions;
     if (r.type == "assistant") count_assistant(tally, r, ledger, tool_ids);
   }
   tally.tokens = ledger.totals();

@@ -7,6 +7,7 @@
 #include "core/base/envelope.h"
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/classify_detail.h"
+#include "core/harness/claude_code/claude_fields.h"
 
 namespace csift {
 
@@ -194,7 +195,7 @@ Unit tool_result_unit(const Record& r, const Block& b, int index, bool auq_block
 }
 
 void classify_tool_results(const Record& r, ClassifyContext& ctx, std::vector<Unit>& out) {
-  LazyObject tur(r.tool_use_result_json);
+  LazyObject tur(cc(r).tool_use_result_json);
   bool auq = is_auq_answer(r);
   // The answer's dual label belongs to the AskUserQuestion result (by tool name or phrasing); a lone
   // tool_result on an answered carrier is that result.
@@ -258,7 +259,7 @@ void classify_user_text(const Record& r, const std::string& s, bool first_opener
     u.to = kSelf;
     return out.push_back(std::move(u));
   }
-  if (!r.is_meta)
+  if (!cc(r).is_meta)
     out.push_back(make_unit({Label::user_message}, s));  // a genuine user.message is never isMeta
 }
 
@@ -285,7 +286,7 @@ void classify_user(const Record& r, ClassifyContext& ctx, std::vector<Unit>& out
   bool opener = opens_turn(r);
   bool first_opener = opener && !ctx.opener_seen;
   if (opener) ctx.opener_seen = true;
-  if (r.is_compact_summary) {
+  if (cc(r).is_compact_summary) {
     out.push_back(make_unit({Label::harness_compaction_summary}, user_text(r)));
     return;
   }
@@ -315,9 +316,9 @@ void classify_queue(const Record& r, std::vector<Unit>& out) {
   if (trim(text).empty()) return;
   if (starts_with(trim_start(text), kTaskNotificationOpen) || is_peer_message_text(text)) return;
   Unit u = make_unit({Label::user_queued}, text);
-  u.queue_operation = r.operation;
-  u.queue_reason = r.reason;
-  u.marker = "[" + r.operation + (r.reason.empty() ? "" : " · " + r.reason) + "]";
+  u.queue_operation = cc(r).operation;
+  u.queue_reason = cc(r).reason;
+  u.marker = "[" + cc(r).operation + (cc(r).reason.empty() ? "" : " · " + cc(r).reason) + "]";
   out.push_back(std::move(u));
 }
 
@@ -329,7 +330,7 @@ void classify_system(const Record& r, std::vector<Unit>& out) {
   if (r.subtype == "turn_duration")
     return out.push_back(make_unit({Label::harness_meta_turn_duration}, turn_duration_text(r)));
   if (r.subtype == "away_summary") {
-    std::string text = r.content_text.empty() ? r.content_json : r.content_text;
+    std::string text = r.content_text.empty() ? cc(r).content_json : r.content_text;
     return out.push_back(make_unit({Label::harness_meta_away_summary}, text));
   }
   if (r.subtype == "stop_hook_summary")
@@ -338,8 +339,8 @@ void classify_system(const Record& r, std::vector<Unit>& out) {
 }
 
 void classify_attachment(const Record& r, std::vector<Unit>& out) {
-  if (r.attachment_json.empty()) return;
-  nlohmann::json att = parse_object(r.attachment_json);
+  if (cc(r).attachment_json.empty()) return;
+  nlohmann::json att = parse_object(cc(r).attachment_json);
   if (string_at(att, "type") == "hook_additional_context") {
     auto content = att.find("content");
     std::string text;
@@ -351,13 +352,13 @@ void classify_attachment(const Record& r, std::vector<Unit>& out) {
     }
     if (!text.empty()) return out.push_back(make_unit({Label::harness_meta_hook}, text));
   }
-  out.push_back(make_unit({Label::harness_meta_attachment}, r.attachment_json));
+  out.push_back(make_unit({Label::harness_meta_attachment}, cc(r).attachment_json));
 }
 
 // A pending elicitation-sidecar marker stands in for the tool_use Claude Code has not written yet (the seed's
 // §6.10).
 void classify_elicitation_marker(const Record& r, ClassifyContext& ctx, std::vector<Unit>& out) {
-  if (r.csift_phase != "pending") return;
+  if (cc(r).csift_phase != "pending") return;
   for (size_t i = 0; i < r.message.blocks.size(); ++i) {
     if (r.message.blocks[i].kind == BlockKind::tool_use) {
       Unit u = tool_use_unit(r.message.blocks[i], static_cast<int>(i), ctx);
@@ -368,10 +369,10 @@ void classify_elicitation_marker(const Record& r, ClassifyContext& ctx, std::vec
     }
   }
   if (!out.empty()) return;
-  std::string text = !r.content_text.empty() ? r.content_text : r.content_json;
-  Unit u = make_unit({Label::agent_tool_use}, text.empty() ? r.csift_kind : text);
+  std::string text = !r.content_text.empty() ? r.content_text : cc(r).content_json;
+  Unit u = make_unit({Label::agent_tool_use}, text.empty() ? cc(r).csift_kind : text);
   u.is_tool_use = true;
-  u.tool_name = r.csift_kind;
+  u.tool_name = cc(r).csift_kind;
   out.push_back(std::move(u));
 }
 
@@ -383,7 +384,7 @@ std::vector<Unit> classify_record(const Record& r, ClassifyContext& ctx) {
     ctx.is_fork_clone = true;  // line 1 of a /fork clone: its first opener is the human, not a spawn seed
     return out;
   }
-  if (r.csift_marker == kElicitationMarker) {
+  if (cc(r).csift_marker == kElicitationMarker) {
     classify_elicitation_marker(r, ctx, out);
   } else if (r.type == "assistant") {
     classify_assistant(r, ctx, out);

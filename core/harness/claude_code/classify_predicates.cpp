@@ -12,6 +12,7 @@
 
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/classify_detail.h"
+#include "core/harness/claude_code/claude_fields.h"
 
 namespace csift {
 
@@ -40,7 +41,7 @@ bool is_auq_marker_text(std::string_view text) {
 
 // toolUseResult.answers is a non-empty object, or toolUseResult.response is a non-blank string.
 bool has_structured_answer(const Record& r) {
-  const std::string& raw = r.tool_use_result_json;
+  const std::string& raw = cc(r).tool_use_result_json;
   if (raw.empty() || raw.front() != '{') return false;
   // Neither key in the raw text (nor an escape that could spell one): no answer. Skips parsing the (often
   // huge) result of every other carrier, which was most of classification's time.
@@ -94,7 +95,8 @@ bool is_interrupt_marker(const Record& r) {
 }
 
 bool is_slash_command_wrapper(const Record& r) {
-  return is_user_record(r) && !r.is_meta && !is_tool_result_carrier(r) && is_slash_wrapper_text(user_text(r));
+  return is_user_record(r) && !cc(r).is_meta && !is_tool_result_carrier(r) &&
+         is_slash_wrapper_text(user_text(r));
 }
 
 bool is_peer_message_record(const Record& r) {
@@ -102,13 +104,13 @@ bool is_peer_message_record(const Record& r) {
 }
 
 bool is_task_notification_record(const Record& r) {
-  return is_user_record(r) && !r.is_meta && !r.is_compact_summary && !is_tool_result_carrier(r) &&
+  return is_user_record(r) && !cc(r).is_meta && !cc(r).is_compact_summary && !is_tool_result_carrier(r) &&
          has_boundary_section(user_text(r), kTaskNotificationOpen);
 }
 
 bool is_genuine_user(const Record& r) {
   if (!is_user_record(r) || r.message.role != "user") return false;
-  if (r.is_compact_summary || r.is_meta) return false;
+  if (cc(r).is_compact_summary || cc(r).is_meta) return false;
   if (!r.message.content_is_string) {
     if (!has_block(r, BlockKind::text) || has_block(r, BlockKind::tool_result)) return false;
   }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/harness/claude_code/classify_detail.h"
+#include "core/harness/claude_code/claude_fields.h"
 
 namespace csift::detail {
 
@@ -61,7 +62,7 @@ std::string json_string_field(const std::string& raw_json, std::string_view key)
 }
 
 std::string auq_exchange_text(const Record& r, std::string_view result_text) {
-  json tur = parse_or_null(r.tool_use_result_json);
+  json tur = parse_or_null(cc(r).tool_use_result_json);
   if (tur.is_object() && tur.contains("questions") && tur["questions"].is_array()) {
     const json& qs = tur["questions"];
     json answers = tur.value("answers", json::object());
@@ -99,7 +100,7 @@ std::string auq_exchange_text(const Record& r, std::string_view result_text) {
 
 std::string compact_boundary_text(const Record& r) {
   std::string out = r.content_text.empty() ? "Conversation compacted" : r.content_text;
-  json meta = parse_or_null(r.compact_metadata_json);
+  json meta = parse_or_null(cc(r).compact_metadata_json);
   std::string fields;
   if (meta.is_object()) {
     for (const char* key : {"trigger", "preTokens", "postTokens", "durationMs"}) {
@@ -120,7 +121,7 @@ std::string human_duration(int64_t ms) {
 }
 
 std::string turn_duration_text(const Record& r) {
-  json extra = parse_or_null(r.extra_json);
+  json extra = parse_or_null(cc(r).extra_json);
   std::string out = "[turn duration: ";
   if (extra.contains("durationMs") && extra["durationMs"].is_number()) {
     out += human_duration(extra["durationMs"].get<int64_t>()) + " ·";
@@ -135,7 +136,7 @@ std::string turn_duration_text(const Record& r) {
 }
 
 std::string stop_hooks_text(const Record& r) {
-  json extra = parse_or_null(r.extra_json);
+  json extra = parse_or_null(cc(r).extra_json);
   const json infos = extra.value("hookInfos", json::array());
   int64_t count = extra.contains("hookCount") && extra["hookCount"].is_number()
                       ? extra["hookCount"].get<int64_t>()
@@ -158,7 +159,7 @@ std::string stop_hooks_text(const Record& r) {
 }
 
 std::string snapshot_text(const Record& r) {
-  json extra = parse_or_null(r.extra_json);
+  json extra = parse_or_null(cc(r).extra_json);
   if (r.type == "file-history-delta") {
     std::string ts = extra.contains("backupTime") ? scalar_text(extra["backupTime"]) : r.timestamp;
     std::string out = "[file-history delta at " + (ts.empty() ? "?" : ts) + ": " +
@@ -167,7 +168,7 @@ std::string snapshot_text(const Record& r) {
     if (extra.contains("backupFileName")) out += " backup=" + scalar_text(extra["backupFileName"]);
     return out + "]";
   }
-  json snap = parse_or_null(r.snapshot_json);
+  json snap = parse_or_null(cc(r).snapshot_json);
   std::string ts = snap.is_object() ? scalar_text(snap.value("timestamp", json())) : "";
   std::map<std::string, std::string> tracked;  // sorted by path
   if (snap.is_object() && snap.contains("trackedFileBackups") && snap["trackedFileBackups"].is_object()) {
@@ -182,11 +183,11 @@ std::string snapshot_text(const Record& r) {
 }
 
 std::string system_text(const Record& r) {
-  std::string head = "[" + r.subtype + (r.level.empty() ? "" : " " + r.level) + "]";
+  std::string head = "[" + r.subtype + (cc(r).level.empty() ? "" : " " + cc(r).level) + "]";
   if (!r.content_text.empty()) return head + " " + r.content_text;
-  if (!r.content_json.empty() && r.content_json != "null") {
-    json c = parse_or_null(r.content_json);
-    return head + " " + (c.is_null() ? r.content_json : compact(c));
+  if (!cc(r).content_json.empty() && cc(r).content_json != "null") {
+    json c = parse_or_null(cc(r).content_json);
+    return head + " " + (c.is_null() ? cc(r).content_json : compact(c));
   }
   return head;
 }

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "core/base/envelope.h"
+#include "core/harness/claude_code/claude_fields.h"
 #include "core/record/labels.h"
 #include "core/record/transcript_reader.h"
 
@@ -29,8 +30,8 @@ std::unordered_set<std::string> native_tool_ids(const std::vector<Record>& nativ
 
 // A sidecar line is a v1 marker with a known phase and a key; anything else is skipped.
 bool is_marker(const Record& r) {
-  return r.csift_marker == kMarkerVersion && (r.csift_phase == "pending" || r.csift_phase == "resolved") &&
-         !r.csift_key.empty();
+  return cc(r).csift_marker == kMarkerVersion &&
+         (cc(r).csift_phase == "pending" || cc(r).csift_phase == "resolved") && !cc(r).csift_key.empty();
 }
 
 bool is_native_kind(const std::string& kind) {
@@ -59,8 +60,8 @@ SidecarMerge read_unresolved_pending(const Transcript& session, const std::vecto
       ++merge.skipped_lines;
       return true;
     }
-    if (r.csift_phase == "resolved") {
-      auto& open = open_by_key[r.csift_key];
+    if (cc(r).csift_phase == "resolved") {
+      auto& open = open_by_key[cc(r).csift_key];
       if (!open.empty()) {
         closed[open.front()] = true;
         open.pop_front();
@@ -68,7 +69,7 @@ SidecarMerge read_unresolved_pending(const Transcript& session, const std::vecto
       return true;
     }
     r.line = 0;
-    const std::string kind = r.csift_kind, key = r.csift_key;
+    const std::string kind = cc(r).csift_kind, key = cc(r).csift_key;
     open_by_key[key].push_back(pending.size());
     pending.push_back(SidecarPending{std::move(r), kind, key});
     closed.push_back(false);
@@ -95,7 +96,7 @@ std::vector<Unit> classify_sidecar_pending(const SidecarPending& p, ClassifyCont
   // An MCP marker (a `system` record with no tool_use block) is one tool-use unit named by its kind.
   Unit u;
   u.labels = {Label::agent_tool_use};
-  u.text = p.record.content_text.empty() ? p.record.content_json : p.record.content_text;
+  u.text = p.record.content_text.empty() ? cc(p.record).content_json : p.record.content_text;
   u.tool_name = p.kind;
   u.is_tool_use = true;
   units.push_back(std::move(u));

@@ -2,6 +2,7 @@
 // on the key, because Claude Code writes keys in no fixed order. Wrong-typed fields are skipped, never
 // errors.
 #include "core/harness/claude_code/record_parser.h"
+#include "core/harness/claude_code/claude_fields.h"
 
 #include <simdjson.h>
 
@@ -253,16 +254,16 @@ namespace {
 void parse_origin(od::value v, Record& r) {
   if (v.type().value() != od::json_type::object) return;
   for (auto field : v.get_object()) {
-    if (field.unescaped_key().value() == "kind") take_string(field.value(), r.origin_kind);
+    if (field.unescaped_key().value() == "kind") take_string(field.value(), cc_mut(r).origin_kind);
   }
 }
 
 void parse_top_content(od::value v, Record& r) {
   if (v.type().value() == od::json_type::string) {
-    r.content_json = std::string(trim(v.raw_json_token(), kJsonSpace));
+    cc_mut(r).content_json = std::string(trim(v.raw_json_token(), kJsonSpace));
     r.content_text = std::string(v.get_string().value());
   } else {
-    r.content_json = raw_of(v);
+    cc_mut(r).content_json = raw_of(v);
   }
 }
 
@@ -287,7 +288,7 @@ void RecordParser::Impl::parse_top(od::object obj, Record& r) {
     else if (k == "parentUuid")
       take_string(v, r.parent_uuid);
     else if (k == "logicalParentUuid")
-      take_string(v, r.logical_parent_uuid);
+      take_string(v, cc_mut(r).logical_parent_uuid);
     else if (k == "timestamp")
       take_string(v, r.timestamp);
     else if (k == "sessionId")
@@ -307,52 +308,52 @@ void RecordParser::Impl::parse_top(od::object obj, Record& r) {
     else if (k == "subtype")
       take_string(v, r.subtype);
     else if (k == "level")
-      take_string(v, r.level);
+      take_string(v, cc_mut(r).level);
     else if (k == "promptId")
-      take_string(v, r.prompt_id);
+      take_string(v, cc_mut(r).prompt_id);
     else if (k == "requestId")
-      take_string(v, r.request_id);
+      take_string(v, cc_mut(r).request_id);
     else if (k == "sourceToolAssistantUUID")
-      take_string(v, r.source_tool_assistant_uuid);
+      take_string(v, cc_mut(r).source_tool_assistant_uuid);
     else if (k == "origin")
       parse_origin(v, r);
     else if (k == "isSidechain")
-      take_bool(v, r.is_sidechain);
+      take_bool(v, cc_mut(r).is_sidechain);
     else if (k == "isMeta")
-      take_bool(v, r.is_meta);
+      take_bool(v, cc_mut(r).is_meta);
     else if (k == "isCompactSummary")
-      take_bool(v, r.is_compact_summary);
+      take_bool(v, cc_mut(r).is_compact_summary);
     else if (k == "isVisibleInTranscriptOnly")
-      take_bool(v, r.is_visible_in_transcript_only);
+      take_bool(v, cc_mut(r).is_visible_in_transcript_only);
     else if (k == "content")
       parse_top_content(v, r);
     else if (k == "toolUseResult")
-      r.tool_use_result_json = raw_of(v);
+      cc_mut(r).tool_use_result_json = raw_of(v);
     else if (k == "attachment")
-      r.attachment_json = raw_of(v);
+      cc_mut(r).attachment_json = raw_of(v);
     else if (k == "snapshot")
-      r.snapshot_json = raw_of(v);
+      cc_mut(r).snapshot_json = raw_of(v);
     else if (k == "compactMetadata")
-      r.compact_metadata_json = raw_of(v);
+      cc_mut(r).compact_metadata_json = raw_of(v);
     else if (k == "operation")
-      take_string(v, r.operation);
+      take_string(v, cc_mut(r).operation);
     else if (k == "reason")
-      take_string(v, r.reason);
+      take_string(v, cc_mut(r).reason);
     else if (k == "csift")
-      take_string(v, r.csift_marker);
+      take_string(v, cc_mut(r).csift_marker);
     else if (k == "csiftPhase")
-      take_string(v, r.csift_phase);
+      take_string(v, cc_mut(r).csift_phase);
     else if (k == "csiftKind")
-      take_string(v, r.csift_kind);
+      take_string(v, cc_mut(r).csift_kind);
     else if (k == "csiftKey")
-      take_string(v, r.csift_key);
+      take_string(v, cc_mut(r).csift_key);
     else if (k == "message") {
       if (v.type().value() == od::json_type::object) parse_message(v.get_object().value(), r.message);
     } else if (is_extra_key(k))
       append_extra(extra, k, raw_of(v));
   }
   extra += '}';
-  r.extra_json = std::move(extra);
+  cc_mut(r).extra_json = std::move(extra);
 }
 
 RecordParser::RecordParser() : impl_(std::make_unique<Impl>()) {}
@@ -397,7 +398,7 @@ ParseStatus RecordParser::parse_exactly(std::string_view line, Record& out) {
   out = Record{};
   out.line = line_no;
   out.offset = offset;
-  out.extra_json = "{}";
+  cc_mut(out).extra_json = "{}";
   error_.clear();
   if (line.size() > kMaxLineBytes) {
     error_ = "line too large (" + std::to_string(line.size()) + " bytes, limit 64 MiB)";

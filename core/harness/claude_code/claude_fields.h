@@ -1,0 +1,62 @@
+// What a Claude Code record carries beyond the shared record model: its own flags, queue and sidecar fields,
+// and the raw JSON of its free-form parts. Only code in this folder reads them; tools ask the functions
+// below.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/record/record.h"
+
+namespace csift {
+
+struct ClaudeCodeFields final : HarnessFields {
+  std::string logical_parent_uuid;
+  std::string level;  // system records
+  std::string prompt_id;
+  std::string request_id;
+  std::string source_tool_assistant_uuid;
+  std::string origin_kind;  // origin.kind when present (e.g. "task-notification")
+  bool is_sidechain = false;
+  bool is_meta = false;
+  bool is_compact_summary = false;
+  bool is_visible_in_transcript_only = false;
+
+  // Raw JSON of free-form parts, kept verbatim; parsed lazily only where a rule needs them.
+  std::string content_json;           // top-level `content` (system / queue-operation / ...)
+  std::string tool_use_result_json;   // toolUseResult
+  std::string attachment_json;        // attachment
+  std::string snapshot_json;          // file-history-snapshot `snapshot`
+  std::string compact_metadata_json;  // compact_boundary compactMetadata
+  std::string extra_json;             // other small fields a leaf renders (durationMs, hookInfos, ...),
+                                      // as one JSON object of the keys kept; "{}" when none
+
+  // queue-operation
+  std::string operation;
+  std::string reason;
+
+  // Elicitation sidecar marker fields (the seed's §6.10): `csift`, `csiftPhase`, `csiftKind`, `csiftKey`.
+  // Native transcript records never carry them.
+  std::string csift_marker;  // "elicitation-marker-v1" on a sidecar line
+  std::string csift_phase;   // "pending" | "resolved"
+  std::string csift_kind;    // "AskUserQuestion" | "ExitPlanMode" | "mcp-elicitation"
+  std::string csift_key;     // pairs a pending marker with its resolution
+
+  std::unique_ptr<HarnessFields> clone() const override { return std::make_unique<ClaudeCodeFields>(*this); }
+};
+
+// The record's Claude Code fields (all empty for a record some other reader made).
+const ClaudeCodeFields& cc(const Record& r);
+// The same, for the parser to fill.
+ClaudeCodeFields& cc_mut(Record& r);
+
+// A compaction summary (isCompactSummary): the user record that carries a compaction's summary text.
+bool is_compact_summary(const Record& r);
+// A queue-operation record's operation ("enqueue", "remove", ...), "" otherwise.
+const std::string& queue_operation(const Record& r);
+// The payload type of an attachment record (`attachment.type`; hook context is an attachment too).
+std::optional<std::string> attachment_type(const Record& r);
+// The file a tool result Claude Code externalised was saved to (toolUseResult.persistedOutputPath), or "".
+std::string persisted_output_path(const Record& r);
+
+}  // namespace csift
