@@ -1,4 +1,5 @@
 #include "core/store/trap_resolve.h"
+#include "core/json/stored_json.h"
 
 #include <tbb/parallel_for.h>
 
@@ -14,11 +15,7 @@ namespace csift {
 namespace {
 
 bool command_carries(const std::string& input_json, std::string_view marker) {
-  nlohmann::json input = nlohmann::json::parse(input_json, nullptr, false);
-  if (!input.is_object()) return false;
-  auto it = input.find("command");
-  if (it == input.end() || !it->is_string()) return false;
-  const std::string& command = it->get_ref<const std::string&>();
+  const std::string command = stored_string_field(input_json, "command");
   return command.find(marker) != std::string::npos && command.find("csift") != std::string::npos;
 }
 

@@ -8,6 +8,7 @@
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/claude_fields.h"
+#include "core/json/stored_json.h"
 
 namespace csift {
 
@@ -30,19 +31,13 @@ std::string lookup(const std::unordered_map<std::string, std::string>& m, const 
   return it == m.end() ? "" : it->second;
 }
 
-nlohmann::json parse_object(const std::string& raw) {
-  if (raw.empty() || raw.front() != '{') return nlohmann::json::object();
-  auto j = nlohmann::json::parse(raw, nullptr, false);
-  return j.is_discarded() || !j.is_object() ? nlohmann::json::object() : j;
-}
-
 // A JSON object parsed on first use: toolUseResult and tool inputs can be megabytes (a whole file read back)
 // and most records never need a field of them, so parsing each one up front dominated classification.
 class LazyObject {
  public:
   explicit LazyObject(const std::string& raw) : raw_(raw) {}
   const nlohmann::json& get() {
-    if (!parsed_) parsed_ = parse_object(raw_);
+    if (!parsed_) parsed_ = parse_stored_object(raw_);
     return *parsed_;
   }
 
@@ -78,7 +73,7 @@ Unit tool_use_unit(const Block& b, int index, ClassifyContext& ctx) {
   if (!b.id.empty()) ctx.tool_names[b.id] = b.name;
   // Only these three tools read their input here (an Edit's or Write's input can be a whole file).
   if (b.name != "ExitPlanMode" && b.name != "SendMessage" && !is_spawn_tool(b.name)) return u;
-  const nlohmann::json input = parse_object(b.input_json);
+  const nlohmann::json input = parse_stored_object(b.input_json);
   if (b.name == "ExitPlanMode") {
     for (const char* key : {"planFilePath", "plan_file_path", "filePath"}) {
       std::string path = string_at(input, key);
@@ -340,7 +335,7 @@ void classify_system(const Record& r, std::vector<Unit>& out) {
 
 void classify_attachment(const Record& r, std::vector<Unit>& out) {
   if (cc(r).attachment_json.empty()) return;
-  nlohmann::json att = parse_object(cc(r).attachment_json);
+  nlohmann::json att = parse_stored_object(cc(r).attachment_json);
   if (string_at(att, "type") == "hook_additional_context") {
     auto content = att.find("content");
     std::string text;

@@ -9,18 +9,13 @@
 
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/claude_fields.h"
+#include "core/json/stored_json.h"
 
 namespace csift::detail {
 
 using nlohmann::json;
 
 namespace {
-
-json parse_or_null(const std::string& raw) {
-  if (raw.empty()) return json();
-  auto j = json::parse(raw, nullptr, false);
-  return j.is_discarded() ? json() : j;
-}
 
 std::string scalar_text(const json& v) {
   if (v.is_string()) return v.get<std::string>();
@@ -55,14 +50,14 @@ std::string question_count(size_t n) {
 }  // namespace
 
 std::string json_string_field(const std::string& raw_json, std::string_view key) {
-  json j = parse_or_null(raw_json);
+  json j = parse_stored_json(raw_json);
   if (!j.is_object()) return "";
   auto it = j.find(std::string(key));
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 std::string auq_exchange_text(const Record& r, std::string_view result_text) {
-  json tur = parse_or_null(cc(r).tool_use_result_json);
+  json tur = parse_stored_json(cc(r).tool_use_result_json);
   if (tur.is_object() && tur.contains("questions") && tur["questions"].is_array()) {
     const json& qs = tur["questions"];
     json answers = tur.value("answers", json::object());
@@ -100,7 +95,7 @@ std::string auq_exchange_text(const Record& r, std::string_view result_text) {
 
 std::string compact_boundary_text(const Record& r) {
   std::string out = r.content_text.empty() ? "Conversation compacted" : r.content_text;
-  json meta = parse_or_null(cc(r).compact_metadata_json);
+  json meta = parse_stored_json(cc(r).compact_metadata_json);
   std::string fields;
   if (meta.is_object()) {
     for (const char* key : {"trigger", "preTokens", "postTokens", "durationMs"}) {
@@ -121,7 +116,7 @@ std::string human_duration(int64_t ms) {
 }
 
 std::string turn_duration_text(const Record& r) {
-  json extra = parse_or_null(cc(r).extra_json);
+  json extra = parse_stored_json(cc(r).extra_json);
   std::string out = "[turn duration: ";
   if (extra.contains("durationMs") && extra["durationMs"].is_number()) {
     out += human_duration(extra["durationMs"].get<int64_t>()) + " ·";
@@ -136,7 +131,7 @@ std::string turn_duration_text(const Record& r) {
 }
 
 std::string stop_hooks_text(const Record& r) {
-  json extra = parse_or_null(cc(r).extra_json);
+  json extra = parse_stored_json(cc(r).extra_json);
   const json infos = extra.value("hookInfos", json::array());
   int64_t count = extra.contains("hookCount") && extra["hookCount"].is_number()
                       ? extra["hookCount"].get<int64_t>()
@@ -159,7 +154,7 @@ std::string stop_hooks_text(const Record& r) {
 }
 
 std::string snapshot_text(const Record& r) {
-  json extra = parse_or_null(cc(r).extra_json);
+  json extra = parse_stored_json(cc(r).extra_json);
   if (r.type == "file-history-delta") {
     std::string ts = extra.contains("backupTime") ? scalar_text(extra["backupTime"]) : r.timestamp;
     std::string out = "[file-history delta at " + (ts.empty() ? "?" : ts) + ": " +
@@ -168,7 +163,7 @@ std::string snapshot_text(const Record& r) {
     if (extra.contains("backupFileName")) out += " backup=" + scalar_text(extra["backupFileName"]);
     return out + "]";
   }
-  json snap = parse_or_null(cc(r).snapshot_json);
+  json snap = parse_stored_json(cc(r).snapshot_json);
   std::string ts = snap.is_object() ? scalar_text(snap.value("timestamp", json())) : "";
   std::map<std::string, std::string> tracked;  // sorted by path
   if (snap.is_object() && snap.contains("trackedFileBackups") && snap["trackedFileBackups"].is_object()) {
@@ -186,7 +181,7 @@ std::string system_text(const Record& r) {
   std::string head = "[" + r.subtype + (cc(r).level.empty() ? "" : " " + cc(r).level) + "]";
   if (!r.content_text.empty()) return head + " " + r.content_text;
   if (!cc(r).content_json.empty() && cc(r).content_json != "null") {
-    json c = parse_or_null(cc(r).content_json);
+    json c = parse_stored_json(cc(r).content_json);
     return head + " " + (c.is_null() ? cc(r).content_json : compact(c));
   }
   return head;
@@ -194,7 +189,7 @@ std::string system_text(const Record& r) {
 
 std::string tool_use_text(const Block& b) {
   if (b.input_json.empty()) return b.name;
-  json input = parse_or_null(b.input_json);
+  json input = parse_stored_json(b.input_json);
   return b.name + " " + (input.is_null() ? b.input_json : compact(input));
 }
 

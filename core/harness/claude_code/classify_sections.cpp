@@ -9,6 +9,7 @@
 
 #include "core/base/envelope.h"
 #include "core/harness/claude_code/classify_detail.h"
+#include "core/json/stored_json.h"
 
 namespace csift::detail {
 
@@ -131,11 +132,7 @@ std::string peer_body(std::string_view section) {
 
 // A teammate body that is a `{"type":"<sig>"}` JSON payload is a control signal (idle_notification, …).
 bool is_signal_body(const std::string& body) {
-  if (body.empty() || body.front() != '{') return false;
-  auto j = nlohmann::json::parse(body, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return false;
-  auto it = j.find("type");
-  return it != j.end() && it->is_string() && !it->get<std::string>().empty();
+  return !stored_string_field(body, "type").empty();
 }
 
 struct Span {

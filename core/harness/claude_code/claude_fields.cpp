@@ -1,6 +1,7 @@
 #include "core/harness/claude_code/claude_fields.h"
+#include "core/json/stored_json.h"
 
-#include <nlohmann/json.hpp>
+#include "core/json/stored_json.h"
 
 namespace csift {
 
@@ -23,22 +24,14 @@ const std::string& queue_operation(const Record& r) {
 }
 
 std::optional<std::string> attachment_type(const Record& r) {
-  const std::string& raw = cc(r).attachment_json;
-  if (r.type != "attachment" || raw.empty()) return std::nullopt;
-  const nlohmann::json att = nlohmann::json::parse(raw, nullptr, /*allow_exceptions=*/false);
-  if (!att.is_object()) return std::nullopt;
-  const auto it = att.find("type");
-  if (it == att.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) return std::nullopt;
-  return it->get<std::string>();
+  if (r.type != "attachment") return std::nullopt;
+  std::string type = stored_string_field(cc(r).attachment_json, "type");
+  if (type.empty()) return std::nullopt;
+  return type;
 }
 
 std::string persisted_output_path(const Record& r) {
-  const std::string& raw = cc(r).tool_use_result_json;
-  if (raw.empty()) return "";
-  const nlohmann::json j = nlohmann::json::parse(raw, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return "";
-  const auto it = j.find("persistedOutputPath");
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+  return stored_string_field(cc(r).tool_use_result_json, "persistedOutputPath");
 }
 
 }  // namespace csift
