@@ -97,19 +97,20 @@ std::string meta_protocol_version(const rpc::Message& m) {
 McpServer::McpServer(ServerOptions options) : options_(std::move(options)) {}
 
 std::optional<json> McpServer::handle_request(const rpc::Message& m, Revision rev, Connection& conn,
-                                              const Emit& emit) {
+                                              const Emit& emit, std::shared_ptr<InFlight> admitted) {
   bool cancelled = false;
-  json reply = rev == Revision::stateless ? stateless_request(m, conn, emit, cancelled)
-                                          : session_request(m, conn, emit, cancelled);
+  json reply = rev == Revision::stateless ? stateless_request(m, conn, emit, std::move(admitted), cancelled)
+                                          : session_request(m, conn, emit, std::move(admitted), cancelled);
   if (cancelled) return std::nullopt;
   return reply;
 }
 
-json McpServer::session_request(const rpc::Message& m, Connection& conn, const Emit& emit, bool& cancelled) {
+json McpServer::session_request(const rpc::Message& m, Connection& conn, const Emit& emit,
+                                std::shared_ptr<InFlight> admitted, bool& cancelled) {
   if (m.method == "initialize") return initialize(m, conn);
   if (m.method == "ping") return rpc::make_result(m.id, json::object());
   if (m.method == "tools/list") return list_tools(m, false);
-  if (m.method == "tools/call") return call_tool(m, conn, emit, false, cancelled);
+  if (m.method == "tools/call") return call_tool(m, conn, emit, false, std::move(admitted), cancelled);
   return rpc::make_error(
       m.id, rpc::kMethodNotFound,
       "method '" + m.method + "' not found; this server has initialize, ping, tools/list, " +
@@ -117,11 +118,11 @@ json McpServer::session_request(const rpc::Message& m, Connection& conn, const E
 }
 
 json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const Emit& emit,
-                                  bool& cancelled) {
+                                  std::shared_ptr<InFlight> admitted, bool& cancelled) {
   if (auto bad = check_stateless_meta(m)) return *bad;
   if (m.method == "server/discover") return discover(m);
   if (m.method == "tools/list") return list_tools(m, true);
-  if (m.method == "tools/call") return call_tool(m, conn, emit, true, cancelled);
+  if (m.method == "tools/call") return call_tool(m, conn, emit, true, std::move(admitted), cancelled);
   // initialize, ping, logging/setLevel and the subscription methods do not exist in 2026-07-28.
   return rpc::make_error(m.id, rpc::kMethodNotFound,
                          "method '" + m.method + "' not found in protocol " + std::string(kStatelessVersion) +

@@ -52,8 +52,28 @@ json call_result(const ToolOutcome& outcome, bool stateless) {
 
 }  // namespace
 
+std::shared_ptr<InFlight> McpServer::admit(const rpc::Message& m, Connection& conn, const Emit& emit) const {
+  return conn.begin(m.id, progress_token_of(m.params), emit, options_.progress_interval);
+}
+
+json McpServer::id_in_use(const json& id) {
+  return rpc::make_error(id, rpc::kInvalidRequest, "request id " + id.dump() + " is already in use");
+}
+
 json McpServer::call_tool(const rpc::Message& m, Connection& conn, const Emit& emit, bool stateless,
-                          bool& cancelled) {
+                          std::shared_ptr<InFlight> admitted, bool& cancelled) {
+  std::shared_ptr<InFlight> request = admitted ? std::move(admitted) : admit(m, conn, emit);
+  if (!request) return id_in_use(m.id);
+  // Every path from here ends the request on the connection, whatever it answers.
+  struct Ender {
+    Connection& conn;
+    const json& id;
+    ~Ender() { conn.end(id); }
+  } ender{conn, m.id};
+  if (request->cancel.is_cancelled()) {  // cancelled while it waited in a queue: it never runs
+    cancelled = true;
+    return json();
+  }
   if (!m.params.contains("name") || !m.params["name"].is_string()) {
     return rpc::make_error(m.id, rpc::kInvalidParams, "tools/call needs params.name: one of " + tool_names());
   }
@@ -68,10 +88,6 @@ json McpServer::call_tool(const rpc::Message& m, Connection& conn, const Emit& e
   if (!args.is_object()) {
     return rpc::make_error(m.id, rpc::kInvalidParams, "params.arguments must be an object");
   }
-  auto request = conn.begin(m.id, progress_token_of(m.params), emit, options_.progress_interval);
-  if (!request) {
-    return rpc::make_error(m.id, rpc::kInvalidRequest, "request id " + m.id.dump() + " is already in use");
-  }
   ToolContext ctx;
   ctx.env = options_.env;
   ctx.cancel = &request->cancel;
@@ -83,7 +99,6 @@ json McpServer::call_tool(const rpc::Message& m, Connection& conn, const Emit& e
   ToolOutcome outcome =
       invoke_tool(*tool, with_default_budget(std::move(args), name, options_.default_max_chars), ctx);
   request->finish();
-  conn.end(m.id);
   cancelled = request->cancel.is_cancelled();
   return rpc::make_result(m.id, call_result(outcome, stateless));
 }
