@@ -2,6 +2,7 @@
 #include <string>
 
 #include "server/mcp_server.h"
+#include "server/mcp_vocabulary.h"
 #include "tools/common/tool.h"
 
 namespace csift {
@@ -32,18 +33,28 @@ json with_default_budget(json args, std::string_view tool, int64_t default_max_c
   return args;
 }
 
-json call_result(const ToolOutcome& outcome, bool stateless) {
+bool blank(std::string_view s) {
+  return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+json call_result(std::string_view tool, const ToolOutcome& outcome, bool stateless) {
   json result;
   if (stateless) result["resultType"] = "complete";
-  // content[0] is what --cli prints for the same arguments: text by default, the JSON lines for format=json.
-  result["content"] = json::array({json{{"type", "text"}, {"text", outcome.text}}});
   // What the CLI prints on stderr (the zero-match diagnosis, lane notes, cautions) is part of the answer for
-  // a model too: it travels as a second text item so content[0] stays identical to the CLI's stdout.
-  if (!outcome.envelope.notes.empty()) {
-    std::string notes;
-    for (const auto& note : outcome.envelope.notes)
-      notes += note + "\n";
-    result["content"].push_back(json{{"type", "text"}, {"text", notes}});
+  // a model too, in MCP's vocabulary: argument names where the CLI names flags.
+  std::string notes;
+  for (const auto& note : outcome.envelope.notes)
+    notes += mcp_vocabulary(tool, note) + "\n";
+  // content[0] is what --cli prints for the same arguments (text, or the JSON lines for format=json), and
+  // the notes follow as a second item. When the CLI prints nothing (a zero-match search), the notes come
+  // first: some clients reject an empty text block, and the first block must say what happened.
+  if (blank(outcome.text)) {
+    const std::string what =
+        notes.empty() ? std::string(tool) + ": no rows (an empty result, not an error)\n" : notes;
+    result["content"] = json::array({json{{"type", "text"}, {"text", what}}});
+  } else {
+    result["content"] = json::array({json{{"type", "text"}, {"text", outcome.text}}});
+    if (!notes.empty()) result["content"].push_back(json{{"type", "text"}, {"text", notes}});
   }
   result["structuredContent"] = outcome.envelope.to_object();
   result["isError"] = outcome.envelope.is_error;
@@ -100,7 +111,7 @@ json McpServer::call_tool(const rpc::Message& m, Connection& conn, const Emit& e
       invoke_tool(*tool, with_default_budget(std::move(args), name, options_.default_max_chars), ctx);
   request->finish();
   cancelled = request->cancel.is_cancelled();
-  return rpc::make_result(m.id, call_result(outcome, stateless));
+  return rpc::make_result(m.id, call_result(name, outcome, stateless));
 }
 
 }  // namespace csift

@@ -1,8 +1,10 @@
 """The CLI and the MCP tools side by side, for every tool in tools/list: the same arguments give the same rows,
-and content[0] is exactly what `csift-mcp --cli` prints. Argument sets come from each tool's input schema
+and content[0] is exactly what `csift-mcp --cli` prints (or, when it prints nothing, the notes it prints on
+stderr, in MCP's vocabulary). Argument sets come from each tool's input schema
 (every boolean flag, small integers), so new tools and flags are covered without a test edit."""
 import json
 import os
+import re
 import subprocess
 import unittest
 
@@ -72,6 +74,30 @@ def cli(tool, args):
     return p.returncode, p.stdout.decode("utf-8", errors="replace"), p.stderr.decode("utf-8", errors="replace")
 
 
+def mcp_vocabulary(tool, text):
+    """The CLI's stderr notes as MCP sends them: flags named as arguments, `csift-mcp --cli t ...` as a call. A
+    follow-up call is compared by its tool name only (CALL t)."""
+    path = os.path.join(REPO, "schemas", f"{tool}.input.json")
+    with open(path) as f:
+        props = json.load(f).get("properties", {})
+    names = {}
+    for k, v in props.items():
+        name = k + "=true" if v.get("type") == "boolean" else k
+        names["--" + k.replace("_", "-")] = name
+        cli_ann = v.get("x-cli", {})
+        if cli_ann.get("short"):
+            names["-" + cli_ann["short"]] = name
+        if cli_ann.get("negate"):
+            names["--" + cli_ann["negate"].replace("_", "-")] = k + "=false"
+    text = re.sub(r"csift-mcp --cli (\w+)[^\n]*", r"CALL \1", text)
+    return re.sub(r"(?:(?<=^)|(?<=[ (\"'`,/]))(--?[A-Za-z][A-Za-z0-9-]*)",
+                  lambda m: names.get(m.group(1), m.group(1)), text, flags=re.M)
+
+
+def mcp_calls_marked(text):
+    return re.sub(r"\b(\w+) \{[^\n]*\}", r"CALL \1", text)
+
+
 def ndjson(text):
     return [json.loads(ln) for ln in text.splitlines() if ln.strip()]
 
@@ -95,11 +121,19 @@ class CliParity(unittest.TestCase):
                     printed = out if rc == 0 or args.get("format") == "json" else err
                     if rc == 2:  # a usage error on the CLI adds a pointer to --help after the same message
                         printed = printed[:len(r["content"][0]["text"])]
-                    self.assertEqual(r["content"][0]["text"], printed, "content[0] is what --cli prints")
+                    first = r["content"][0]["text"]
+                    self.assertTrue(first.strip(), "the first content block is never empty")
                     self.assertEqual(r["isError"], rc != 0)
-                    if rc == 0:  # the CLI's stderr notes travel as the second content item
+                    if rc == 0 and not printed.strip():
+                        # Nothing on stdout (a zero-match search): the notes come first, alone.
+                        self.assertEqual(len(r["content"]), 1)
+                        notes = first if err.strip() else ""
+                    else:
+                        self.assertEqual(first, printed, "content[0] is what --cli prints")
                         notes = r["content"][1]["text"] if len(r["content"]) > 1 else ""
-                        self.assertEqual(notes.strip(), err.strip(), "content[1] carries the CLI's stderr notes")
+                    if rc == 0:  # the CLI's stderr notes, in MCP's vocabulary
+                        self.assertEqual(mcp_calls_marked(notes).strip(), mcp_vocabulary(tool["name"], err).strip(),
+                                         "the notes are the CLI's stderr notes")
                     sc = r["structuredContent"]
                     rc_json, out_json, _ = cli(tool["name"], dict(args, format="json"))
                     if args.get("raw") and rc == 0 and rc_json == 2:
