@@ -121,8 +121,15 @@ json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const
                                   std::shared_ptr<InFlight> admitted, bool& cancelled) {
   if (auto bad = check_stateless_meta(m)) return *bad;
   if (m.method == "server/discover") return discover(m);
-  if (m.method == "tools/list") return list_tools(m, true);
-  if (m.method == "tools/call") return call_tool(m, conn, emit, true, std::move(admitted), cancelled);
+  // Every 2026-07-28 result names the server in _meta: there is no initialize to have said it.
+  auto with_server_info = [](json reply) {
+    if (reply.contains("result") && reply["result"].is_object())
+      reply["result"]["_meta"][kMetaServerInfo] = server_info();
+    return reply;
+  };
+  if (m.method == "tools/list") return with_server_info(list_tools(m, true));
+  if (m.method == "tools/call")
+    return with_server_info(call_tool(m, conn, emit, true, std::move(admitted), cancelled));
   // initialize, ping, logging/setLevel and the subscription methods do not exist in 2026-07-28.
   return rpc::make_error(m.id, rpc::kMethodNotFound,
                          "method '" + m.method + "' not found in protocol " + std::string(kStatelessVersion) +

@@ -102,6 +102,7 @@ json McpServer::call_tool(const rpc::Message& m, Connection& conn, const Emit& e
   ToolContext ctx;
   ctx.env = options_.env;
   ctx.cancel = &request->cancel;
+  ctx.budget_structured = true;
   if (request->wants_progress()) {
     ctx.progress = [&request](double done, double total, const std::string& message) {
       request->report(done, total, message);

@@ -25,6 +25,9 @@ struct ToolContext {
   // shim sets it to the equivalent command line, so flag spellings stay in server/.
   std::function<std::string(std::string_view tool, const json& args)> spell_call;
   std::string call_text(std::string_view tool, const json& args) const;
+  // Set by the MCP server, where the envelope travels beside the text (structuredContent): max_chars then
+  // bounds both, and both are cut at the same row, so one continue_with serves either.
+  bool budget_structured = false;
   bool cancelled() const { return cancel && cancel->is_cancelled(); }
 };
 
