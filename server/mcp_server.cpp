@@ -26,7 +26,8 @@ json server_info() {
 }
 
 json server_capabilities() {
-  return json{{"tools", {{"listChanged", false}}}};
+  return json{{"tools", {{"listChanged", false}}},
+              {"resources", {{"subscribe", false}, {"listChanged", false}}}};
 }
 
 const json* meta_of(const rpc::Message& m) {
@@ -111,10 +112,12 @@ json McpServer::session_request(const rpc::Message& m, Connection& conn, const E
   if (m.method == "ping") return rpc::make_result(m.id, json::object());
   if (m.method == "tools/list") return list_tools(m, false);
   if (m.method == "tools/call") return call_tool(m, conn, emit, false, std::move(admitted), cancelled);
+  if (auto r = resource_request(m, conn, emit, false, std::move(admitted), cancelled)) return *r;
   return rpc::make_error(
       m.id, rpc::kMethodNotFound,
       "method '" + m.method + "' not found; this server has initialize, ping, tools/list, " +
-          "tools/call (and server/discover for protocol " + std::string(kStatelessVersion) + ")");
+          "tools/call, resources/list, resources/templates/list, resources/read (and server/discover for " +
+          "protocol " + std::string(kStatelessVersion) + ")");
 }
 
 json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const Emit& emit,
@@ -130,10 +133,28 @@ json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const
   if (m.method == "tools/list") return with_server_info(list_tools(m, true));
   if (m.method == "tools/call")
     return with_server_info(call_tool(m, conn, emit, true, std::move(admitted), cancelled));
+  if (auto r = resource_request(m, conn, emit, true, std::move(admitted), cancelled))
+    return with_server_info(*r);
   // initialize, ping, logging/setLevel and the subscription methods do not exist in 2026-07-28.
   return rpc::make_error(m.id, rpc::kMethodNotFound,
                          "method '" + m.method + "' not found in protocol " + std::string(kStatelessVersion) +
-                             "; this server has server/discover, tools/list, tools/call");
+                             "; this server has server/discover, tools/list, tools/call, resources/list, " +
+                             "resources/templates/list, resources/read");
+}
+
+std::optional<json> McpServer::resource_request(const rpc::Message& m, Connection& conn, const Emit& emit,
+                                                bool stateless, std::shared_ptr<InFlight> admitted,
+                                                bool& cancelled) {
+  if (m.method == "resources/templates/list") return list_resource_templates(m, stateless);
+  if (m.method == "resources/list") {
+    return run_registered(m, conn, emit, std::move(admitted), cancelled,
+                          [&](ToolContext& ctx) { return list_resources(m, stateless, ctx); });
+  }
+  if (m.method == "resources/read") {
+    return run_registered(m, conn, emit, std::move(admitted), cancelled,
+                          [&](ToolContext& ctx) { return read_resource(m, stateless, ctx); });
+  }
+  return std::nullopt;
 }
 
 void McpServer::handle_notification(const rpc::Message& m, Connection& conn) {

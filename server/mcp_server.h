@@ -3,6 +3,7 @@
 // Every tool in the table is served from here; no tool has server code of its own.
 #pragma once
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include "core/store/store.h"
 #include "server/inflight.h"
 #include "server/jsonrpc.h"
+#include "tools/common/tool.h"
 
 namespace csift {
 
@@ -57,7 +59,9 @@ class McpServer {
   static json id_in_use(const json& id);
   void handle_notification(const rpc::Message& m, Connection& conn);
   // Requests a transport runs off its reading thread, so ping and tools/list are answered meanwhile.
-  static bool is_slow(const rpc::Message& m) { return m.method == "tools/call"; }
+  static bool is_slow(const rpc::Message& m) {
+    return m.method == "tools/call" || m.method == "resources/list" || m.method == "resources/read";
+  }
   const ServerOptions& options() const { return options_; }
 
  private:
@@ -68,6 +72,15 @@ class McpServer {
   json initialize(const rpc::Message& m, Connection& conn);
   json discover(const rpc::Message& m);
   json list_tools(const rpc::Message& m, bool stateless);
+  std::optional<json> resource_request(const rpc::Message& m, Connection& conn, const Emit& emit,
+                                       bool stateless, std::shared_ptr<InFlight> admitted, bool& cancelled);
+  // A slow request other than tools/call, registered (and cancellable) like one.
+  json run_registered(const rpc::Message& m, Connection& conn, const Emit& emit,
+                      std::shared_ptr<InFlight> admitted, bool& cancelled,
+                      const std::function<json(ToolContext&)>& body);
+  json list_resources(const rpc::Message& m, bool stateless, ToolContext& ctx);
+  json list_resource_templates(const rpc::Message& m, bool stateless);
+  json read_resource(const rpc::Message& m, bool stateless, ToolContext& ctx);
   json call_tool(const rpc::Message& m, Connection& conn, const Emit& emit, bool stateless,
                  std::shared_ptr<InFlight> admitted, bool& cancelled);
 

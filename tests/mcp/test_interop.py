@@ -81,6 +81,10 @@ class Interop(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertEqual(report["tools"], self.names)
         self.assertEqual(len(report["calls"]), 3 * len(self.names))
+        # The SDK lists the store's transcripts as resources, reads one, and sees both templates.
+        self.assertGreater(report["resources"], 0)
+        self.assertEqual(sorted(report["templates"]), ["csift://agent/{id}", "csift://session/{id}"])
+        self.assertTrue(report["read"] and report["read"]["chars"] > 0, report.get("read"))
         return report
 
     def test_sdk_client_over_stdio(self):
