@@ -27,7 +27,9 @@ json server_info() {
 
 json server_capabilities() {
   return json{{"tools", {{"listChanged", false}}},
-              {"resources", {{"subscribe", false}, {"listChanged", false}}}};
+              {"resources", {{"subscribe", false}, {"listChanged", false}}},
+              {"prompts", {{"listChanged", false}}},
+              {"completions", json::object()}};
 }
 
 const json* meta_of(const rpc::Message& m) {
@@ -113,11 +115,13 @@ json McpServer::session_request(const rpc::Message& m, Connection& conn, const E
   if (m.method == "tools/list") return list_tools(m, false);
   if (m.method == "tools/call") return call_tool(m, conn, emit, false, std::move(admitted), cancelled);
   if (auto r = resource_request(m, conn, emit, false, std::move(admitted), cancelled)) return *r;
-  return rpc::make_error(
-      m.id, rpc::kMethodNotFound,
-      "method '" + m.method + "' not found; this server has initialize, ping, tools/list, " +
-          "tools/call, resources/list, resources/templates/list, resources/read (and server/discover for " +
-          "protocol " + std::string(kStatelessVersion) + ")");
+  return rpc::make_error(m.id, rpc::kMethodNotFound,
+                         "method '" + m.method +
+                             "' not found; this server has initialize, ping, tools/list, " +
+                             "tools/call, resources/list, resources/templates/list, resources/read, "
+                             "prompts/list, prompts/get, " +
+                             "completion/complete (and server/discover for " + "protocol " +
+                             std::string(kStatelessVersion) + ")");
 }
 
 json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const Emit& emit,
@@ -139,13 +143,20 @@ json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const
   return rpc::make_error(m.id, rpc::kMethodNotFound,
                          "method '" + m.method + "' not found in protocol " + std::string(kStatelessVersion) +
                              "; this server has server/discover, tools/list, tools/call, resources/list, " +
-                             "resources/templates/list, resources/read");
+                             "resources/templates/list, resources/read, prompts/list, prompts/get, " +
+                             "completion/complete");
 }
 
 std::optional<json> McpServer::resource_request(const rpc::Message& m, Connection& conn, const Emit& emit,
                                                 bool stateless, std::shared_ptr<InFlight> admitted,
                                                 bool& cancelled) {
   if (m.method == "resources/templates/list") return list_resource_templates(m, stateless);
+  if (m.method == "prompts/list") return list_prompts(m, stateless);
+  if (m.method == "prompts/get") return get_prompt(m, stateless);
+  if (m.method == "completion/complete") {
+    return run_registered(m, conn, emit, std::move(admitted), cancelled,
+                          [&](ToolContext& ctx) { return complete(m, stateless, ctx); });
+  }
   if (m.method == "resources/list") {
     return run_registered(m, conn, emit, std::move(admitted), cancelled,
                           [&](ToolContext& ctx) { return list_resources(m, stateless, ctx); });

@@ -60,7 +60,8 @@ class McpServer {
   void handle_notification(const rpc::Message& m, Connection& conn);
   // Requests a transport runs off its reading thread, so ping and tools/list are answered meanwhile.
   static bool is_slow(const rpc::Message& m) {
-    return m.method == "tools/call" || m.method == "resources/list" || m.method == "resources/read";
+    return m.method == "tools/call" || m.method == "resources/list" || m.method == "resources/read" ||
+           m.method == "completion/complete";
   }
   const ServerOptions& options() const { return options_; }
 
@@ -81,6 +82,9 @@ class McpServer {
   json list_resources(const rpc::Message& m, bool stateless, ToolContext& ctx);
   json list_resource_templates(const rpc::Message& m, bool stateless);
   json read_resource(const rpc::Message& m, bool stateless, ToolContext& ctx);
+  json list_prompts(const rpc::Message& m, bool stateless);
+  json get_prompt(const rpc::Message& m, bool stateless);
+  json complete(const rpc::Message& m, bool stateless, ToolContext& ctx);
   json call_tool(const rpc::Message& m, Connection& conn, const Emit& emit, bool stateless,
                  std::shared_ptr<InFlight> admitted, bool& cancelled);
 

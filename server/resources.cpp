@@ -15,6 +15,15 @@ json with_result_type(json result, bool stateless) {
   return result;
 }
 
+// 2026-07-28 list results say how long they may be cached: the session list changes as Claude Code writes,
+// so briefly and per client; the templates only change with the binary.
+json cacheable(json result, bool stateless, int64_t ttl_ms, const char* scope) {
+  if (!stateless) return result;
+  result["ttlMs"] = ttl_ms;
+  result["cacheScope"] = scope;
+  return result;
+}
+
 }  // namespace
 
 json McpServer::run_registered(const rpc::Message& m, Connection& conn, const Emit& emit,
@@ -66,7 +75,8 @@ json McpServer::list_resources(const rpc::Message& m, bool stateless, ToolContex
   }
   json result{{"resources", std::move(resources)}};
   if (offset + page < all.items.size()) result["nextCursor"] = std::to_string(offset + page);
-  return rpc::make_result(m.id, with_result_type(std::move(result), stateless));
+  return rpc::make_result(
+      m.id, cacheable(with_result_type(std::move(result), stateless), stateless, 5000, "private"));
 }
 
 json McpServer::list_resource_templates(const rpc::Message& m, bool stateless) {
@@ -91,7 +101,10 @@ json McpServer::read_resource(const rpc::Message& m, bool stateless, ToolContext
   }
   const std::string uri = m.params["uri"].get<std::string>();
   const ResourceText r = read_session_resource(uri, options_.default_max_chars, ctx);
-  if (!r.error.empty()) return rpc::make_error(m.id, kResourceNotFound, r.error, json{{"uri", uri}});
+  // 2026-07-28 (SEP-2164) asks for -32602 for a resource that does not exist; earlier revisions used -32002.
+  if (!r.error.empty())
+    return rpc::make_error(m.id, stateless ? rpc::kInvalidParams : kResourceNotFound, r.error,
+                           json{{"uri", uri}});
   json contents = json::array({json{{"uri", uri}, {"mimeType", "text/plain"}, {"text", r.text}}});
   return rpc::make_result(m.id, with_result_type(json{{"contents", std::move(contents)}}, stateless));
 }

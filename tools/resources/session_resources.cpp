@@ -67,4 +67,18 @@ ResourceText read_session_resource(std::string_view uri, int64_t max_chars, Tool
   return {r.text, ""};
 }
 
+IdCompletion complete_transcript_ids(std::string_view prefix, bool agents, bool sessions, size_t max,
+                                     ToolContext& ctx) {
+  IdCompletion out;
+  if (!prefix.empty() && prefix.front() == '@') prefix.remove_prefix(1);
+  for (const auto& r : list_session_resources(ctx).items) {
+    const bool is_agent = r.uri.rfind(kAgentUriPrefix, 0) == 0;
+    if ((is_agent && !agents) || (!is_agent && !sessions)) continue;
+    if (r.name.compare(0, prefix.size(), prefix) != 0) continue;
+    ++out.total;
+    if (out.values.size() < max) out.values.push_back(r.name);
+  }
+  return out;
+}
+
 }  // namespace csift

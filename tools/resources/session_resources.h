@@ -39,4 +39,13 @@ struct ResourceText {
 };
 ResourceText read_session_resource(std::string_view uri, int64_t max_chars, ToolContext& ctx);
 
+// Completion values: the session ids (`agents` false) or agent ids (true) that start with `prefix`, in the
+// `list` tool's order; `total` counts every match, `values` holds at most `max`.
+struct IdCompletion {
+  std::vector<std::string> values;
+  size_t total = 0;
+};
+IdCompletion complete_transcript_ids(std::string_view prefix, bool agents, bool sessions, size_t max,
+                                     ToolContext& ctx);
+
 }  // namespace csift
