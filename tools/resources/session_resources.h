@@ -32,7 +32,8 @@ struct SessionResources {
 SessionResources list_session_resources(ToolContext& ctx);
 
 // The text of the transcript a csift:// address names: the `show` tool's rendering of all its turns within
-// `max_chars` (a footer names the call that reads on). nullopt when the address names no transcript here.
+// `max_chars` (a footer names the call that reads on); `error` says why when the address is not a csift://
+// session or agent address or names no transcript here.
 struct ResourceText {
   std::string text;
   std::string error;  // set when the address is not a csift:// session or agent, or names none
