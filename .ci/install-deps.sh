@@ -2,7 +2,7 @@
 # Installs the Debian packages csift-mcp builds and tests with, only when something is missing.
 set -euo pipefail
 pkgs=(cmake g++ make pkg-config python3 clang-format git
-      libcpp-httplib-dev nlohmann-json3-dev libsimdjson-dev libpcre2-dev libtbb-dev libfmt-dev doctest-dev
+      nlohmann-json3-dev libsimdjson-dev libpcre2-dev libtbb-dev libfmt-dev doctest-dev
       libutf8proc-dev ripgrep nodejs npm)
 missing=()
 for p in "${pkgs[@]}"; do

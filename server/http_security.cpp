@@ -78,9 +78,17 @@ AccessDecision check_access(const AccessPolicy& policy, std::string_view host_he
     }
   }
   if (!policy.token.empty()) {
-    constexpr std::string_view kBearer = "Bearer ";
-    const bool has_bearer = authorization.substr(0, kBearer.size()) == kBearer;
-    const std::string_view given = has_bearer ? authorization.substr(kBearer.size()) : std::string_view();
+    // RFC 9110 §11.1: the scheme name is case-insensitive ("bearer", "BEARER"); spaces before the token
+    // are allowed.
+    constexpr std::string_view kBearer = "bearer";
+    const bool has_bearer = authorization.size() > kBearer.size() &&
+                            lower(authorization.substr(0, kBearer.size())) == kBearer &&
+                            (authorization[kBearer.size()] == ' ' || authorization[kBearer.size()] == '\t');
+    std::string_view given;
+    if (has_bearer) {
+      given = authorization.substr(kBearer.size());
+      given.remove_prefix(std::min(given.find_first_not_of(" \t"), given.size()));
+    }
     if (!constant_time_equals(given, policy.token)) {
       return {Access::unauthorized, "a valid bearer token is required (Authorization: Bearer <token>)"};
     }

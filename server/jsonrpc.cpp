@@ -56,7 +56,35 @@ Message classify(const json& message) {
   return m;
 }
 
-std::optional<json> parse(std::string_view text) {
+bool nesting_within(std::string_view text, size_t max_depth) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;  // the escaped character cannot end the string
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return false;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return true;
+}
+
+std::optional<json> parse(std::string_view text, bool* too_deep) {
+  // The parser stops at the first byte that is not JSON, and up to there it splits strings as this scan does,
+  // so the scan's depth bounds the depth the parser can reach.
+  if (too_deep) *too_deep = false;
+  if (!nesting_within(text, kMaxNesting)) {
+    if (too_deep) *too_deep = true;
+    return std::nullopt;
+  }
   json out = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (out.is_discarded()) return std::nullopt;
   return out;

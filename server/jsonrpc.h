@@ -38,8 +38,16 @@ struct Message {
 
 Message classify(const json& message);
 
-// Parses one message's text; nullopt when it is not JSON (the caller answers -32700).
-std::optional<json> parse(std::string_view text);
+// The deepest nesting of arrays and objects a message may have. nlohmann-json parses, copies and prints
+// recursively, so an unbounded depth is a stack overflow any client can trigger with a small body; no MCP
+// message comes near this.
+inline constexpr size_t kMaxNesting = 256;
+
+// Parses one message's text; nullopt when it is not JSON (the caller answers -32700) or nests deeper than
+// kMaxNesting (-32600; `too_deep` is set). The depth is checked on the raw bytes before parsing.
+std::optional<json> parse(std::string_view text, bool* too_deep = nullptr);
+// True when no array/object in `text` nests deeper than `max_depth` (strings are skipped, escapes honoured).
+bool nesting_within(std::string_view text, size_t max_depth);
 
 json make_result(const json& id, json result);
 json make_error(const json& id, int code, std::string message, json data = nullptr);

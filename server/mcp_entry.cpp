@@ -105,8 +105,8 @@ int run_http_server(int argc, char** argv) {
   if (!is_loopback_host(options.host) && options.token.empty()) {
     std::fprintf(
         stderr,
-        "csift-mcp: refusing to bind non-loopback address '%s' without a bearer token: pass --token T or "
-        "set CSIFT_MCP_TOKEN\n",
+        "csift-mcp: refusing to bind non-loopback address '%s' without a bearer token: set CSIFT_MCP_TOKEN "
+        "(or pass --token T, which other local users can read in ps)\n",
         options.host.c_str());
     return 2;
   }

@@ -26,7 +26,10 @@ json server_info() {
 }
 
 json server_capabilities() {
-  return json{{"tools", {{"listChanged", false}}}};
+  return json{{"tools", {{"listChanged", false}}},
+              {"resources", {{"subscribe", false}, {"listChanged", false}}},
+              {"prompts", {{"listChanged", false}}},
+              {"completions", json::object()}};
 }
 
 const json* meta_of(const rpc::Message& m) {
@@ -97,35 +100,72 @@ std::string meta_protocol_version(const rpc::Message& m) {
 McpServer::McpServer(ServerOptions options) : options_(std::move(options)) {}
 
 std::optional<json> McpServer::handle_request(const rpc::Message& m, Revision rev, Connection& conn,
-                                              const Emit& emit) {
+                                              const Emit& emit, std::shared_ptr<InFlight> admitted) {
   bool cancelled = false;
-  json reply = rev == Revision::stateless ? stateless_request(m, conn, emit, cancelled)
-                                          : session_request(m, conn, emit, cancelled);
+  json reply = rev == Revision::stateless ? stateless_request(m, conn, emit, std::move(admitted), cancelled)
+                                          : session_request(m, conn, emit, std::move(admitted), cancelled);
   if (cancelled) return std::nullopt;
   return reply;
 }
 
-json McpServer::session_request(const rpc::Message& m, Connection& conn, const Emit& emit, bool& cancelled) {
+json McpServer::session_request(const rpc::Message& m, Connection& conn, const Emit& emit,
+                                std::shared_ptr<InFlight> admitted, bool& cancelled) {
   if (m.method == "initialize") return initialize(m, conn);
   if (m.method == "ping") return rpc::make_result(m.id, json::object());
   if (m.method == "tools/list") return list_tools(m, false);
-  if (m.method == "tools/call") return call_tool(m, conn, emit, false, cancelled);
-  return rpc::make_error(
-      m.id, rpc::kMethodNotFound,
-      "method '" + m.method + "' not found; this server has initialize, ping, tools/list, " +
-          "tools/call (and server/discover for protocol " + std::string(kStatelessVersion) + ")");
+  if (m.method == "tools/call") return call_tool(m, conn, emit, false, std::move(admitted), cancelled);
+  if (auto r = resource_request(m, conn, emit, false, std::move(admitted), cancelled)) return *r;
+  return rpc::make_error(m.id, rpc::kMethodNotFound,
+                         "method '" + m.method +
+                             "' not found; this server has initialize, ping, tools/list, " +
+                             "tools/call, resources/list, resources/templates/list, resources/read, "
+                             "prompts/list, prompts/get, " +
+                             "completion/complete (and server/discover for " + "protocol " +
+                             std::string(kStatelessVersion) + ")");
 }
 
 json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const Emit& emit,
-                                  bool& cancelled) {
+                                  std::shared_ptr<InFlight> admitted, bool& cancelled) {
   if (auto bad = check_stateless_meta(m)) return *bad;
   if (m.method == "server/discover") return discover(m);
-  if (m.method == "tools/list") return list_tools(m, true);
-  if (m.method == "tools/call") return call_tool(m, conn, emit, true, cancelled);
+  // Every 2026-07-28 result names the server in _meta: there is no initialize to have said it.
+  auto with_server_info = [](json reply) {
+    if (reply.contains("result") && reply["result"].is_object())
+      reply["result"]["_meta"][kMetaServerInfo] = server_info();
+    return reply;
+  };
+  if (m.method == "tools/list") return with_server_info(list_tools(m, true));
+  if (m.method == "tools/call")
+    return with_server_info(call_tool(m, conn, emit, true, std::move(admitted), cancelled));
+  if (auto r = resource_request(m, conn, emit, true, std::move(admitted), cancelled))
+    return with_server_info(*r);
   // initialize, ping, logging/setLevel and the subscription methods do not exist in 2026-07-28.
   return rpc::make_error(m.id, rpc::kMethodNotFound,
                          "method '" + m.method + "' not found in protocol " + std::string(kStatelessVersion) +
-                             "; this server has server/discover, tools/list, tools/call");
+                             "; this server has server/discover, tools/list, tools/call, resources/list, " +
+                             "resources/templates/list, resources/read, prompts/list, prompts/get, " +
+                             "completion/complete");
+}
+
+std::optional<json> McpServer::resource_request(const rpc::Message& m, Connection& conn, const Emit& emit,
+                                                bool stateless, std::shared_ptr<InFlight> admitted,
+                                                bool& cancelled) {
+  if (m.method == "resources/templates/list") return list_resource_templates(m, stateless);
+  if (m.method == "prompts/list") return list_prompts(m, stateless);
+  if (m.method == "prompts/get") return get_prompt(m, stateless);
+  if (m.method == "completion/complete") {
+    return run_registered(m, conn, emit, std::move(admitted), cancelled,
+                          [&](ToolContext& ctx) { return complete(m, stateless, ctx); });
+  }
+  if (m.method == "resources/list") {
+    return run_registered(m, conn, emit, std::move(admitted), cancelled,
+                          [&](ToolContext& ctx) { return list_resources(m, stateless, ctx); });
+  }
+  if (m.method == "resources/read") {
+    return run_registered(m, conn, emit, std::move(admitted), cancelled,
+                          [&](ToolContext& ctx) { return read_resource(m, stateless, ctx); });
+  }
+  return std::nullopt;
 }
 
 void McpServer::handle_notification(const rpc::Message& m, Connection& conn) {

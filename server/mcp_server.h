@@ -3,6 +3,8 @@
 // Every tool in the table is served from here; no tool has server code of its own.
 #pragma once
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +13,7 @@
 #include "core/store/store.h"
 #include "server/inflight.h"
 #include "server/jsonrpc.h"
+#include "tools/common/tool.h"
 
 namespace csift {
 
@@ -46,19 +49,44 @@ class McpServer {
 
   // One request to its reply, or nullopt when the request was cancelled (a cancelled request gets no reply).
   // Progress notifications go to `emit`, possibly from other threads, and all before this returns.
-  std::optional<json> handle_request(const rpc::Message& m, Revision rev, Connection& conn, const Emit& emit);
+  // `admitted` is the request's entry from admit() when the transport queued it.
+  std::optional<json> handle_request(const rpc::Message& m, Revision rev, Connection& conn, const Emit& emit,
+                                     std::shared_ptr<InFlight> admitted = nullptr);
+  // Registers a slow request on `conn` before it is queued, so notifications/cancelled (or the transport,
+  // when the client goes away) cancels it while it still waits: it then never runs and gets no reply.
+  // nullptr when a request with the same id is under way (answer rpc_id_in_use).
+  std::shared_ptr<InFlight> admit(const rpc::Message& m, Connection& conn, const Emit& emit) const;
+  static json id_in_use(const json& id);
   void handle_notification(const rpc::Message& m, Connection& conn);
   // Requests a transport runs off its reading thread, so ping and tools/list are answered meanwhile.
-  static bool is_slow(const rpc::Message& m) { return m.method == "tools/call"; }
+  static bool is_slow(const rpc::Message& m) {
+    return m.method == "tools/call" || m.method == "resources/list" || m.method == "resources/read" ||
+           m.method == "completion/complete";
+  }
   const ServerOptions& options() const { return options_; }
 
  private:
-  json session_request(const rpc::Message& m, Connection& conn, const Emit& emit, bool& cancelled);
-  json stateless_request(const rpc::Message& m, Connection& conn, const Emit& emit, bool& cancelled);
+  json session_request(const rpc::Message& m, Connection& conn, const Emit& emit,
+                       std::shared_ptr<InFlight> admitted, bool& cancelled);
+  json stateless_request(const rpc::Message& m, Connection& conn, const Emit& emit,
+                         std::shared_ptr<InFlight> admitted, bool& cancelled);
   json initialize(const rpc::Message& m, Connection& conn);
   json discover(const rpc::Message& m);
   json list_tools(const rpc::Message& m, bool stateless);
-  json call_tool(const rpc::Message& m, Connection& conn, const Emit& emit, bool stateless, bool& cancelled);
+  std::optional<json> resource_request(const rpc::Message& m, Connection& conn, const Emit& emit,
+                                       bool stateless, std::shared_ptr<InFlight> admitted, bool& cancelled);
+  // A slow request other than tools/call, registered (and cancellable) like one.
+  json run_registered(const rpc::Message& m, Connection& conn, const Emit& emit,
+                      std::shared_ptr<InFlight> admitted, bool& cancelled,
+                      const std::function<json(ToolContext&)>& body);
+  json list_resources(const rpc::Message& m, bool stateless, ToolContext& ctx);
+  json list_resource_templates(const rpc::Message& m, bool stateless);
+  json read_resource(const rpc::Message& m, bool stateless, ToolContext& ctx);
+  json list_prompts(const rpc::Message& m, bool stateless);
+  json get_prompt(const rpc::Message& m, bool stateless);
+  json complete(const rpc::Message& m, bool stateless, ToolContext& ctx);
+  json call_tool(const rpc::Message& m, Connection& conn, const Emit& emit, bool stateless,
+                 std::shared_ptr<InFlight> admitted, bool& cancelled);
 
   ServerOptions options_;
 };

@@ -30,19 +30,34 @@ class LineWriter {
   bool broken_ = false;
 };
 
-// Reads one line of any length into `line` (without '\n' or a trailing '\r'); false at EOF.
-bool read_line(std::FILE* in, std::string& line) {
+enum class LineRead { line, too_long, eof };
+
+// Reads one line (without '\n' or a trailing '\r') of at most `max` bytes. A longer line is consumed up to
+// its newline without being kept, so a client cannot make the reader hold more than `max` bytes.
+LineRead read_line(std::FILE* in, std::string& line, size_t max) {
   line.clear();
+  bool too_long = false;
   char buf[65536];
   while (std::fgets(buf, sizeof buf, in)) {
-    line.append(buf);
-    if (!line.empty() && line.back() == '\n') {
+    const std::string_view chunk(buf);
+    const bool ends = !chunk.empty() && chunk.back() == '\n';
+    if (!too_long) {
+      line.append(chunk);
+      if (line.size() > max + 2) {
+        too_long = true;
+        line.clear();
+      }
+    }
+    if (ends) {
+      if (too_long) return LineRead::too_long;
       line.pop_back();
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      return true;
+      if (line.size() > max) return LineRead::too_long;
+      return LineRead::line;
     }
   }
-  return !line.empty();  // a last line without '\n' still counts
+  if (too_long) return LineRead::too_long;
+  return line.empty() ? LineRead::eof : LineRead::line;  // a last line without '\n' still counts
 }
 
 class StdioSession {
@@ -52,11 +67,14 @@ class StdioSession {
 
   void on_line(const std::string& line) {
     if (line.find_first_not_of(" \t") == std::string::npos) return;
-    if (line.size() > options_.max_message_bytes) {
-      writer_.write(rpc::make_error(nullptr, rpc::kInvalidRequest, "message too large"));
+    bool too_deep = false;
+    auto parsed = rpc::parse(line, &too_deep);
+    if (too_deep) {
+      writer_.write(rpc::make_error(
+          nullptr, rpc::kInvalidRequest,
+          "invalid request: JSON nested more than " + std::to_string(rpc::kMaxNesting) + " levels deep"));
       return;
     }
-    auto parsed = rpc::parse(line);
     if (!parsed) {
       writer_.write(rpc::make_error(nullptr, rpc::kParseError, "parse error: the line is not valid JSON"));
       return;
@@ -64,7 +82,14 @@ class StdioSession {
     on_message(rpc::classify(*parsed));
   }
 
-  void drain() { pool_.wait_idle(); }
+  void on_too_long() { writer_.write(rpc::make_error(nullptr, rpc::kInvalidRequest, "message too large")); }
+
+  // stdin ended: nobody can read a reply any more. Every call, queued or running, is cancelled; true when
+  // they all stopped within `limit`.
+  bool cancel_and_drain(std::chrono::milliseconds limit) {
+    conn_.cancel_all();
+    return pool_.wait_idle_for(limit);
+  }
 
  private:
   void on_message(rpc::Message m) {
@@ -82,19 +107,24 @@ class StdioSession {
         break;
     }
     const Revision rev = revision_of(m);
+    auto emit = [this](const json& message) { return writer_.write(message); };
     if (!McpServer::is_slow(m)) {
-      reply(m, rev);
+      if (auto r = server_.handle_request(m, rev, conn_, emit)) writer_.write(*r);
       return;
     }
-    if (!pool_.try_submit([this, m, rev] { reply(m, rev); })) {
+    // Registered before it is queued: a cancellation that arrives while it waits means it never runs.
+    auto admitted = server_.admit(m, conn_, emit);
+    if (!admitted) {
+      writer_.write(McpServer::id_in_use(m.id));
+      return;
+    }
+    if (!pool_.try_submit([this, m, rev, emit, admitted] {
+          if (auto r = server_.handle_request(m, rev, conn_, emit, admitted)) writer_.write(*r);
+        })) {
+      conn_.end(m.id);
       writer_.write(
           rpc::make_error(m.id, rpc::kInternalError, "server busy: too many calls under way; retry"));
     }
-  }
-
-  void reply(const rpc::Message& m, Revision rev) {
-    auto emit = [this](const json& message) { return writer_.write(message); };
-    if (auto r = server_.handle_request(m, rev, conn_, emit)) writer_.write(*r);
   }
 
   McpServer& server_;
@@ -111,9 +141,22 @@ int serve_stdio(McpServer& server, std::FILE* in, std::FILE* out, const StdioOpt
   std::signal(SIGPIPE, SIG_IGN);
   StdioSession session(server, out, options);
   std::string line;
-  while (read_line(in, line))
-    session.on_line(line);
-  session.drain();
+  for (;;) {
+    const LineRead r = read_line(in, line, options.max_message_bytes);
+    if (r == LineRead::eof) break;
+    if (r == LineRead::too_long)
+      session.on_too_long();
+    else
+      session.on_line(line);
+  }
+  if (!session.cancel_and_drain(options.exit_grace)) {
+    // A call that does not notice cancellation must not keep an orphaned server burning CPU: what was
+    // written is flushed and the process ends here.
+    std::fflush(out);
+    std::fprintf(stderr, "csift-mcp: stdin closed; calls still running after %lld ms, exiting\n",
+                 static_cast<long long>(options.exit_grace.count()));
+    std::_Exit(0);
+  }
   return 0;
 }
 

@@ -1,7 +1,9 @@
 // The stdio transport: newline-delimited JSON-RPC on a pair of streams. Only protocol messages go to `out`
 // (logs go to stderr). Slow requests run on a worker pool so the reader keeps answering ping and
-// cancellation; on EOF it waits for the calls under way, writes their replies and returns.
+// cancellation; a cancelled call that is still queued never runs. On EOF nobody is left to read a reply:
+// every call, queued or running, is cancelled and the server exits within `exit_grace`.
 #pragma once
+#include <chrono>
 #include <cstdio>
 
 #include "server/mcp_server.h"
@@ -11,7 +13,8 @@ namespace csift {
 struct StdioOptions {
   size_t workers = 4;
   size_t max_queued = 64;
-  size_t max_message_bytes = 16u << 20;  // a longer line is refused (-32600) without being parsed
+  size_t max_message_bytes = 16u << 20;  // a longer line is refused (-32600) without being kept or parsed
+  std::chrono::milliseconds exit_grace{800};
 };
 
 int serve_stdio(McpServer& server, std::FILE* in, std::FILE* out, const StdioOptions& options = {});

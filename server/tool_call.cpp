@@ -26,18 +26,28 @@ json with_default_budget(json args, std::string_view tool, int64_t default_max_c
   return args;
 }
 
-json call_result(const ToolOutcome& outcome, bool stateless) {
+bool blank(std::string_view s) {
+  return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+json call_result(std::string_view tool, const ToolOutcome& outcome, bool stateless) {
   json result;
   if (stateless) result["resultType"] = "complete";
-  // content[0] is what --cli prints for the same arguments: text by default, the JSON lines for format=json.
-  result["content"] = json::array({json{{"type", "text"}, {"text", outcome.text}}});
   // What the CLI prints on stderr (the zero-match diagnosis, lane notes, cautions) is part of the answer for
-  // a model too: it travels as a second text item so content[0] stays identical to the CLI's stdout.
-  if (!outcome.envelope.notes.empty()) {
-    std::string notes;
-    for (const auto& note : outcome.envelope.notes)
-      notes += note + "\n";
-    result["content"].push_back(json{{"type", "text"}, {"text", notes}});
+  // a model too; the dispatcher already spelled its argument references as MCP argument names.
+  std::string notes;
+  for (const auto& note : outcome.envelope.notes)
+    notes += note + "\n";
+  // content[0] is what --cli prints for the same arguments (text, or the JSON lines for format=json), and
+  // the notes follow as a second item. When the CLI prints nothing (a zero-match search), the notes come
+  // first: some clients reject an empty text block, and the first block must say what happened.
+  if (blank(outcome.text)) {
+    const std::string what =
+        notes.empty() ? std::string(tool) + ": no rows (an empty result, not an error)\n" : notes;
+    result["content"] = json::array({json{{"type", "text"}, {"text", what}}});
+  } else {
+    result["content"] = json::array({json{{"type", "text"}, {"text", outcome.text}}});
+    if (!notes.empty()) result["content"].push_back(json{{"type", "text"}, {"text", notes}});
   }
   result["structuredContent"] = outcome.envelope.to_object();
   result["isError"] = outcome.envelope.is_error;
@@ -46,8 +56,28 @@ json call_result(const ToolOutcome& outcome, bool stateless) {
 
 }  // namespace
 
+std::shared_ptr<InFlight> McpServer::admit(const rpc::Message& m, Connection& conn, const Emit& emit) const {
+  return conn.begin(m.id, progress_token_of(m.params), emit, options_.progress_interval);
+}
+
+json McpServer::id_in_use(const json& id) {
+  return rpc::make_error(id, rpc::kInvalidRequest, "request id " + id.dump() + " is already in use");
+}
+
 json McpServer::call_tool(const rpc::Message& m, Connection& conn, const Emit& emit, bool stateless,
-                          bool& cancelled) {
+                          std::shared_ptr<InFlight> admitted, bool& cancelled) {
+  std::shared_ptr<InFlight> request = admitted ? std::move(admitted) : admit(m, conn, emit);
+  if (!request) return id_in_use(m.id);
+  // Every path from here ends the request on the connection, whatever it answers.
+  struct Ender {
+    Connection& conn;
+    const json& id;
+    ~Ender() { conn.end(id); }
+  } ender{conn, m.id};
+  if (request->cancel.is_cancelled()) {  // cancelled while it waited in a queue: it never runs
+    cancelled = true;
+    return json();
+  }
   if (!m.params.contains("name") || !m.params["name"].is_string()) {
     return rpc::make_error(m.id, rpc::kInvalidParams, "tools/call needs params.name: one of " + tool_names());
   }
@@ -62,13 +92,10 @@ json McpServer::call_tool(const rpc::Message& m, Connection& conn, const Emit& e
   if (!args.is_object()) {
     return rpc::make_error(m.id, rpc::kInvalidParams, "params.arguments must be an object");
   }
-  auto request = conn.begin(m.id, progress_token_of(m.params), emit, options_.progress_interval);
-  if (!request) {
-    return rpc::make_error(m.id, rpc::kInvalidRequest, "request id " + m.id.dump() + " is already in use");
-  }
   ToolContext ctx;
   ctx.env = options_.env;
   ctx.cancel = &request->cancel;
+  ctx.budget_structured = true;
   if (request->wants_progress()) {
     ctx.progress = [&request](double done, double total, const std::string& message) {
       request->report(done, total, message);
@@ -77,9 +104,8 @@ json McpServer::call_tool(const rpc::Message& m, Connection& conn, const Emit& e
   ToolOutcome outcome =
       invoke_tool(*tool, with_default_budget(std::move(args), name, options_.default_max_chars), ctx);
   request->finish();
-  conn.end(m.id);
   cancelled = request->cancel.is_cancelled();
-  return rpc::make_result(m.id, call_result(outcome, stateless));
+  return rpc::make_result(m.id, call_result(name, outcome, stateless));
 }
 
 }  // namespace csift

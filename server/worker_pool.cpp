@@ -32,6 +32,11 @@ void WorkerPool::wait_idle() {
   idle_.wait(lock, [this] { return jobs_.empty() && running_ == 0; });
 }
 
+bool WorkerPool::wait_idle_for(std::chrono::milliseconds limit) {
+  std::unique_lock lock(mu_);
+  return idle_.wait_for(lock, limit, [this] { return jobs_.empty() && running_ == 0; });
+}
+
 void WorkerPool::run() {
   for (;;) {
     std::function<void()> job;

@@ -1,6 +1,7 @@
-// A fixed set of threads for the slow requests of the stdio transport (tools/call), with a bounded queue:
-// the reader thread stays free for ping, tools/list and cancellation while calls run.
+// A fixed set of threads for the slow requests of both transports (tools/call), with a bounded queue: the
+// thread reading requests stays free for ping, tools/list and cancellation while calls run.
 #pragma once
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -21,6 +22,8 @@ class WorkerPool {
   bool try_submit(std::function<void()> job);
   // Blocks until every submitted job has finished.
   void wait_idle();
+  // The same, for at most `limit`: false when jobs are still queued or running then.
+  bool wait_idle_for(std::chrono::milliseconds limit);
 
  private:
   void run();

@@ -3,7 +3,8 @@ and content[0] is what `csift-mcp --cli` prints up to spelling: messages name ar
 each surface's own vocabulary (`--since` / `csift-mcp --cli show @x --line 5` on the CLI, `since` / `show {...}`
 over MCP), so both texts are compared with those spellings replaced by placeholders. Argument sets come from
 each tool's input schema (every boolean flag, small integers), so new tools and flags are covered without a
-test edit."""
+test edit. When the CLI prints nothing,
+content[0] carries the notes, so the first block always says what happened."""
 import json
 import os
 import re
@@ -131,14 +132,21 @@ class CliParity(unittest.TestCase):
                         printed = re.sub(r"Run `csift-mcp --cli \w+ --help` for usage\.\n$", "", printed)
                     same = lambda mcp_text, cli_text: self.assertEqual(
                         spelling_free(mcp_text, tool["name"]), spelling_free(cli_text, tool["name"]))
-                    same(r["content"][0]["text"], printed)  # content[0] is what --cli prints
+                    first = r["content"][0]["text"]
+                    self.assertTrue(first.strip(), "the first content block is never empty")
                     if rc != 0:
-                        self.assertNotRegex(r["content"][0]["text"], r"(?<![\w@-])--[a-z]|csift-mcp --cli",
+                        self.assertNotRegex(first, r"(?<![\w@-])--[a-z]|csift-mcp --cli",
                                             "an MCP client is never told about flags")
                     self.assertEqual(r["isError"], rc != 0)
-                    if rc == 0:  # the CLI's stderr notes travel as the second content item
+                    if rc == 0 and not printed.strip():
+                        # Nothing on stdout (a zero-match search): the notes come first, alone.
+                        self.assertEqual(len(r["content"]), 1)
+                        notes = first if err.strip() else ""
+                    else:
+                        same(first, printed)  # content[0] is what --cli prints
                         notes = r["content"][1]["text"] if len(r["content"]) > 1 else ""
-                        same(notes.strip(), err.strip())  # content[1] carries the CLI's stderr notes
+                    if rc == 0:  # the CLI's stderr notes, in MCP's vocabulary
+                        same(notes.strip(), err.strip())
                     sc = r["structuredContent"]
                     rc_json, out_json, _ = cli(tool["name"], dict(args, format="json"))
                     if args.get("raw") and rc == 0 and rc_json == 2:

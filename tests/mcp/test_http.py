@@ -85,7 +85,7 @@ class Sessions(HttpBase):
 
     def test_unknown_method_and_bad_messages(self):
         sid, h = self.session()
-        st, _, body = self.rpc(sid, "prompts/list", headers=h)
+        st, _, body = self.rpc(sid, "no/such-method", headers=h)
         self.assertRpcError(body, -32601)
         st, _, body = self.s.post(b'{"jsonrpc":"2.0","id":1,', raw=True, session=sid, headers=h)
         self.assertEqual(st, 400)

@@ -30,6 +30,13 @@ SCENARIOS = [
     ("server-session-lifecycle", None),
     ("http-header-validation", None),
     ("server-stateless", None),
+    # Resources and prompts, where they apply: the suite's read, get and completion scenarios ask for its own
+    # fixtures (test://static-text, test_prompt_with_arguments), which a session store does not have.
+    ("resources-list", None),
+    ("resources-list", "2026-07-28"),
+    ("prompts-list", None),
+    ("prompts-list", "2026-07-28"),
+    ("sep-2164-resource-not-found", "2026-07-28"),
 ]
 
 
@@ -81,6 +88,14 @@ class Interop(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertEqual(report["tools"], self.names)
         self.assertEqual(len(report["calls"]), 3 * len(self.names))
+        # The SDK lists the store's transcripts as resources, reads one, and sees both templates.
+        self.assertGreater(report["resources"], 0)
+        self.assertEqual(sorted(report["templates"]), ["csift://agent/{id}", "csift://session/{id}"])
+        self.assertTrue(report["read"] and report["read"]["chars"] > 0, report.get("read"))
+        # ... gets a prompt and completes a session id.
+        self.assertIn("recap", report["prompts"])
+        self.assertGreater(report["prompt"] or 0, 0)
+        self.assertTrue(report["completed"])
         return report
 
     def test_sdk_client_over_stdio(self):

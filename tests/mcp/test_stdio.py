@@ -56,7 +56,7 @@ class Handshake(StdioBase):
 
 class Errors(StdioBase):
     def test_unknown_method(self):
-        self.assertError(self.c.request("resources/list"), -32601)
+        self.assertError(self.c.request("no/such-method"), -32601)
 
     def test_bad_json(self):
         self.c.send(b'{"jsonrpc": "2.0", "id": 1, "method": "ping"')

@@ -153,8 +153,28 @@ TEST_CASE("http access: hosts, origins and the token") {
   CHECK(csift::check_access(guarded, "10.1.2.3:80", "", "Bearer tok").access == Access::allowed);
   CHECK(csift::check_access(guarded, "10.1.2.3:80", "", "Bearer to").access == Access::unauthorized);
   CHECK(csift::check_access(guarded, "10.1.2.3:80", "", "").access == Access::unauthorized);
+  // The scheme is case-insensitive (RFC 9110 §11.1); another scheme, or no token after it, is refused.
+  CHECK(csift::check_access(guarded, "10.1.2.3:80", "", "bearer tok").access == Access::allowed);
+  CHECK(csift::check_access(guarded, "10.1.2.3:80", "", "BEARER  tok").access == Access::allowed);
+  CHECK(csift::check_access(guarded, "10.1.2.3:80", "", "Basic tok").access == Access::unauthorized);
+  CHECK(csift::check_access(guarded, "10.1.2.3:80", "", "Bearertok").access == Access::unauthorized);
   CHECK(csift::constant_time_equals("abc", "abc"));
   CHECK_FALSE(csift::constant_time_equals("abc", "abd"));
   CHECK_FALSE(csift::constant_time_equals("abc", "abcd"));
   CHECK_FALSE(csift::constant_time_equals("", "a"));
+}
+
+TEST_CASE("jsonrpc: nesting is bounded before parsing") {
+  const auto nested = [](size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); };
+  CHECK(csift::rpc::nesting_within(nested(csift::rpc::kMaxNesting), csift::rpc::kMaxNesting));
+  CHECK_FALSE(csift::rpc::nesting_within(nested(csift::rpc::kMaxNesting + 1), csift::rpc::kMaxNesting));
+  // Brackets inside strings (escaped quotes included) do not count.
+  CHECK(csift::rpc::nesting_within("[\"[[[[\\\"[[[\"]", 1));
+  bool too_deep = false;
+  CHECK_FALSE(csift::rpc::parse(nested(100000), &too_deep));
+  CHECK(too_deep);
+  CHECK(csift::rpc::parse(nested(100), &too_deep));
+  CHECK_FALSE(too_deep);
+  CHECK_FALSE(csift::rpc::parse("{", &too_deep));
+  CHECK_FALSE(too_deep);
 }

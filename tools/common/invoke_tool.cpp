@@ -1,5 +1,7 @@
 // The single dispatcher: argument validation, the handler call, paging (row_offset / max_chars) and
 // rendering. Every exception ends here as an error envelope, so nothing escapes to an MCP client or the CLI.
+#include <algorithm>
+
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "tools/common/schema_validator.h"
@@ -99,7 +101,11 @@ struct Budget {
            ctx.call_text(tool.name, env.summary["continue_with"]) + "]\n";
   }
 
-  size_t rendered_size(const Envelope& env) const { return utf8_length(render_with_footer(env)); }
+  size_t rendered_size(const Envelope& env) const {
+    const size_t text = utf8_length(render_with_footer(env));
+    if (!ctx.budget_structured) return text;
+    return std::max(text, utf8_length(dump_json(env.to_object())));
+  }
 
   std::string render_with_footer(const Envelope& env) const {
     std::string text = render(tool, env, args, ctx);

@@ -29,6 +29,9 @@ struct ToolContext {
   // (MCP). The CLI shim sets it to the flag spelling.
   std::function<std::string(std::string_view tool, std::string_view property, bool prefer_short)> spell_arg;
   std::string arg_text(std::string_view tool, std::string_view property, bool prefer_short = false) const;
+  // Set by the MCP server, where the envelope travels beside the text (structuredContent): max_chars then
+  // bounds both, and both are cut at the same row, so one continue_with serves either.
+  bool budget_structured = false;
   bool cancelled() const { return cancel && cancel->is_cancelled(); }
 };
 

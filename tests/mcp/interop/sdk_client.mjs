@@ -65,10 +65,44 @@ async function main() {
       calls.push({ tool: tool.name, args, isError: result.isError === true, rows: result.structuredContent?.rows?.length });
     }
   }
+  // Sessions as resources: the SDK lists every page (its schemas validate each result) and reads the first.
+  const resources = [];
+  cursor = undefined;
+  do {
+    const page = await client.listResources(cursor ? { cursor } : {});
+    resources.push(...page.resources);
+    cursor = page.nextCursor;
+  } while (cursor && resources.length < 10000);
+  const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+  let read = null;
+  if (resources.length > 0) {
+    const r = await client.readResource({ uri: resources[0].uri });
+    read = { uri: r.contents?.[0]?.uri, chars: r.contents?.[0]?.text?.length ?? 0 };
+    if (!read.chars) fail(`resources/read ${resources[0].uri}: no text`);
+  }
+  // Prompts: listed, and one got for the first session listed; completion of that session's id prefix.
+  const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+  let prompt = null;
+  let completed = null;
+  const session = resources.find((r) => r.uri.startsWith("csift://session/"));
+  if (session && prompts.includes("recap")) {
+    const got = await client.getPrompt({ name: "recap", arguments: { session: session.name } });
+    prompt = got.messages?.[0]?.content?.text?.length ?? 0;
+    if (!prompt) fail("prompts/get recap: no text");
+    const c = await client.complete({
+      ref: { type: "ref/prompt", name: "recap" },
+      argument: { name: "session", value: session.name.slice(0, 6) },
+    });
+    completed = c.completion.values;
+    if (!completed.includes(session.name)) fail(`completion/complete: ${session.name} not offered`);
+  }
   await client.ping();
   const version = transport.protocolVersion ?? null;
   await client.close();
-  console.log(JSON.stringify({ mode, tools: tools.map((t) => t.name), protocolVersion: version, calls, failures }));
+  console.log(JSON.stringify({
+    mode, tools: tools.map((t) => t.name), protocolVersion: version, calls,
+    resources: resources.length, templates, read, prompts, prompt, completed, failures,
+  }));
   process.exit(failures.length ? 1 : 0);
 }
 

@@ -1,0 +1,112 @@
+// resources/list, resources/templates/list and resources/read: the protocol side of sessions as resources.
+// What a session is, its title and its text come from tools/resources; this file only pages and frames.
+#include <functional>
+
+#include "server/mcp_server.h"
+#include "tools/resources/session_resources.h"
+
+namespace csift {
+namespace {
+
+constexpr int kResourceNotFound = -32002;  // MCP: resources/read of an unknown URI
+
+json with_result_type(json result, bool stateless) {
+  if (stateless) result["resultType"] = "complete";
+  return result;
+}
+
+// 2026-07-28 list results say how long they may be cached: the session list changes as Claude Code writes,
+// so briefly and per client; the templates only change with the binary.
+json cacheable(json result, bool stateless, int64_t ttl_ms, const char* scope) {
+  if (!stateless) return result;
+  result["ttlMs"] = ttl_ms;
+  result["cacheScope"] = scope;
+  return result;
+}
+
+}  // namespace
+
+json McpServer::run_registered(const rpc::Message& m, Connection& conn, const Emit& emit,
+                               std::shared_ptr<InFlight> admitted, bool& cancelled,
+                               const std::function<json(ToolContext&)>& body) {
+  std::shared_ptr<InFlight> request = admitted ? std::move(admitted) : admit(m, conn, emit);
+  if (!request) return id_in_use(m.id);
+  struct Ender {
+    Connection& conn;
+    const json& id;
+    ~Ender() { conn.end(id); }
+  } ender{conn, m.id};
+  if (request->cancel.is_cancelled()) {
+    cancelled = true;
+    return json();
+  }
+  ToolContext ctx;
+  ctx.env = options_.env;
+  ctx.cancel = &request->cancel;
+  json reply = body(ctx);
+  request->finish();
+  cancelled = request->cancel.is_cancelled();
+  return reply;
+}
+
+json McpServer::list_resources(const rpc::Message& m, bool stateless, ToolContext& ctx) {
+  size_t offset = 0;
+  if (m.params.contains("cursor")) {
+    const json& c = m.params["cursor"];
+    const std::string s = c.is_string() ? c.get<std::string>() : "";
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 9) {
+      return rpc::make_error(m.id, rpc::kInvalidParams,
+                             "invalid cursor: pass a nextCursor from a previous resources/list, or none");
+    }
+    offset = std::stoul(s);
+  }
+  const SessionResources all = list_session_resources(ctx);
+  if (!all.error.empty()) return rpc::make_error(m.id, rpc::kInternalError, all.error);
+  json resources = json::array();
+  const size_t page = options_.page_size ? options_.page_size : 100;
+  for (size_t i = offset; i < all.items.size() && i < offset + page; ++i) {
+    const SessionResource& r = all.items[i];
+    resources.push_back(json{{"uri", r.uri},
+                             {"name", r.name},
+                             {"title", r.title},
+                             {"description", r.description},
+                             {"mimeType", "text/plain"},
+                             {"annotations", {{"audience", {"user", "assistant"}}}}});
+  }
+  json result{{"resources", std::move(resources)}};
+  if (offset + page < all.items.size()) result["nextCursor"] = std::to_string(offset + page);
+  return rpc::make_result(
+      m.id, cacheable(with_result_type(std::move(result), stateless), stateless, 5000, "private"));
+}
+
+json McpServer::list_resource_templates(const rpc::Message& m, bool stateless) {
+  json templates = json::array(
+      {json{{"uriTemplate", std::string(kSessionUriPrefix) + "{id}"},
+            {"name", "session"},
+            {"title", "Claude Code session"},
+            {"description", "A session transcript by id or unique id prefix, rendered turn by turn"},
+            {"mimeType", "text/plain"}},
+       json{{"uriTemplate", std::string(kAgentUriPrefix) + "{id}"},
+            {"name", "agent"},
+            {"title", "Claude Code subagent transcript"},
+            {"description", "A subagent's transcript by agent id, rendered turn by turn"},
+            {"mimeType", "text/plain"}}});
+  return rpc::make_result(m.id,
+                          with_result_type(json{{"resourceTemplates", std::move(templates)}}, stateless));
+}
+
+json McpServer::read_resource(const rpc::Message& m, bool stateless, ToolContext& ctx) {
+  if (!m.params.contains("uri") || !m.params["uri"].is_string()) {
+    return rpc::make_error(m.id, rpc::kInvalidParams, "resources/read needs params.uri (a string)");
+  }
+  const std::string uri = m.params["uri"].get<std::string>();
+  const ResourceText r = read_session_resource(uri, options_.default_max_chars, ctx);
+  // 2026-07-28 (SEP-2164) asks for -32602 for a resource that does not exist; earlier revisions used -32002.
+  if (!r.error.empty())
+    return rpc::make_error(m.id, stateless ? rpc::kInvalidParams : kResourceNotFound, r.error,
+                           json{{"uri", uri}});
+  json contents = json::array({json{{"uri", uri}, {"mimeType", "text/plain"}, {"text", r.text}}});
+  return rpc::make_result(m.id, with_result_type(json{{"contents", std::move(contents)}}, stateless));
+}
+
+}  // namespace csift

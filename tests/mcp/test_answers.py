@@ -1,0 +1,73 @@
+"""How results read (issue #18, "Answer well"): the first content block always says what happened, in MCP's
+vocabulary; structuredContent is held to the same budget as the text, with the same continuation; 2026-07-28
+results name the server in _meta."""
+import json
+import subprocess
+import time
+import unittest
+
+from mcp_harness import FIXTURE_HOME, STATELESS, HttpServer, StdioClient, binary, meta, server_env, stateless_headers
+
+SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+
+
+class Answers(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.c = StdioClient(cwd=FIXTURE_HOME)
+        cls.c.initialize()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.close()
+
+    def call(self, name, args):
+        return self.c.request("tools/call", {"name": name, "arguments": args}, timeout=60)["result"]
+
+    def test_zero_match_says_so_first_in_argument_names(self):
+        args = {"pattern": "zq-never-said-zq", "label": ["user.message"]}
+        r = self.call("search", args)
+        self.assertFalse(r["isError"])
+        self.assertEqual(len(r["content"]), 1)
+        first = r["content"][0]["text"]
+        self.assertIn("0 matches", first)
+        self.assertIn("label user.message", first)  # the argument, where the CLI says -t
+        self.assertNotIn("-t ", first)
+        self.assertNotIn("csift-mcp --cli", first)
+        # The CLI keeps its own vocabulary: flags.
+        p = subprocess.run([binary(), "--cli", "search", "zq-never-said-zq", "-t", "user.message"],
+                           capture_output=True, text=True, env=server_env(), cwd=FIXTURE_HOME, timeout=60)
+        self.assertEqual(p.stdout, "")
+        self.assertIn("-t user.message", p.stderr)
+
+    def test_structured_content_is_budgeted_with_the_text(self):
+        budget = 6000  # one fixture row alone renders to about 4,000 characters of JSON
+        r = self.call("search", {"pattern": "e", "max_chars": budget})
+        structured = json.dumps(r["structuredContent"], ensure_ascii=False, separators=(",", ":"))
+        text = r["content"][0]["text"]
+        self.assertLessEqual(len(structured), budget)
+        self.assertLessEqual(len(text), budget)
+        summary = r["structuredContent"]["summary"]
+        self.assertIn("continue_with", summary, "the fixture store has more than fits")
+        offset = summary["continue_with"]["row_offset"]
+        self.assertIn(f"row_offset={offset}", text, "one continuation for both halves")
+        # Following it reads on from there.
+        r2 = self.call("search", summary["continue_with"])
+        self.assertEqual(r2["structuredContent"]["summary"]["rows_skipped"], offset)
+
+
+class StatelessMeta(unittest.TestCase):
+    def test_results_carry_server_info(self):
+        s = HttpServer()
+        try:
+            for method, params in (("tools/list", {}), ("tools/call", {"name": "whoami", "arguments": {}})):
+                body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": dict(params, _meta=meta())}
+                st, _, reply = s.post(body, headers=stateless_headers(method, params.get("name")))
+                self.assertEqual(st, 200, reply)
+                self.assertEqual(reply["result"]["_meta"][SERVER_INFO]["name"], "csift-mcp", method)
+        finally:
+            self.assertEqual(s.stop(), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,498 @@
+"""Hostile clients (issue #18, "Survive"): deep nesting, chunked and unterminated bodies, idle and trickling
+connections, long calls filling the workers, floods of cancellations, clients that vanish, warm keep-alive
+latency, and stdin closing under load. Every case ends by checking that the server still answers a ping
+within 100 ms. Every loop here is bounded in count and in time, and only 127.0.0.1 is ever a target.
+"""
+import json
+import os
+import select
+import socket
+import statistics
+import threading
+import time
+import unittest
+
+from mcp_harness import (SANITIZED, SLOW, STATELESS, BigStore, HttpServer, StdioClient, meta, server_env, slow_call,
+                         stateless_headers)
+
+PING_BUDGET = 0.1 * SLOW
+DEEP = 100_000  # the issue's nesting: a 200 KB body, well under the 4 MiB cap
+
+
+def deep_ping(depth=DEEP, id=7):
+    return ('{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"x":' % id + "[" * depth + "]" * depth + "}}").encode()
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class RawHttp:
+    """One keep-alive HTTP/1.1 connection on a plain socket: requests and replies exactly as written."""
+
+    def __init__(self, port, timeout=30):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout * SLOW)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buf = b""
+
+    def send_request(self, body, headers=None, method="POST"):
+        body = body if isinstance(body, bytes) else json.dumps(body).encode()
+        h = {"Host": "127.0.0.1", "Content-Type": "application/json",
+             "Accept": "application/json, text/event-stream", "Content-Length": str(len(body))}
+        h.update(headers or {})
+        head = f"{method} /mcp HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in h.items()) + "\r\n"
+        self.sock.sendall(head.encode() + body)
+
+    def _fill(self):
+        data = self.sock.recv(65536)
+        if not data:
+            raise ConnectionError("closed by the server")
+        self.buf += data
+
+    def read_response(self):
+        """(status, headers lower-cased, body bytes); handles Content-Length and chunked replies."""
+        while b"\r\n\r\n" not in self.buf:
+            self._fill()
+        head, self.buf = self.buf.split(b"\r\n\r\n", 1)
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        hdrs = {}
+        for ln in lines[1:]:
+            k, v = ln.split(":", 1)
+            hdrs[k.strip().lower()] = v.strip()
+        if hdrs.get("transfer-encoding") == "chunked":
+            body = b""
+            while True:
+                while b"\r\n" not in self.buf:
+                    self._fill()
+                size_line, self.buf = self.buf.split(b"\r\n", 1)
+                size = int(size_line.split(b";")[0], 16)
+                while len(self.buf) < size + 2:
+                    self._fill()
+                body += self.buf[:size]
+                self.buf = self.buf[size + 2:]
+                if size == 0:
+                    return status, hdrs, body
+        n = int(hdrs.get("content-length", "0"))
+        while len(self.buf) < n:
+            self._fill()
+        body, self.buf = self.buf[:n], self.buf[n:]
+        return status, hdrs, body
+
+    def rpc(self, body, headers=None):
+        self.send_request(body, headers)
+        return self.read_response()
+
+    def close(self):
+        self.sock.close()
+
+
+class HttpCase(unittest.TestCase):
+    """Helpers only: the test classes below pick their cases."""
+    args = ()
+    env = None
+    token_headers = {}
+
+    def setUp(self):
+        self.s = HttpServer(self.args, env=self.env)
+        self.addCleanup(self._finish)
+        self.sockets = []
+
+    def _finish(self):
+        for sk in self.sockets:
+            try:
+                sk.close()
+            except OSError:
+                pass
+        self.assertEqual(self.s.stop(), 0, self.s.stderr[-2000:])
+
+    def session(self):
+        c = RawHttp(self.s.port)
+        st, h, body = c.rpc({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                             "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                        "clientInfo": {"name": "hostile", "version": "1"}}}, self.token_headers)
+        self.assertEqual(st, 200, body)
+        sid = h["mcp-session-id"]
+        hdrs = dict(self.token_headers, **{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"})
+        st, _, _ = c.rpc({"jsonrpc": "2.0", "method": "notifications/initialized"}, hdrs)
+        self.assertEqual(st, 202)
+        c.close()
+        return hdrs
+
+    def assertPingFast(self, hdrs=None):
+        """A new connection, a ping, its reply: within 100 ms, and the server process still running."""
+        self.assertIsNone(self.s.proc.poll(), "the server died")
+        hdrs = hdrs or self.session()
+        best = None
+        for _ in range(3):  # the best of three, so one scheduling hiccup on a shared machine is not a failure
+            t0 = time.monotonic()
+            c = RawHttp(self.s.port)
+            st, _, body = c.rpc({"jsonrpc": "2.0", "id": "alive", "method": "ping"}, hdrs)
+            took = time.monotonic() - t0
+            c.close()
+            self.assertEqual((st, json.loads(body)["result"]), (200, {}))
+            # A retry forgives a scheduling hiccup on a shared machine, never a ping that was held up.
+            self.assertLess(took, 10 * PING_BUDGET, f"a ping waited {took * 1000:.0f} ms")
+            best = took if best is None else min(best, took)
+            if best < PING_BUDGET:
+                break
+        self.assertLess(best, PING_BUDGET, f"ping took {best * 1000:.1f} ms")
+
+    def open_raw(self):
+        sk = socket.create_connection(("127.0.0.1", self.s.port), timeout=10 * SLOW)
+        self.sockets.append(sk)
+        return sk
+
+
+class HostileHttp(HttpCase):
+    # -- 1. nesting
+    def test_deep_nesting_is_a_json_rpc_error(self):
+        hdrs = self.session()
+        c = RawHttp(self.s.port)
+        st, _, body = c.rpc(deep_ping(), hdrs)
+        c.close()
+        self.assertEqual(st, 400)
+        err = json.loads(body)["error"]
+        self.assertEqual(err["code"], -32600)
+        self.assertIn("nested", err["message"])
+        # A modest depth is still served.
+        c = RawHttp(self.s.port)
+        st, _, body = c.rpc(deep_ping(depth=100, id=8), hdrs)
+        c.close()
+        self.assertEqual((st, json.loads(body)["result"]), (200, {}))
+        self.assertPingFast(hdrs)
+
+    # -- 2. bodies
+    def test_chunked_body_is_held_to_the_limit(self):
+        hdrs = self.session()
+        rss0 = rss_kb(self.s.proc.pid)
+        sk = self.open_raw()
+        head = ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                "Transfer-Encoding: chunked\r\n" + "".join(f"{k}: {v}\r\n" for k, v in hdrs.items()) + "\r\n")
+        sk.sendall(head.encode())
+        chunk = b"%x\r\n" % (1 << 20) + b" " * (1 << 20) + b"\r\n"
+        sent = 0
+        reply = b""
+        deadline = time.monotonic() + 20 * SLOW
+        try:
+            while sent < (200 << 20) and time.monotonic() < deadline:  # the issue's 200 MB, at most
+                r, w, _ = select.select([sk], [sk], [], 1)
+                if r:
+                    data = sk.recv(65536)
+                    if not data:
+                        break
+                    reply += data
+                    if b"\r\n\r\n" in reply:
+                        break
+                if w:
+                    sent += sk.send(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.assertTrue(reply.startswith(b"HTTP/1.1 413"), reply[:200])
+        self.assertLess(sent, 64 << 20, "the server kept reading far past the 4 MiB limit")
+        self.assertLess(rss_kb(self.s.proc.pid) - rss0, 64 << 10, "RSS grew by more than 64 MB")
+        self.assertPingFast(hdrs)
+
+    def test_unterminated_request_line_and_header_are_bounded(self):
+        hdrs = self.session()
+        rss0 = rss_kb(self.s.proc.pid)
+        for prefix in (b"POST /mcp", b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: "):
+            sk = self.open_raw()
+            sk.sendall(prefix)
+            sent = 0
+            reply = b""
+            deadline = time.monotonic() + 10 * SLOW
+            try:
+                while sent < (64 << 20) and time.monotonic() < deadline:
+                    r, w, _ = select.select([sk], [sk], [], 1)
+                    if r:
+                        data = sk.recv(65536)
+                        if not data:
+                            break
+                        reply += data
+                    if w:
+                        sent += sk.send(b"a" * 65536)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.assertTrue(reply.startswith(b"HTTP/1.1 431"), reply[:200])
+            # What follows the refusal is read and dropped (bounded) so the client sees the 431, not a reset.
+            self.assertLess(sent, 32 << 20)
+        self.assertLess(rss_kb(self.s.proc.pid) - rss0, 32 << 10)
+        self.assertPingFast(hdrs)
+
+    # -- 3. connections
+    def test_idle_connections_do_not_delay_a_new_client(self):
+        hdrs = self.session()
+        for _ in range(100):  # more than the per-address bound (64): the oldest idle ones are let go
+            self.open_raw()
+        t0 = time.monotonic()
+        self.assertPingFast(hdrs)
+        self.assertLess(time.monotonic() - t0, 1.0 * SLOW)
+
+    def test_trickling_connections_do_not_lock_out_others(self):
+        hdrs = self.session()
+        trick = [self.open_raw() for _ in range(32)]
+        for sk in trick:
+            sk.sendall(b"POST /mcp HTTP/1.1\r\n")
+        for round_ in range(3):  # a byte each, every 0.3 s; meanwhile pings go through
+            for sk in trick:
+                try:
+                    sk.sendall(b"X")
+                except OSError:
+                    pass
+            self.assertPingFast(hdrs)
+            time.sleep(0.3)
+        self.assertPingFast(hdrs)
+
+    def test_cancellation_flood(self):
+        hdrs = self.session()
+        c = RawHttp(self.s.port)
+        t0 = time.monotonic()
+        for i in range(500):
+            st, _, _ = c.rpc({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                              "params": {"requestId": i, "reason": "flood"}}, hdrs)
+            self.assertEqual(st, 202)
+        c.close()
+        self.assertLess(time.monotonic() - t0, 10 * SLOW)
+        self.assertPingFast(hdrs)
+
+    # -- 4. keep-alive latency
+    def test_warm_keep_alive_is_fast_and_unlimited(self):
+        hdrs = self.session()
+        c = RawHttp(self.s.port)
+        times = []
+        for i in range(200):  # far more than cpp-httplib's old 5-request keep-alive limit
+            t0 = time.monotonic()
+            st, h, body = c.rpc({"jsonrpc": "2.0", "id": i, "method": "ping"}, hdrs)
+            times.append(time.monotonic() - t0)
+            self.assertEqual(st, 200)
+            self.assertNotEqual(h.get("connection"), "close")
+        c.close()
+        p50 = statistics.median(times[10:])
+        print(f"\nwarm keep-alive ping: p50 {p50 * 1000:.2f} ms, max {max(times) * 1000:.2f} ms")
+        self.assertLess(p50, 0.002 * SLOW)
+        self.assertPingFast(hdrs)
+
+
+class HostileHttpToken(HttpCase):
+    """The same cases with a token: unauthenticated trickling must not lock out an authenticated client."""
+    env = server_env(CSIFT_MCP_TOKEN="s3cret")
+    token_headers = {"Authorization": "Bearer s3cret"}
+
+    def test_bearer_scheme_is_case_insensitive(self):
+        for scheme in ("Bearer", "bearer", "BEARER", "bEaReR"):
+            c = RawHttp(self.s.port)
+            st, _, _ = c.rpc({"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"Authorization": f"{scheme} s3cret"})
+            c.close()
+            self.assertEqual(st, 400, scheme)  # past the token check: no session, so 400
+        c = RawHttp(self.s.port)
+        st, _, _ = c.rpc({"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"Authorization": "Basic s3cret"})
+        c.close()
+        self.assertEqual(st, 401)
+        self.assertPingFast()
+
+    def test_unauthenticated_trickling_does_not_lock_out(self):
+        hdrs = self.session()
+        trick = [self.open_raw() for _ in range(32)]
+        for sk in trick:
+            sk.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        for _ in range(3):
+            for sk in trick:
+                try:
+                    sk.sendall(b"X")
+                except OSError:
+                    pass
+            self.assertPingFast(hdrs)
+            time.sleep(0.3)
+        self.assertPingFast(hdrs)
+
+
+class HostileHttpLongCalls(HttpCase):
+    """Long tool calls on every worker and beyond: initialize, ping and cancellation still get through, and a
+    client that closes its connection cancels its call."""
+
+    @classmethod
+    def setUpClass(cls):
+        def measure(home):
+            s = HttpServer(env=server_env(home))
+            try:
+                sid, init = s.initialize()
+                h = {"MCP-Protocol-Version": init["result"]["protocolVersion"]}
+                tools = s.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, session=sid, headers=h)[2]
+                name, args = slow_call(tools["result"]["tools"])
+                t0 = time.monotonic()
+                s.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                        "params": {"name": name, "arguments": args}}, session=sid, headers=h)
+                return time.monotonic() - t0
+            finally:
+                s.stop()
+        home, cls.full = BigStore.calibrated(measure, at_least=1.5)
+        cls.env = server_env(home, CSIFT_THREADS=1)
+
+    @classmethod
+    def tearDownClass(cls):
+        BigStore.cleanup()
+
+    def slow_params(self, hdrs):
+        c = RawHttp(self.s.port)
+        _, _, body = c.rpc({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, hdrs)
+        c.close()
+        name, args = slow_call(json.loads(body)["result"]["tools"])
+        return {"name": name, "arguments": args}
+
+    def test_long_calls_leave_initialize_ping_and_cancel_free(self):
+        hdrs = self.session()
+        params = self.slow_params(hdrs)
+        conns = []
+        for i in range(17):  # more calls than the pool has workers: some wait in its queue
+            c = RawHttp(self.s.port)
+            c.send_request({"jsonrpc": "2.0", "id": f"long{i}", "method": "tools/call", "params": params}, hdrs)
+            conns.append(c)
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        fresh = self.session()  # a 17th client's initialize
+        self.assertLess(time.monotonic() - t0, 0.5 * SLOW)
+        self.assertPingFast(fresh)
+        c = RawHttp(self.s.port)
+        t0 = time.monotonic()
+        for i in range(17):
+            st, _, _ = c.rpc({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": f"long{i}"}},
+                             hdrs)
+            self.assertEqual(st, 202)
+        self.assertLess(time.monotonic() - t0, 0.5 * SLOW)
+        c.close()
+        # Every cancelled call ends without a JSON-RPC reply, well before 17 full calls could have run.
+        t0 = time.monotonic()
+        for c in conns:
+            st, _, body = c.read_response()
+            self.assertEqual(st, 200)
+            self.assertFalse(body.strip(), body[:200])
+            c.close()
+        self.assertLess(time.monotonic() - t0, max(3 * self.full, 2.0) * SLOW)
+        self.assertPingFast(fresh)
+
+    def test_closing_the_connection_cancels_the_call(self):
+        for stateless in (True, False):
+            hdrs = self.session()
+            params = self.slow_params(hdrs)
+            c = RawHttp(self.s.port)
+            if stateless:
+                body = {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": dict(params, _meta=meta())}
+                c.send_request(body, stateless_headers("tools/call", params["name"]))
+            else:
+                c.send_request({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params}, hdrs)
+            time.sleep(0.3)
+            c.close()
+            time.sleep(0.3 * SLOW)  # the cancellation lands, the scan notices
+            cpu0 = cpu_seconds(self.s.proc.pid)
+            time.sleep(0.5)
+            burned = cpu_seconds(self.s.proc.pid) - cpu0
+            self.assertLess(burned, 0.15 * SLOW, f"still busy after the client left ({stateless=})")
+            self.assertPingFast(hdrs)
+
+
+class StdioCase(unittest.TestCase):
+    def assertPingFast(self, client):
+        self.assertIsNone(client.proc.poll(), "the server died")
+        t0 = time.monotonic()
+        r = client.request("ping", id="alive")
+        took = time.monotonic() - t0
+        self.assertEqual(r["result"], {})
+        self.assertLess(took, PING_BUDGET, f"ping took {took * 1000:.1f} ms")
+
+
+class HostileStdio(StdioCase):
+    def test_deep_nesting_is_a_json_rpc_error(self):
+        c = StdioClient()
+        try:
+            c.initialize()
+            c.send(deep_ping())
+            r = c.wait_for(lambda m: "error" in m and m.get("id") is None, timeout=10)
+            self.assertEqual(r["error"]["code"], -32600)
+            self.assertPingFast(c)
+        finally:
+            c.close()
+
+    def test_cancellation_flood(self):
+        c = StdioClient()
+        try:
+            c.initialize()
+            for i in range(2000):
+                c.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": i}})
+            self.assertPingFast(c)
+        finally:
+            c.close()
+
+
+class HostileStdioLongCalls(StdioCase):
+    @classmethod
+    def setUpClass(cls):
+        def measure(home):
+            c = StdioClient(env=server_env(home))
+            try:
+                c.initialize()
+                name, args = slow_call(c.request("tools/list")["result"]["tools"])
+                t0 = time.monotonic()
+                c.request("tools/call", {"name": name, "arguments": args}, timeout=300)
+                return time.monotonic() - t0
+            finally:
+                c.close()
+        home, cls.full = BigStore.calibrated(measure, at_least=1.5)
+        cls.env = server_env(home, CSIFT_THREADS=1)
+
+    @classmethod
+    def tearDownClass(cls):
+        BigStore.cleanup()
+
+    def start(self):
+        c = StdioClient(env=self.env)
+        c.initialize()
+        name, args = slow_call(c.request("tools/list")["result"]["tools"])
+        return c, {"name": name, "arguments": args}
+
+    def test_cancelled_queued_calls_never_run(self):
+        c, params = self.start()
+        try:
+            for i in range(8):  # more than the 4 workers: half of them wait in the queue
+                c.send({"jsonrpc": "2.0", "id": f"s{i}", "method": "tools/call", "params": params})
+            time.sleep(0.2)
+            for i in range(8):
+                c.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": f"s{i}"}})
+            t0 = time.monotonic()
+            r = c.request("tools/call", {"name": "list", "arguments": {}}, id="after", timeout=60)
+            took = time.monotonic() - t0
+            self.assertIn("result", r)
+            self.assertLess(took, max(self.full, 1.0) * SLOW, "a trivial call waited for cancelled ones")
+            time.sleep(0.3)
+            answered = [m for _, m in c.log if str(m.get("id", "")).startswith("s")]
+            self.assertEqual(answered, [], "a cancelled call was answered")
+            self.assertPingFast(c)
+        finally:
+            c.close()
+
+    def test_eof_cancels_everything_and_exits_within_a_second(self):
+        c, params = self.start()
+        for i in range(8):
+            c.send({"jsonrpc": "2.0", "id": f"s{i}", "method": "tools/call", "params": params})
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        c.proc.stdin.close()
+        c.proc.wait(timeout=30 * SLOW)
+        took = time.monotonic() - t0
+        c.close()
+        self.assertEqual(c.proc.returncode, 0)
+        self.assertLess(took, 1.0 * SLOW, f"exit took {took:.2f} s after EOF")
+
+
+if __name__ == "__main__":
+    unittest.main()
