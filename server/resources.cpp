@@ -36,13 +36,18 @@ json McpServer::run_registered(const rpc::Message& m, Connection& conn, const Em
     const json& id;
     ~Ender() { conn.end(id); }
   } ender{conn, m.id};
-  if (request->cancel.is_cancelled()) {
+  if (request->cancel.is_cancelled()) {  // cancelled while it waited in a queue: it never runs
     cancelled = true;
     return json();
   }
   ToolContext ctx;
   ctx.env = options_.env;
   ctx.cancel = &request->cancel;
+  if (request->wants_progress()) {
+    ctx.progress = [&request](double done, double total, const std::string& message) {
+      request->report(done, total, message);
+    };
+  }
   json reply = body(ctx);
   request->finish();
   cancelled = request->cancel.is_cancelled();

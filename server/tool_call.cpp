@@ -66,46 +66,26 @@ json McpServer::id_in_use(const json& id) {
 
 json McpServer::call_tool(const rpc::Message& m, Connection& conn, const Emit& emit, bool stateless,
                           std::shared_ptr<InFlight> admitted, bool& cancelled) {
-  std::shared_ptr<InFlight> request = admitted ? std::move(admitted) : admit(m, conn, emit);
-  if (!request) return id_in_use(m.id);
-  // Every path from here ends the request on the connection, whatever it answers.
-  struct Ender {
-    Connection& conn;
-    const json& id;
-    ~Ender() { conn.end(id); }
-  } ender{conn, m.id};
-  if (request->cancel.is_cancelled()) {  // cancelled while it waited in a queue: it never runs
-    cancelled = true;
-    return json();
-  }
-  if (!m.params.contains("name") || !m.params["name"].is_string()) {
-    return rpc::make_error(m.id, rpc::kInvalidParams, "tools/call needs params.name: one of " + tool_names());
-  }
-  const std::string name = m.params["name"].get<std::string>();
-  const ToolSpec* tool = find_tool(name);
-  if (!tool) {
-    return rpc::make_error(m.id, rpc::kInvalidParams,
-                           "unknown tool '" + name + "'; tools are: " + tool_names());
-  }
-  json args = m.params.contains("arguments") ? m.params["arguments"] : json::object();
-  if (args.is_null()) args = json::object();
-  if (!args.is_object()) {
-    return rpc::make_error(m.id, rpc::kInvalidParams, "params.arguments must be an object");
-  }
-  ToolContext ctx;
-  ctx.env = options_.env;
-  ctx.cancel = &request->cancel;
-  ctx.budget_structured = true;
-  if (request->wants_progress()) {
-    ctx.progress = [&request](double done, double total, const std::string& message) {
-      request->report(done, total, message);
-    };
-  }
-  ToolOutcome outcome =
-      invoke_tool(*tool, with_default_budget(std::move(args), name, options_.default_max_chars), ctx);
-  request->finish();
-  cancelled = request->cancel.is_cancelled();
-  return rpc::make_result(m.id, call_result(name, outcome, stateless));
+  return run_registered(m, conn, emit, std::move(admitted), cancelled, [&](ToolContext& ctx) {
+    if (!m.params.contains("name") || !m.params["name"].is_string()) {
+      return rpc::make_error(m.id, rpc::kInvalidParams,
+                             "tools/call needs params.name: one of " + tool_names());
+    }
+    const std::string name = m.params["name"].get<std::string>();
+    const ToolSpec* tool = find_tool(name);
+    if (!tool) {
+      return rpc::make_error(m.id, rpc::kInvalidParams,
+                             "unknown tool '" + name + "'; tools are: " + tool_names());
+    }
+    json args = m.params.contains("arguments") ? m.params["arguments"] : json::object();
+    if (args.is_null()) args = json::object();
+    if (!args.is_object())
+      return rpc::make_error(m.id, rpc::kInvalidParams, "params.arguments must be an object");
+    ctx.budget_structured = true;
+    const ToolOutcome outcome =
+        invoke_tool(*tool, with_default_budget(std::move(args), name, options_.default_max_chars), ctx);
+    return rpc::make_result(m.id, call_result(name, outcome, stateless));
+  });
 }
 
 }  // namespace csift
