@@ -1,16 +1,12 @@
 #include "server/http_security.h"
 
+#include "core/base/text.h"
+
 #include <algorithm>
 #include <cctype>
 
 namespace csift {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
 
 bool is_wildcard(std::string_view host) {
   return host == "0.0.0.0" || host == "::" || host == "[::]";
@@ -27,7 +23,7 @@ bool host_allowed(const AccessPolicy& policy, const std::string& host) {
 }  // namespace
 
 bool is_loopback_host(std::string_view host) {
-  std::string h = lower(host);
+  std::string h = lower_ascii(host);
   if (h.size() >= 2 && h.front() == '[' && h.back() == ']') h = h.substr(1, h.size() - 2);
   if (h == "localhost" || h == "::1") return true;
   // 127.0.0.0/8, dotted quad only.
@@ -45,11 +41,11 @@ bool is_loopback_host(std::string_view host) {
 std::string host_of_authority(std::string_view authority) {
   if (!authority.empty() && authority.front() == '[') {
     const auto close = authority.find(']');
-    return lower(close == std::string_view::npos ? authority : authority.substr(0, close + 1));
+    return lower_ascii(close == std::string_view::npos ? authority : authority.substr(0, close + 1));
   }
   // A bare IPv6 address (bind hosts are given that way) has several colons and no port.
-  if (std::count(authority.begin(), authority.end(), ':') > 1) return lower(authority);
-  return lower(authority.substr(0, authority.find(':')));
+  if (std::count(authority.begin(), authority.end(), ':') > 1) return lower_ascii(authority);
+  return lower_ascii(authority.substr(0, authority.find(':')));
 }
 
 bool constant_time_equals(std::string_view a, std::string_view b) {
@@ -82,7 +78,7 @@ AccessDecision check_access(const AccessPolicy& policy, std::string_view host_he
     // are allowed.
     constexpr std::string_view kBearer = "bearer";
     const bool has_bearer = authorization.size() > kBearer.size() &&
-                            lower(authorization.substr(0, kBearer.size())) == kBearer &&
+                            lower_ascii(authorization.substr(0, kBearer.size())) == kBearer &&
                             (authorization[kBearer.size()] == ' ' || authorization[kBearer.size()] == '\t');
     std::string_view given;
     if (has_bearer) {

@@ -19,26 +19,16 @@
 #include <mutex>
 #include <thread>
 
+#include "core/base/text.h"
+
 namespace csift::http {
 
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
+// Optional whitespace around header values and chunk sizes (a stray \r before a bare \n included).
+constexpr std::string_view kHttpSpace = " \t\r";
 
 const char* reason(int status) {
   switch (status) {
@@ -604,7 +594,7 @@ class Engine {
         if (c.body_left > loop_.limits.max_body_bytes && !c.chunked)
           return refuse(cp, 413,
                         "the body exceeds " + std::to_string(loop_.limits.max_body_bytes) + " bytes\n");
-        if (lower(c.req.header("expect")) == "100-continue" && c.req.minor_version >= 1) {
+        if (lower_ascii(c.req.header("expect")) == "100-continue" && c.req.minor_version >= 1) {
           std::lock_guard lock(c.mu);
           c.out += "HTTP/1.1 100 Continue\r\n\r\n";
           c.flush_locked();
@@ -631,7 +621,7 @@ class Engine {
     c.body_left = 0;
     c.chunk_state = Conn::ChunkState::size;
     size_t pos = head.find('\n');
-    std::string_view line = trim(std::string_view(head).substr(0, pos));
+    std::string_view line = trim(std::string_view(head).substr(0, pos), kHttpSpace);
     const size_t s1 = line.find(' ');
     const size_t s2 = s1 == std::string_view::npos ? s1 : line.find(' ', s1 + 1);
     if (s2 == std::string_view::npos) {
@@ -666,7 +656,8 @@ class Engine {
         error = "malformed header line";
         return false;
       }
-      c.req.headers.emplace_back(lower(h.substr(0, colon)), std::string(trim(h.substr(colon + 1))));
+      c.req.headers.emplace_back(lower_ascii(h.substr(0, colon)),
+                                 std::string(trim(h.substr(colon + 1), kHttpSpace)));
     }
     std::string length;
     std::string encoding;
@@ -678,7 +669,7 @@ class Engine {
         }
         length = v;
       } else if (k == "transfer-encoding") {
-        encoding += (encoding.empty() ? "" : ",") + lower(v);
+        encoding += (encoding.empty() ? "" : ",") + lower_ascii(v);
       }
     }
     if (!encoding.empty()) {
@@ -686,7 +677,7 @@ class Engine {
         error = "both Content-Length and Transfer-Encoding";
         return false;
       }
-      if (trim(encoding) != "chunked") {
+      if (trim(encoding, kHttpSpace) != "chunked") {
         error = "501";
         return false;
       }
@@ -698,7 +689,7 @@ class Engine {
       }
       c.body_left = std::stoull(length);
     }
-    const std::string connection = lower(c.req.header("connection"));
+    const std::string connection = lower_ascii(c.req.header("connection"));
     std::lock_guard lock(c.mu);
     c.http10 = c.req.minor_version == 0;
     c.keep_alive = c.http10 ? connection.find("keep-alive") != std::string::npos
@@ -728,9 +719,9 @@ class Engine {
             }
             return false;
           }
-          std::string_view line = trim(std::string_view(c.in).substr(0, nl));
+          std::string_view line = trim(std::string_view(c.in).substr(0, nl), kHttpSpace);
           line = line.substr(0, line.find(';'));
-          line = trim(line);
+          line = trim(line, kHttpSpace);
           if (line.empty() || line.size() > 15 ||
               line.find_first_not_of("0123456789abcdefABCDEF") != line.npos) {
             status = 400;
@@ -781,7 +772,7 @@ class Engine {
             }
             return false;
           }
-          const bool empty = trim(std::string_view(c.in).substr(0, nl)).empty();
+          const bool empty = trim(std::string_view(c.in).substr(0, nl), kHttpSpace).empty();
           c.in.erase(0, nl + 1);
           if (empty) return true;  // trailers are read and ignored
           break;

@@ -38,4 +38,19 @@ std::vector<std::string> split_commas(std::string_view joined) {
   return out;
 }
 
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    c = lower_ascii(c);
+  return out;
+}
+
+bool starts_with_ignoring_case(std::string_view s, std::string_view prefix) {
+  if (prefix.size() > s.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    if (lower_ascii(s[i]) != lower_ascii(prefix[i])) return false;
+  }
+  return true;
+}
+
 }  // namespace csift

@@ -44,6 +44,11 @@ constexpr char lower_ascii(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c | 0x20) : c;
 }
 
+// `s` with A-Z turned to a-z (other bytes kept): HTTP header names, case-blind prefixes.
+std::string lower_ascii(std::string_view s);
+// Whether `s` begins with `prefix`, ASCII letters compared without case.
+bool starts_with_ignoring_case(std::string_view s, std::string_view prefix);
+
 // `s` without leading / trailing / both runs of characters from `chars`; all-`chars` input yields "".
 std::string_view trim_start(std::string_view s, std::string_view chars = kAsciiSpace);
 std::string_view trim_end(std::string_view s, std::string_view chars = kAsciiSpace);

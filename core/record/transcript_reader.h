@@ -66,8 +66,7 @@ struct ReadOptions {
 };
 
 struct ReadStats {
-  uint64_t lines = 0;         // physical lines, the torn tail included
-  uint64_t record_count = 0;  // records pushed to the sink
+  uint64_t lines = 0;  // physical lines, the torn tail included
   uint64_t blank_lines = 0;
   uint64_t non_candidate_lines = 0;  // well-shaped lines opts.want declined (never parsed)
   uint64_t skipped_lines = 0;        // malformed + too large + torn tail

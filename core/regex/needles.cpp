@@ -19,7 +19,7 @@ struct Candidate {
 using Req = std::optional<Candidate>;
 
 std::string folded(std::string s, bool caseless) {
-  if (caseless) std::transform(s.begin(), s.end(), s.begin(), lower_ascii);
+  if (caseless) s = lower_ascii(s);
   return s;
 }
 

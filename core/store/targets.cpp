@@ -11,6 +11,7 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/base/text.h"
 #include "core/store/agent_topology.h"
 #include "core/store/session_env.h"
 #include "core/store/store_index.h"
@@ -67,15 +68,6 @@ bool is_agent_id_shape(std::string_view s) {
          std::all_of(s.begin(), s.end(), [](char c) {
            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
          });
-}
-
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-  if (prefix.size() > s.size()) return false;
-  for (size_t i = 0; i < prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i])))
-      return false;
-  }
-  return true;
 }
 
 bool is_dir(const std::string& p) {
@@ -228,10 +220,10 @@ void ScopeBuilder::id_target(const std::string& body, const std::string& shown) 
   }
   std::vector<const Transcript*> hits;
   for (const Transcript& s : index_.sessions()) {
-    if (starts_with_ci(s.id, body)) hits.push_back(&s);
+    if (starts_with_ignoring_case(s.id, body)) hits.push_back(&s);
   }
   for (const Transcript& a : index_.agents()) {
-    if (starts_with_ci(a.id, body)) hits.push_back(&a);
+    if (starts_with_ignoring_case(a.id, body)) hits.push_back(&a);
   }
   if (hits.empty())
     not_found_error("'" + shown + "': no session uuid or agent id under " + root_ + " starts with '" + body +

@@ -88,3 +88,12 @@ TEST_CASE("ASCII byte classes") {
   CHECK_FALSE(is_ascii_space('x'));
   CHECK_FALSE(is_ascii_space('\0'));
 }
+
+TEST_CASE("lower_ascii on a string and starts_with_ignoring_case: ASCII letters only") {
+  CHECK(lower_ascii(std::string_view("Content-Type: Bearer X")) == "content-type: bearer x");
+  CHECK(lower_ascii(std::string_view("\xC3\x89t\xC3\xA9")) == "\xC3\x89t\xC3\xA9");  // É stays: not ASCII
+  CHECK(starts_with_ignoring_case("Background command done", "background command"));
+  CHECK(starts_with_ignoring_case("0A1B2C", "0a1b"));
+  CHECK_FALSE(starts_with_ignoring_case("0a", "0a1b"));  // a prefix longer than the text
+  CHECK_FALSE(starts_with_ignoring_case("workflow", "monitor"));
+}

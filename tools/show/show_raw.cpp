@@ -58,9 +58,11 @@ std::vector<LineSpan> uuid_spans(const ShowRequest& req, const ClassifiedTranscr
   return spans;
 }
 
-std::vector<LineSpan> addressed_spans(const ShowRequest& req, const Transcript& t, uint64_t total,
+// Only line addressing needs the file's line count (for ranges from the end); turns and uuids come from the
+// classified read.
+std::vector<LineSpan> addressed_spans(const ShowRequest& req, const Transcript& t,
                                       const CancelToken* cancel) {
-  if (req.mode == ShowAddressMode::line) return resolve_line_spans(req.lines, total);
+  if (req.mode == ShowAddressMode::line) return resolve_line_spans(req.lines, count_lines(t, cancel));
   const ClassifiedTranscript ct = load_classified_transcript(t, /*merge_sidecar=*/false, cancel);
   return req.mode == ShowAddressMode::uuid ? uuid_spans(req, ct) : turn_spans(req, ct);
 }
@@ -75,8 +77,7 @@ void add_raw_row(Envelope& env, uint64_t line, std::string bytes) {
 }  // namespace
 
 Envelope run_show_raw(const ShowRequest& req, const Transcript& t, ToolContext& ctx) {
-  const uint64_t total = count_lines(t, ctx.cancel);
-  const auto spans = addressed_spans(req, t, total, ctx.cancel);
+  const auto spans = addressed_spans(req, t, ctx.cancel);
   Envelope env = Envelope::make("show");
   fill_show_header(env, req, t);
 

@@ -92,14 +92,6 @@ std::optional<std::string> xml_attr(std::string_view s, std::string_view attr) {
 
 namespace {
 
-bool istarts_with(std::string_view s, std::string_view p) {
-  if (s.size() < p.size()) return false;
-  for (size_t i = 0; i < p.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(s[i])) != p[i]) return false;
-  }
-  return true;
-}
-
 // The <task-id> values of one section: real ids in order, and the kind an orphan-reconciliation sentinel
 // names (sentinels name no task, so they never enter the id list).
 void section_task_ids(std::string_view section, std::vector<std::string>& ids, std::string& orphan_kind) {
@@ -159,14 +151,16 @@ void scan_tagged(std::string_view text, std::string_view open, std::string_view 
 
 Label notification_label(std::string_view summary) {
   std::string_view s = trim_start(summary);
-  if (istarts_with(s, "background command")) return Label::harness_notification_background_command;
-  if (istarts_with(s, "dynamic workflow") || istarts_with(s, "workflow")) {
+  if (starts_with_ignoring_case(s, "background command"))
+    return Label::harness_notification_background_command;
+  if (starts_with_ignoring_case(s, "dynamic workflow") || starts_with_ignoring_case(s, "workflow")) {
     return Label::harness_notification_workflow;
   }
-  if (istarts_with(s, "monitor") || istarts_with(s, "scheduled") || istarts_with(s, "cron")) {
+  if (starts_with_ignoring_case(s, "monitor") || starts_with_ignoring_case(s, "scheduled") ||
+      starts_with_ignoring_case(s, "cron")) {
     return Label::harness_notification_monitor;
   }
-  if (istarts_with(s, "agent")) return Label::harness_notification_subagent;
+  if (starts_with_ignoring_case(s, "agent")) return Label::harness_notification_subagent;
   return Label::harness_notification_task;
 }
 

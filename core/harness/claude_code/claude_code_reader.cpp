@@ -21,7 +21,7 @@ namespace {
 
 // The per-line counts one read (or one chunk of it) keeps.
 struct LineTally {
-  uint64_t lines = 0, blank = 0, non_candidate = 0, records = 0;
+  uint64_t lines = 0, blank = 0, non_candidate = 0;
   std::map<std::string, uint64_t> types;
 };
 
@@ -95,13 +95,11 @@ bool read_line(Out& out, const ReadOptions& opts, const LineView& lv, bool file_
   if (status == ParseStatus::too_large) return skip(out.parser.error());
   if (status == ParseStatus::malformed) return skip("malformed JSON: " + out.parser.error());
   count_type(t, opts, r.type);
-  ++t.records;
   return out.record(std::move(r));
 }
 
 void add_tally(ReadStats& stats, const LineTally& t) {
   stats.lines += t.lines;
-  stats.record_count += t.records;
   stats.blank_lines += t.blank;
   stats.non_candidate_lines += t.non_candidate;
   for (const auto& [type, n] : t.types)
