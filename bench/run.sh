@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Side-by-side timings of csift-mcp and ripgrep over one generated store, warm cache, one run each.
-# Usage: bench/run.sh [--size-mb N] [--threads N] [--only list|search|regex]
+# Usage: bench/run.sh [--size-mb N] [--store DIR] [--threads N] [--only list|search|regex]
+# --store DIR times an existing store instead (e.g. one bench/corpus_replicas.py built from ../shared/corpus).
+# CSIFT_BENCH_BIN=PATH times another csift-mcp binary (a before/after comparison on one store).
 # Prints a Markdown table (wall seconds, ratio to rg, peak RSS) for pasting into bench/README.md.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -8,18 +10,24 @@ root="$(cd "$here/.." && pwd)"
 size_mb=1024
 threads=2
 only=""
+store=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --size-mb) size_mb="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
-    *) echo "unknown argument: $1 (valid: --size-mb N, --threads N, --only list|search|regex)" >&2; exit 2 ;;
+    --store) store="$2"; shift 2 ;;
+    *) echo "unknown argument: $1 (valid: --size-mb N, --store DIR, --threads N, --only list|search|regex)" >&2; exit 2 ;;
   esac
 done
-bin="$root/build/csift-mcp"
+bin="${CSIFT_BENCH_BIN:-$root/build/csift-mcp}"
 [ -x "$bin" ] || { echo "build first: make build" >&2; exit 1; }
 command -v rg >/dev/null || { echo "ripgrep (rg) is needed for the comparison: apt-get install ripgrep" >&2; exit 1; }
-store="$here/out/store-${size_mb}m"
+if [ -n "$store" ]; then
+  [ -d "$store/projects" ] || { echo "--store $store has no projects/ folder" >&2; exit 2; }
+else
+  store="$here/out/store-${size_mb}m"
+fi
 if [ ! -d "$store/projects" ]; then
   echo "generating a ${size_mb} MiB store in $store ..." >&2
   python3 "$here/gen_corpus.py" --out "$store" --size-mb "$size_mb" >&2
