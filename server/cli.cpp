@@ -6,6 +6,8 @@
 #include <iterator>
 
 #include "core/base/error.h"
+#include "core/store/targets.h"
+#include "server/cli_model.h"
 #include "server/tool_listing.h"
 #include "tools/common/tool.h"
 
@@ -20,6 +22,18 @@ bool tokens_request_json(const std::vector<std::string>& tokens) {
     if (tokens[i] == "--format" && i + 1 < tokens.size() && tokens[i + 1] == "json") return true;
   }
   return false;
+}
+
+// The projects root the call will read, for telling a bare `-home-me-proj` target from short flags: the
+// call's claude_home flag when the tokens carry one, else the environment's default.
+std::string projects_root_for(const std::vector<std::string>& tokens, const Environment& env) {
+  const std::string flag = flag_for_property("claude_home");
+  std::optional<std::string> home;
+  for (size_t i = 0; i < tokens.size() && tokens[i] != "--"; ++i) {
+    if (tokens[i] == flag && i + 1 < tokens.size()) home = tokens[i + 1];
+    if (tokens[i].rfind(flag + "=", 0) == 0) home = tokens[i].substr(flag.size() + 1);
+  }
+  return projects_root(resolve_claude_home(home, env));
 }
 
 void print_ensuring_newline(std::ostream& out, const std::string& text) {
@@ -70,9 +84,10 @@ int run_cli(int argc, char** argv) {
   const std::vector<std::string> tokens(argv + 1, argv + argc);
   const bool as_json = tokens_request_json(tokens);
   const json& schema = input_schema_annotated(tool_name);
+  const Environment env = Environment::from_process();
   CliArgs parsed;
   try {
-    parsed = parse_cli_args(tool_name, schema, tokens);
+    parsed = parse_cli_args(tool_name, schema, tokens, projects_root_for(tokens, env));
   } catch (const ToolError& e) {
     return report_usage_error(tool_name, e.what(), as_json);
   }
@@ -81,7 +96,7 @@ int run_cli(int argc, char** argv) {
     return 0;
   }
   ToolContext ctx;
-  ctx.env = Environment::from_process();
+  ctx.env = env;
   ctx.spell_call = render_continuation_cli;
   ctx.spell_arg = spell_cli_arg;
   read_stdin_when_requested(parsed.args, ctx);

@@ -2,6 +2,7 @@
 // annotated input schema (schemas/README.md: `x-cli` positional/short/negate, `x-cli-examples`), so the CLI
 // and the MCP surface cannot drift apart.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,8 +18,12 @@ struct CliArgs {
 
 // Parses the tokens after `--cli <tool>` against the tool's annotated input schema. Flag order is free; `--`
 // ends flags. Throws ToolError(usage) naming the offending token and what is valid.
+// `projects_root`, when given, settles a `-`-led token that is not a lone short flag (`-home-me-proj`): one
+// that names a project directory there is a target (when the tool's next positional takes targets); any
+// other is read as short flags, and an unknown one says how to write a project directory instead.
 CliArgs parse_cli_args(std::string_view tool, const json& input_schema,
-                       const std::vector<std::string>& tokens);
+                       const std::vector<std::string>& tokens,
+                       const std::optional<std::string>& projects_root = std::nullopt);
 
 // `csift-mcp --cli <tool> --help`: title, description, usage, positionals, flags, examples.
 std::string render_tool_help(std::string_view tool, const json& input_schema);

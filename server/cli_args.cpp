@@ -2,10 +2,12 @@
 // ends flags, `--flag=value` works for every flag, and a value token may start with '-' when it reads as a
 // number or range (`--turn -3..`, `--max-count -5`, `--since -2h`).
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "core/base/error.h"
 #include "core/base/text.h"
+#include "core/store/targets.h"
 #include "server/cli.h"
 #include "server/cli_model.h"
 
@@ -18,9 +20,11 @@ bool is_value_token(std::string_view t) {
   return t.size() > 1 && ((t[1] >= '0' && t[1] <= '9') || t[1] == '.');
 }
 
-std::optional<int64_t> parse_integer(std::string_view s) {
+// An integer filling the whole of `s`; `out_of_range` says it was one but does not fit 64 bits.
+std::optional<int64_t> parse_integer(std::string_view s, bool& out_of_range) {
   int64_t v = 0;
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  out_of_range = ec == std::errc::result_out_of_range && ptr == s.data() + s.size();
   if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) return std::nullopt;
   return v;
 }
@@ -64,8 +68,13 @@ bool has(const std::vector<std::string>& types, const char* t) {
 
 class ArgvParser {
  public:
-  ArgvParser(std::string_view tool, const CliModel& model, const std::vector<std::string>& tokens)
-      : tool_(tool), model_(model), tokens_(tokens), positionals_(model.positionals()) {}
+  ArgvParser(std::string_view tool, const CliModel& model, const std::vector<std::string>& tokens,
+             const std::optional<std::string>& projects_root)
+      : tool_(tool),
+        model_(model),
+        tokens_(tokens),
+        positionals_(model.positionals()),
+        projects_root_(projects_root) {}
 
   CliArgs parse() {
     bool flags_ended = false;
@@ -79,6 +88,9 @@ class ArgvParser {
         out_.help = true;
       } else if (t.rfind("--", 0) == 0) {
         long_flag(t);
+      } else if (t.size() > 2 && takes_targets_next() && projects_root_ &&
+                 names_project_dir(*projects_root_, t)) {
+        positional(t);  // `-home-me-proj`: an encoded project directory, not a cluster of short flags
       } else {
         short_flags(t);
       }
@@ -93,13 +105,32 @@ class ArgvParser {
   std::vector<const CliOption*> positionals_;
   size_t i_ = 0;
   size_t next_positional_ = 0;
+  std::optional<std::string> projects_root_;
   CliArgs out_;
+
+  // Whether the next positional is a list (targets), the only place a project directory can go.
+  bool takes_targets_next() const {
+    return next_positional_ < positionals_.size() && positionals_[next_positional_]->is_array;
+  }
+
+  // For a token shaped like an encoded project directory: why it was not one, and how to write one.
+  std::string project_dir_hint() const {
+    const std::string& t = tokens_[i_];
+    const bool encoded_shape = t.size() > 2 && std::all_of(t.begin() + 1, t.end(), [](char c) {
+                                 return std::isalnum(static_cast<unsigned char>(c)) || c == '-';
+                               });
+    if (!encoded_shape || positionals_.empty() || !positionals_.back()->is_array) return "";
+    return "; if '" + t + "' is meant as a project directory" +
+           (projects_root_ ? ", there is none of that name under " + *projects_root_ : std::string()) +
+           ": write it as @" + t + ", or put -- before it";
+  }
 
   [[noreturn]] void unknown_flag(std::string_view flag) {
     const auto flags = model_.all_flags();
     const std::string guess = closest_flag(flag, flags);
+    const std::string hint = flag.rfind("--", 0) == 0 ? std::string() : project_dir_hint();
     usage_error("unknown flag " + std::string(flag) + " for " + std::string(tool_) +
-                (guess.empty() ? "" : " (did you mean " + guess + "?)") +
+                (guess.empty() ? "" : " (did you mean " + guess + "?)") + hint +
                 "; valid flags: " + join(flags, ", "));
   }
 
@@ -183,11 +214,11 @@ class ArgvParser {
   void append(const CliOption& o, const std::string& flag, const std::string& value) {
     json& list = out_.args[o.property];
     if (!list.is_array()) list = json::array();
-    if (!o.split_commas) {
-      list.push_back(convert(o, flag, value));
-      return;
-    }
-    for (const std::string& part : split_commas(value))
+    std::vector<std::string> parts = o.split_commas ? split_commas(value) : std::vector<std::string>();
+    // An empty value (`-t ''`, a positional '') is kept as given, so the tool refuses it exactly as it does
+    // over MCP, instead of vanishing and widening the call.
+    if (parts.empty()) parts.push_back(value);
+    for (const std::string& part : parts)
       list.push_back(convert(o, flag, part));
   }
 
@@ -199,7 +230,12 @@ class ArgvParser {
 
   json convert(const CliOption& o, const std::string& flag, const std::string& value) {
     if (has(o.types, "integer")) {
-      if (auto v = parse_integer(value)) return *v;
+      bool out_of_range = false;
+      if (auto v = parse_integer(value, out_of_range)) return *v;
+      if (out_of_range) {
+        usage_error(flag + ": " + value + " is out of range (integers run from -9223372036854775808 to " +
+                    "9223372036854775807)");
+      }
     }
     if (has(o.types, "number")) {
       if (auto v = parse_number(value)) return *v;
@@ -216,9 +252,10 @@ class ArgvParser {
 }  // namespace
 
 CliArgs parse_cli_args(std::string_view tool, const json& input_schema,
-                       const std::vector<std::string>& tokens) {
+                       const std::vector<std::string>& tokens,
+                       const std::optional<std::string>& projects_root) {
   const CliModel model = build_cli_model(input_schema);
-  return ArgvParser(tool, model, tokens).parse();
+  return ArgvParser(tool, model, tokens, projects_root).parse();
 }
 
 }  // namespace csift

@@ -73,6 +73,8 @@ std::string option_heading(const CliOption& o) {
   if (!o.is_boolean) head += " <" + value_name(o) + ">";
   if (o.is_array) head += "...";
   if (!o.negate_flag.empty()) head += "  (off: " + o.negate_flag + ")";
+  for (const auto& alias : o.alias_flags)
+    head += "  (also: " + alias + ")";
   return head;
 }
 
@@ -134,8 +136,10 @@ std::string render_top_help() {
                     ": search and inspect Claude Code session transcripts (an MCP server and a CLI)\n\n";
   out +=
       "Usage:\n"
-      "  csift-mcp [--stdio]              serve MCP over stdin/stdout (the default)\n"
-      "  csift-mcp --http [OPTIONS]       serve MCP over streamable HTTP\n"
+      "  csift-mcp [--stdio] [--claude-home DIR]\n"
+      "                                   serve MCP over stdin/stdout (the default)\n"
+      "  csift-mcp --http [--host H] [--port N] [--token T] [--claude-home DIR]\n"
+      "                                   serve MCP over streamable HTTP\n"
       "  csift-mcp --cli <TOOL> [ARGS]    run one tool from the command line\n"
       "  csift-mcp --help | --version\n\nTools:\n";
   size_t width = 0;
@@ -147,7 +151,9 @@ std::string render_top_help() {
   }
   if (tool_table().empty()) out += "  (no tools are built in)\n";
   out +=
-      "\nRun `csift-mcp --cli <TOOL> --help` for a tool's flags. CLI exit codes: 0 success (an empty result "
+      "\n--claude-home DIR makes DIR the Claude Code home of every call the server answers (a call's own "
+      "claude_home still wins); it must exist.\nRun `csift-mcp --cli <TOOL> --help` for a tool's flags. CLI "
+      "exit codes: 0 success (an empty result "
       "included), 2 usage error, 1 any other error.\n";
   return out;
 }

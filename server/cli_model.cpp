@@ -47,6 +47,9 @@ CliOption option_for(const json& root, const std::string& property, const json& 
   if (short_name.size() == 1) o.short_name = short_name.front();
   const std::string negate = cli.value("negate", "");
   if (!negate.empty()) o.negate_flag = flag_for_property(negate);
+  for (const auto& alias : cli.value("aliases", json::array())) {
+    if (alias.is_string()) o.alias_flags.push_back(flag_for_property(alias.get<std::string>()));
+  }
   return o;
 }
 
@@ -74,7 +77,9 @@ CliModel build_cli_model(const json& input_schema) {
 
 const CliOption* CliModel::by_flag(std::string_view flag) const {
   for (const auto& o : options) {
-    if (!o.positional && o.flag == flag) return &o;
+    if (o.positional) continue;
+    if (o.flag == flag) return &o;
+    if (std::find(o.alias_flags.begin(), o.alias_flags.end(), flag) != o.alias_flags.end()) return &o;
   }
   return nullptr;
 }
@@ -107,6 +112,7 @@ std::vector<std::string> CliModel::all_flags() const {
     if (o.positional) continue;
     out.push_back(o.flag);
     if (!o.negate_flag.empty()) out.push_back(o.negate_flag);
+    out.insert(out.end(), o.alias_flags.begin(), o.alias_flags.end());
   }
   out.push_back("--help");
   return out;

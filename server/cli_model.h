@@ -11,12 +11,13 @@
 namespace csift {
 
 struct CliOption {
-  std::string property;            // "max_count"
-  std::string flag;                // "--max-count"
-  char short_name = 0;             // 't' for -t
-  std::string negate_flag;         // "--subagents": sets a boolean property false
-  json schema;                     // the property schema, $ref resolved
-  std::vector<std::string> types;  // accepted value types (the item types for an array)
+  std::string property;                  // "max_count"
+  std::string flag;                      // "--max-count"
+  char short_name = 0;                   // 't' for -t
+  std::string negate_flag;               // "--subagents": sets a boolean property false
+  std::vector<std::string> alias_flags;  // other spellings of `flag` ("--additional-context" for attachments)
+  json schema;                           // the property schema, $ref resolved
+  std::vector<std::string> types;        // accepted value types (the item types for an array)
   bool is_array = false;
   bool is_boolean = false;
   bool positional = false;

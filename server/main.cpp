@@ -15,8 +15,16 @@
 
 namespace {
 
-int serve(std::string_view mode, int argc, char** argv) {
-  return mode == "--http" ? csift::run_http_server(argc, argv) : csift::run_stdio_server(argc, argv);
+// A server's flags come in any order (`--claude-home DIR --http`): `--http` anywhere picks HTTP.
+int serve(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--http") return csift::run_http_server(argc, argv);
+  }
+  return csift::run_stdio_server(argc, argv);
+}
+
+bool is_server_flag(std::string_view arg) {
+  return arg == "--stdio" || arg == "--http" || arg == "--claude-home" || arg.rfind("--claude-home=", 0) == 0;
 }
 
 // CSIFT_THREADS=N (N >= 1) caps every TBB parallel loop at N worker threads for the whole process; unset
@@ -56,7 +64,13 @@ int main(int argc, char** argv) {
     std::cout << csift::kServerName << " " << csift::server_version() << "\n";
     return 0;
   }
-  if (mode == "--stdio" || mode == "--http") return serve(mode, argc, argv);
+  if (is_server_flag(mode)) return serve(argc, argv);
+  // A tool name where a mode belongs is the most common slip (`csift-mcp list`): say the line that works.
+  if (csift::find_tool(mode)) {
+    std::cerr << "csift-mcp: '" << mode << "' is a tool, not a mode; run it as `csift-mcp --cli " << mode
+              << " ...` (see `csift-mcp --cli " << mode << " --help`)\n";
+    return 2;
+  }
   std::cerr << "csift-mcp: unknown mode '" << mode << "'\n\n" << csift::render_top_help();
   return 2;
 }

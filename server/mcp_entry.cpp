@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <thread>
@@ -20,9 +21,11 @@
 namespace csift {
 namespace {
 
-ServerOptions server_options() {
+// `claude_home` is the server's --claude-home ("" when not given): the home of every call that names none.
+ServerOptions server_options(const std::string& claude_home) {
   ServerOptions options;
   options.env = Environment::from_process();
+  options.env.claude_home = claude_home;
   // Test hook: a small page size exercises tools/list paging with the few tools the table holds.
   if (auto page = options.env.get("CSIFT_MCP_PAGE_SIZE"))
     options.page_size = std::strtoull(page->c_str(), nullptr, 10);
@@ -38,12 +41,26 @@ std::optional<std::string> flag_value(int argc, char** argv, int& i, const std::
   return std::string(argv[++i]);
 }
 
-HttpOptions parse_http_flags(int argc, char** argv) {
+// `--claude-home DIR`: must name an existing directory, checked once at start so a typo fails loudly
+// instead of every call answering from an empty store.
+std::string checked_claude_home(const std::string& dir) {
+  Environment env = Environment::from_process();
+  env.claude_home = dir;
+  const std::string home = resolve_claude_home(std::nullopt, env);
+  std::error_code ec;
+  if (!std::filesystem::is_directory(home, ec))
+    throw std::invalid_argument("--claude-home " + home + ": no such directory (it should hold projects/)");
+  return home;
+}
+
+HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home) {
   HttpOptions o;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--http") continue;
-    if (auto v = flag_value(argc, argv, i, "--host")) {
+    if (auto v = flag_value(argc, argv, i, "--claude-home")) {
+      claude_home = checked_claude_home(*v);
+    } else if (auto v = flag_value(argc, argv, i, "--host")) {
       o.host = *v;
     } else if (auto v = flag_value(argc, argv, i, "--port")) {
       size_t used = 0;
@@ -54,7 +71,7 @@ HttpOptions parse_http_flags(int argc, char** argv) {
       o.token = *v;
     } else {
       throw std::invalid_argument("unknown flag '" + arg +
-                                  "' (valid: --http, --host H, --port N, --token T)");
+                                  "' (valid: --http, --host H, --port N, --token T, --claude-home DIR)");
     }
   }
   if (o.token.empty()) {
@@ -83,21 +100,31 @@ void watch_stop_signals(std::atomic<bool>& flag) {
 }  // namespace
 
 int run_stdio_server(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) != "--stdio") {
-      std::fprintf(stderr, "csift-mcp: unknown flag '%s' for the stdio server (valid: --stdio)\n", argv[i]);
-      return 2;
+  std::string claude_home;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      if (std::string(argv[i]) == "--stdio") continue;
+      if (auto v = flag_value(argc, argv, i, "--claude-home")) {
+        claude_home = checked_claude_home(*v);
+        continue;
+      }
+      throw std::invalid_argument("unknown flag '" + std::string(argv[i]) +
+                                  "' for the stdio server (valid: --stdio, --claude-home DIR)");
     }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "csift-mcp: %s\n", e.what());
+    return 2;
   }
-  McpServer server(server_options());
+  McpServer server(server_options(claude_home));
   std::fprintf(stderr, "csift-mcp %s: serving MCP on stdio\n", server_version());
   return serve_stdio(server, stdin, stdout);
 }
 
 int run_http_server(int argc, char** argv) {
   HttpOptions options;
+  std::string claude_home;
   try {
-    options = parse_http_flags(argc, argv);
+    options = parse_http_flags(argc, argv, claude_home);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "csift-mcp: %s\n", e.what());
     return 2;
@@ -112,7 +139,7 @@ int run_http_server(int argc, char** argv) {
   }
   static std::atomic<bool> stop{false};
   watch_stop_signals(stop);
-  McpServer server(server_options());
+  McpServer server(server_options(claude_home));
   const int rc = serve_http(server, options, stop, [&](int port) {
     const bool v6 = options.host.find(':') != std::string::npos;
     std::fprintf(stderr, "csift-mcp %s: serving MCP (Streamable HTTP) on http://%s%s%s:%d/mcp\n",

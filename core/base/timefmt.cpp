@@ -197,6 +197,43 @@ std::string millis_text(EpochMs t) {
       "from now (90m, 2h, 3d, 2w, 2mo, 1y; a leading '-' is tolerated), or `now`");
 }
 
+bool is_leap_year(int y) {
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+int days_in_month(int year, int month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month == 2 && is_leap_year(year) ? 29 : kDays[month - 1];
+}
+
+// A typed date or time that names no instant (2026-02-30, 23:59:60) is refused, never normalised by mktime
+// into another day.
+void check_calendar(const IsoParts& p, std::string_view arg_name, std::string_view value) {
+  std::string why;
+  if (p.day > days_in_month(p.year, p.month)) {
+    why = std::to_string(p.year) + "-" + (p.month < 10 ? "0" : "") + std::to_string(p.month) + " has " +
+          std::to_string(days_in_month(p.year, p.month)) + " days";
+  } else if (p.second > 59) {
+    why = "seconds run from 00 to 59";
+  }
+  if (why.empty()) return;
+  usage_error(std::string(arg_name) + ": \"" + std::string(value) + "\" is not a calendar date and time (" +
+              why + ")");
+}
+
+// `today` and `yesterday`: the local midnight that starts the day, as a user types them.
+std::optional<EpochMs> parse_day_word(std::string_view s, EpochMs now) {
+  int back = -1;
+  if (s == "today") back = 0;
+  if (s == "yesterday") back = 1;
+  if (back < 0) return std::nullopt;
+  std::tm tm = local_tm(now);
+  tm.tm_mday -= back;
+  tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+  tm.tm_isdst = -1;
+  return static_cast<EpochMs>(std::mktime(&tm)) * kMsPerSecond;
+}
+
 // `90m` `2h` `3d` `2w` `2mo` `1y`, optionally with a leading '-'. Months and years are calendar steps in the
 // system zone, so `1mo` on 31 March lands on the last days of February/early March as mktime normalises it.
 std::optional<EpochMs> parse_relative(std::string_view s, EpochMs now) {
@@ -231,9 +268,11 @@ std::optional<EpochMs> parse_iso8601(std::string_view s) {
 EpochMs parse_when(std::string_view raw, EpochMs now, std::string_view arg_name) {
   const std::string_view s = trim(raw, kBlanks);
   if (s == "now") return now;
+  if (auto day = parse_day_word(s, now)) return *day;
   if (auto rel = parse_relative(s, now)) return *rel;
   const auto p = parse_iso_parts(s);
   if (!p) when_usage_error(arg_name, raw);
+  check_calendar(*p, arg_name, raw);
   if (p->offset != OffsetForm::none) {
     return utc_epoch_of(*p) - static_cast<int64_t>(p->offset_minutes) * kMsPerMinute;
   }

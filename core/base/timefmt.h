@@ -15,8 +15,9 @@ using EpochMs = int64_t;
 std::optional<EpochMs> parse_iso8601(std::string_view s);
 
 // WHEN: ISO 8601 with offset/Z; a bare datetime (system-local wall clock); a bare date (local midnight);
-// relative `90m` `2h` `3d` `2w` `2mo` `1y` (a leading '-' tolerated) counted back from now; `now`.
-// Throws ToolError(usage) naming the accepted forms.
+// `today` / `yesterday` (local midnight); relative `90m` `2h` `3d` `2w` `2mo` `1y` (a leading '-' tolerated)
+// counted back from now; `now`. Throws ToolError(usage) naming the accepted forms, and on a date or time the
+// calendar does not have (2026-02-30, 23:59:60) or an empty value.
 // `arg_name` is how messages name the argument: an arg_ref() token (core/base/arg_ref.h).
 EpochMs parse_when(std::string_view s, EpochMs now, std::string_view arg_name);
 
@@ -35,12 +36,13 @@ struct RangeSpec {
   // Unresolved endpoints; from-end values are negative (-k). nullopt = open.
   std::optional<int64_t> lo, hi;
   bool single = false;  // `N` or `-k` alone
-  bool open = false;    // any open or from-end form (clamps instead of erroring)
+  bool open = false;    // any open or from-end form
   std::string text;
 };
-// Throws ToolError(usage) on `A-B` (teaches `..`), a reversed closed range, or garbage.
+// Throws ToolError(usage) on `A-B` (teaches `..`), a reversed closed range, `-0`, or garbage.
 RangeSpec parse_range(std::string_view s, std::string_view arg_name, bool one_based);
-// Resolves to an inclusive [lo, hi] within [first, last]; nullopt when empty after clamping.
+// Resolves to an inclusive [lo, hi] clamped to [first, last] (a closed range partly past the end keeps the
+// part that exists); nullopt when nothing is left.
 struct ResolvedRange {
   int64_t lo, hi;
 };

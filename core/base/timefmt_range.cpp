@@ -34,8 +34,12 @@ bool is_dash_range(std::string_view s) {
          parse_endpoint(s.substr(dash + 1)).value_or(-1) >= 0;
 }
 
-void check_endpoint(std::optional<int64_t> v, std::string_view arg_name, std::string_view s, bool one_based) {
+// `text` is the endpoint as typed: `-0` reads as 0 but names no from-end position (-1 is the last).
+void check_endpoint(std::optional<int64_t> v, std::string_view text, std::string_view arg_name,
+                    std::string_view s, bool one_based) {
   if (!v) return;
+  if (*v == 0 && !text.empty() && text.front() == '-')
+    range_error(arg_name, s, "-0 is not a position (-1 is the last, -k the k-th from the end)");
   if (one_based && *v == 0) range_error(arg_name, s, "0 is not a position (numbering starts at 1)");
 }
 
@@ -60,7 +64,7 @@ RangeSpec parse_range(std::string_view s, std::string_view arg_name, bool one_ba
     }
     const auto v = parse_endpoint(s);
     if (!v) range_error(arg_name, s, "not a number or range");
-    check_endpoint(v, arg_name, s, one_based);
+    check_endpoint(v, s, arg_name, s, one_based);
     r.lo = r.hi = v;
     r.single = true;
     r.open = *v < 0;
@@ -69,8 +73,8 @@ RangeSpec parse_range(std::string_view s, std::string_view arg_name, bool one_ba
   const std::string_view left = s.substr(0, dots), right = s.substr(dots + 2);
   if (!left.empty() && !(r.lo = parse_endpoint(left))) range_error(arg_name, s, "bad start");
   if (!right.empty() && !(r.hi = parse_endpoint(right))) range_error(arg_name, s, "bad end");
-  check_endpoint(r.lo, arg_name, s, one_based);
-  check_endpoint(r.hi, arg_name, s, one_based);
+  check_endpoint(r.lo, left, arg_name, s, one_based);
+  check_endpoint(r.hi, right, arg_name, s, one_based);
   r.open = !r.lo || !r.hi || *r.lo < 0 || *r.hi < 0;
   const bool same_sign = r.lo && r.hi && ((*r.lo < 0) == (*r.hi < 0));
   if (same_sign && *r.lo > *r.hi) {
@@ -85,7 +89,8 @@ std::optional<ResolvedRange> resolve_range(const RangeSpec& r, int64_t first, in
   if (last < first) return std::nullopt;
   int64_t lo = r.lo ? absolute(*r.lo, last) : first;
   int64_t hi = r.hi ? absolute(*r.hi, last) : last;
-  if (!r.open && (lo < first || hi > last)) return std::nullopt;  // a closed range names positions exactly
+  // Every form clamps to the domain (a closed range partly past the end keeps the part that exists); only a
+  // range left with nothing in it is a miss.
   lo = std::max(lo, first);
   hi = std::min(hi, last);
   if (lo > hi) return std::nullopt;

@@ -7,8 +7,11 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 
+#include "core/base/arg_ref.h"
+#include "core/base/error.h"
 #include "core/base/text.h"
 #include "core/store/store.h"
 
@@ -87,8 +90,23 @@ std::string expand_home(const std::string& path, const Environment& env) {
 
 std::string resolve_claude_home(const std::optional<std::string>& override_dir, const Environment& env) {
   if (override_dir && !override_dir->empty()) return expand_home(*override_dir, env);
+  if (!env.claude_home.empty()) return expand_home(env.claude_home, env);
   if (auto config_dir = env.get("CLAUDE_CONFIG_DIR")) return expand_home(*config_dir, env);
   return home_dir(env) + "/.claude";
+}
+
+void require_claude_home(const std::string& claude_home, const std::optional<std::string>& override_dir,
+                         const Environment& env) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(claude_home, ec)) return;
+  const std::string source = override_dir && !override_dir->empty()
+                                 ? "the " + arg_ref("claude_home") + " argument"
+                             : !env.claude_home.empty()     ? "the server's claude home"
+                             : env.get("CLAUDE_CONFIG_DIR") ? "$CLAUDE_CONFIG_DIR"
+                                                            : "the default, $HOME/.claude";
+  not_found_error("the Claude Code home " + claude_home + " (from " + source +
+                  ") does not exist or is not a directory; point " + arg_ref("claude_home") +
+                  " at the directory that holds projects/");
 }
 
 std::string projects_root(const std::string& claude_home) {

@@ -4,21 +4,27 @@
 #include <filesystem>
 #include <vector>
 
+#include "core/base/text.h"
+
 namespace csift {
 
 namespace fs = std::filesystem;
 
 std::optional<EnvSessionId> env_session_id(const Environment& env) {
+  // A blank or whitespace-only value names no session: it falls through to the alias like an unset one.
   for (const char* var : {"CLAUDE_CODE_SESSION_ID", "CODEX_COMPANION_SESSION_ID"}) {
-    if (auto id = env.get(var)) return EnvSessionId{var, *id};
+    const auto value = env.get(var);
+    if (!value) continue;
+    const std::string_view id = trim(*value, " \t\r\n\v\f");
+    if (!id.empty()) return EnvSessionId{var, std::string(id)};
   }
   return std::nullopt;
 }
 
 std::string whoami_guidance() {
-  return "your session id was not found: CLAUDE_CODE_SESSION_ID is unset (an old Claude Code build, or "
-         "running "
-         "outside Claude Code). Pass an explicit '@<uuid>' target instead: your id is the basename of your "
+  return "your session id was not found: CLAUDE_CODE_SESSION_ID (and its alias CODEX_COMPANION_SESSION_ID) "
+         "is unset or blank (an old Claude Code build, or running outside Claude Code). Pass an explicit "
+         "'@<uuid>' target instead: your id is the basename of your "
          "own "
          "transcript (~/.claude/projects/<encoded cwd>/<uuid>.jsonl), or search for a unique recent line you "
          "wrote to find it. Do NOT trust the most recently modified transcript: many sessions may be live at "

@@ -43,6 +43,14 @@ bool is_regular(const fs::directory_entry& e) {
   return e.is_regular_file(ec);  // follows symlinks (test stores link to corpus files)
 }
 
+// A top-level session file of a project dir: any `*.jsonl` (Claude Code names them <uuid>.jsonl, but a
+// renamed or hand-made copy is still a transcript) except a legacy flat agent and the two non-transcripts.
+bool is_session_file_name(std::string_view name) {
+  if (!ends_with(name, kJsonl) || name.size() == kJsonl.size()) return false;
+  if (name == "journal.jsonl" || name == "elicitations.jsonl") return false;
+  return agent_id_from_filename(name).empty() && name.substr(0, kAgentPrefix.size()) != kAgentPrefix;
+}
+
 std::vector<fs::directory_entry> entries_of(const fs::path& dir) {
   std::vector<fs::directory_entry> out;
   std::error_code ec;
@@ -133,9 +141,7 @@ std::vector<Transcript> list_sessions(const std::string& project_dir) {
   std::string dir = absolute_path(project_dir);
   for (const auto& e : entries_of(dir)) {
     std::string name = e.path().filename().string();
-    if (!ends_with(name, kJsonl) || !is_uuid(std::string_view(name).substr(0, name.size() - kJsonl.size())))
-      continue;
-    if (!is_regular(e)) continue;
+    if (!is_session_file_name(name) || !is_regular(e)) continue;
     Transcript t;
     t.path = dir + "/" + name;
     t.project_dir = dir;
@@ -207,8 +213,7 @@ std::vector<std::string> list_project_dirs(const std::string& root) {
     bool has_session = false;
     for (const auto& f : entries_of(dir)) {
       std::string name = f.path().filename().string();
-      if (ends_with(name, kJsonl) && is_uuid(std::string_view(name).substr(0, name.size() - kJsonl.size())) &&
-          is_regular(f)) {
+      if (is_session_file_name(name) && is_regular(f)) {
         has_session = true;
         break;
       }

@@ -13,13 +13,20 @@ namespace csift {
 struct Environment {
   std::map<std::string, std::string> vars;
   std::string cwd;  // the caller's working directory (for `.` and relative paths)
+  // The server's `--claude-home DIR`: the home of every call that names none ("" = not given).
+  std::string claude_home;
   static Environment from_process();
   std::optional<std::string> get(const std::string& name) const;  // empty values count as unset
 };
 
-// --claude-home DIR > $CLAUDE_CONFIG_DIR (non-empty) > $HOME/.claude.
+// A call's claude_home > the server's --claude-home (env.claude_home) > $CLAUDE_CONFIG_DIR (non-empty) >
+// $HOME/.claude.
 std::string resolve_claude_home(const std::optional<std::string>& override_dir, const Environment& env);
 std::string projects_root(const std::string& claude_home);
+// Throws ToolError(not_found) naming `claude_home` and where it came from when it is not a directory: a
+// home that does not exist is a mistake to report, never an empty store.
+void require_claude_home(const std::string& claude_home, const std::optional<std::string>& override_dir,
+                         const Environment& env);
 // $HOME (non-empty), else the passwd entry's home dir.
 std::string home_dir(const Environment& env);
 // Expands a leading `~` / `$HOME` in a user-typed path.

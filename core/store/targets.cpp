@@ -86,6 +86,7 @@ class ScopeBuilder {
   void all_projects();
   std::vector<Transcript> take_ordered();
   std::vector<std::string>& notes() { return notes_; }
+  bool project_wide() const { return project_wide_; }
 
  private:
   void at_target(const std::string& body);
@@ -105,6 +106,7 @@ class ScopeBuilder {
   StoreIndex index_;
   std::vector<Transcript> picked_;
   std::vector<std::string> notes_;
+  bool project_wide_ = false;
   // Legacy flat agents per project dir, listed once: a project of N sessions asked for them N times, each a
   // directory listing plus a head read per agent (quadratic: 3 s of scope resolution for 2,400 sessions).
   std::map<std::string, std::vector<Transcript>> legacy_agents_;
@@ -159,6 +161,7 @@ void ScopeBuilder::agent(const Transcript& a, const std::vector<Transcript>* sib
 }
 
 bool ScopeBuilder::project_dir(const std::string& dir, const std::string& shown) {
+  project_wide_ = true;
   std::vector<Transcript> sessions = list_sessions(dir);
   if (sessions.empty())
     not_found_error("'" + shown + "': the project dir " + dir + " holds no session transcript");
@@ -347,6 +350,7 @@ void ScopeBuilder::id_token(const std::string& token) {
 }
 
 void ScopeBuilder::all_projects() {
+  project_wide_ = true;
   for (const std::string& dir : index_.project_dirs()) {
     for (const Transcript& s : list_sessions(dir))
       session(s);
@@ -381,7 +385,9 @@ std::vector<Transcript> ScopeBuilder::take_ordered() {
 }  // namespace
 
 TargetResolver::TargetResolver(const Environment& env, std::optional<std::string> claude_home_override)
-    : env_(env), home_(resolve_claude_home(claude_home_override, env)), root_(csift::projects_root(home_)) {}
+    : env_(env), home_(resolve_claude_home(claude_home_override, env)), root_(csift::projects_root(home_)) {
+  require_claude_home(home_, claude_home_override, env_);
+}
 
 Scope TargetResolver::resolve(const TargetRequest& req) const {
   Scope scope;
@@ -400,6 +406,7 @@ Scope TargetResolver::resolve(const TargetRequest& req) const {
   }
   scope.transcripts = builder.take_ordered();
   scope.notes = std::move(builder.notes());
+  scope.project_wide = builder.project_wide();
   for (const Transcript& t : scope.transcripts) {
     ++(t.is_subagent ? scope.subagent_sessions : scope.top_level_sessions);
   }
@@ -416,6 +423,10 @@ Transcript TargetResolver::resolve_one(const std::string& target) const {
                 " transcripts; this reads exactly ONE (use @<uuid>, @<agent-id> or a *.jsonl path)");
   }
   return scope.transcripts.front();
+}
+
+bool names_project_dir(const std::string& projects_root, std::string_view token) {
+  return looks_encoded(token) && token != "-" && is_dir(projects_root + "/" + std::string(token));
 }
 
 std::vector<std::string> parse_id_list(const std::string& text) {

@@ -23,6 +23,7 @@ struct Scope {
   std::string projects_root;
   std::vector<Transcript> transcripts;  // deterministic order: session, then its subagents, by path
   bool unscoped = false;                // no target and no --sessions-from: all projects
+  bool project_wide = false;            // some target named a whole project (or none: every project)
   size_t top_level_sessions = 0;
   size_t subagent_sessions = 0;
   std::vector<std::string> notes;  // stderr-class notes (e.g. the @main lane note)
@@ -45,6 +46,10 @@ class TargetResolver {
   std::string home_;
   std::string root_;
 };
+
+// Whether `token` is a bare encoded project directory (`-home-me-proj`, `C--Users-x`) that exists under
+// `projects_root`. A command line asks this before reading a `-`-led token as flags.
+bool names_project_dir(const std::string& projects_root, std::string_view token);
 
 // Splits an id list (whitespace separated, bare or @-prefixed; the `@` is dropped) read from a file or stdin.
 std::vector<std::string> parse_id_list(const std::string& text);

@@ -2,7 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "core/base/error.h"
+#include "temp_store.h"
 #include "tools/common/tool.h"
 
 using namespace csift;
@@ -175,4 +178,55 @@ TEST_CASE("render_continuation_cli spells the arguments as a command line") {
         "csift-mcp --cli stats --turn=-3.. --pattern 'a b'");
   CHECK(render_continuation_cli("stats", {{"t", json::array({"x", "y"})}, {"i", true}, {"q", nullptr}}) ==
         "csift-mcp --cli stats --t x --t y --i");
+}
+
+TEST_CASE("an empty value is kept, so the tool refuses it as MCP does") {
+  CHECK(parse({""})["targets"] == json::array({""}));
+  CHECK(parse({"-t", ""})["category"] == json::array({""}));
+  CHECK(parse({"--ignore", ""})["ignore"] == json::array({""}));
+}
+
+TEST_CASE("an integer beyond 64 bits is out of range, not a non-integer") {
+  CHECK(usage_message({"--max-count", "99999999999999999999"}) ==
+        "--max-count: 99999999999999999999 is out of range (integers run from -9223372036854775808 to "
+        "9223372036854775807)");
+  CHECK(usage_message({"--max-count", "-99999999999999999999"}).find("is out of range") != std::string::npos);
+  CHECK(parse({"--max-count", "9223372036854775807"})["max_count"] == INT64_MAX);
+}
+
+TEST_CASE(
+    "a bare encoded project dir is a target when it exists; otherwise the error says how to write one") {
+  csift_test::TempStore store;
+  std::filesystem::create_directories(store.projects() / "-home-me-proj");
+  const std::string root = store.projects().string();
+  const auto with_root = [&](const std::vector<std::string>& tokens) {
+    return parse_cli_args("demo", cli_schema(), tokens, root).args;
+  };
+  CHECK(with_root({"-home-me-proj"})["targets"] == json::array({"-home-me-proj"}));
+  CHECK(with_root({"-i", "-home-me-proj", "-c"}) ==
+        json{{"ignore_case", true}, {"targets", json::array({"-home-me-proj"})}, {"count", true}});
+  CHECK(with_root({"-ic"}) == json{{"ignore_case", true}, {"count", true}});
+  try {
+    parse_cli_args("demo", cli_schema(), {"-home-me-gone"}, root);
+    FAIL("a missing project dir must be an error");
+  } catch (const ToolError& e) {
+    const std::string m = e.what();
+    CHECK(m.find("unknown flag -h for demo") == 0);
+    CHECK(m.find("if '-home-me-gone' is meant as a project directory, there is none of that name under " +
+                 root) != std::string::npos);
+    CHECK(m.find("write it as @-home-me-gone, or put -- before it") != std::string::npos);
+  }
+  // A tool whose only positional is one string takes no project dir: the token stays flags.
+  CHECK(usage_message({"-home-me-proj"}, single_target_schema()).find("unknown flag -h") == 0);
+}
+
+TEST_CASE("an alias annotation is another spelling of the flag, listed in help") {
+  const json schema = json::parse(R"({"type": "object", "properties": {
+      "attachments": {"type": "boolean", "x-cli": {"aliases": ["additional_context"]}}}})");
+  CHECK(parse({"--additional-context"}, schema) == json{{"attachments", true}});
+  CHECK(parse({"--attachments"}, schema) == json{{"attachments", true}});
+  CHECK(render_tool_help("demo", schema).find("--attachments  (also: --additional-context)") !=
+        std::string::npos);
+  CHECK(usage_message({"--additional-contex"}, schema).find("did you mean --additional-context?") !=
+        std::string::npos);
 }

@@ -103,3 +103,24 @@ TEST_CASE("resolve_schema_ref follows local refs") {
   const json& range = resolve_schema_ref(test_schema(), test_schema()["properties"]["turn"]);
   CHECK(range["type"] == "string");
 }
+
+TEST_CASE("integral floats become int64 integers; integers beyond int64 are refused") {
+  json a = json::parse(R"({"target": "x", "max_count": 1e2})");
+  CHECK(validate_and_apply_defaults(test_schema(), a).empty());
+  CHECK(a["max_count"].is_number_integer());
+  CHECK(a["max_count"].get<int64_t>() == 100);
+  json b = json::parse(R"({"target": "x", "limit": 100.0})");
+  CHECK(validate_and_apply_defaults(test_schema(), b).empty());
+  CHECK(b["limit"].is_number_integer());
+  for (const char* text : {R"({"target": "x", "limit": 9223372036854775808})",
+                           R"({"target": "x", "limit": 1e19})", R"({"target": "x", "limit": -1e19})"}) {
+    CAPTURE(text);
+    json c = json::parse(text);
+    const auto issues = validate_and_apply_defaults(test_schema(), c);
+    REQUIRE(issues.size() == 1);
+    CHECK(issues.front().message.find("limit: is out of range") == 0);
+    CHECK(issues.front().message.find("got -9223372036854775808") == std::string::npos);
+  }
+  json d = json::parse(R"({"target": "x", "limit": 9223372036854775807})");
+  CHECK(validate_and_apply_defaults(test_schema(), d).empty());
+}

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/base/error.h"
 #include "core/store/store.h"
 #include "tests/unit/temp_store.h"
 
@@ -28,6 +29,30 @@ TEST_CASE("claude home precedence: override > CLAUDE_CONFIG_DIR (non-empty) > $H
   CHECK(resolve_claude_home(std::string("~/alt"), env) == "/home/u/alt");
   CHECK(projects_root("/cfg") == "/cfg/projects");
   CHECK_FALSE(env.get("CLAUDE_CONFIG_DIR_MISSING").has_value());
+}
+
+TEST_CASE("the server's claude home sits between a call's own and the environment's") {
+  Environment env;
+  env.vars["HOME"] = "/home/u";
+  env.vars["CLAUDE_CONFIG_DIR"] = "/cfg";
+  env.claude_home = "/served";
+  CHECK(resolve_claude_home(std::nullopt, env) == "/served");
+  CHECK(resolve_claude_home(std::string("/mine"), env) == "/mine");
+}
+
+TEST_CASE("a claude home that does not exist is an error naming it and its source") {
+  Environment env;
+  env.vars["HOME"] = "/nonexistent-home-for-csift";
+  try {
+    require_claude_home(resolve_claude_home(std::nullopt, env), std::nullopt, env);
+    FAIL("no error");
+  } catch (const ToolError& e) {
+    CHECK(e.kind() == ErrorKind::not_found);
+    CHECK(std::string(e.what()).find("/nonexistent-home-for-csift/.claude (from the default") !=
+          std::string::npos);
+  }
+  TempStore store;
+  CHECK_NOTHROW(require_claude_home(store.home().string(), std::nullopt, env));
 }
 
 TEST_CASE("Environment::from_process reads the real environment and cwd") {
@@ -92,7 +117,7 @@ TEST_CASE("discovery: sessions, the three subagent shapes, legacy flat agents, e
   store.write("-w/" + kS1 + ".jsonl", user_line(kS1));
   store.write("-w/" + kS2 + ".jsonl", user_line(kS2));
   store.write("-w/agent-a0d87c4.jsonl", "\n" + user_line(kS2));  // legacy flat (CC 1.x)
-  store.write("-w/notes.jsonl", user_line(kS1));                 // not uuid-named: not a session
+  store.write("-w/notes.jsonl", user_line(kS1));                 // not uuid-named: still a session
   store.write("-w/" + kS1 + "/elicitations.jsonl", "{\"csift\":\"elicitation-marker-v1\"}\n");
   store.write("-w/" + kS1 + "/subagents/agent-aac57f5.jsonl", user_line(kS1));
   store.write("-w/" + kS1 + "/subagents/agent-aac57f5.meta.json",
@@ -109,8 +134,9 @@ TEST_CASE("discovery: sessions, the three subagent shapes, legacy flat agents, e
   store.write("-memory-only/memory/notes.md", "x");
 
   auto sessions = list_sessions(dir);
-  REQUIRE(sessions.size() == 2);
+  REQUIRE(sessions.size() == 3);
   CHECK(sessions[0].id == kS1);
+  CHECK(sessions[2].id == "notes");  // every top-level *.jsonl but agent-*, journal and elicitations
   CHECK(sessions[0].path == dir + "/" + kS1 + ".jsonl");
   CHECK(sessions[0].size > 0);
   CHECK(sessions[0].mtime_ns > 0);

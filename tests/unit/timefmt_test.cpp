@@ -126,7 +126,7 @@ TEST_CASE("parse_when: relative forms and now") {
 }
 
 TEST_CASE("parse_when: garbage is a usage error naming every form") {
-  CHECK(kind_of_failure([] { parse_when("yesterday", 0, "--since"); }) == ErrorKind::usage);
+  CHECK(kind_of_failure([] { parse_when("tomorrow", 0, "--since"); }) == ErrorKind::usage);
   CHECK(kind_of_failure([] { parse_when("2026-06-07T05:43:00+1x", 0, "--since"); }) == ErrorKind::usage);
   CHECK(kind_of_failure([] { parse_when("5x", 0, "--since"); }) == ErrorKind::usage);
   try {
@@ -175,7 +175,7 @@ TEST_CASE("parse_range: rejections teach the grammar") {
   CHECK(parse_range("0", "--turn", false).lo == 0);
 }
 
-TEST_CASE("resolve_range: open forms clamp, closed forms are exact") {
+TEST_CASE("resolve_range: every form clamps; only a range with nothing left is a miss") {
   auto resolve = [](const char* s, int64_t first, int64_t last) {
     return resolve_range(parse_range(s, "--turn", false), first, last);
   };
@@ -192,7 +192,59 @@ TEST_CASE("resolve_range: open forms clamp, closed forms are exact") {
   CHECK((r && r->lo == 0 && r->hi == 4));
   r = resolve("2..3", 0, 9);
   CHECK((r && r->lo == 2 && r->hi == 3));
-  CHECK_FALSE(resolve("5..100", 0, 9).has_value());
   CHECK_FALSE(resolve("12", 0, 9).has_value());
+  CHECK_FALSE(resolve("10..12", 0, 9).has_value());
   CHECK_FALSE(resolve("..", 0, -1).has_value());
+}
+
+TEST_CASE("resolve_range: a closed range partly past the end clamps") {
+  auto r = resolve_range(parse_range("5..100", "--turn", false), 0, 9);
+  CHECK((r && r->lo == 5 && r->hi == 9));
+  r = resolve_range(parse_range("6..1000", "--line", true), 1, 8);
+  CHECK((r && r->lo == 6 && r->hi == 8));
+}
+
+TEST_CASE("parse_range: -0 is refused for turns as for lines") {
+  for (const char* token : {"-0", "-0..", "..-0", "2..-0"}) {
+    CAPTURE(token);
+    try {
+      parse_range(token, "--turn", false);
+      FAIL("-0 must be refused");
+    } catch (const ToolError& e) {
+      CHECK(e.kind() == ErrorKind::usage);
+      CHECK(std::string(e.what()).find("-0 is not a position") != std::string::npos);
+    }
+  }
+  CHECK(kind_of_failure([] { parse_range("-0", "--line", true); }) == ErrorKind::usage);
+  CHECK(parse_range("0..", "--turn", false).lo == 0);
+}
+
+TEST_CASE("parse_when: today and yesterday are local midnights") {
+  ScopedTimeZone tz("Australia/Sydney");
+  const EpochMs now = k2026_06_07_0543Z;  // 15:43 on 7 June in Sydney (UTC+10)
+  CHECK(parse_when("today", now, "--since") == *parse_iso8601("2026-06-06T14:00:00Z"));
+  CHECK(parse_when("yesterday", now, "--since") == *parse_iso8601("2026-06-05T14:00:00Z"));
+  CHECK(parse_when(" today ", now, "--since") == parse_when("2026-06-07", now, "--since"));
+}
+
+TEST_CASE("parse_when: dates and times the calendar does not have are refused") {
+  ScopedTimeZone tz("UTC");
+  for (const char* bad : {"2026-02-30", "2025-02-29", "2026-04-31T10:00:00Z", "2026-06-07T23:59:60",
+                          "2026-06-07T23:59:60+02:00"}) {
+    CAPTURE(bad);
+    try {
+      parse_when(bad, 0, "--since");
+      FAIL("an impossible date must be refused");
+    } catch (const ToolError& e) {
+      CHECK(e.kind() == ErrorKind::usage);
+      CHECK(std::string(e.what()).find("is not a calendar date and time") != std::string::npos);
+    }
+  }
+  CHECK(parse_when("2024-02-29", 0, "--since") == *parse_iso8601("2024-02-29T00:00:00Z"));
+  CHECK(parse_when("2026-06-07T23:59:59Z", 0, "--since") == *parse_iso8601("2026-06-07T23:59:59Z"));
+}
+
+TEST_CASE("parse_when: an empty value is refused") {
+  CHECK(kind_of_failure([] { parse_when("", 0, "--since"); }) == ErrorKind::usage);
+  CHECK(kind_of_failure([] { parse_when("  ", 0, "--since"); }) == ErrorKind::usage);
 }

@@ -322,6 +322,8 @@ TEST_CASE("within a tool, long flags and short flags are unique") {
         CHECK(o.is_boolean);
         CHECK(flags.insert(o.negate_flag).second);
       }
+      for (const auto& alias : o.alias_flags)
+        CHECK(flags.insert(alias).second);
       if (o.short_name) {
         CHECK(shorts.insert(o.short_name).second);
       }

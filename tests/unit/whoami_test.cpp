@@ -57,17 +57,34 @@ TEST_CASE("whoami env form: the session and its path, lane fields null, a lane l
         text);
 }
 
-TEST_CASE("whoami env form: the path line is printed even when the id resolves to no file") {
+TEST_CASE("whoami env form: an id that names no transcript is a not-found error; the alias still works") {
   WhoamiFixture f;
   f.ctx.env.vars["CLAUDE_CODE_SESSION_ID"] = "ffffffff-0000-4000-8000-000000000000";
-  Envelope out = run_whoami(json::object(), f.ctx);
-  REQUIRE(out.rows.size() == 1);
-  CHECK(out.rows[0]["path"].is_null());
-  CHECK(render_whoami_text(out, json::object(), ToolContext{}).find("path <not found: no ffffffff") !=
-        std::string::npos);
+  try {
+    run_whoami(json::object(), f.ctx);
+    FAIL("no error");
+  } catch (const ToolError& e) {
+    CHECK(e.kind() == ErrorKind::not_found);
+    CHECK(std::string(e.what()).find("session ffffffff-0000-4000-8000-000000000000 "
+                                     "($CLAUDE_CODE_SESSION_ID) has no transcript under") == 0);
+  }
   f.ctx.env.vars.erase("CLAUDE_CODE_SESSION_ID");
   f.ctx.env.vars["CODEX_COMPANION_SESSION_ID"] = kS1;
   CHECK(run_whoami(json::object(), f.ctx).rows[0]["source"] == "env:CODEX_COMPANION_SESSION_ID");
+}
+
+TEST_CASE("whoami env form: a blank or whitespace-only id is no id") {
+  WhoamiFixture f;
+  f.ctx.env.vars["CLAUDE_CODE_SESSION_ID"] = " \t ";
+  f.ctx.env.vars["CODEX_COMPANION_SESSION_ID"] = kS1;
+  CHECK(run_whoami(json::object(), f.ctx).rows[0]["source"] == "env:CODEX_COMPANION_SESSION_ID");
+  f.ctx.env.vars["CODEX_COMPANION_SESSION_ID"] = "  ";
+  try {
+    run_whoami(json::object(), f.ctx);
+    FAIL("no error");
+  } catch (const ToolError& e) {
+    CHECK(std::string(e.what()).find("is unset or blank") != std::string::npos);
+  }
 }
 
 TEST_CASE("whoami without the env var errors with guidance; other tokens are refused") {

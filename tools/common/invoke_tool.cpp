@@ -128,11 +128,57 @@ void apply_char_budget(Envelope& env, const Budget& budget) {
   env = budget.cut(env, fits);
 }
 
+// `args` with the carried arguments it lacks (a follow-up names its own store only when it chose one).
+json with_carried(const json& args, const json& carried) {
+  if (!args.is_object() || carried.empty()) return args;
+  json out = args;
+  for (const auto& [key, value] : carried.items()) {
+    if (!out.contains(key)) out[key] = value;
+  }
+  return out;
+}
+
+// The claude_home a follow-up must repeat: the one in force when the call named a store other than the
+// default its follow-ups would otherwise read.
+json carried_args_of(const json& args, const Environment& env) {
+  if (!args.is_object() || !args.contains("claude_home") || !args["claude_home"].is_string())
+    return json::object();
+  const std::string chosen = resolve_claude_home(args["claude_home"].get<std::string>(), env);
+  if (chosen == resolve_claude_home(std::nullopt, env)) return json::object();
+  return json{{"claude_home", chosen}};
+}
+
+// Every {"tool", "arguments"} follow-up in the envelope's rows, header and summary gets the carried
+// arguments (continue_with already repeats the caller's own).
+void carry_into_follow_ups(json& j, const json& carried) {
+  if (j.is_object()) {
+    if (j.contains("tool") && j["tool"].is_string() && j.contains("arguments") &&
+        j["arguments"].is_object()) {
+      j["arguments"] = with_carried(j["arguments"], carried);
+      return;
+    }
+    for (auto& [_, v] : j.items())
+      carry_into_follow_ups(v, carried);
+  } else if (j.is_array()) {
+    for (auto& v : j)
+      carry_into_follow_ups(v, carried);
+  }
+}
+
+void carry_into_follow_ups(Envelope& env, const json& carried) {
+  if (carried.empty()) return;
+  carry_into_follow_ups(env.header, carried);
+  carry_into_follow_ups(env.summary, carried);
+  for (auto& row : env.rows)
+    carry_into_follow_ups(row, carried);
+}
+
 }  // namespace
 
 std::string ToolContext::call_text(std::string_view tool, const json& args) const {
-  if (spell_call) return spell_call(tool, args);
-  return std::string(tool) + " " + dump_json(args);
+  const json full = with_carried(args, carried_args);
+  if (spell_call) return spell_call(tool, full);
+  return std::string(tool) + " " + dump_json(full);
 }
 
 std::string ToolContext::arg_text(std::string_view tool, std::string_view property, bool prefer_short) const {
@@ -172,10 +218,12 @@ ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, co
   ToolOutcome outcome;
   json args = original_args.is_null() ? json::object() : original_args;
   const auto issues = validate_and_apply_defaults(schema, args);
+  ctx.carried_args = issues.empty() ? carried_args_of(args, ctx.env) : json::object();
   if (!issues.empty()) {
     outcome.envelope = error_envelope(name, "usage", validation_message(issues));
   } else {
     outcome.envelope = run_guarded(tool, args, ctx);
+    carry_into_follow_ups(outcome.envelope, ctx.carried_args);
   }
   Envelope& env = outcome.envelope;
   spell_messages(env, tool.name, ctx);

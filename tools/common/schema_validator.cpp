@@ -1,6 +1,8 @@
 #include "tools/common/schema_validator.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -66,6 +68,7 @@ class Validator {
     }
     if (!schema.is_object()) return;
     if (!check_type(schema, v, path)) return;
+    if (!normalize_integer(schema, v, path)) return;
     check_enum_const(schema, v, path);
     check_number(schema, v, path);
     check_string(schema, v, path);
@@ -100,6 +103,34 @@ class Validator {
     }
     fail(path, "expected " + expected + ", got " + describe_value(v));
     return false;
+  }
+
+  // JSON Schema 2020-12 counts 1e2 and 100.0 as the integer 100. The tools read integers as int64, so such
+  // a value is rewritten as one (a float would read as "no integer" and fall back to a default), and an
+  // integer outside int64 is refused instead of wrapping (2^63 would read as -2^63).
+  bool normalize_integer(const json& schema, json& v, const std::string& path) {
+    if (!v.is_number() || !schema.contains("type") || !allows(schema["type"], "integer")) return true;
+    if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
+      fail(path, "is out of range: integers run from -9223372036854775808 to 9223372036854775807, got " +
+                     describe_value(v));
+      return false;
+    }
+    if (!v.is_number_float() || allows(schema["type"], "number")) return true;
+    const double d = v.get<double>();
+    constexpr double kTwo63 = 9223372036854775808.0;
+    if (!(d > -kTwo63 && d < kTwo63)) {
+      fail(path, "is out of range: integers run from -9223372036854775808 to 9223372036854775807, got " +
+                     describe_value(v));
+      return false;
+    }
+    v = static_cast<int64_t>(d);
+    return true;
+  }
+
+  static bool allows(const json& type, const char* name) {
+    if (type.is_string()) return type.get<std::string>() == name;
+    if (!type.is_array()) return false;
+    return std::any_of(type.begin(), type.end(), [&](const json& t) { return t.is_string() && t == name; });
   }
 
   void check_enum_const(const json& schema, const json& v, const std::string& path) {

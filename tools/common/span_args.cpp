@@ -44,7 +44,7 @@ std::string read_id_list_text(const std::string& source, const ToolContext& ctx)
 
 std::optional<EpochMs> when_arg(const json& args, const char* name, EpochMs now) {
   const auto text = optional_string(args, name);
-  if (!text || text->empty()) return std::nullopt;
+  if (!text) return std::nullopt;  // an empty value is refused by parse_when, never read as "no bound"
   return parse_when(*text, now, arg_ref(name));
 }
 

@@ -24,6 +24,9 @@ struct ToolContext {
   // How a rendering names a follow-up call (`tool` with `args`). Empty: the MCP form, `tool {args}`. The CLI
   // shim sets it to the equivalent command line, so flag spellings stay in server/.
   std::function<std::string(std::string_view tool, const json& args)> spell_call;
+  // Arguments every follow-up call repeats: the call's claude_home when it is not the default one, so a
+  // refetch or continuation reads the same store. Set by the dispatcher; call_text adds them.
+  json carried_args = json::object();
   std::string call_text(std::string_view tool, const json& args) const;
   // How a message names argument `property` of `tool` (core/base/arg_ref.h). Empty: the bare property name
   // (MCP). The CLI shim sets it to the flag spelling.

@@ -98,15 +98,22 @@ void render_exchanges(const SearchRequest& req, TranscriptHits& th, ExchangeTime
   }
 }
 
-void fill_exchanges(Envelope& env, ExchangeTimeline& timeline) {
+// The transcripts with a matched exchange, before any cap: what banners and footers count.
+size_t transcripts_matched(const SearchScan& scan) {
+  std::set<std::string> ids;
+  for (const auto& th : scan.transcripts) {
+    if (th.exchange_groups > 0) ids.insert(th.ct.owner.id);
+  }
+  return ids.size();
+}
+
+void fill_exchanges(Envelope& env, const SearchScan& scan, ExchangeTimeline& timeline) {
   ExchangeList list = timeline.finish();
   std::set<std::string> sessions;
-  size_t superseded = 0;
   bool truncated = false;
   for (RenderedExchange& x : list.kept) {
     json& row = x.row;
     sessions.insert(row["session_id"].get<std::string>());
-    if (row.value("superseded_draft", false)) ++superseded;
     for (const auto& h : row["hits"])
       truncated = truncated || h.value("excerpt_truncated", false);
     env.rows.push_back(std::move(row));
@@ -115,10 +122,17 @@ void fill_exchanges(Envelope& env, ExchangeTimeline& timeline) {
   env.summary["matched_total"] = list.matched;
   env.summary["dropped_by_cap"] = list.dropped_by_cap;
   env.summary["dropped_side"] = list.dropped_side.empty() ? json(nullptr) : json(list.dropped_side);
-  env.summary["sessions"] = sessions.size();
+  env.summary["sessions"] = transcripts_matched(scan);
+  env.summary["sessions_shown"] = sessions.size();
   env.summary["undated_last"] = list.undated;
   env.summary["excerpts_truncated"] = truncated;
-  env.summary["superseded_drafts"] = superseded;
+}
+
+// The superseded-draft disclosure: every matched draft, whether shown, cut by the cap or excluded by a label
+// filter (a draft's label, user.unsent, is outside a bare `user`).
+void disclose_drafts(Envelope& env, const SearchScan& scan) {
+  env.summary["superseded_drafts"] = scan.draft_hits + scan.drafts_excluded_by_label;
+  env.summary["superseded_drafts_excluded_by_label"] = scan.drafts_excluded_by_label;
 }
 
 void fill_sessions(Envelope& env, const SearchScan& scan, const ExchangeCount& list) {
@@ -136,8 +150,10 @@ void fill_sessions(Envelope& env, const SearchScan& scan, const ExchangeCount& l
   }
 }
 
-void empty_pattern_warning(Envelope& env, const SearchRequest& req) {
-  if (!req.pattern.empty() || req.has_filter()) return;
+// Only a scope of whole projects makes an unfiltered empty pattern a flood: a session target is a bounded
+// read the caller asked for.
+void empty_pattern_warning(Envelope& env, const SearchRequest& req, const Scope& scope) {
+  if (!req.pattern.empty() || req.has_filter() || !scope.project_wide) return;
   env.notes.push_back(
       "warning: empty pattern with no category/time/turn/session filter matches every label-eligible record "
       "and will emit a lot; narrow it with " +
@@ -193,7 +209,7 @@ Envelope run_search(const json& args, ToolContext& ctx) {
   env.notes = scope.notes;
   for (const auto& n : req.notes)
     env.notes.push_back(n);
-  empty_pattern_warning(env, req);
+  empty_pattern_warning(env, req, scope);
   summarize_scan(env, req, scan);
   switch (req.mode) {
     case SearchMode::raw:
@@ -203,14 +219,23 @@ Envelope run_search(const json& args, ToolContext& ctx) {
       fill_sessions(env, scan, count_exchanges(scan, req.max_count));
       break;
     case SearchMode::count_only: {
-      const ExchangeCount capped = count_exchanges(scan, req.max_count);
-      env.summary["matched"] = capped.kept;
-      env.summary["dropped_by_cap"] = capped.dropped_by_cap;
+      // A count is the true total: the cap bounds rows, and -c prints none.
+      const ExchangeCount counted = count_exchanges(scan, req.max_count);
+      env.summary["matched"] = counted.matched;
+      env.summary["matched_total"] = counted.matched;
+      env.summary["dropped_by_cap"] = 0;
+      env.summary["sessions"] = transcripts_matched(scan);
+      if (counted.dropped_by_cap > 0) {
+        env.notes.push_back("note: " + arg_ref("count_only", true) + " counts every matched exchange (" +
+                            std::to_string(counted.matched) + "); it is uncapped, and " +
+                            arg_ref("max_count") + " would have kept " + std::to_string(counted.kept));
+      }
       break;
     }
     default:
-      fill_exchanges(env, timeline);
+      fill_exchanges(env, scan, timeline);
   }
+  if (req.mode != SearchMode::raw) disclose_drafts(env, scan);
   if (scan.matched_records == 0) diagnose_zero_match(env, req, scope, scan, ctx);
   if (ctx.cancelled()) failure_error("search was cancelled");  // the diagnosis probe was cut short
   return env;

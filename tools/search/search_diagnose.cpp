@@ -45,6 +45,26 @@ std::string excluded_text(const json& excluded) {
   return join(parts, " \xC2\xB7 ");
 }
 
+// A label filter that selects harness.meta.hook while the attachment gate is closed: hook context is carried
+// by attachment records, which the scan never read.
+bool behind_closed_gate(const SearchRequest& req) {
+  return !req.attachments && req.labels.has_include && req.labels.admits(Label::harness_meta_hook);
+}
+
+// Why a zero under a closed gate is no absence, and the call that opens the gate.
+std::string closed_gate_note(const SearchRequest& req) {
+  json rerun = json{{"pattern", req.pattern}};
+  for (const char* k : {"targets", "label", "label_not", "since", "until", "turn"}) {
+    if (req.args.contains(k)) rerun[k] = req.args[k];
+  }
+  rerun["attachments"] = true;
+  return "\xE2\x9A\xA0 " + join(req.labels.include_selectors, ",") +
+         " selects harness.meta.hook, and hook context is written as attachment records, which are read only "
+         "with " +
+         arg_ref("attachments") +
+         ": they were NOT searched, so nothing is known about them. Rerun: " + call_ref("search", rerun);
+}
+
 }  // namespace
 
 std::string active_filters_text(const SearchRequest& req) {
@@ -57,6 +77,7 @@ std::string active_filters_text(const SearchRequest& req) {
     if (req.args.contains(k) && req.args[k].is_string())
       parts.push_back(arg_ref(k) + " " + req.args[k].get<std::string>());
   }
+  if (req.attachments) parts.push_back(arg_ref("attachments"));
   return parts.empty() ? "none" : join(parts, " \xC2\xB7 ");
 }
 
@@ -71,10 +92,13 @@ std::vector<std::string> gated_leaves_unreached(const SearchRequest& req) {
 void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& scope, const SearchScan& scan,
                          ToolContext& ctx) {
   const std::string filters = active_filters_text(req);
-  env.notes.push_back("csift: 0 matches \xE2\x80\x94 a DEFINITIVE absence (exit 0), NOT an error. Scope: " +
-                      std::to_string(scope.transcripts.size()) + " session(s). Active filters: " + filters +
-                      ".");
-  env.summary["definitive_absence"] = true;
+  const bool gated = behind_closed_gate(req);
+  env.notes.push_back(std::string("csift: 0 matches \xE2\x80\x94 ") +
+                      (gated ? "in the records read; NOT a definitive absence (see below)"
+                             : "a DEFINITIVE absence (exit 0), NOT an error") +
+                      ". Scope: " + std::to_string(scope.transcripts.size()) +
+                      " session(s). Active filters: " + filters + ".");
+  env.summary["definitive_absence"] = !gated;
   env.summary["active_filters"] = filters;
   env.summary["excluded_by_label"] = nullptr;
   if (req.label_filter_active) {
@@ -87,16 +111,17 @@ void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& s
                           " record(s) under: " + excluded_text(excluded) + ". Your " + label_args() +
                           " excluded them; drop " + label_args() + " or select one of those labels.");
     } else {
-      env.notes.push_back("\"" + req.pattern + "\" is absent even without the " + label_args() +
-                          " filter in this scope.");
+      env.notes.push_back("\"" + req.pattern + "\" is absent even without the " + label_args() + " filter " +
+                          (gated ? "in the records read." : "in this scope."));
     }
+    if (gated) env.notes.push_back(closed_gate_note(req));
   } else {
     const json census{{"pattern", ""}, {"targets", target_args(req)}, {"count_by", "label"}};
     env.notes.push_back("to see which labels this scope holds: " + call_ref("search", census));
   }
-  const auto gated = gated_leaves_unreached(req);
-  env.summary["gated_leaves_unreached"] = gated;
-  env.notes.push_back("gated leaves not searched (no selector reached them): " + join(gated, ", ") +
+  const auto unreached = gated_leaves_unreached(req);
+  env.summary["gated_leaves_unreached"] = unreached;
+  env.notes.push_back("gated leaves not searched (no selector reached them): " + join(unreached, ", ") +
                       " \xE2\x80\x94 name one with " + arg_ref("label", true) + " (attachments need " +
                       arg_ref("attachments") + ")");
   if (scan.skipped_lines > 0) {

@@ -93,10 +93,13 @@ struct TranscriptScanner {
     rh.entry_index = index;
     bool too_complex = false;
     std::set<Label> excluded;
+    // A draft the label filter excludes is still matched, to be counted in the draft disclosure.
+    const bool count_excluded = diagnose || e.superseded_draft;
+    bool draft_excluded = false;
     for (size_t k = 0; k < e.units.size(); ++k) {
       Unit& u = e.units[k];
       const auto survivors = surviving_labels(req, u, false);
-      if (survivors.empty() && !diagnose) continue;
+      if (survivors.empty() && !count_excluded) continue;
       bool resolved = false;
       maybe_resolve(th, e, u, &resolved);
       const MatchResult mr = match_unit(m, u);
@@ -104,16 +107,21 @@ struct TranscriptScanner {
       if (!mr.matched()) continue;
       if (survivors.empty()) {
         const auto unfiltered = surviving_labels(req, u, true);
-        if (!unfiltered.empty()) excluded.insert(unfiltered.front());
+        if (!unfiltered.empty()) {
+          excluded.insert(unfiltered.front());
+          draft_excluded = draft_excluded || e.superseded_draft;
+        }
         continue;
       }
       rh.units.push_back(UnitHit{k, survivors.front(), mr.start, mr.end, resolved});
     }
     if (too_complex) ++th.too_complex_lines;
     if (!rh.units.empty()) {
+      if (e.superseded_draft) ++th.draft_hits;
       th.hits.push_back(std::move(rh));
     } else {
-      tally_excluded(th, excluded);
+      if (draft_excluded) ++th.drafts_excluded_by_label;
+      if (diagnose) tally_excluded(th, excluded);
     }
   }
 
@@ -182,6 +190,8 @@ void merge_into(SearchScan& out, TranscriptHits&& th, std::vector<std::string>&&
   out.too_complex_lines += th.too_complex_lines;
   out.matched_records += th.hits.size();
   out.excluded_records += th.excluded_records;
+  out.draft_hits += th.draft_hits;
+  out.drafts_excluded_by_label += th.drafts_excluded_by_label;
   for (const auto& [l, n] : th.excluded_by_label)
     out.excluded_by_label[l] += n;
   for (auto& n : notes)

@@ -61,6 +61,13 @@ std::string footer(const Envelope& env, const ToolContext& ctx) {
            arg("max_count") + " (showing " + std::to_string(kept) + "; " + arg("max_count") +
            " 0 = uncapped)\n";
   }
+  if (s.value("superseded_drafts", 0) > 0) {
+    const uint64_t excluded = s.value("superseded_drafts_excluded_by_label", 0);
+    out += plural(s.value("superseded_drafts", 0), "superseded draft", "superseded drafts") +
+           " matched (user.unsent: recalled, edited and re-sent)" +
+           (excluded > 0 ? "; " + std::to_string(excluded) + " of them left out by the label filter" : "") +
+           "\n";
+  }
   if (s.value("skipped_lines", 0) > 0) {
     out += std::to_string(s.value("skipped_lines", 0)) + " malformed/torn line(s) skipped\n";
   }

@@ -103,6 +103,10 @@ struct TranscriptHits {
   // Zero-match diagnosis input: records the pattern matched that -t/-T excluded, per richest leaf.
   std::map<Label, uint64_t> excluded_by_label;
   uint64_t excluded_records = 0;
+  // Superseded drafts the pattern matched: kept as hits, and the ones a label filter left out (a draft's
+  // only label, user.unsent, is outside a bare `user` selector), so the disclosure counts both.
+  uint64_t draft_hits = 0;
+  uint64_t drafts_excluded_by_label = 0;
 };
 
 // The whole scan in scope order. Only transcripts with at least one hit are kept in `transcripts` (the
@@ -116,7 +120,9 @@ struct SearchScan {
   // Label exclusions summed across the scope (filled only when a -t/-T was active).
   std::map<Label, uint64_t> excluded_by_label;
   uint64_t excluded_records = 0;
-  std::vector<std::string> notes;  // --resolve-persisted failures, sidecar notes ...
+  uint64_t draft_hits = 0;                // matched superseded drafts among the hits (before any cap)
+  uint64_t drafts_excluded_by_label = 0;  // matched superseded drafts the label filter excluded
+  std::vector<std::string> notes;         // --resolve-persisted failures, sidecar notes ...
   bool cancelled = false;
 };
 

@@ -25,6 +25,7 @@ Envelope run_show(const json& args, ToolContext& ctx) {
         "the elicitation sidecar is merged automatically into its session and is never a target; show "
         "the session (@<uuid>) instead");
   }
+  require_address(req, t.path);
   return req.raw ? run_show_raw(req, t, ctx) : run_show_rendered(req, t, ctx);
 }
 

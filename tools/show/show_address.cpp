@@ -164,7 +164,7 @@ std::string turn_miss_message(const RangeSpec& turns, int turn_count) {
                                              : "the transcript has " + std::to_string(turn_count) +
                                                    " turn(s) (t0..t" + std::to_string(turn_count - 1) + ")";
   return "no such turn(s): t" + turns.text + " — " + domain +
-         "; open forms (N.., -k..) clamp to the transcript";
+         "; a range is clamped to the transcript, and nothing of this one is in it";
 }
 
 std::vector<LineSpan> resolve_line_spans(const std::vector<RangeSpec>& specs, uint64_t total_lines) {

@@ -51,12 +51,6 @@ void reject_span_flags(const json& args) {
 
 ShowAddressMode single_mode(bool line, bool uuid, bool turn) {
   const int given = int(line) + int(uuid) + int(turn);
-  if (given == 0) {
-    usage_error("show needs exactly one address: " + arg_ref("line") + " N|A..B (jsonl line), " +
-                arg_ref("uuid") + " U (record uuid) or " + arg_ref("turn") +
-                " N|A..B|-k (turn index); show never dumps a whole transcript (" + arg_ref("line") +
-                " .. addresses all of it explicitly)");
-  }
   if (given > 1) {
     usage_error(arg_ref("line") + ", " + arg_ref("uuid") + " and " + arg_ref("turn") +
                 " are mutually exclusive: pick exactly ONE addressing mode per call");
@@ -74,6 +68,7 @@ ShowRequest parse_show_request(const json& args) {
   req.uuids = split_values(args, "uuid");
   const bool has_turn = args.contains("turn") && args["turn"].is_string();
   req.mode = single_mode(!line_values.empty(), !req.uuids.empty(), has_turn);
+  req.addressed = !line_values.empty() || !req.uuids.empty() || has_turn;
   for (const auto& v : line_values)
     req.lines.push_back(parse_range(v, arg_ref("line"), true));
   if (has_turn) req.turns = parse_range(args["turn"].get<std::string>(), arg_ref("turn"), false);
@@ -90,6 +85,14 @@ ShowRequest parse_show_request(const json& args) {
     req.claude_home = args["claude_home"].get<std::string>();
   }
   return req;
+}
+
+void require_address(const ShowRequest& req, const std::string& path) {
+  if (req.addressed) return;
+  usage_error("show needs exactly one address into " + path + ": " + arg_ref("line") +
+              " N|A..B (jsonl line), " + arg_ref("uuid") + " U (record uuid) or " + arg_ref("turn") +
+              " N|A..B|-k (turn index); show never dumps a whole transcript (" + arg_ref("line") +
+              " .. addresses all of it explicitly)");
 }
 
 json address_args(const ShowRequest& req) {

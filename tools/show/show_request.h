@@ -16,6 +16,7 @@ enum class ShowAddressMode { line, uuid, turn };
 struct ShowRequest {
   std::string target;
   ShowAddressMode mode = ShowAddressMode::line;
+  bool addressed = false;          // a line, uuid or turn was given (checked once the target resolves)
   std::vector<RangeSpec> lines;    // --line tokens (1-based), in the order given
   std::vector<std::string> uuids;  // --uuid values
   RangeSpec turns;                 // --turn (0-based)
@@ -29,6 +30,9 @@ inline constexpr size_t kDefaultShowCap = 200;
 
 // Throws ToolError(usage) naming the rule a call breaks.
 ShowRequest parse_show_request(const json& args);
+
+// Throws ToolError(usage) when the call gave no address, naming the transcript `path` it resolved to.
+void require_address(const ShowRequest& req, const std::string& path);
 
 // The argument text of the address (`line 5,7..9`), the argument name an arg_ref() token.
 std::string address_text(const ShowRequest& req);

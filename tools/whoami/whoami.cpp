@@ -1,5 +1,6 @@
 #include "tools/whoami/whoami.h"
 
+#include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/store/agent_topology.h"
 #include "core/store/session_env.h"
@@ -20,24 +21,25 @@ std::optional<std::string> claude_home_arg(const json& args) {
   return args["claude_home"].get<std::string>();
 }
 
-json path_or_null(const std::optional<Transcript>& t) {
-  return t ? json(t->path) : json(nullptr);
-}
-
 // Env form: one identity row; the lane fields are unknown (null), never fabricated.
 void env_identity(Envelope& out, const Environment& env, const std::string& root) {
   auto who = env_session_id(env);
   if (!who) not_found_error(whoami_guidance());
   auto file = find_session_file(root, who->id, env.cwd);
+  // An id that names no transcript is no answer: exit non-zero, saying where it looked.
+  if (!file) {
+    not_found_error("session " + who->id + " ($" + who->var + ") has no transcript under " + root +
+                    " (looked in " + root + "/" + encode_cwd(env.cwd) + " and every project dir); " +
+                    "if the store lives elsewhere, name it with " + arg_ref("claude_home"));
+  }
   json& row = out.add_row("identity");
   row["session_id"] = who->id;
   row["is_subagent"] = nullptr;
   row["parent_session_id"] = nullptr;
   row["depth"] = nullptr;
-  row["path"] = path_or_null(file);
+  row["path"] = file->path;
   row["source"] = "env:" + who->var;
   out.summary["lane"] = "unknown";
-  if (!file) out.summary["path_note"] = "no " + who->id + ".jsonl under " + root;
   out.notes.push_back(env_lane_note(*who));
 }
 
@@ -89,7 +91,9 @@ Envelope run_whoami(const json& args, ToolContext& ctx) {
     usage_error("whoami takes only @main or @trap:<marker> (got '" + self +
                 "'); to inspect a different session use list or agents");
   }
-  const std::string root = projects_root(resolve_claude_home(claude_home_arg(args), ctx.env));
+  const std::string home = resolve_claude_home(claude_home_arg(args), ctx.env);
+  require_claude_home(home, claude_home_arg(args), ctx.env);
+  const std::string root = projects_root(home);
   Envelope out = Envelope::make("whoami");
   out.header["self"] = self.empty() ? "@main" : self;
   out.header["projects_root"] = root;
@@ -114,13 +118,7 @@ std::string render_whoami_text(const Envelope& env, const json& /*args*/, const 
       if (sub) text += " · parent session " + row.value("parent_session_id", "");
       text += ")";
     }
-    text += "\npath ";
-    if (row["path"].is_string()) {
-      text += home_relative(row["path"].get<std::string>(), env.header);
-    } else {
-      text += "<not found: " + env.summary.value("path_note", std::string("no transcript file")) + ">";
-    }
-    text += "\n";
+    text += "\npath " + home_relative(row.value("path", ""), env.header) + "\n";
   }
   if (env.summary.value("lane", "") == "unknown") {
     text +=

@@ -1,0 +1,114 @@
+"""The server's own flags and argument values over MCP (issue 9, points 5, 20, 21): `--claude-home DIR` is
+the default store of every call and must exist, a tool name given as a mode points at `--cli`, and integer
+arguments follow JSON Schema (1e2 and 100.0 are 100; beyond int64 and unwanted negatives are refused)."""
+import os
+import subprocess
+import tempfile
+import unittest
+
+from mcp_harness import FIXTURE_HOME, HttpServer, StdioClient, binary, meta, server_env, stateless_headers
+
+BASICS = "11111111-1111-4111-8111-000000000001"
+
+
+def call(client, name, arguments):
+    r = client.request("tools/call", {"name": name, "arguments": arguments})
+    return r["result"]
+
+
+class ServerClaudeHome(unittest.TestCase):
+    def empty_home_env(self):
+        empty = tempfile.mkdtemp(prefix="csift-empty-home-")
+        os.makedirs(os.path.join(empty, "projects"))
+        self.addCleanup(lambda: os.rmdir(os.path.join(empty, "projects")) or os.rmdir(empty))
+        return server_env(claude_home=empty)
+
+    def test_stdio_claude_home_is_the_default_of_every_call(self):
+        c = StdioClient(["--stdio", "--claude-home", FIXTURE_HOME], env=self.empty_home_env())
+        self.addCleanup(c.close)
+        c.initialize()
+        result = call(c, "stats", {"targets": ["@" + BASICS], "format": "json"})
+        self.assertFalse(result["isError"], result)
+        self.assertEqual(result["structuredContent"]["rows"][0]["session_id"], BASICS)
+
+    def test_claude_home_alone_serves_stdio(self):
+        c = StdioClient(["--claude-home=" + FIXTURE_HOME], env=self.empty_home_env())
+        self.addCleanup(c.close)
+        c.initialize()
+        self.assertFalse(call(c, "show", {"targets": ["@" + BASICS], "line": ["7"]})["isError"])
+
+    def test_http_claude_home(self):
+        s = HttpServer(["--claude-home", FIXTURE_HOME], env=self.empty_home_env())
+        self.addCleanup(s.stop)
+        status, _, body = s.post({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                  "params": {"name": "stats", "arguments": {"targets": ["@" + BASICS]},
+                                             "_meta": meta()}},
+                                 headers=stateless_headers("tools/call", "stats"))
+        self.assertEqual(status, 200, body)
+        self.assertFalse(body["result"]["isError"], body)
+
+    def test_a_missing_server_home_stops_the_server_naming_it(self):
+        for mode in ([], ["--http", "--port", "0"]):
+            p = subprocess.run([binary(), *mode, "--claude-home", "/nonexistent/claude-home"],
+                               stdin=subprocess.DEVNULL, capture_output=True, timeout=30, env=server_env())
+            self.assertEqual(p.returncode, 2, mode)
+            self.assertIn(b"/nonexistent/claude-home", p.stderr)
+            self.assertIn(b"no such directory", p.stderr)
+
+    def test_a_missing_call_home_is_an_error_naming_it(self):
+        c = StdioClient()
+        self.addCleanup(c.close)
+        c.initialize()
+        for tool, args in (("list", {}), ("stats", {"targets": ["@" + BASICS]}), ("whoami", {})):
+            result = call(c, tool, {**args, "claude_home": "/nonexistent/claude-home"})
+            self.assertTrue(result["isError"], (tool, result))
+            message = result["structuredContent"]["summary"]["error"]["message"]
+            self.assertIn("/nonexistent/claude-home", message)
+            self.assertIn("does not exist", message)
+
+
+class ToolNameAsMode(unittest.TestCase):
+    def test_list_without_cli_suggests_cli_list(self):
+        p = subprocess.run([binary(), "list"], capture_output=True, timeout=30, env=server_env())
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(b"csift-mcp --cli list", p.stderr)
+        self.assertNotIn(b"unknown mode", p.stderr)
+
+
+class IntegerArguments(unittest.TestCase):
+    def setUp(self):
+        self.c = StdioClient()
+        self.addCleanup(self.c.close)
+        self.c.initialize()
+
+    def matched(self, max_count):
+        result = call(self.c, "search", {"pattern": "", "label": ["agent"], "max_count": max_count,
+                                         "format": "json"})
+        self.assertFalse(result["isError"], result)
+        return result["structuredContent"]["summary"]
+
+    def test_integral_floats_are_integers(self):
+        exact = self.matched(2)
+        self.assertEqual(exact["matched"], 2)
+        self.assertGreater(exact["dropped_by_cap"], 0)
+        for spelled in (2.0, 2e0):
+            self.assertEqual(self.matched(spelled), exact)
+
+    def test_beyond_int64_is_refused_not_wrapped(self):
+        for value in (2 ** 63, 1e19, -(2 ** 63) - 1):
+            result = call(self.c, "search", {"pattern": "x", "max_count": value})
+            self.assertTrue(result["isError"], value)
+            message = result["structuredContent"]["summary"]["error"]["message"]
+            self.assertIn("out of range", message)
+            self.assertNotIn("-9223372036854775808,", message.split("got")[-1])
+
+    def test_negatives_are_refused_where_they_mean_nothing(self):
+        for tool, args in (("list", {"max_count": -1}), ("show", {"targets": ["@" + BASICS], "line": ["1"],
+                                                                  "max_count": -1}),
+                           ("search", {"pattern": "x", "max_chars": -5})):
+            result = call(self.c, tool, args)
+            self.assertTrue(result["isError"], (tool, result))
+
+
+if __name__ == "__main__":
+    unittest.main()
