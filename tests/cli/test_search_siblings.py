@@ -91,7 +91,8 @@ class BusyTurnTest(unittest.TestCase):
             self.assertIs(sib["matched"], False)
             self.assertNotIn(sib["line"], hit_lines)
             self.assertEqual(sib["refetch"], {"tool": "show",
-                                              "arguments": {"targets": [f"@{SID}"], "line": [str(sib["line"])]}})
+                                              "arguments": {"targets": [f"@{SID}"], "line": [str(sib["line"])],
+                                                            "claude_home": self.home}})
             shown[sib["label"]] = shown.get(sib["label"], 0) + 1
         for leaf, total in BUSY_UNITS.items():
             hidden = ex["siblings_hidden"].get(leaf, 0)
@@ -120,7 +121,7 @@ class BusyTurnTest(unittest.TestCase):
         self.assertEqual(code, h.EXIT_OK, err)
         context = [l for l in out.splitlines() if l.startswith("  \u00b7 ")]
         self.assertTrue(any(" agent.thinking L2 " in l for l in context), out)
-        pointer = f"  \u00b7 (+5 more \u00b7 csift-mcp --cli show @{SID} --line 1..13)"
+        pointer = f"  \u00b7 (+5 more \u00b7 csift-mcp --cli show @{SID} --line 1..13 --claude-home {self.home})"
         self.assertIn(pointer, out.splitlines())
         # The pointer is a working command: it fetches the whole turn.
         code, _, rows, summary, err = h.run_json("show", "@" + SID, "--line", "1..13", "--claude-home", self.home)

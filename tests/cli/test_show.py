@@ -6,6 +6,7 @@ session 4 carries the sidecar) and from the fixture files' own bytes, never from
 """
 import json
 import os
+import re
 import subprocess
 import unittest
 
@@ -150,7 +151,8 @@ class FloodGuard(unittest.TestCase):
         code, out, err = show(f"@{BASICS}", "--line", "..", "--max-count", "5")
         self.assertEqual(code, h.EXIT_OK, err)
         self.assertRegex(out, r"\+\d+ more record unit\(s\) beyond the 5-unit cap \u00b7 continue: "
-                              rf"csift-mcp --cli show @{BASICS} --line \d+\.\.\d+ \(or --max-count 0 = uncapped\)")
+                              rf"csift-mcp --cli show @{BASICS} --line \d+\.\.\d+ --claude-home {re.escape(h.FIXTURE_HOME)} "
+                              r"\(or --max-count 0 = uncapped\)")
         _, _, rows, summary, _ = show_json(f"@{BASICS}", "--line", "..", "--max-count", "5")
         self.assertEqual(len(rows), 5)
         self.assertGreater(summary["dropped_by_cap"], 0)
