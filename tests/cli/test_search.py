@@ -150,7 +150,7 @@ class JsonOutput(unittest.TestCase):
                 # The call named a store (--claude-home), so the refetch repeats it.
                 self.assertEqual(hit["refetch"], {"tool": "show",
                                                   "arguments": {"targets": [f"@{BASICS}"], "line": [str(hit["line"])],
-                                                                "claude_home": h.FIXTURE_HOME}})
+                                                                "claude_home": os.path.abspath(h.FIXTURE_HOME)}})
                 self.assertIn(hit["uuid"], r["record_uuids"])
                 self.assertEqual(hit["uuid"], f"01{hit['line']:06d}-aaaa-4aaa-8aaa-000001{hit['line']:06d}")
 

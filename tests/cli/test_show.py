@@ -151,7 +151,7 @@ class FloodGuard(unittest.TestCase):
         code, out, err = show(f"@{BASICS}", "--line", "..", "--max-count", "5")
         self.assertEqual(code, h.EXIT_OK, err)
         self.assertRegex(out, r"\+\d+ more record unit\(s\) beyond the 5-unit cap \u00b7 continue: "
-                              rf"csift-mcp --cli show @{BASICS} --line \d+\.\.\d+ --claude-home {re.escape(h.FIXTURE_HOME)} "
+                              rf"csift-mcp --cli show @{BASICS} --line \d+\.\.\d+ --claude-home {re.escape(os.path.abspath(h.FIXTURE_HOME))} "
                               r"\(or --max-count 0 = uncapped\)")
         _, _, rows, summary, _ = show_json(f"@{BASICS}", "--line", "..", "--max-count", "5")
         self.assertEqual(len(rows), 5)

@@ -95,7 +95,7 @@ class IntegerArguments(unittest.TestCase):
             self.assertEqual(self.matched(spelled), exact)
 
     def test_beyond_int64_is_refused_not_wrapped(self):
-        for value in (2 ** 63, 1e19, -(2 ** 63) - 1):
+        for value in (2 ** 63, 1e19, -(2 ** 63) - 1, -(2 ** 63)):
             result = call(self.c, "search", {"pattern": "x", "max_count": value})
             self.assertTrue(result["isError"], value)
             message = result["structuredContent"]["summary"]["error"]["message"]

@@ -1,6 +1,7 @@
 // The single dispatcher: argument validation, the handler call, paging (row_offset / max_chars) and
 // rendering. Every exception ends here as an error envelope, so nothing escapes to an MCP client or the CLI.
 #include <algorithm>
+#include <filesystem>
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
@@ -143,8 +144,14 @@ json with_carried(const json& args, const json& carried) {
 json carried_args_of(const json& args, const Environment& env) {
   if (!args.is_object() || !args.contains("claude_home") || !args["claude_home"].is_string())
     return json::object();
-  const std::string chosen = resolve_claude_home(args["claude_home"].get<std::string>(), env);
-  if (chosen == resolve_claude_home(std::nullopt, env)) return json::object();
+  // Absolute, so a follow-up run from another directory reads the same store.
+  const auto absolute = [](const std::string& dir) {
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::absolute(dir, ec);
+    return (ec ? std::filesystem::path(dir) : p).lexically_normal().string();
+  };
+  const std::string chosen = absolute(resolve_claude_home(args["claude_home"].get<std::string>(), env));
+  if (chosen == absolute(resolve_claude_home(std::nullopt, env))) return json::object();
   return json{{"claude_home", chosen}};
 }
 

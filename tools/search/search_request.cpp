@@ -2,6 +2,7 @@
 // conflicts name both flags, the pattern is compiled (dialect errors surface here), selectors and ranges
 // parse before any file is read.
 #include <array>
+#include <cstdint>
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
@@ -104,6 +105,9 @@ SearchRequest parse_search_request(const json& args) {
   req.window = parse_time_window(args);
   if (args.contains("max_count") && args["max_count"].is_number_integer()) {
     req.max_count = args["max_count"].get<int64_t>();
+    // -N keeps the latest N; the one int64 whose negation does not exist would wrap.
+    if (req.max_count == INT64_MIN)
+      usage_error(arg_ref("max_count") + " is out of range: the latest N needs N <= 9223372036854775807");
   }
   req.mode = mode_of(args);
   req.count_by = axis_of(args);
