@@ -120,6 +120,10 @@ class ArgvParser {
                                  return std::isalnum(static_cast<unsigned char>(c)) || c == '-';
                                });
     if (!encoded_shape || positionals_.empty() || !positionals_.back()->is_array) return "";
+    if (projects_root_ && names_project_dir(*projects_root_, t) && next_positional_ < positionals_.size()) {
+      return "; '" + t + "' names a project directory, but the " + positionals_[next_positional_]->property +
+             " comes before the targets: give it first (an empty one is '')";
+    }
     return "; if '" + t + "' is meant as a project directory" +
            (projects_root_ ? ", there is none of that name under " + *projects_root_ : std::string()) +
            ": write it as @" + t + ", or put -- before it";

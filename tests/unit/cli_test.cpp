@@ -216,6 +216,20 @@ TEST_CASE(
                  root) != std::string::npos);
     CHECK(m.find("write it as @-home-me-gone, or put -- before it") != std::string::npos);
   }
+  // Where a scalar positional comes first (search's pattern), an existing dir says to give that first.
+  const json pattern_first = json::parse(R"({"type": "object", "properties": {
+      "pattern": {"type": "string", "x-cli": {"positional": true}},
+      "targets": {"type": "array", "items": {"type": "string"}, "x-cli": {"positional": true}}}})");
+  try {
+    parse_cli_args("demo", pattern_first, {"-home-me-proj"}, root);
+    FAIL("the pattern slot takes no project dir");
+  } catch (const ToolError& e) {
+    CHECK(
+        std::string(e.what()).find("'-home-me-proj' names a project directory, but the pattern comes before "
+                                   "the targets") != std::string::npos);
+  }
+  CHECK(parse_cli_args("demo", pattern_first, {"x", "-home-me-proj"}, root).args ==
+        json{{"pattern", "x"}, {"targets", json::array({"-home-me-proj"})}});
   // A tool whose only positional is one string takes no project dir: the token stays flags.
   CHECK(usage_message({"-home-me-proj"}, single_target_schema()).find("unknown flag -h") == 0);
 }
