@@ -58,8 +58,9 @@ std::string closed_gate_note(const SearchRequest& req) {
     if (req.args.contains(k)) rerun[k] = req.args[k];
   }
   rerun["attachments"] = true;
-  return "\xE2\x9A\xA0 " + join(req.labels.include_selectors, ",") +
-         " selects harness.meta.hook, and hook context is written as attachment records, which are read only "
+  return "\xE2\x9A\xA0 the label filter (" + join(req.labels.include_selectors, ",") +
+         ") selects harness.meta.hook, and hook context is written as attachment records, which are read "
+         "only "
          "with " +
          arg_ref("attachments") +
          ": they were NOT searched, so nothing is known about them. Rerun: " + call_ref("search", rerun);
