@@ -7,6 +7,12 @@
 namespace csift {
 namespace {
 
+// The option spellings of the commands read here (rm's, git's, sed's — never csift's own), built from their
+// names: `opt("t")` is -t, `opt("dry-run")` is --dry-run.
+std::string opt(std::string_view name) {
+  return (name.size() == 1 ? "-" : "--") + std::string(name);
+}
+
 std::string base_name(const std::string& word) {
   const size_t slash = word.rfind('/');
   return slash == std::string::npos ? word : word.substr(slash + 1);
@@ -59,9 +65,9 @@ void emit_all(const std::vector<ShellWord>& words, const std::string& op, ShellS
 
 // mv / cp: every source and the destination (or `-t DIR`).
 void copy_or_move(const std::vector<ShellWord>& args, bool move, ShellState& s) {
-  std::vector<ShellWord> ops = operands(args, {"-t", "--target-directory", "-S", "--suffix"});
+  std::vector<ShellWord> ops = operands(args, {opt("t"), opt("target-directory"), opt("S"), opt("suffix")});
   for (size_t i = 0; i + 1 < args.size(); ++i) {
-    if (args[i].text == "-t" || args[i].text == "--target-directory") {
+    if (args[i].text == opt("t") || args[i].text == opt("target-directory")) {
       if (move) emit_all(ops, "mv-from", s);
       s.emit(args[i + 1], move ? "mv-to" : "cp-to");
       return;
@@ -80,13 +86,13 @@ void sed_in_place(const std::vector<ShellWord>& args, ShellState& s) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i].text;
     const bool short_bundle = a.size() > 1 && a[0] == '-' && a[1] != '-';
-    if (a.starts_with("-i") || a == "--in-place" || a.starts_with("--in-place=") ||
+    if (a.starts_with(opt("i")) || a == opt("in-place") || a.starts_with(opt("in-place") + "=") ||
         (short_bundle && a.find('i') != std::string::npos && a.find_first_of("ef") == std::string::npos)) {
       in_place = true;
-    } else if (a == "-e" || a == "-f" || a == "--expression" || a == "--file") {
+    } else if (a == opt("e") || a == opt("f") || a == opt("expression") || a == opt("file")) {
       script_given = true;
       ++i;
-    } else if (a.starts_with("--expression=") || a.starts_with("--file=")) {
+    } else if (a.starts_with(opt("expression") + "=") || a.starts_with(opt("file") + "=")) {
       script_given = true;
     } else if (a.size() > 1 && a[0] == '-') {
       continue;
@@ -131,8 +137,8 @@ void git(std::vector<ShellWord> args, ShellState& s) {
   ShellState::Saved saved = s.save();
   size_t i = 0;
   for (; i < args.size() && args[i].text.starts_with("-"); ++i) {
-    if ((args[i].text == "-C" || args[i].text == "-c") && i + 1 < args.size()) {
-      if (args[i].text == "-C") s.change_dir(&args[i + 1]);
+    if ((args[i].text == opt("C") || args[i].text == opt("c")) && i + 1 < args.size()) {
+      if (args[i].text == opt("C")) s.change_dir(&args[i + 1]);
       ++i;
     }
   }
@@ -140,7 +146,7 @@ void git(std::vector<ShellWord> args, ShellState& s) {
   const std::string sub = args[i].text;
   const std::vector<ShellWord> rest(args.begin() + static_cast<long>(i) + 1, args.end());
   if (sub == "rm") {
-    if (!has_flag(rest, "--cached")) emit_all(operands(rest), "git-rm", s);
+    if (!has_flag(rest, opt("cached"))) emit_all(operands(rest), "git-rm", s);
   } else if (sub == "mv") {
     std::vector<ShellWord> ops = operands(rest);
     if (ops.size() >= 2) {
@@ -151,12 +157,12 @@ void git(std::vector<ShellWord> args, ShellState& s) {
   } else if (sub == "restore" || (sub == "checkout" && has_flag(rest, "--"))) {
     const auto dash =
         std::find_if(rest.begin(), rest.end(), [](const ShellWord& w) { return w.text == "--"; });
-    const std::vector<ShellWord> files =
-        sub == "restore" ? operands(rest, {"-s", "--source"}) : std::vector<ShellWord>(dash + 1, rest.end());
+    const std::vector<ShellWord> files = sub == "restore" ? operands(rest, {opt("s"), opt("source")})
+                                                          : std::vector<ShellWord>(dash + 1, rest.end());
     emit_all(files, "git-restore", s);
   } else if (kGitMarkers.count(sub)) {
-    const bool dry = (sub == "apply" && has_flag(rest, "--check")) ||
-                     (sub == "clean" && (has_option(rest, 'n', "--dry-run")));
+    const bool dry = (sub == "apply" && has_flag(rest, opt("check"))) ||
+                     (sub == "clean" && (has_option(rest, 'n', opt("dry-run"))));
     if (!dry) s.marker("git:" + sub);
   }
   s.restore(saved);
@@ -165,13 +171,14 @@ void git(std::vector<ShellWord> args, ShellState& s) {
 // A formatter run that rewrites files in place: `fmt:<tool>` (named operands are not guessed).
 bool formatter(const std::string& name, const std::vector<ShellWord>& args, ShellState& s) {
   const bool writes =
-      (name == "prettier" && (has_flag(args, "--write") || has_flag(args, "-w"))) || name == "black" ||
-      name == "isort" || name == "rustfmt" || (name == "gofmt" && has_flag(args, "-w")) ||
-      (name == "clang-format" && has_flag(args, "-i")) || (name == "eslint" && has_flag(args, "--fix")) ||
-      (name == "ruff" && !args.empty() && (args[0].text == "format" || has_flag(args, "--fix"))) ||
+      (name == "prettier" && (has_flag(args, opt("write")) || has_flag(args, opt("w")))) || name == "black" ||
+      name == "isort" || name == "rustfmt" || (name == "gofmt" && has_flag(args, opt("w"))) ||
+      (name == "clang-format" && has_flag(args, opt("i"))) ||
+      (name == "eslint" && has_flag(args, opt("fix"))) ||
+      (name == "ruff" && !args.empty() && (args[0].text == "format" || has_flag(args, opt("fix")))) ||
       (name == "cargo" && !args.empty() && args[0].text == "fmt");
   if (!writes) return false;
-  if (has_flag(args, "--check") || has_flag(args, "--diff")) return true;
+  if (has_flag(args, opt("check")) || has_flag(args, opt("diff"))) return true;
   s.marker("fmt:" + name);
   return true;
 }
@@ -202,11 +209,11 @@ bool package_manager(const std::string& name, const std::vector<ShellWord>& args
 
 bool extractor(const std::string& name, const std::vector<ShellWord>& args, ShellState& s) {
   const bool extracts = (name == "tar" && !args.empty() &&
-                         (has_option(args, 'x', "--extract") ||
+                         (has_option(args, 'x', opt("extract")) ||
                           (args[0].text.find('x') != std::string::npos && args[0].text[0] != '-'))) ||
                         name == "unzip" || name == "gunzip" || name == "patch";
   if (!extracts) return false;
-  if (name == "patch" && has_flag(args, "--dry-run")) return true;
+  if (name == "patch" && has_flag(args, opt("dry-run"))) return true;
   s.marker("extract:" + name);
   return true;
 }
@@ -221,12 +228,12 @@ std::string interpreter_lang(const std::string& name) {
 void interpreter(const std::string& lang, const std::vector<ShellWord>& args, const std::string& stdin_text,
                  ShellState& s) {
   for (size_t i = 0; i + 1 < args.size(); ++i) {
-    if (args[i].text == "-c" || args[i].text == "-e" || args[i].text == "--eval") {
+    if (args[i].text == opt("c") || args[i].text == opt("e") || args[i].text == opt("eval")) {
       interpreter_writes(lang, args[i + 1].text, s);
       return;
     }
   }
-  const std::vector<ShellWord> ops = operands(args, {"-m", "-W", "-X"});
+  const std::vector<ShellWord> ops = operands(args, {opt("m"), opt("W"), opt("X")});
   if ((ops.empty() || ops[0].text == "-") && !stdin_text.empty()) interpreter_writes(lang, stdin_text, s);
 }
 
@@ -280,15 +287,15 @@ void run_simple_command(const SimpleCommand& cmd, ShellState& s) {
   } else if (name == "mv" || name == "cp") {
     copy_or_move(args, name == "mv", s);
   } else if (name == "mkdir") {
-    emit_all(operands(args, {"-m", "--mode"}), "mkdir", s);
+    emit_all(operands(args, {opt("m"), opt("mode")}), "mkdir", s);
   } else if (name == "touch") {
-    emit_all(operands(args, {"-d", "-t", "-r", "--date", "--reference"}), "touch", s);
+    emit_all(operands(args, {opt("d"), opt("t"), opt("r"), opt("date"), opt("reference")}), "touch", s);
   } else if (name == "tee") {
     emit_all(operands(args), "tee", s);
   } else if (name == "truncate") {
-    emit_all(operands(args, {"-s", "--size", "-r", "--reference"}), "truncate", s);
+    emit_all(operands(args, {opt("s"), opt("size"), opt("r"), opt("reference")}), "truncate", s);
   } else if (name == "ln") {
-    const std::vector<ShellWord> ops = operands(args, {"-t", "-S"});
+    const std::vector<ShellWord> ops = operands(args, {opt("t"), opt("S")});
     if (ops.size() >= 2) s.emit(ops.back(), "ln");
   } else if (name == "sed" || name == "gsed") {
     sed_in_place(args, s);
@@ -296,7 +303,8 @@ void run_simple_command(const SimpleCommand& cmd, ShellState& s) {
     perl_in_place(args, s);
   } else if (name == "git") {
     git(args, s);
-  } else if ((name == "bash" || name == "sh" || name == "zsh") && args.size() >= 2 && args[0].text == "-c") {
+  } else if ((name == "bash" || name == "sh" || name == "zsh") && args.size() >= 2 &&
+             args[0].text == opt("c")) {
     run_nested_shell(args[1].text, s);
   } else if (const std::string lang = interpreter_lang(name); !lang.empty()) {
     interpreter(lang, args, cmd.stdin_text, s);
