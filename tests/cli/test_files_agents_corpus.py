@@ -9,6 +9,7 @@ meta.json (toolUseId, parentAgentId); a node is an orphan only when no transcrip
 spawning call, and then it carries the reason.
 """
 import collections
+import functools
 import json
 import os
 import shutil
@@ -26,10 +27,16 @@ def _blocks(rec):
     return [b for b in c if isinstance(b, dict)] if isinstance(c, list) else []
 
 
+@functools.lru_cache(maxsize=None)
+def records(path):
+    """The records of one transcript (corpus_store.census), read once per test run."""
+    return tuple(cs.census(path)["records"])
+
+
 def landed_structured(path):
     """[(file path, tool)] of the structured calls in one transcript whose result landed without error."""
     pending, landed = {}, []
-    for _line, rec in cs.census(path)["records"]:
+    for _line, rec in records(path):
         for b in _blocks(rec):
             if b.get("type") == "tool_use" and b.get("name") in STRUCTURED:
                 inp = b.get("input") if isinstance(b.get("input"), dict) else {}
@@ -151,7 +158,7 @@ class FilesAgentsCorpusTest(unittest.TestCase):
         spawn_id = meta.get("toolUseId")
         found = False
         for p in holders:
-            for _line, rec in cs.census(p)["records"]:
+            for _line, rec in records(p):
                 for b in _blocks(rec):
                     if spawn_id and b.get("type") == "tool_use" and b.get("id") == spawn_id:
                         found = True
