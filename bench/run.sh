@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side timings of csift-mcp and ripgrep over one generated store, warm cache, one run each.
-# Usage: bench/run.sh [--size-mb N] [--store DIR] [--threads N] [--only list|search|regex]
+# Usage: bench/run.sh [--size-mb N] [--store DIR] [--threads N] [--only list|search|regex|files-agents]
 # --store DIR times an existing store instead (e.g. one bench/corpus_replicas.py built from ../shared/corpus).
 # CSIFT_BENCH_BIN=PATH times another csift-mcp binary (a before/after comparison on one store).
 # Prints a Markdown table (wall seconds, ratio to rg, peak RSS) for pasting into bench/README.md.
@@ -17,7 +17,7 @@ while [ $# -gt 0 ]; do
     --threads) threads="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --store) store="$2"; shift 2 ;;
-    *) echo "unknown argument: $1 (valid: --size-mb N, --store DIR, --threads N, --only list|search|regex)" >&2; exit 2 ;;
+    *) echo "unknown argument: $1 (valid: --size-mb N, --store DIR, --threads N, --only list|search|regex|files-agents)" >&2; exit 2 ;;
   esac
 done
 bin="${CSIFT_BENCH_BIN:-$root/build/csift-mcp}"
@@ -88,6 +88,14 @@ if [ -z "$only" ] || [ "$only" = search ]; then
   row "case-insensitive literal (rg -c -i -F)"
   csift_cmd=("${s[@]}" "" -t user); rg_cmd=(rg -c -j "$threads" '"role":"user"' "${files[@]}")
   row "-t user pure filter (rg -c role:user)"
+fi
+if [ -z "$only" ] || [ "$only" = files-agents ]; then
+  # One forward pass per file each; rg -c Edit is the floor for reading every byte once.
+  rg_cmd=(rg -c -F -j "$threads" Edit "${files[@]}")
+  csift_cmd=("$bin" --cli files --claude-home "$store" --by file --format json)
+  row "files --by file, whole store (rg -c Edit)"
+  csift_cmd=("$bin" --cli agents --claude-home "$store" --format json)
+  row "agents, whole store (rg -c Edit)"
 fi
 if [ -z "$only" ] || [ "$only" = regex ]; then
   # One session whose agent message is N MiB of 'a': each pattern must read the whole line to answer.

@@ -7,6 +7,8 @@
 #include "core/base/error.h"
 #include "tools/common/tool.h"
 
+#include "tools/agents/agents.h"
+#include "tools/files/files.h"
 #include "tools/list/list.h"
 #include "tools/search/search.h"
 #include "tools/show/show.h"
@@ -33,6 +35,8 @@ std::vector<ToolSpec> build_table() {
   table.push_back({"show", &run_show, &render_show_text, true});
   table.push_back({"stats", &run_stats, &render_stats_text, true});
   table.push_back({"whoami", &run_whoami, &render_whoami_text, true});
+  table.push_back({"agents", &run_agents, &render_agents_text, true});
+  table.push_back({"files", &run_files, &render_files_text, true});
   return table;
 }
 

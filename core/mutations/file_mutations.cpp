@@ -1,0 +1,214 @@
+#include "core/mutations/file_mutations.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/harness/claude_code/claude_fields.h"
+#include "core/json/stored_json.h"
+#include "core/record/transcript_reader.h"
+#include "core/record/turns.h"
+
+namespace csift {
+
+bool is_structured_mutation_tool(std::string_view name) {
+  return name == "Edit" || name == "Write" || name == "MultiEdit" || name == "NotebookEdit";
+}
+
+namespace {
+
+bool mutating_tool(std::string_view name) {
+  return is_structured_mutation_tool(name) || name == "Bash";
+}
+
+// Cheap byte screen for a line that may carry an Edit/Write/MultiEdit/NotebookEdit/Bash call.
+bool may_call_mutating_tool(std::string_view line) {
+  return line.find("tool_use") != std::string_view::npos &&
+         (line.find("Edit\"") != std::string_view::npos || line.find("Write\"") != std::string_view::npos ||
+          line.find("Bash\"") != std::string_view::npos);
+}
+
+std::string structured_op(std::string_view tool) {
+  if (tool == "Edit") return "edit";
+  if (tool == "MultiEdit") return "multi-edit";
+  if (tool == "NotebookEdit") return "notebook-edit";
+  return "write";
+}
+
+// The integrity refusals that mark an edit-before-read boundary, by the text of the error result.
+std::string boundary_cause(std::string_view text) {
+  if (text.find("modified since read") != std::string_view::npos ||
+      text.find("unexpectedly modified") != std::string_view::npos) {
+    return "modified-since-read";
+  }
+  if (text.find("has not been read yet") != std::string_view::npos) return "not-read-yet";
+  return "";
+}
+
+// toolUseResult.type == "create"; the parse is skipped when the bytes cannot say so (Edit results carry the
+// whole original file).
+bool result_says_create(const Record& r) {
+  const std::string& raw = cc(r).tool_use_result_json;
+  if (raw.find("\"create\"") == std::string::npos) return false;
+  return stored_string_field(raw, "type") == "create";
+}
+
+class MutationScan {
+ public:
+  explicit MutationScan(const Transcript& t) : transcript_(t) {}
+
+  TranscriptMutations run(const CancelToken* cancel) {
+    ReadOptions opts;
+    opts.sequential = true;  // the screen below depends on the calls seen so far
+    opts.cancel = cancel;
+    if (const RawLineProbes* probes = reader_for(transcript_).raw_probes()) {
+      opts.want = [this, probes](std::string_view line) {
+        return may_call_mutating_tool(line) || probes->may_open_turn(line) ||
+               (!pending_ids_.empty() && line.find("tool_result") != std::string_view::npos &&
+                probes->mentions_tool_id(line, pending_ids_));
+      };
+    }
+    const ReadStats stats = for_each_record(transcript_, opts, [this](Record&& r) {
+      take(std::move(r));
+      return true;
+    });
+    out_.skipped_lines = stats.skipped_lines;
+    out_.error = stats.error;
+    // A call with no result: a Bash command's text still names what it may have changed (kept, as a Bash
+    // row always is); a structured call is not counted as a change, only as unconfirmed.
+    for (auto& [id, p] : pending_) {
+      if (p.heuristic) {
+        flush_bash(std::move(p), false);
+      } else {
+        ++out_.unconfirmed;
+      }
+    }
+    number_turns();
+    std::stable_sort(out_.mutations.begin(), out_.mutations.end(),
+                     [](const FileMutation& a, const FileMutation& b) { return a.line < b.line; });
+    return std::move(out_);
+  }
+
+ private:
+  struct Pending {
+    bool heuristic = false;
+    FileMutation structured;         // structured call
+    std::vector<BashMutation> bash;  // Bash call
+    uint64_t line = 0;
+    std::string timestamp, tool, tool_use_id;
+    size_t skeleton = 0;  // index of the call record in skeleton_
+  };
+
+  const Transcript& transcript_;
+  TranscriptMutations out_;
+  std::unordered_set<std::string> pending_ids_;
+  std::unordered_map<std::string, Pending> pending_;
+  std::vector<Record> skeleton_;  // turn openers whole, every other kept record reduced to its position
+  std::vector<size_t> mutation_skeleton_, boundary_skeleton_;
+
+  size_t keep_skeleton(const Record& r) {
+    if (reader_for(transcript_).turn_opener()(r)) {
+      skeleton_.push_back(r);
+    } else {
+      Record bare;
+      bare.line = r.line;
+      skeleton_.push_back(std::move(bare));
+    }
+    return skeleton_.size() - 1;
+  }
+
+  void take(Record&& r) {
+    const size_t at = keep_skeleton(r);
+    for (const Block& b : r.message.blocks) {
+      if (b.kind == BlockKind::tool_use && mutating_tool(b.name)) {
+        open_call(r, b, at);
+      } else if (b.kind == BlockKind::tool_result && pending_ids_.count(b.tool_use_id)) {
+        close_call(r, b, at);
+      }
+    }
+  }
+
+  void open_call(const Record& r, const Block& b, size_t at) {
+    Pending p;
+    p.line = r.line;
+    p.timestamp = r.timestamp;
+    p.tool = b.name;
+    p.tool_use_id = b.id;
+    p.skeleton = at;
+    if (b.name == "Bash") {
+      p.heuristic = true;
+      p.bash = bash_mutations(stored_string_field(b.input_json, "command"), r.cwd);
+      if (p.bash.empty()) return;  // nothing to attribute; no need to wait for the result
+    } else {
+      const std::string key = b.name == "NotebookEdit" ? "notebook_path" : "file_path";
+      p.structured.path = stored_string_field(b.input_json, key);
+      if (p.structured.path.empty()) return;
+    }
+    pending_ids_.insert(b.id);
+    pending_[b.id] = std::move(p);
+  }
+
+  void close_call(const Record& r, const Block& b, size_t at) {
+    auto it = pending_.find(b.tool_use_id);
+    Pending p = std::move(it->second);
+    pending_.erase(it);
+    pending_ids_.erase(b.tool_use_id);
+    if (p.heuristic) {
+      flush_bash(std::move(p), b.is_error);
+      return;
+    }
+    if (b.is_error) {
+      ++out_.failed;
+      const std::string cause = boundary_cause(b.content_text);
+      if (!cause.empty()) {
+        out_.boundaries.push_back({p.structured.path, cause, p.tool, r.line, r.timestamp, -1, p.tool_use_id});
+        boundary_skeleton_.push_back(at);
+      }
+      return;
+    }
+    FileMutation m = std::move(p.structured);
+    m.op = structured_op(p.tool);
+    m.tool = p.tool;
+    m.is_create = result_says_create(r);
+    m.line = p.line;
+    m.timestamp = p.timestamp;
+    m.tool_use_id = p.tool_use_id;
+    out_.mutations.push_back(std::move(m));
+    mutation_skeleton_.push_back(p.skeleton);
+  }
+
+  void flush_bash(Pending&& p, bool errored) {
+    for (BashMutation& b : p.bash) {
+      FileMutation m;
+      m.path = std::move(b.path);
+      m.op = b.op;
+      m.tool = "Bash";
+      m.heuristic = true;
+      m.resolution = b.resolution;
+      m.path_verbatim = std::move(b.path_verbatim);
+      m.command_errored = errored;
+      m.line = p.line;
+      m.timestamp = p.timestamp;
+      m.tool_use_id = p.tool_use_id;
+      out_.mutations.push_back(std::move(m));
+      mutation_skeleton_.push_back(p.skeleton);
+    }
+  }
+
+  void number_turns() {
+    const TurnAssignment turns = assign_turns(skeleton_, reader_for(transcript_).turn_opener());
+    out_.turns = turns.turn_count;
+    for (size_t i = 0; i < out_.mutations.size(); ++i)
+      out_.mutations[i].turn = turns.turn_of[mutation_skeleton_[i]];
+    for (size_t i = 0; i < out_.boundaries.size(); ++i)
+      out_.boundaries[i].turn = turns.turn_of[boundary_skeleton_[i]];
+  }
+};
+
+}  // namespace
+
+TranscriptMutations scan_file_mutations(const Transcript& t, const CancelToken* cancel) {
+  return MutationScan(t).run(cancel);
+}
+
+}  // namespace csift

@@ -1,0 +1,72 @@
+// Inside `agents`: one session's subagents joined to the calls that spawned them and arranged as the logical
+// tree (SPEC.md §9.6) — workflow runs parent their agents, a nested agent hangs under the agent that spawned
+// it, and every subagent transcript appears exactly once; one the join cannot place hangs under the session,
+// marked orphan with the reason.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/store/spawn_index.h"
+#include "core/store/store.h"
+#include "tools/agents/agent_lifecycle.h"
+#include "tools/agents/workflow_runs.h"
+
+namespace csift {
+
+enum class OrderAxis { trigger, start, completion };
+
+struct AgentNode {
+  const Transcript* transcript =
+      nullptr;        // null for a CC 1.x inline subagent (its turns sit in the session file)
+  std::string id;     // agent id; an inline node's spawn tool_use id
+  std::string shape;  // builtin-task, workflow, teammate, legacy-flat, inline-sidechain
+  std::optional<SpawnCall> spawn;
+  std::string parent_agent_id;  // "" = directly under the session (or its workflow run)
+  std::string run_id;           // workflow agents
+  std::string orphan_reason;    // "" unless no spawning call could be found
+  AgentLifecycle life;          // empty for an inline node
+  std::string status;           // completed, running, unknown
+  std::string completed_timestamp;
+  std::string returned_message, returned_source;  // sync-tool-result, async-child-tail, workflow-journal
+  int depth = 0;
+  // The instant on the chosen axis ("" when the node has none).
+  std::string axis_timestamp(OrderAxis axis) const;
+};
+
+struct RunNode {
+  WorkflowRun run;
+  std::optional<SpawnCall> spawn;  // the Workflow call that started it, when found
+  std::string started_timestamp;   // its earliest agent start
+  std::string axis_timestamp(OrderAxis axis) const;
+};
+
+// Pre-order: a run, then its agents (each followed by its descendants); then the session's other roots.
+struct TreeItem {
+  bool is_run = false;
+  size_t index = 0;  // into runs or nodes
+  int depth = 0;
+};
+
+struct SessionTree {
+  std::string session_id;
+  const Transcript* session = nullptr;  // null when the session file is absent
+  std::vector<RunNode> runs;
+  std::vector<AgentNode> nodes;
+  std::vector<TreeItem> order;
+  uint64_t spawns_without_transcript = 0;  // spawn calls no transcript or run answers to
+  uint64_t inline_sidechain_records = 0;
+  uint64_t skipped_lines = 0;
+};
+
+struct SessionInputs {
+  std::string session_id;
+  const Transcript* session = nullptr;
+  SessionSpawns spawns;                    // the session's own calls
+  std::vector<const Transcript*> agents;   // subagent transcripts in scope
+  std::vector<AgentLifecycle> lifecycles;  // one per agent
+};
+
+SessionTree build_session_tree(SessionInputs in, OrderAxis axis);
+
+}  // namespace csift
