@@ -16,6 +16,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True, help="store root (gets projects/-bench-long/<session>.jsonl)")
     ap.add_argument("--mib", type=int, default=1, help="size of the long line in MiB")
+    ap.add_argument("--tail", default="", help="text appended after the run of 'a' (e.g. c for a{1000}c)")
     a = ap.parse_args()
     d = os.path.join(a.out, "projects", "-bench-long")
     os.makedirs(d, exist_ok=True)
@@ -24,7 +25,7 @@ def main():
                 message={"role": "user", "content": "start"})
     agent = dict(base, type="assistant", uuid="a1", parentUuid="u1", timestamp="2026-01-01T00:00:01.000Z",
                  message={"role": "assistant", "model": "claude-opus-4-6", "id": "msg_long",
-                          "content": [{"type": "text", "text": "a" * (a.mib << 20)}]})
+                          "content": [{"type": "text", "text": "a" * (a.mib << 20) + a.tail}]})
     with open(os.path.join(d, SESSION + ".jsonl"), "w") as f:
         for r in (user, agent):
             f.write(json.dumps(r, separators=(",", ":")) + "\n")

@@ -98,6 +98,20 @@ if [ -z "$only" ] || [ "$only" = files-agents ]; then
   row "agents, whole store (rg -c Edit)"
 fi
 if [ -z "$only" ] || [ "$only" = regex ]; then
+  # Counted repeats over the whole store (issue 10): PCRE2's DFA keeps one state per live count, the counter
+  # automaton (core/regex/class_sequence.h) one counter per item.
+  counted=('.{200}x' '.{1000}' 'a{1000}c')
+  for pat in "${counted[@]}"; do
+    csift_cmd=("$bin" --cli search --claude-home "$store" -c "$pat"); rg_cmd=(rg -c -j "$threads" "$pat" "${files[@]}")
+    row "counted repeat \`$pat\` (rg -c)"
+  done
+  echo
+  echo "| counted repeat over the store | matched records | too complex lines |"
+  echo "|---|---:|---:|"
+  for pat in "${counted[@]}"; do
+    "$bin" --cli search --claude-home "$store" --format json --max-count 1 "$pat" 2>/dev/null | tail -1 |
+      python3 -c 'import json,sys; d=json.load(sys.stdin); print("| `%s` | %s | %s |" % (sys.argv[1], d.get("matched_records"), d.get("too_complex_lines")))' "$pat"
+  done
   # One session whose agent message is N MiB of 'a': each pattern must read the whole line to answer.
   echo
   echo "| pattern over one long line | 1 MiB s | 4 MiB s | 4 MiB / 1 MiB | too complex (4 MiB) |"
@@ -112,5 +126,16 @@ if [ -z "$only" ] || [ "$only" = regex ]; then
       python3 -c 'import json,sys; print(json.load(sys.stdin).get("too_complex_lines"))')
     awk -v p="$pat" -v a="$t1" -v b="$t4" -v c="$complex" \
       'BEGIN { printf("| `%s` | %.3f | %.3f | %.1fx | %s |\n", p, a, b, (a > 0 ? b / a : 0), c) }'
+  done
+  # The same 1 MiB line followed by one 'c': `a{1000}c` matches at its very end.
+  long_c="$here/out/long-1m-c"
+  [ -d "$long_c/projects" ] || python3 "$here/gen_long_lines.py" --out "$long_c" --mib 1 --tail c
+  echo
+  echo "| pattern over 1 MiB of 'a' then 'c' | s | matched records | too complex lines |"
+  echo "|---|---:|---:|---:|"
+  for pat in 'a{1000}c' '.{1000}' 'a{1000}' 'a{2,}c'; do
+    t1=$(measure "$bin" --cli search --claude-home "$long_c" -c "$pat" | cut -d' ' -f1)
+    "$bin" --cli search --claude-home "$long_c" --format json "$pat" 2>/dev/null | tail -1 |
+      python3 -c 'import json,sys; d=json.load(sys.stdin); print("| `%s` | %s | %s | %s |" % (sys.argv[1], sys.argv[2], d.get("matched_records"), d.get("too_complex_lines")))' "$pat" "$t1"
   done
 fi

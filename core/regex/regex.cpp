@@ -125,6 +125,16 @@ size_t prev_char(std::string_view s, size_t i) {
   return i;
 }
 
+// The furthest end the longest pass may report: kMaxMatchBytes past `start` (on a code point boundary), but
+// never before the known end `min_end`.
+size_t longest_limit(std::string_view subject, size_t start, size_t min_end) {
+  if (subject.size() - start <= CompiledPattern::kMaxMatchBytes) return subject.size();
+  size_t limit = start + CompiledPattern::kMaxMatchBytes;
+  while (limit > start && is_continuation(subject[limit]))
+    --limit;
+  return std::max(limit, min_end);
+}
+
 MatchResult too_complex(int rc) {
   MatchResult r;
   r.status = MatchStatus::too_complex;
@@ -143,6 +153,10 @@ std::shared_ptr<const CompiledPattern> CompiledPattern::compile(std::string_view
   cp->needles_ = required_needles(cp->parsed_);
   cp->required_bytes_ = required_bytes(cp->parsed_);
   cp->literal_ = literal_of(cp->parsed_, &cp->literal_caseless_);
+  if (!cp->literal_) cp->sequence_ = ClassSequence::from(cp->parsed_.root);
+  // The DFA forms are not needed then, and could not always be built: PCRE2 spells `a{60000,}` out as 60,000
+  // copies of a group, past its size limit.
+  if (cp->sequence_) return cp;
   std::string forward = emit_pcre2(cp->parsed_.root, false);
   cp->scan_ = compile_emitted("(?s:.*?)(?:" + forward + ")", PCRE2_ANCHORED);
   cp->forward_ = compile_emitted(forward, 0);
@@ -164,6 +178,7 @@ Matcher::Matcher(std::shared_ptr<const CompiledPattern> pattern)
     literal_finder_.emplace(std::vector<std::string>{*pattern_->literal_}, pattern_->literal_caseless_);
   else if (!pattern_->needles_.empty())
     needle_finder_.emplace(pattern_->needles_.all(), pattern_->needles_.caseless);
+  if (pattern_->sequence_) sequence_matcher_.emplace(pattern_->sequence_);
 }
 
 Matcher::~Matcher() {
@@ -221,15 +236,8 @@ int Matcher::leftmost_start(std::string_view subject, size_t from, size_t end, s
 
 // Pass 3: the longest match from `start`, cut at kMaxMatchBytes (but never before the known end `min_end`).
 int Matcher::longest_end(std::string_view subject, size_t start, size_t min_end, size_t* end) {
-  size_t limit = subject.size();
-  size_t hi = subject.size();
-  if (subject.size() - start > CompiledPattern::kMaxMatchBytes) {
-    limit = start + CompiledPattern::kMaxMatchBytes;
-    while (limit > start && is_continuation(subject[limit]))
-      --limit;
-    limit = std::max(limit, min_end);
-    hi = next_char(subject, next_char(subject, limit));
-  }
+  size_t limit = longest_limit(subject, start, min_end);
+  size_t hi = limit == subject.size() ? limit : next_char(subject, next_char(subject, limit));
   int rc = dfa(pattern_->forward_, subject.substr(0, hi), start, PCRE2_ANCHORED);
   if (rc < 0) return rc;
   const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md_);
@@ -249,12 +257,31 @@ bool Matcher::ruled_out(std::string_view rest) const {
   return pattern_->required_bytes_ && !contains_any_byte(rest, *pattern_->required_bytes_);
 }
 
+// The same three positions as the DFA passes, from the counter automaton (no workspace, so no limit).
+MatchResult Matcher::find_sequence(std::string_view subject, size_t from) {
+  MatchResult r;
+  size_t first_end = sequence_matcher_->earliest_end(subject, from);
+  if (first_end == SequenceMatcher::npos) return r;
+  size_t start = sequence_matcher_->leftmost_start(subject, from, first_end);
+  if (start == SequenceMatcher::npos) return too_complex(0);  // a match ends there: never say "no match"
+  size_t end = sequence_matcher_->longest_end(subject, start, longest_limit(subject, start, first_end));
+  if (end == SequenceMatcher::npos) return too_complex(0);
+  r.status = MatchStatus::match;
+  r.start = repair_.to_original(start);
+  r.end = repair_.to_original(end);
+  return r;
+}
+
 MatchStatus Matcher::is_match(std::string_view text, size_t from) {
   if (from > text.size()) return MatchStatus::no_match;
   if (pattern_->matches_everything()) return MatchStatus::match;
   if (literal_finder_) return find_literal(text, from).status;
   std::string_view subject = repair_.prepare(text);
   if (ruled_out(subject.substr(repair_.to_repaired(from)))) return MatchStatus::no_match;
+  if (sequence_matcher_) {
+    bool found = sequence_matcher_->earliest_end(subject, repair_.to_repaired(from)) != SequenceMatcher::npos;
+    return found ? MatchStatus::match : MatchStatus::no_match;
+  }
   size_t end = 0;
   int rc = scan_end(subject, repair_.to_repaired(from), &end);
   if (rc == PCRE2_ERROR_NOMATCH) return MatchStatus::no_match;
@@ -273,6 +300,7 @@ MatchResult Matcher::find(std::string_view text, size_t from) {
   std::string_view subject = repair_.prepare(text);
   size_t f = repair_.to_repaired(from);
   if (ruled_out(subject.substr(f))) return r;
+  if (sequence_matcher_) return find_sequence(subject, f);
   size_t first_end = 0, start = 0, end = 0;
   int rc = scan_end(subject, f, &first_end);
   if (rc == PCRE2_ERROR_NOMATCH) return r;

@@ -10,7 +10,9 @@
 // The result is a real match (start, end exact); among matches it is the earliest-ending one, widened to the
 // left and right as far as a single match reaches. A pattern whose DFA state set outgrows the workspace
 // (nested unbounded repeats such as (a+)+) yields MatchStatus::too_complex for that text: never a silent
-// non-match, never a hang. Compiled code is shared; each thread owns a Matcher.
+// non-match, never a hang. A pattern that is a plain sequence of counted classes and anchors (`.{200}x`,
+// `a{1000}c`, `\b\w{40}\b`) skips the DFA: class_sequence.h answers the same three questions with a counter
+// automaton whose cost does not grow with the counts. Compiled code is shared; each thread owns a Matcher.
 #pragma once
 #include <memory>
 #include <optional>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "core/json/utf8_repair.h"
+#include "core/regex/class_sequence.h"
 #include "core/regex/needles.h"
 #include "core/regex/pattern_ast.h"
 #include "core/regex/required_bytes.h"
@@ -62,6 +65,8 @@ class CompiledPattern {
   const NeedleSet& needles() const { return needles_; }
   // The literal the matcher searches directly instead of running the DFA, if the pattern is one.
   const std::optional<std::string>& literal() const { return literal_; }
+  // Whether the counter automaton (class_sequence.h) decides this pattern instead of the DFA.
+  bool uses_counter_automaton() const { return sequence_ != nullptr; }
 
  private:
   CompiledPattern() = default;
@@ -73,9 +78,10 @@ class CompiledPattern {
   std::optional<ByteSet> required_bytes_;
   std::optional<std::string> literal_;
   bool literal_caseless_ = false;
-  pcre2_real_code_8* scan_ = nullptr;      // (?s:.*?)(?:P), compiled anchored
-  pcre2_real_code_8* forward_ = nullptr;   // P, anchored at match time
-  pcre2_real_code_8* backward_ = nullptr;  // mirrored P, anchored at match time
+  std::shared_ptr<const ClassSequence> sequence_;  // set when the counter automaton decides the pattern
+  pcre2_real_code_8* scan_ = nullptr;              // (?s:.*?)(?:P), compiled anchored
+  pcre2_real_code_8* forward_ = nullptr;           // P, anchored at match time
+  pcre2_real_code_8* backward_ = nullptr;          // mirrored P, anchored at match time
 };
 
 class Matcher {
@@ -92,6 +98,7 @@ class Matcher {
 
  private:
   MatchResult find_literal(std::string_view text, size_t from);
+  MatchResult find_sequence(std::string_view subject, size_t from);
   bool ruled_out(std::string_view rest) const;
   int scan_end(std::string_view subject, size_t from, size_t* end);
   int leftmost_start(std::string_view subject, size_t from, size_t end, size_t* start);
@@ -104,6 +111,7 @@ class Matcher {
   Utf8Repair repair_;
   std::string reversed_;
   std::optional<SubstringFinder> literal_finder_;
+  std::optional<SequenceMatcher> sequence_matcher_;
   // The pattern's needles, looked for in the decoded text before the DFA runs (a text without any of them
   // cannot match; the DFA costs ~50 ns per byte, the finder well under 1).
   std::optional<SubstringFinder> needle_finder_;

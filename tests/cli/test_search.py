@@ -439,6 +439,15 @@ class Generated(unittest.TestCase):
             _, summary, _ = self.timed(pattern)
             self.assertEqual(summary.get("too_complex_lines", 0), 0, pattern)
 
+    def test_counted_repeats_on_long_lines_are_decided(self):
+        # Issue 10: PCRE2's DFA kept one state per live count, so these lines were too complex (and `a{1000}b`
+        # then reported absent); the counter automaton decides them. a1, a2, a3 and a5 are over 1,000
+        # characters; a3 is 10 MiB of x.
+        for pattern, records in (("a{1000}b", 1), ("a{1000}c", 0), (".{1000}", 4), (".{200}x", 1)):
+            _, summary, _ = self.timed(pattern)
+            self.assertEqual(summary.get("too_complex_lines", 0), 0, pattern)
+            self.assertEqual(summary.get("matched_records", 0), records, pattern)
+
     def test_pathological_answer_or_too_complex(self):
         for pattern in ("(a+)+$", "(a|aa)*c", "(\\w+\\s?)*$", "(x+x+)+y"):
             _, summary, rows = self.timed(pattern)
