@@ -3,6 +3,7 @@
 #include "server/mcp_entry.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
@@ -20,9 +21,13 @@
 namespace csift {
 namespace {
 
-ServerOptions server_options() {
+ServerOptions server_options(CallerLink caller) {
   ServerOptions options;
   options.env = Environment::from_process();
+  // Who is calling: a stdio server's caller spawned it (Claude Code's session registry names the session of
+  // an ancestor process); an HTTP server has no process relation to its callers.
+  options.env.caller = caller;
+  if (caller == CallerLink::spawning_process) options.env.caller_pid = static_cast<int>(getppid());
   // Test hook: a small page size exercises tools/list paging with the few tools the table holds.
   if (auto page = options.env.get("CSIFT_MCP_PAGE_SIZE"))
     options.page_size = std::strtoull(page->c_str(), nullptr, 10);
@@ -89,7 +94,7 @@ int run_stdio_server(int argc, char** argv) {
       return 2;
     }
   }
-  McpServer server(server_options());
+  McpServer server(server_options(CallerLink::spawning_process));
   std::fprintf(stderr, "csift-mcp %s: serving MCP on stdio\n", server_version());
   return serve_stdio(server, stdin, stdout);
 }
@@ -112,7 +117,7 @@ int run_http_server(int argc, char** argv) {
   }
   static std::atomic<bool> stop{false};
   watch_stop_signals(stop);
-  McpServer server(server_options());
+  McpServer server(server_options(CallerLink::network));
   const int rc = serve_http(server, options, stop, [&](int port) {
     const bool v6 = options.host.find(':') != std::string::npos;
     std::fprintf(stderr, "csift-mcp %s: serving MCP (Streamable HTTP) on http://%s%s%s:%d/mcp\n",
