@@ -25,9 +25,10 @@ json server_info() {
   return json{{"name", kServerName}, {"title", "csift"}, {"version", server_version()}};
 }
 
-json server_capabilities() {
+// `subscribe` only where the transport can send a notification the client did not ask for (stdio).
+json server_capabilities(bool subscribe = false) {
   return json{{"tools", {{"listChanged", false}}},
-              {"resources", {{"subscribe", false}, {"listChanged", false}}},
+              {"resources", {{"subscribe", subscribe}, {"listChanged", false}}},
               {"prompts", {{"listChanged", false}}},
               {"completions", json::object()}};
 }
@@ -114,14 +115,16 @@ json McpServer::session_request(const rpc::Message& m, Connection& conn, const E
   if (m.method == "ping") return rpc::make_result(m.id, json::object());
   if (m.method == "tools/list") return list_tools(m, false);
   if (m.method == "tools/call") return call_tool(m, conn, emit, false, std::move(admitted), cancelled);
+  if (m.method == "resources/subscribe" || m.method == "resources/unsubscribe")
+    return *subscription_request(m, conn, emit, std::move(admitted), cancelled);
   if (auto r = resource_request(m, conn, emit, false, std::move(admitted), cancelled)) return *r;
-  return rpc::make_error(m.id, rpc::kMethodNotFound,
-                         "method '" + m.method +
-                             "' not found; this server has initialize, ping, tools/list, " +
-                             "tools/call, resources/list, resources/templates/list, resources/read, "
-                             "prompts/list, prompts/get, " +
-                             "completion/complete (and server/discover for " + "protocol " +
-                             std::string(kStatelessVersion) + ")");
+  return rpc::make_error(
+      m.id, rpc::kMethodNotFound,
+      "method '" + m.method + "' not found; this server has initialize, ping, tools/list, " +
+          "tools/call, resources/list, resources/templates/list, resources/read, "
+          "resources/subscribe, resources/unsubscribe (stdio), prompts/list, prompts/get, " +
+          "completion/complete (and server/discover for " + "protocol " + std::string(kStatelessVersion) +
+          ")");
 }
 
 json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const Emit& emit,
@@ -184,7 +187,7 @@ json McpServer::initialize(const rpc::Message& m, Connection& conn) {
   const std::string version = is_session_version(asked) ? asked : std::string(kLatestSessionVersion);
   conn.set_protocol_version(version);
   return rpc::make_result(m.id, json{{"protocolVersion", version},
-                                     {"capabilities", server_capabilities()},
+                                     {"capabilities", server_capabilities(conn.watch() != nullptr)},
                                      {"serverInfo", server_info()},
                                      {"instructions", kInstructions}});
 }
