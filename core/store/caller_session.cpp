@@ -25,8 +25,8 @@ void from_registry(CallerSession& out, const Environment& env, const std::string
     if (who && who->id != out.id) {
       out.note = "the session registry (" + lookup.caller->row_path + ") names " + out.id + " but $" +
                  who->var + " names " + who->id +
-                 ": the variable was fixed when this server was spawned and is stale after /clear or "
-                 "--resume; the registry's current row wins";
+                 ": the variable was fixed when this server was spawned and is stale after /clear or a "
+                 "resume; the registry's current row wins";
     }
     return;
   }
@@ -35,7 +35,7 @@ void from_registry(CallerSession& out, const Environment& env, const std::string
     out.source = "env:" + who->var;
     out.note = "no Claude Code session registry row (" + claude_home +
                "/sessions/<pid>.json) among this server's ancestor processes; fell back to $" + who->var +
-               ", which was fixed when the server was spawned (stale after /clear or --resume)";
+               ", which was fixed when the server was spawned (stale after /clear or a resume)";
     return;
   }
   out.guidance = "no Claude Code session registry row among this server's ancestor processes (" +

@@ -173,7 +173,9 @@ std::string render_whoami_text(const Envelope& env, const json& /*args*/, const 
         "whoami's "
         "marker argument over MCP\n";
   } else if (env.summary.value("lane", "") == "main") {
-    text += "lane main: no subagent carries the marker (the main thread should simply use @main)\n";
+    const bool self = !env.rows.empty() && env.rows.back().value("source", "") == "self";
+    text += self ? "lane main: the marker is in a top-level transcript (the main thread, not a subagent)\n"
+                 : "lane main: no subagent carries the marker (the main thread should simply use @main)\n";
   }
   return text;
 }
