@@ -129,7 +129,12 @@ json McpServer::session_request(const rpc::Message& m, Connection& conn, const E
 
 json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const Emit& emit,
                                   std::shared_ptr<InFlight> admitted, bool& cancelled) {
-  if (auto bad = check_stateless_meta(m)) return *bad;
+  // A slow request was registered on `conn` before it was queued; one answered here without running is
+  // ended here, or its id would stay taken on a long-lived connection (stdio).
+  if (auto bad = check_stateless_meta(m)) {
+    if (is_slow(m)) conn.end(m.id);
+    return *bad;
+  }
   if (m.method == "server/discover") return discover(m);
   // Every 2026-07-28 result names the server in _meta: there is no initialize to have said it.
   auto with_server_info = [](json reply) {
@@ -143,6 +148,7 @@ json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const
   if (auto r = resource_request(m, conn, emit, true, std::move(admitted), cancelled))
     return with_server_info(*r);
   // initialize, ping, logging/setLevel and the subscription methods do not exist in 2026-07-28.
+  if (is_slow(m)) conn.end(m.id);
   return rpc::make_error(m.id, rpc::kMethodNotFound,
                          "method '" + m.method + "' not found in protocol " + std::string(kStatelessVersion) +
                              "; this server has server/discover, tools/list, tools/call, resources/list, " +

@@ -136,6 +136,10 @@ class Subscriptions(unittest.TestCase):
             # An address that names no transcript is refused.
             bad = c.request("resources/subscribe", {"uri": "csift://session/0000dead"})
             self.assertEqual(bad["error"]["code"], -32002)
+            # 2026-07-28 has no subscriptions; the refusal leaves the request id free for the next request.
+            for _ in range(2):
+                r = c.request("resources/subscribe", {"uri": uri, "_meta": meta()}, id=77)
+                self.assertEqual(r["error"]["code"], -32601)
         finally:
             c.close()
 
@@ -149,8 +153,9 @@ class Subscriptions(unittest.TestCase):
                                   "params": {"uri": "csift://session/" + LIVE}}, session=sid, headers=h)
             self.assertEqual((st, body["error"]["code"]), (200, -32601))
             # The id is free again: a refused subscribe left nothing registered.
-            st, _, body = s.post({"jsonrpc": "2.0", "id": 2, "method": "ping"}, session=sid, headers=h)
-            self.assertEqual((st, body["result"]), (200, {}))
+            st, _, body = s.post({"jsonrpc": "2.0", "id": 2, "method": "resources/subscribe",
+                                  "params": {"uri": "csift://session/" + LIVE}}, session=sid, headers=h)
+            self.assertEqual((st, body["error"]["code"]), (200, -32601))
         finally:
             s.stop()
 
