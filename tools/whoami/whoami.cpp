@@ -167,11 +167,12 @@ std::string render_whoami_text(const Envelope& env, const json& /*args*/, const 
     text += "\n";
   }
   if (env.summary.value("lane", "") == "unknown") {
+    const bool registry = !env.rows.empty() && env.rows[0].value("source", "").rfind("registry:", 0) == 0;
     text +=
-        "lane unknown: the environment names the TOP-LEVEL session in every lane (inside a subagent it is "
-        "the parent's id); a subagent identifies itself with `whoami @trap:<marker>` from a shell, or "
-        "whoami's "
-        "marker argument over MCP\n";
+        std::string("lane unknown: ") + (registry ? "Claude Code's session registry" : "the environment") +
+        " names the TOP-LEVEL session in every lane (inside a subagent it is the parent's id); a subagent "
+        "identifies itself with `whoami @trap:<marker>` from a shell, or whoami's marker argument over "
+        "MCP\n";
   } else if (env.summary.value("lane", "") == "main") {
     const bool self = !env.rows.empty() && env.rows.back().value("source", "") == "self";
     text += self ? "lane main: the marker is in a top-level transcript (the main thread, not a subagent)\n"
