@@ -57,7 +57,11 @@ Candidates recent_transcripts(const std::string& projects_root) {
   Candidates out;
   const int64_t cutoff = now_ns() - kSelfRecentSeconds * 1000000000LL;
   std::error_code ec;
-  fs::recursive_directory_iterator it(projects_root, fs::directory_options::skip_permission_denied, ec), end;
+  // Symlinked project dirs are read like any other (the depth cap bounds a cycle).
+  fs::recursive_directory_iterator it(
+      projects_root,
+      fs::directory_options::skip_permission_denied | fs::directory_options::follow_directory_symlink, ec),
+      end;
   for (; !ec && it != end; it.increment(ec)) {
     if (it.depth() > 5) {
       it.disable_recursion_pending();
