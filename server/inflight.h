@@ -38,6 +38,8 @@ class InFlight {
   std::chrono::steady_clock::time_point last_sent_{};
 };
 
+class ResourceWatch;
+
 class Connection {
  public:
   // Registers a request; nullptr when a request with the same id is still under way.
@@ -52,7 +54,13 @@ class Connection {
   void set_protocol_version(std::string v);
   std::string protocol_version();
 
+  // The connection's resource subscriptions, on a transport that can send unprompted notifications
+  // (stdio); nullptr where it cannot (HTTP answers only what was asked), and subscribe is not offered.
+  void set_watch(std::shared_ptr<ResourceWatch> watch) { watch_ = std::move(watch); }
+  ResourceWatch* watch() const { return watch_.get(); }
+
  private:
+  std::shared_ptr<ResourceWatch> watch_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<InFlight>> inflight_;
   std::string protocol_version_;

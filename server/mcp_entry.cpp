@@ -3,6 +3,7 @@
 #include "server/mcp_entry.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
@@ -22,10 +23,14 @@ namespace csift {
 namespace {
 
 // `claude_home` is the server's --claude-home ("" when not given): the home of every call that names none.
-ServerOptions server_options(const std::string& claude_home) {
+ServerOptions server_options(const std::string& claude_home, CallerLink caller) {
   ServerOptions options;
   options.env = Environment::from_process();
   options.env.claude_home = claude_home;
+  // Who is calling: a stdio server's caller spawned it (Claude Code's session registry names the session of
+  // an ancestor process); an HTTP server has no process relation to its callers.
+  options.env.caller = caller;
+  if (caller == CallerLink::spawning_process) options.env.caller_pid = static_cast<int>(getppid());
   // Test hook: a small page size exercises tools/list paging with the few tools the table holds.
   if (auto page = options.env.get("CSIFT_MCP_PAGE_SIZE"))
     options.page_size = std::strtoull(page->c_str(), nullptr, 10);
@@ -115,7 +120,7 @@ int run_stdio_server(int argc, char** argv) {
     std::fprintf(stderr, "csift-mcp: %s\n", e.what());
     return 2;
   }
-  McpServer server(server_options(claude_home));
+  McpServer server(server_options(claude_home, CallerLink::spawning_process));
   std::fprintf(stderr, "csift-mcp %s: serving MCP on stdio\n", server_version());
   return serve_stdio(server, stdin, stdout);
 }
@@ -139,7 +144,7 @@ int run_http_server(int argc, char** argv) {
   }
   static std::atomic<bool> stop{false};
   watch_stop_signals(stop);
-  McpServer server(server_options(claude_home));
+  McpServer server(server_options(claude_home, CallerLink::network));
   const int rc = serve_http(server, options, stop, [&](int port) {
     const bool v6 = options.host.find(':') != std::string::npos;
     std::fprintf(stderr, "csift-mcp %s: serving MCP (Streamable HTTP) on http://%s%s%s:%d/mcp\n",

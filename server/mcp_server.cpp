@@ -25,9 +25,10 @@ json server_info() {
   return json{{"name", kServerName}, {"title", "csift"}, {"version", server_version()}};
 }
 
-json server_capabilities() {
+// `subscribe` only where the transport can send a notification the client did not ask for (stdio).
+json server_capabilities(bool subscribe = false) {
   return json{{"tools", {{"listChanged", false}}},
-              {"resources", {{"subscribe", false}, {"listChanged", false}}},
+              {"resources", {{"subscribe", subscribe}, {"listChanged", false}}},
               {"prompts", {{"listChanged", false}}},
               {"completions", json::object()}};
 }
@@ -114,19 +115,26 @@ json McpServer::session_request(const rpc::Message& m, Connection& conn, const E
   if (m.method == "ping") return rpc::make_result(m.id, json::object());
   if (m.method == "tools/list") return list_tools(m, false);
   if (m.method == "tools/call") return call_tool(m, conn, emit, false, std::move(admitted), cancelled);
+  if (m.method == "resources/subscribe" || m.method == "resources/unsubscribe")
+    return *subscription_request(m, conn, emit, std::move(admitted), cancelled);
   if (auto r = resource_request(m, conn, emit, false, std::move(admitted), cancelled)) return *r;
-  return rpc::make_error(m.id, rpc::kMethodNotFound,
-                         "method '" + m.method +
-                             "' not found; this server has initialize, ping, tools/list, " +
-                             "tools/call, resources/list, resources/templates/list, resources/read, "
-                             "prompts/list, prompts/get, " +
-                             "completion/complete (and server/discover for " + "protocol " +
-                             std::string(kStatelessVersion) + ")");
+  return rpc::make_error(
+      m.id, rpc::kMethodNotFound,
+      "method '" + m.method + "' not found; this server has initialize, ping, tools/list, " +
+          "tools/call, resources/list, resources/templates/list, resources/read, "
+          "resources/subscribe, resources/unsubscribe (stdio), prompts/list, prompts/get, " +
+          "completion/complete (and server/discover for " + "protocol " + std::string(kStatelessVersion) +
+          ")");
 }
 
 json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const Emit& emit,
                                   std::shared_ptr<InFlight> admitted, bool& cancelled) {
-  if (auto bad = check_stateless_meta(m)) return *bad;
+  // A slow request was registered on `conn` before it was queued; one answered here without running is
+  // ended here, or its id would stay taken on a long-lived connection (stdio).
+  if (auto bad = check_stateless_meta(m)) {
+    if (is_slow(m)) conn.end(m.id);
+    return *bad;
+  }
   if (m.method == "server/discover") return discover(m);
   // Every 2026-07-28 result names the server in _meta: there is no initialize to have said it.
   auto with_server_info = [](json reply) {
@@ -140,6 +148,7 @@ json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const
   if (auto r = resource_request(m, conn, emit, true, std::move(admitted), cancelled))
     return with_server_info(*r);
   // initialize, ping, logging/setLevel and the subscription methods do not exist in 2026-07-28.
+  if (is_slow(m)) conn.end(m.id);
   return rpc::make_error(m.id, rpc::kMethodNotFound,
                          "method '" + m.method + "' not found in protocol " + std::string(kStatelessVersion) +
                              "; this server has server/discover, tools/list, tools/call, resources/list, " +
@@ -184,7 +193,7 @@ json McpServer::initialize(const rpc::Message& m, Connection& conn) {
   const std::string version = is_session_version(asked) ? asked : std::string(kLatestSessionVersion);
   conn.set_protocol_version(version);
   return rpc::make_result(m.id, json{{"protocolVersion", version},
-                                     {"capabilities", server_capabilities()},
+                                     {"capabilities", server_capabilities(conn.watch() != nullptr)},
                                      {"serverInfo", server_info()},
                                      {"instructions", kInstructions}});
 }

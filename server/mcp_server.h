@@ -61,7 +61,7 @@ class McpServer {
   // Requests a transport runs off its reading thread, so ping and tools/list are answered meanwhile.
   static bool is_slow(const rpc::Message& m) {
     return m.method == "tools/call" || m.method == "resources/list" || m.method == "resources/read" ||
-           m.method == "completion/complete";
+           m.method == "completion/complete" || m.method == "resources/subscribe";
   }
   const ServerOptions& options() const { return options_; }
 
@@ -82,6 +82,10 @@ class McpServer {
   json list_resources(const rpc::Message& m, bool stateless, ToolContext& ctx);
   json list_resource_templates(const rpc::Message& m, bool stateless);
   json read_resource(const rpc::Message& m, bool stateless, ToolContext& ctx);
+  // resources/subscribe and resources/unsubscribe (session revisions, transports that can notify).
+  std::optional<json> subscription_request(const rpc::Message& m, Connection& conn, const Emit& emit,
+                                           std::shared_ptr<InFlight> admitted, bool& cancelled);
+  json subscribe(const rpc::Message& m, Connection& conn, ToolContext& ctx);
   json list_prompts(const rpc::Message& m, bool stateless);
   json get_prompt(const rpc::Message& m, bool stateless);
   json complete(const rpc::Message& m, bool stateless, ToolContext& ctx);

@@ -1,6 +1,7 @@
 // prompts/list, prompts/get and completion/complete: the protocol side. The prompts' words and the ids
 // offered as completions come from tools/prompts and tools/resources.
 #include "server/mcp_server.h"
+#include "tools/prompts/argument_values.h"
 #include "tools/prompts/session_prompts.h"
 #include "tools/resources/session_resources.h"
 
@@ -75,6 +76,8 @@ json McpServer::complete(const rpc::Message& m, bool stateless, ToolContext& ctx
     if (!prompt) return rpc::make_error(m.id, rpc::kInvalidParams, "unknown prompt in params.ref.name");
     if (arg == "session") sessions = agents = true;
     if (arg == "turns") fixed = {"..", "-1..", "-3..", "-5..", "-10..", "0..", "0..5"};
+    if (arg == "project") fixed = project_values(ctx);
+    if (arg == "label") fixed = label_selector_values();
   } else if (type == "ref/resource") {
     const std::string uri = string_param(ref, "uri");
     if (arg == "id" && uri == std::string(kSessionUriPrefix) + "{id}") sessions = true;
@@ -91,9 +94,11 @@ json McpServer::complete(const rpc::Message& m, bool stateless, ToolContext& ctx
     values = ids.values;
     total = ids.total;
   } else {
-    for (const auto& f : fixed)
-      if (f.rfind(value, 0) == 0) values.push_back(f);
-    total = values.size();
+    for (const auto& f : fixed) {
+      if (f.rfind(value, 0) != 0) continue;
+      ++total;
+      if (values.size() < kMaxCompletions) values.push_back(f);
+    }
   }
   json completion{{"values", values}, {"total", total}, {"hasMore", total > values.size()}};
   return rpc::make_result(m.id, with_result_type(json{{"completion", std::move(completion)}}, stateless));

@@ -3,12 +3,21 @@
 #include <functional>
 
 #include "server/mcp_server.h"
+#include "server/resource_watch.h"
 #include "tools/resources/session_resources.h"
 
 namespace csift {
 namespace {
 
 constexpr int kResourceNotFound = -32002;  // MCP: resources/read of an unknown URI
+
+json not_offered(const rpc::Message& m) {
+  return rpc::make_error(m.id, rpc::kMethodNotFound,
+                         m.method +
+                             " is not offered on this transport: it sends no message the client did not "
+                             "ask for (subscribe is false in the capabilities); read the resource again "
+                             "to see it grow");
+}
 
 json with_result_type(json result, bool stateless) {
   if (stateless) result["resultType"] = "complete";
@@ -112,6 +121,36 @@ json McpServer::read_resource(const rpc::Message& m, bool stateless, ToolContext
                            json{{"uri", uri}});
   json contents = json::array({json{{"uri", uri}, {"mimeType", "text/plain"}, {"text", r.text}}});
   return rpc::make_result(m.id, with_result_type(json{{"contents", std::move(contents)}}, stateless));
+}
+
+}  // namespace csift
+
+namespace csift {
+
+std::optional<json> McpServer::subscription_request(const rpc::Message& m, Connection& conn, const Emit& emit,
+                                                    std::shared_ptr<InFlight> admitted, bool& cancelled) {
+  if (m.method == "resources/subscribe") {  // admitted as a slow request: run_registered ends it
+    return run_registered(m, conn, emit, std::move(admitted), cancelled,
+                          [&](ToolContext& ctx) { return subscribe(m, conn, ctx); });
+  }
+  if (!conn.watch()) return not_offered(m);
+  if (!m.params.contains("uri") || !m.params["uri"].is_string()) {
+    return rpc::make_error(m.id, rpc::kInvalidParams, "resources/unsubscribe needs params.uri (a string)");
+  }
+  conn.watch()->unsubscribe(m.params["uri"].get<std::string>());  // unsubscribing twice is no error
+  return rpc::make_result(m.id, json::object());
+}
+
+json McpServer::subscribe(const rpc::Message& m, Connection& conn, ToolContext& ctx) {
+  if (!conn.watch()) return not_offered(m);
+  if (!m.params.contains("uri") || !m.params["uri"].is_string()) {
+    return rpc::make_error(m.id, rpc::kInvalidParams, "resources/subscribe needs params.uri (a string)");
+  }
+  const std::string uri = m.params["uri"].get<std::string>();
+  const ResourceFile file = session_resource_file(uri, ctx);
+  if (!file.error.empty()) return rpc::make_error(m.id, kResourceNotFound, file.error, json{{"uri", uri}});
+  conn.watch()->subscribe(uri, file.path);
+  return rpc::make_result(m.id, json::object());
 }
 
 }  // namespace csift

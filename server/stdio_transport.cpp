@@ -5,6 +5,7 @@
 #include <mutex>
 #include <string>
 
+#include "server/resource_watch.h"
 #include "server/worker_pool.h"
 
 namespace csift {
@@ -63,7 +64,11 @@ LineRead read_line(std::FILE* in, std::string& line, size_t max) {
 class StdioSession {
  public:
   StdioSession(McpServer& server, std::FILE* out, const StdioOptions& options)
-      : server_(server), writer_(out), options_(options), pool_(options.workers, options.max_queued) {}
+      : server_(server), writer_(out), options_(options), pool_(options.workers, options.max_queued) {
+    // stdout is ours to write at any time: resource subscriptions can notify.
+    conn_.set_watch(std::make_shared<ResourceWatch>(
+        [this](const json& message) { return writer_.write(message); }, options.watch_interval));
+  }
 
   void on_line(const std::string& line) {
     if (line.find_first_not_of(" \t") == std::string::npos) return;

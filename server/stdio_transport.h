@@ -15,6 +15,8 @@ struct StdioOptions {
   size_t max_queued = 64;
   size_t max_message_bytes = 16u << 20;  // a longer line is refused (-32600) without being kept or parsed
   std::chrono::milliseconds exit_grace{800};
+  // How often subscribed transcripts are looked at (their size and modification time).
+  std::chrono::milliseconds watch_interval{500};
 };
 
 int serve_stdio(McpServer& server, std::FILE* in, std::FILE* out, const StdioOptions& options = {});

@@ -13,6 +13,8 @@
 #include "core/base/error.h"
 #include "core/base/text.h"
 #include "core/store/agent_topology.h"
+#include "core/store/caller_session.h"
+#include "core/store/self_resolve.h"
 #include "core/store/session_env.h"
 #include "core/store/store_index.h"
 #include "core/store/trap_resolve.h"
@@ -24,7 +26,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kAtGrammar =
-    "the @-forms are @<uuid>, @<4-11 hex uuid prefix>, @<agent-id>, @main, @trap:<marker>, or an encoded "
+    "the @-forms are @<uuid>, @<4-11 hex uuid prefix>, @<agent-id>, @main, @trap:<marker>, @self:<marker>, "
+    "or "
+    "an encoded "
     "project dir @-Users-… / @C--Users-… / @--server-…";
 
 bool is_encoded_chars(std::string_view s) {
@@ -98,6 +102,8 @@ class ScopeBuilder {
   void agent(const Transcript& a, const std::vector<Transcript>* siblings);
   void main_session();
   void trap(const std::string& marker);
+  void self(const std::string& marker);
+  void caller_session();
   std::string absolutize(const std::string& p) const;
 
   const Environment& env_;
@@ -175,6 +181,7 @@ bool ScopeBuilder::project_dir(const std::string& dir, const std::string& shown)
 }
 
 void ScopeBuilder::main_session() {
+  if (env_.caller != CallerLink::command_line) return caller_session();
   auto who = env_session_id(env_);
   if (!who) usage_error("@main: " + whoami_guidance());
   auto s = find_session_file(root_, who->id, env_.cwd);
@@ -192,6 +199,30 @@ void ScopeBuilder::trap(const std::string& marker) {
     agent(*hit.agent, &hit.agents);
   } else {
     notes_.push_back(trap_main_lane_note(hit.session.id));
+    session(hit.session);
+  }
+}
+
+// @main for a server: the registry row of an ancestor process (stdio), else the environment, saying which.
+void ScopeBuilder::caller_session() {
+  const CallerSession who = resolve_caller_session(env_, fs::path(root_).parent_path().string());
+  if (who.id.empty()) usage_error("@main: " + who.guidance);
+  auto s = find_session_file(root_, who.id, env_.cwd);
+  if (!s) {
+    not_found_error("@main: session " + who.id + " (" + who.source + ") has no transcript under " + root_ +
+                    " (looked in " + root_ + "/" + encode_cwd(env_.cwd) + " and every project dir)");
+  }
+  notes_.push_back("@main is session " + who.id + " (" + who.source + ")" +
+                   (who.note.empty() ? "" : "; " + who.note));
+  session(*s);
+}
+
+void ScopeBuilder::self(const std::string& marker) {
+  TrapResolution hit = resolve_self_marker(marker, root_);
+  if (hit.agent) {
+    agent(*hit.agent, &hit.agents);
+  } else {
+    notes_.push_back(self_main_lane_note(marker, hit.session.id));
     session(hit.session);
   }
 }
@@ -247,6 +278,7 @@ void ScopeBuilder::at_target(const std::string& body) {
   const std::string shown = "@" + body;
   if (body == "main") return main_session();
   if (body.rfind("trap:", 0) == 0) return trap(body.substr(5));
+  if (body.rfind("self:", 0) == 0) return self(body.substr(5));
   if (body.empty()) usage_error("'@' names nothing; " + std::string(kAtGrammar));
   if (looks_encoded(body) && !is_uuid(body)) {
     std::string dir = root_ + "/" + body;
@@ -341,8 +373,8 @@ void ScopeBuilder::target(const std::string& t) {
 
 void ScopeBuilder::id_token(const std::string& token) {
   std::string body = token[0] == '@' ? token.substr(1) : token;
-  if (body == "main" || body.rfind("trap:", 0) == 0 || (looks_encoded(body) && !is_uuid(body)) ||
-      body.empty()) {
+  if (body == "main" || body.rfind("trap:", 0) == 0 || body.rfind("self:", 0) == 0 ||
+      (looks_encoded(body) && !is_uuid(body)) || body.empty()) {
     usage_error(arg_ref("sessions_from") + " takes session uuids, uuid prefixes and agent ids; '" + token +
                 "' is none");
   }

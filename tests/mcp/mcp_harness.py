@@ -47,8 +47,9 @@ def meta(version=STATELESS, **extra):
 class StdioClient:
     """Runs `csift-mcp` (stdio) and reads its stdout on a thread: every line must be one JSON message."""
 
-    def __init__(self, args=(), env=None, cwd=None):
-        self.proc = subprocess.Popen([binary()] + list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, args=(), env=None, cwd=None, launcher=()):
+        # `launcher` runs the server under another process (e.g. a shell that stays its parent).
+        self.proc = subprocess.Popen(list(launcher) + [binary()] + list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=env or server_env(), cwd=cwd)
         self.messages = queue.Queue()
         self.log = []  # every message in arrival order, with its arrival time

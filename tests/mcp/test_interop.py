@@ -75,12 +75,13 @@ class Interop(unittest.TestCase):
         ensure_installed()
         cls.names = our_tool_names()
 
-    def run_node(self, args, timeout=300):
-        p = subprocess.run([NODE] + args, cwd=INTEROP, capture_output=True, timeout=timeout * SLOW, env=node_env())
+    def run_node(self, args, timeout=300, **env):
+        p = subprocess.run([NODE] + args, cwd=INTEROP, capture_output=True, timeout=timeout * SLOW,
+                           env=node_env(**env))
         return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
-    def sdk_client(self, mode, target):
-        rc, out, err = self.run_node(["sdk_client.mjs", mode, target])
+    def sdk_client(self, mode, target, **env):
+        rc, out, err = self.run_node(["sdk_client.mjs", mode, target], **env)
         lines = [ln for ln in out.splitlines() if ln.startswith("{")]
         self.assertTrue(lines, f"no report from the SDK client: {out[-2000:]} {err[-2000:]}")
         report = json.loads(lines[-1])
@@ -99,12 +100,21 @@ class Interop(unittest.TestCase):
         return report
 
     def test_sdk_client_over_stdio(self):
-        self.sdk_client("stdio", binary())
+        # On a copy of the fixture store, so the SDK's resource subscription can watch a session grow.
+        home = tempfile.mkdtemp(prefix="csift-interop-")
+        try:
+            shutil.copytree(FIXTURE_HOME, os.path.join(home, "claude"))
+            report = self.sdk_client("stdio", binary(), CLAUDE_CONFIG_DIR=os.path.join(home, "claude"),
+                                     CSIFT_INTEROP_WRITABLE_STORE="1")
+            self.assertTrue(report["subscribed"], "the SDK saw no notifications/resources/updated")
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
 
     def test_sdk_client_over_http(self):
         s = HttpServer()
         try:
-            self.sdk_client("http", f"http://127.0.0.1:{s.port}/mcp")
+            report = self.sdk_client("http", f"http://127.0.0.1:{s.port}/mcp")
+            self.assertIsNone(report["subscribed"], "HTTP does not offer subscribe")
         finally:
             self.assertEqual(s.stop(), 0)
 

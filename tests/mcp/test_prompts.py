@@ -26,17 +26,21 @@ class Prompts(unittest.TestCase):
         self.assertIn("prompts", caps)
         self.assertIn("completions", caps)
         prompts = {p["name"]: p for p in self.c.request("prompts/list")["result"]["prompts"]}
-        self.assertEqual(sorted(prompts), ["recap", "subagent_results", "what_changed", "what_went_wrong"])
+        self.assertEqual(sorted(prompts), ["recap", "search_sessions", "subagent_results", "what_changed",
+                                           "what_went_wrong"])
         for p in prompts.values():
             self.assertTrue(p["title"] and p["description"])
-            self.assertIn({"name": "session", "required": True}, [{k: a[k] for k in ("name", "required")}
+            required = "pattern" if p["name"] == "search_sessions" else "session"
+            self.assertIn({"name": required, "required": True}, [{k: a[k] for k in ("name", "required")}
                                                                  for a in p["arguments"]])
 
     def test_every_prompt_renders_calls_that_run(self):
         """Each `tool {json}` in a prompt's text is called as it is: it must be a valid, successful call."""
-        for name in ("recap", "what_went_wrong", "what_changed", "subagent_results"):
+        search = {"pattern": "date|parser", "project": "/Users/dev/legacy-app", "label": "user.message"}
+        for name in ("recap", "what_went_wrong", "what_changed", "subagent_results", "search_sessions"):
             with self.subTest(prompt=name):
-                r = self.c.request("prompts/get", {"name": name, "arguments": {"session": SESSION[:8]}})["result"]
+                arguments = search if name == "search_sessions" else {"session": SESSION[:8]}
+                r = self.c.request("prompts/get", {"name": name, "arguments": arguments})["result"]
                 msg = r["messages"][0]
                 self.assertEqual(msg["role"], "user")
                 text = msg["content"]["text"]
@@ -52,6 +56,9 @@ class Prompts(unittest.TestCase):
         self.assertEqual(self.c.request("prompts/get", {"name": "recap", "arguments": {}})["error"]["code"], -32602)
         bad = self.c.request("prompts/get", {"name": "recap", "arguments": {"session": "x\"; rm"}})
         self.assertEqual(bad["error"]["code"], -32602)
+        bad = self.c.request("prompts/get", {"name": "search_sessions", "arguments": {"pattern": "x", "label": "tool"}})
+        self.assertEqual(bad["error"]["code"], -32602)
+        self.assertIn("label", bad["error"]["message"])
 
     def complete(self, ref, name, value):
         return self.c.request("completion/complete", {"ref": ref, "argument": {"name": name, "value": value}})
@@ -70,6 +77,30 @@ class Prompts(unittest.TestCase):
         turns = self.complete({"type": "ref/prompt", "name": "recap"}, "turns", "-")["result"]["completion"]
         self.assertIn("-3..", turns["values"])
         self.assertEqual(self.complete({"type": "ref/nope"}, "x", "")["error"]["code"], -32602)
+
+    def test_completion_of_projects_and_labels(self):
+        ref = {"type": "ref/prompt", "name": "search_sessions"}
+        # Projects: the working directory the sessions recorded, and the encoded directory names.
+        paths = self.complete(ref, "project", "/")["result"]["completion"]
+        self.assertIn("/Users/dev/legacy-app", paths["values"])
+        self.assertIn("/home/dev/projects/csift-demo", paths["values"])
+        self.assertTrue(all(v.startswith("/") for v in paths["values"]))
+        self.assertEqual(paths["total"], len(paths["values"]))
+        dirs = self.complete(ref, "project", "-home-dev-projects-c")["result"]["completion"]
+        self.assertEqual(dirs["values"], ["-home-dev-projects-csift-demo"])
+        # A completed project is a target the rendered search accepts.
+        got = self.c.request("prompts/get", {"name": "search_sessions",
+                                             "arguments": {"pattern": "the", "project": paths["values"][0]}})
+        call = re.search(r"`search (\{.*?\})`", got["result"]["messages"][0]["content"]["text"]).group(1)
+        res = self.c.request("tools/call", {"name": "search", "arguments": json.loads(call)}, timeout=60)
+        self.assertFalse(res["result"]["isError"], res["result"]["content"][0]["text"])
+        # Labels: roles, prefixes and leaves of the taxonomy.
+        labels = self.complete(ref, "label", "agent.tool")["result"]["completion"]
+        self.assertEqual(labels["values"], ["agent.tool", "agent.tool.use", "agent.tool.result"])
+        every = self.complete(ref, "label", "")["result"]["completion"]
+        self.assertIn("harness.compaction.summary", every["values"])
+        self.assertIn("user", every["values"])
+        self.assertEqual(self.complete(ref, "pattern", "x")["result"]["completion"]["values"], [])
 
 
 class PromptsOverHttp(unittest.TestCase):

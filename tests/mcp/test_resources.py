@@ -2,8 +2,12 @@
 (paged) as csift://session/<id> or csift://agent/<id> with its first human message as title, two templates name
 the same addresses, and each reads as the `show --turn ..` rendering. On stdio, over HTTP with a session and
 stateless (2026-07-28)."""
+import json
 import os
+import shutil
 import subprocess
+import tempfile
+import time
 import unittest
 
 from mcp_harness import FIXTURE_HOME, HttpServer, StdioClient, binary, meta, server_env, stateless_headers
@@ -78,6 +82,82 @@ class Resources(unittest.TestCase):
                     "csift://session/"):
             with self.subTest(uri=uri):
                 self.assertEqual(self.c.request("resources/read", {"uri": uri})["error"]["code"], -32002)
+
+
+LIVE = "d0d0d0d0-0000-4000-8000-000000000001"
+
+
+def live_line(n, text):
+    return json.dumps({"type": "user", "sessionId": LIVE, "cwd": "/home/dev/live", "uuid": f"0-{n}",
+                       "timestamp": f"2026-11-30T10:00:{n:02d}.000Z",
+                       "message": {"role": "user", "content": text}}) + "\n"
+
+
+class Subscriptions(unittest.TestCase):
+    """resources/subscribe on a live session: notifications/resources/updated when its transcript grows."""
+
+    def setUp(self):
+        self.home = tempfile.mkdtemp(prefix="csift-live-")
+        self.path = os.path.join(self.home, "projects", "-home-dev-live", LIVE + ".jsonl")
+        os.makedirs(os.path.dirname(self.path))
+        with open(self.path, "w") as f:
+            f.write(live_line(1, "watch me grow"))
+
+    def tearDown(self):
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def grow(self, n):
+        with open(self.path, "a") as f:
+            f.write(live_line(n, f"line {n}"))
+
+    def test_stdio_subscribe_notifies_growth(self):
+        c = StdioClient(env=server_env(self.home))
+        try:
+            init = c.initialize()
+            self.assertTrue(init["result"]["capabilities"]["resources"]["subscribe"])
+            uri = "csift://session/" + LIVE
+            updated = lambda m: m.get("method") == "notifications/resources/updated"  # noqa: E731
+            # Subscribed through a prefix of the id: the notification names the address subscribed.
+            self.assertEqual(c.request("resources/subscribe", {"uri": "csift://session/d0d0d0d0"})["result"], {})
+            self.assertEqual(c.request("resources/subscribe", {"uri": uri})["result"], {})
+            self.grow(2)
+            seen = lambda: {m["params"]["uri"] for _, m in c.log if updated(m)}  # noqa: E731
+            c.wait_for(lambda m: updated(m) and len(seen()) == 2, timeout=10)
+            self.assertEqual(seen(), {uri, "csift://session/d0d0d0d0"})
+            # After unsubscribing both, growth is silent: a ping sent after several watch intervals comes back
+            # with no notification before it.
+            for u in (uri, "csift://session/d0d0d0d0"):
+                self.assertEqual(c.request("resources/unsubscribe", {"uri": u})["result"], {})
+            before = sum(1 for _, m in c.log if updated(m))
+            self.grow(3)
+            time.sleep(1.5)
+            c.request("ping")
+            self.assertEqual(sum(1 for _, m in c.log if updated(m)), before)
+            # An address that names no transcript is refused.
+            bad = c.request("resources/subscribe", {"uri": "csift://session/0000dead"})
+            self.assertEqual(bad["error"]["code"], -32002)
+            # 2026-07-28 has no subscriptions; the refusal leaves the request id free for the next request.
+            for _ in range(2):
+                r = c.request("resources/subscribe", {"uri": uri, "_meta": meta()}, id=77)
+                self.assertEqual(r["error"]["code"], -32601)
+        finally:
+            c.close()
+
+    def test_http_does_not_offer_subscribe(self):
+        s = HttpServer(env=server_env(self.home))
+        try:
+            sid, init = s.initialize()
+            self.assertFalse(init["result"]["capabilities"]["resources"]["subscribe"])
+            h = {"MCP-Protocol-Version": init["result"]["protocolVersion"]}
+            st, _, body = s.post({"jsonrpc": "2.0", "id": 2, "method": "resources/subscribe",
+                                  "params": {"uri": "csift://session/" + LIVE}}, session=sid, headers=h)
+            self.assertEqual((st, body["error"]["code"]), (200, -32601))
+            # The id is free again: a refused subscribe left nothing registered.
+            st, _, body = s.post({"jsonrpc": "2.0", "id": 2, "method": "resources/subscribe",
+                                  "params": {"uri": "csift://session/" + LIVE}}, session=sid, headers=h)
+            self.assertEqual((st, body["error"]["code"]), (200, -32601))
+        finally:
+            s.stop()
 
 
 class ResourcesOverHttp(unittest.TestCase):

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/record/labels.h"
+
 namespace csift {
 namespace {
 
@@ -90,6 +92,42 @@ std::string subagents(const json& targets) {
          "Then, per subagent: its task, its answer in brief, and whether the parent used it.";
 }
 
+std::string string_arg(const json& args, const char* key) {
+  return args.contains(key) && args[key].is_string() ? args[key].get<std::string>() : "";
+}
+
+// The search across past sessions, optionally narrowed to one project and one label selector.
+PromptText search_sessions(const json& args) {
+  const std::string pattern = string_arg(args, "pattern");
+  const std::string project = string_arg(args, "project");
+  const std::string label = string_arg(args, "label");
+  if (!label.empty() && !expand_selector(label)) {
+    return {"", "argument 'label' must be a label selector; " + valid_selectors_text()};
+  }
+  if (project.find_first_of("\n\r\t") != std::string::npos || project.size() > 4096)
+    return {"", "argument 'project' must be a project path or an encoded project directory name"};
+  json search{{"pattern", pattern}};
+  json scope = json::object();
+  if (!project.empty()) {
+    search["targets"] = json::array({project});
+    scope["targets"] = json::array({project});
+  }
+  if (!label.empty()) search["label"] = json::array({label});
+  return {"Search my past Claude Code sessions" + (project.empty() ? "" : " of the project " + project) +
+              " for /" + pattern + "/" + (label.empty() ? "" : " in records labelled " + label) +
+              ". Use the csift tools:\n"
+              "1. " +
+              call("search", search) +
+              " — the matching exchanges, each with the session, turn and time it came from.\n"
+              "2. " +
+              call("list", scope) +
+              " — the sessions in scope, newest first, with their first and last messages, to place each "
+              "hit.\n"
+              "For a hit worth reading in full, call show with the hit's refetch arguments. Then answer: "
+              "where it came up, what was decided each time, and which session to open next.",
+          ""};
+}
+
 }  // namespace
 
 const std::vector<SessionPrompt>& session_prompts() {
@@ -108,6 +146,12 @@ const std::vector<SessionPrompt>& session_prompts() {
        "What did my subagents return",
        "Each subagent's task and answer in a session",
        {kSession}},
+      {"search_sessions",
+       "Search past sessions",
+       "Where did something come up across past sessions, optionally in one project and one kind of record",
+       {{"pattern", "A regular expression to look for (PCRE2 syntax, linear-time constructs)", true},
+        {"project", "A project: its path (the session's working directory) or encoded directory name", false},
+        {"label", "A label selector such as user.message, agent.tool.use or harness.compaction", false}}},
   };
   return prompts;
 }
@@ -125,6 +169,7 @@ PromptText render_session_prompt(const SessionPrompt& prompt, const json& argume
         args.contains(a.name) && args[a.name].is_string() && !args[a.name].get<std::string>().empty();
     if (a.required && !present) return {"", "argument '" + a.name + "' is required: " + a.description};
   }
+  if (prompt.name == "search_sessions") return search_sessions(args);
   const std::string session = args["session"].get<std::string>();
   if (!valid_session(session)) {
     return {"", "argument 'session' must be a session id, prefix or agent id (letters, digits, '-', '_')"};

@@ -1,5 +1,8 @@
 #include "tools/resources/session_resources.h"
 
+#include "core/base/error.h"
+#include "core/store/targets.h"
+
 namespace csift {
 namespace {
 
@@ -19,6 +22,20 @@ std::string shorten(std::string_view text, size_t max) {
   }
   return out;
 }
+
+// The id a csift:// session or agent address names; "" when it is not one. An id names one transcript: a
+// uuid (or prefix) or an agent id, never a project (`-Users-…`) or a form with a colon.
+std::string_view resource_id(std::string_view uri) {
+  std::string_view id;
+  for (const std::string_view prefix : {kSessionUriPrefix, kAgentUriPrefix}) {
+    if (uri.substr(0, prefix.size()) == prefix) id = uri.substr(prefix.size());
+  }
+  if (id.empty() || id.front() == '-' || id.find_first_of("/:@ \t\n") != std::string_view::npos) return {};
+  return id;
+}
+
+constexpr const char* kNotAnAddress =
+    "not a csift:// session or agent address: use csift://session/<id> or csift://agent/<id>";
 
 }  // namespace
 
@@ -49,15 +66,8 @@ SessionResources list_session_resources(ToolContext& ctx) {
 }
 
 ResourceText read_session_resource(std::string_view uri, int64_t max_chars, ToolContext& ctx) {
-  std::string_view id;
-  for (const std::string_view prefix : {kSessionUriPrefix, kAgentUriPrefix}) {
-    if (uri.substr(0, prefix.size()) == prefix) id = uri.substr(prefix.size());
-  }
-  // An id names one transcript: a uuid (or prefix) or an agent id, never a project (`-Users-…`) or a form
-  // with a colon.
-  if (id.empty() || id.front() == '-' || id.find_first_of("/:@ \t\n") != std::string_view::npos) {
-    return {"", "not a csift:// session or agent address: use csift://session/<id> or csift://agent/<id>"};
-  }
+  const std::string_view id = resource_id(uri);
+  if (id.empty()) return {"", kNotAnAddress};
   const ToolSpec* show = find_tool("show");
   if (!show) return {"", "the show tool is not registered"};
   const json args{
@@ -65,6 +75,17 @@ ResourceText read_session_resource(std::string_view uri, int64_t max_chars, Tool
   const ToolOutcome r = invoke_tool(*show, args, ctx);
   if (r.envelope.is_error) return {"", r.text};
   return {r.text, ""};
+}
+
+ResourceFile session_resource_file(std::string_view uri, ToolContext& ctx) {
+  const std::string_view id = resource_id(uri);
+  if (id.empty()) return {"", kNotAnAddress};
+  try {
+    const Transcript t = TargetResolver(ctx.env, std::nullopt).resolve_one("@" + std::string(id));
+    return {t.path, ""};
+  } catch (const std::exception& e) {
+    return {"", e.what()};
+  }
 }
 
 IdCompletion complete_transcript_ids(std::string_view prefix, bool agents, bool sessions, size_t max,

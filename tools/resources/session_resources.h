@@ -40,6 +40,14 @@ struct ResourceText {
 };
 ResourceText read_session_resource(std::string_view uri, int64_t max_chars, ToolContext& ctx);
 
+// The transcript file a csift:// session or agent address names (what resources/subscribe watches); `error`
+// as for read_session_resource.
+struct ResourceFile {
+  std::string path;
+  std::string error;
+};
+ResourceFile session_resource_file(std::string_view uri, ToolContext& ctx);
+
 // Completion values: the session ids (`agents` false) or agent ids (true) that start with `prefix`, in the
 // `list` tool's order; `total` counts every match, `values` holds at most `max`.
 struct IdCompletion {

@@ -3,6 +3,8 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/store/agent_topology.h"
+#include "core/store/caller_session.h"
+#include "core/store/self_resolve.h"
 #include "core/store/session_env.h"
 #include "core/store/trap_resolve.h"
 
@@ -11,7 +13,13 @@ namespace csift {
 namespace {
 
 std::string self_token(const json& args) {
-  if (!args.is_object() || !args.contains("self") || !args["self"].is_string()) return "";
+  if (!args.is_object()) return "";
+  if (args.contains("marker") && args["marker"].is_string()) {
+    if (args.contains("self") && args["self"].is_string())
+      usage_error("whoami takes " + arg_ref("self") + " or " + arg_ref("marker") + ", not both");
+    return "@self:" + args["marker"].get<std::string>();
+  }
+  if (!args.contains("self") || !args["self"].is_string()) return "";
   return args["self"].get<std::string>();
 }
 
@@ -21,44 +29,79 @@ std::optional<std::string> claude_home_arg(const json& args) {
   return args["claude_home"].get<std::string>();
 }
 
-// Env form: one identity row; the lane fields are unknown (null), never fabricated.
-void env_identity(Envelope& out, const Environment& env, const std::string& root) {
-  auto who = env_session_id(env);
-  if (!who) not_found_error(whoami_guidance());
-  auto file = find_session_file(root, who->id, env.cwd);
-  // An id that names no transcript is no answer: exit non-zero, saying where it looked.
+// An id that names no transcript is no answer: exit non-zero, saying where it looked.
+Transcript require_session_file(const std::string& root, const std::string& id, const std::string& source,
+                                const Environment& env) {
+  auto file = find_session_file(root, id, env.cwd);
   if (!file) {
-    not_found_error("session " + who->id + " ($" + who->var + ") has no transcript under " + root +
-                    " (looked in " + root + "/" + encode_cwd(env.cwd) + " and every project dir); " +
+    not_found_error("session " + id + " (" + source + ") has no transcript under " + root + " (looked in " +
+                    root + "/" + encode_cwd(env.cwd) + " and every project dir); " +
                     "if the store lives elsewhere, name it with " + arg_ref("claude_home"));
   }
+  return *file;
+}
+
+// Env and registry forms: one identity row; the lane fields are unknown (null), never fabricated.
+json& unknown_lane_identity(Envelope& out, const std::string& id, const std::string& path,
+                            const std::string& source) {
   json& row = out.add_row("identity");
-  row["session_id"] = who->id;
+  row["session_id"] = id;
   row["is_subagent"] = nullptr;
   row["parent_session_id"] = nullptr;
   row["depth"] = nullptr;
-  row["path"] = file->path;
-  row["source"] = "env:" + who->var;
+  row["path"] = path;
+  row["source"] = source;
   out.summary["lane"] = "unknown";
+  return row;
+}
+
+void env_identity(Envelope& out, const Environment& env, const std::string& root) {
+  auto who = env_session_id(env);
+  if (!who) not_found_error(whoami_guidance());
+  const Transcript file = require_session_file(root, who->id, "$" + who->var, env);
+  unknown_lane_identity(out, who->id, file.path, "env:" + who->var);
   out.notes.push_back(env_lane_note(*who));
 }
 
 json identity(const std::string& id, bool is_subagent, const std::string& parent, size_t depth,
-              const std::string& path) {
+              const std::string& path, const std::string& source) {
   json row = json::object({{"kind", "identity"}});
   row["session_id"] = id;
   row["is_subagent"] = is_subagent;
   row["parent_session_id"] = parent;
   row["depth"] = depth;
   row["path"] = path;
-  row["source"] = "trap";
+  row["source"] = source;
   return row;
 }
 
-// @trap form: self first (depth 0), then each spawning agent, then the top-level session last.
-void trap_identities(Envelope& out, const std::string& marker, const Environment& env,
+// A server's @main (SPEC §9.5): the session registry row of an ancestor process (stdio), else the
+// environment, with what was looked at as evidence. The lane stays unknown: the registry, like the
+// variable, names the top-level session the Claude Code process is in.
+void caller_identity(Envelope& out, const Environment& env, const std::string& home,
                      const std::string& root) {
-  TrapResolution hit = resolve_trap(marker, env, root);
+  const CallerSession who = resolve_caller_session(env, home);
+  out.summary["evidence"] = who.evidence;
+  if (who.id.empty()) not_found_error(who.guidance);
+  const Transcript file = require_session_file(root, who.id, who.source, env);
+  unknown_lane_identity(out, who.id, file.path, who.source);
+  if (!who.note.empty()) {
+    out.summary["source_note"] = who.note;
+    out.notes.push_back(who.note);
+  }
+  out.notes.push_back(
+      "this names the TOP-LEVEL session in every lane (Claude Code's registry and environment "
+      "know no subagent); " +
+      self_marker_guidance());
+}
+
+// @trap / @self form: self first (depth 0), then each spawning agent, then the top-level session last.
+void trap_identities(Envelope& out, const std::string& token, const Environment& env,
+                     const std::string& root) {
+  const bool self = token.rfind("@self:", 0) == 0;
+  const std::string marker = token.substr(6);
+  TrapResolution hit = self ? resolve_self_marker(marker, root) : resolve_trap(marker, env, root);
+  const std::string source = self ? "self" : "trap";
   size_t depth = 0;
   if (hit.agent) {
     AgentTopology topo = build_agent_topology(hit.session, hit.agents);
@@ -67,14 +110,15 @@ void trap_identities(Envelope& out, const std::string& marker, const Environment
       for (const Transcript& a : hit.agents) {
         if (a.id == id) path = a.path;
       }
-      out.rows.push_back(identity(id, true, hit.session.id, depth++, path));
+      out.rows.push_back(identity(id, true, hit.session.id, depth++, path, source));
     }
     out.summary["lane"] = "subagent";
   } else {
-    out.notes.push_back(trap_main_lane_note(hit.session.id));
+    out.notes.push_back(self ? self_main_lane_note(marker, hit.session.id)
+                             : trap_main_lane_note(hit.session.id));
     out.summary["lane"] = "main";
   }
-  out.rows.push_back(identity(hit.session.id, false, hit.session.id, depth, hit.session.path));
+  out.rows.push_back(identity(hit.session.id, false, hit.session.id, depth, hit.session.path, source));
 }
 
 std::string home_relative(const std::string& path, const json& header) {
@@ -87,8 +131,8 @@ std::string home_relative(const std::string& path, const json& header) {
 
 Envelope run_whoami(const json& args, ToolContext& ctx) {
   const std::string self = self_token(args);
-  if (!self.empty() && self != "@main" && self.rfind("@trap:", 0) != 0) {
-    usage_error("whoami takes only @main or @trap:<marker> (got '" + self +
+  if (!self.empty() && self != "@main" && self.rfind("@trap:", 0) != 0 && self.rfind("@self:", 0) != 0) {
+    usage_error("whoami takes only @main, @trap:<marker> or @self:<marker> (got '" + self +
                 "'); to inspect a different session use list or agents");
   }
   const std::string home = resolve_claude_home(claude_home_arg(args), ctx.env);
@@ -98,8 +142,10 @@ Envelope run_whoami(const json& args, ToolContext& ctx) {
   out.header["self"] = self.empty() ? "@main" : self;
   out.header["projects_root"] = root;
   out.header["home"] = home_dir(ctx.env);
-  if (self.rfind("@trap:", 0) == 0) {
-    trap_identities(out, self.substr(6), ctx.env, root);
+  if (self.rfind("@trap:", 0) == 0 || self.rfind("@self:", 0) == 0) {
+    trap_identities(out, self, ctx.env, root);
+  } else if (ctx.env.caller != CallerLink::command_line) {
+    caller_identity(out, ctx.env, home, root);
   } else {
     env_identity(out, ctx.env, root);
   }
@@ -121,11 +167,16 @@ std::string render_whoami_text(const Envelope& env, const json& /*args*/, const 
     text += "\npath " + home_relative(row.value("path", ""), env.header) + "\n";
   }
   if (env.summary.value("lane", "") == "unknown") {
+    const bool registry = !env.rows.empty() && env.rows[0].value("source", "").rfind("registry:", 0) == 0;
     text +=
-        "lane unknown: the environment names the TOP-LEVEL session in every lane (inside a subagent it is "
-        "the parent's id); a subagent identifies itself with `whoami @trap:<marker>`\n";
+        std::string("lane unknown: ") + (registry ? "Claude Code's session registry" : "the environment") +
+        " names the TOP-LEVEL session in every lane (inside a subagent it is the parent's id); a subagent "
+        "identifies itself with `whoami @trap:<marker>` from a shell, or whoami's marker argument over "
+        "MCP\n";
   } else if (env.summary.value("lane", "") == "main") {
-    text += "lane main: no subagent carries the marker (the main thread should simply use @main)\n";
+    const bool self = !env.rows.empty() && env.rows.back().value("source", "") == "self";
+    text += self ? "lane main: the marker is in a top-level transcript (the main thread, not a subagent)\n"
+                 : "lane main: no subagent carries the marker (the main thread should simply use @main)\n";
   }
   return text;
 }

@@ -7,6 +7,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import Ajv2020 from "ajv/dist/2020.js";
 import AjvDraft07 from "ajv";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import fs from "node:fs";
+import path from "node:path";
 
 const [mode, target] = process.argv.slice(2);
 const failures = [];
@@ -80,11 +83,34 @@ async function main() {
     read = { uri: r.contents?.[0]?.uri, chars: r.contents?.[0]?.text?.length ?? 0 };
     if (!read.chars) fail(`resources/read ${resources[0].uri}: no text`);
   }
+  const session = resources.find((r) => r.uri.startsWith("csift://session/"));
+  // Subscriptions, where the server offers them and the test gave a store it may grow (a copy): the SDK
+  // subscribes to a session, the session's file grows, notifications/resources/updated names it.
+  let subscribed = null;
+  if (client.getServerCapabilities()?.resources?.subscribe && process.env.CSIFT_INTEROP_WRITABLE_STORE === "1" && session) {
+    subscribed = [];
+    let wake = () => {};
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      subscribed.push(n.params.uri);
+      wake();
+    });
+    await client.subscribeResource({ uri: session.uri });
+    const projects = path.join(process.env.CLAUDE_CONFIG_DIR, "projects");
+    const file = fs.readdirSync(projects).map((d) => path.join(projects, d, `${session.name}.jsonl`))
+      .find((f) => fs.existsSync(f));
+    fs.appendFileSync(file, JSON.stringify({ type: "user", sessionId: session.name, uuid: "interop-grow",
+      message: { role: "user", content: "grown by the interop test" } }) + "\n");
+    await new Promise((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, 10000);
+    });
+    await client.unsubscribeResource({ uri: session.uri });
+    if (!subscribed.includes(session.uri)) fail(`resources/subscribe ${session.uri}: no update after it grew`);
+  }
   // Prompts: listed, and one got for the first session listed; completion of that session's id prefix.
   const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
   let prompt = null;
   let completed = null;
-  const session = resources.find((r) => r.uri.startsWith("csift://session/"));
   if (session && prompts.includes("recap")) {
     const got = await client.getPrompt({ name: "recap", arguments: { session: session.name } });
     prompt = got.messages?.[0]?.content?.text?.length ?? 0;
@@ -101,7 +127,7 @@ async function main() {
   await client.close();
   console.log(JSON.stringify({
     mode, tools: tools.map((t) => t.name), protocolVersion: version, calls,
-    resources: resources.length, templates, read, prompts, prompt, completed, failures,
+    resources: resources.length, templates, read, subscribed, prompts, prompt, completed, failures,
   }));
   process.exit(failures.length ? 1 : 0);
 }
