@@ -7,10 +7,12 @@
 #include "core/base/error.h"
 #include "tools/common/tool.h"
 
+#include "tools/image/image.h"
 #include "tools/list/list.h"
 #include "tools/search/search.h"
 #include "tools/show/show.h"
 #include "tools/stats/stats.h"
+#include "tools/verbatim/verbatim.h"
 #include "tools/whoami/whoami.h"
 
 namespace csift {
@@ -33,6 +35,8 @@ std::vector<ToolSpec> build_table() {
   table.push_back({"show", &run_show, &render_show_text, true});
   table.push_back({"stats", &run_stats, &render_stats_text, true});
   table.push_back({"whoami", &run_whoami, &render_whoami_text, true});
+  table.push_back({"verbatim", &run_verbatim, &render_verbatim_text, true});
+  table.push_back({"image", &run_image, &render_image_text, true});
   return table;
 }
 
