@@ -92,7 +92,7 @@ class Ids(unittest.TestCase):
         code, _o, err = h.run_cli("image", "--claude-home", HOME, "@" + mf.C1, "--no-subagents", "--id", "9")
         self.assertEqual(code, h.EXIT_ERROR)
         self.assertIn("Handles present: #1, #2, #3", err)
-        code, _o, err = h.run_cli("image", "--claude-home", HOME, "@" + mf.C1, "--id", "L3i1")
+        code, _o, err = h.run_cli("image", "--claude-home", HOME, "@" + mf.C1, "--id", "L2i1")
         self.assertEqual(code, h.EXIT_ERROR)
         self.assertIn("matched no image", err)
 

@@ -16,7 +16,7 @@ UNIT_KINDS = ("turn", "collapsed_agents", "compaction_boundary")
 
 
 def verbatim_json(*args):
-    return h.run_json("verbatim", "--claude-home", HOME, "@" + mf.C1, *args)
+    return h.run_json("verbatim", "--claude-home", HOME, "@" + mf.C1, "--no-subagents", *args)
 
 
 def full_texts():
@@ -70,7 +70,7 @@ class Accounting(unittest.TestCase):
         self.assertEqual(summary["chars_used"], session["chars_used"])
 
     def test_text_shows_banners_markers_and_placeholders(self):
-        code, out, err = h.run_cli("verbatim", "--claude-home", HOME, "@" + mf.C1)
+        code, out, err = h.run_cli("verbatim", "--claude-home", HOME, "@" + mf.C1, "--no-subagents")
         self.assertEqual(code, 0, err)
         self.assertIn("\u2550\u2550 compaction boundary \u00b7 summary at L14 \u2550\u2550", out)
         self.assertIn("\u2550\u2550 compaction boundary \u00b7 summary at L22 \u2550\u2550", out)
@@ -128,7 +128,7 @@ class Chunking(unittest.TestCase):
     def document(self, *args):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "doc.md")
-            code, out, err = h.run_cli("verbatim", "--claude-home", HOME, "@" + mf.C1, *args, "--out", path)
+            code, out, err = h.run_cli("verbatim", "--claude-home", HOME, "@" + mf.C1, "--no-subagents", *args, "--out", path)
             self.assertEqual(code, 0, err)
             self.assertIn("wrote the document", out)
             with open(path, encoding="utf-8") as f:
@@ -137,7 +137,7 @@ class Chunking(unittest.TestCase):
     def slices(self, *args):
         chunks = []
         for n in range(1, 50):
-            code, out, err = h.run_cli("verbatim", "--claude-home", HOME, "@" + mf.C1, *args, "--slice", str(n))
+            code, out, err = h.run_cli("verbatim", "--claude-home", HOME, "@" + mf.C1, "--no-subagents", *args, "--slice", str(n))
             self.assertEqual(code, 0, err)
             if not out:
                 return chunks
@@ -167,7 +167,8 @@ class Chunking(unittest.TestCase):
         code, out, err = h.run_cli("verbatim", "--claude-home", HOME, "@" + mf.C2)
         self.assertEqual(code, 0, err)
         self.assertIn("has no compaction", err)
-        self.assertIn("--turn -3..", err)
+        self.assertIn("show @" + mf.C2, err)
+        self.assertIn("-3..", err)
 
 
 if __name__ == "__main__":
