@@ -49,6 +49,11 @@ json call_result(std::string_view tool, const ToolOutcome& outcome, bool statele
     result["content"] = json::array({json{{"type", "text"}, {"text", outcome.text}}});
     if (!notes.empty()) result["content"].push_back(json{{"type", "text"}, {"text", notes}});
   }
+  // A tool's media (image's attach) follows as MCP image content: base64 data with its mime type.
+  for (const MediaAttachment& media : outcome.envelope.media) {
+    result["content"].push_back(
+        json{{"type", "image"}, {"data", media.base64}, {"mimeType", media.mime_type}});
+  }
   result["structuredContent"] = outcome.envelope.to_object();
   result["isError"] = outcome.envelope.is_error;
   return result;
@@ -82,6 +87,7 @@ json McpServer::call_tool(const rpc::Message& m, Connection& conn, const Emit& e
     if (!args.is_object())
       return rpc::make_error(m.id, rpc::kInvalidParams, "params.arguments must be an object");
     ctx.budget_structured = true;
+    ctx.accepts_media = true;
     const ToolOutcome outcome =
         invoke_tool(*tool, with_default_budget(std::move(args), name, options_.default_max_chars), ctx);
     return rpc::make_result(m.id, call_result(name, outcome, stateless));

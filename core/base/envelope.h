@@ -8,6 +8,13 @@ namespace csift {
 
 using json = nlohmann::ordered_json;
 
+// A payload a transport that carries media delivers beside the text (MCP `image` content): never part of the
+// rows, which describe it.
+struct MediaAttachment {
+  std::string mime_type;
+  std::string base64;
+};
+
 struct Envelope {
   json header = json::object();   // {"kind":"header","command":...}
   std::vector<json> rows;         // each carries "kind"
@@ -16,6 +23,7 @@ struct Envelope {
   // them; JSON consumers find the same facts as summary fields.
   std::vector<std::string> notes;
   bool is_error = false;
+  std::vector<MediaAttachment> media;  // only when ToolContext::accepts_media (tools/common/tool.h)
 
   static Envelope make(std::string command);
   json& add_row(std::string kind);

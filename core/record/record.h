@@ -13,6 +13,20 @@ namespace csift {
 
 enum class BlockKind { text, thinking, redacted_thinking, tool_use, tool_result, image, unknown };
 
+// One image a record carries inline, described without holding its payload: the base64 text stays in the
+// line and is found again by its byte span (`image` reads it back; nothing else needs the bytes).
+struct ImageRef {
+  std::string source_type;  // source.type: "base64", "url", ... ("" when absent)
+  std::string media_type;   // source.media_type as written ("" when absent)
+  std::string url;          // source.url (a url image has no inline bytes)
+  // The JSON string token of source.data, quotes excluded, as a byte span of the parsed line (the repaired
+  // copy when Record::text_repaired). data_length 0: no data.
+  uint64_t data_offset = 0;
+  uint64_t data_length = 0;
+  bool data_escaped = false;  // the token holds a JSON escape (`\/`): unescape before decoding
+  uint64_t data_hash = 0;     // a hash of the token's bytes (the listing dedups on length + hash)
+};
+
 struct Block {
   BlockKind kind = BlockKind::unknown;
   std::string type;          // the raw `type` value (kept for unknown blocks)
@@ -25,7 +39,9 @@ struct Block {
   std::string content_json;  // tool_result content, raw JSON (string | array), "" if absent
   std::string content_text;  // tool_result content flattened: a string as-is, text parts joined by "\n"
   int content_images = 0;    // image parts inside a tool_result content array
-  bool is_error = false;     // tool_result is_error
+  // An image block's image, or a tool_result's nested image parts, in document order.
+  std::vector<ImageRef> images;
+  bool is_error = false;  // tool_result is_error
   bool has_is_error = false;
 };
 

@@ -86,6 +86,7 @@ struct Budget {
     out.rows.assign(full.rows.begin(), full.rows.begin() + static_cast<std::ptrdiff_t>(kept));
     out.summary = full.summary;
     out.notes = full.notes;
+    out.media = full.media;
     if (kept == full.rows.size()) return out;
     json next = original_args.is_object() ? original_args : json::object();
     next["row_offset"] = prior_offset + static_cast<int64_t>(kept);

@@ -4,6 +4,7 @@
 
 #include "core/base/timefmt.h"
 #include "core/record/labels.h"
+#include "tools/common/image_handles.h"
 #include "tools/common/tool.h"
 
 namespace csift {
@@ -66,12 +67,19 @@ std::string indent_continuations(const std::string& text) {
   return out;
 }
 
+// ` [2 image(s): #3, L7i2]`: each image by its `#N` handle when known (the number `image` takes as `id`),
+// else by its locator.
 std::string image_zone(const json& hit) {
   const auto it = hit.find("image_ids");
   if (it == hit.end() || !it->is_array() || it->empty()) return "";
-  std::string out = " [" + std::to_string(it->size()) + (it->size() == 1 ? " image:" : " images:");
-  for (const auto& id : *it)
-    out += " " + id.get<std::string>();
+  const auto handles = hit.find("image_handles");
+  std::string out = " [" + std::to_string(it->size()) + " image(s):";
+  for (size_t k = 0; k < it->size(); ++k) {
+    const bool numbered = handles != hit.end() && handles->is_array() && k < handles->size() &&
+                          (*handles)[k].is_number_integer();
+    out += (k ? ", " : " ") +
+           (numbered ? "#" + std::to_string((*handles)[k].get<int64_t>()) : (*it)[k].get<std::string>());
+  }
   return out + "]";
 }
 
@@ -175,9 +183,15 @@ json build_hit_json(const HitInput& in, const ExcerptPolicy& policy, const HitJs
   if (!policy.full) hit["excerpt_truncated"] = text.truncated;
   hit["images"] = u.images;
   hit["image_ids"] = json::array();
+  hit["image_handles"] = json::array();
+  const std::vector<RecordImage> images = from_sidecar ? std::vector<RecordImage>{} : record_images(r);
   for (int k = 0; k < u.images && !from_sidecar; ++k) {
-    hit["image_ids"].push_back("L" + std::to_string(r.line) + "i" +
-                               std::to_string(in.first_image_ordinal + k));
+    const int ordinal = in.first_image_ordinal + k;
+    hit["image_ids"].push_back(image_locator(r.line, ordinal));
+    const bool known = ordinal >= 1 && static_cast<size_t>(ordinal) <= images.size() &&
+                       images[static_cast<size_t>(ordinal) - 1].handle;
+    hit["image_handles"].push_back(known ? json(*images[static_cast<size_t>(ordinal) - 1].handle)
+                                         : json(nullptr));
   }
   hit["superseded_draft"] = in.superseded_draft;
   if (options.with_refetch) {

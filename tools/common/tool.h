@@ -35,6 +35,8 @@ struct ToolContext {
   // Set by the MCP server, where the envelope travels beside the text (structuredContent): max_chars then
   // bounds both, and both are cut at the same row, so one continue_with serves either.
   bool budget_structured = false;
+  // Set by the MCP server: the transport delivers Envelope::media as content of its own (MCP `image`).
+  bool accepts_media = false;
   bool cancelled() const { return cancel && cancel->is_cancelled(); }
 };
 

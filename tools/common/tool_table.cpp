@@ -9,10 +9,12 @@
 
 #include "tools/agents/agents.h"
 #include "tools/files/files.h"
+#include "tools/image/image.h"
 #include "tools/list/list.h"
 #include "tools/search/search.h"
 #include "tools/show/show.h"
 #include "tools/stats/stats.h"
+#include "tools/verbatim/verbatim.h"
 #include "tools/whoami/whoami.h"
 
 namespace csift {
@@ -37,6 +39,8 @@ std::vector<ToolSpec> build_table() {
   table.push_back({"whoami", &run_whoami, &render_whoami_text, true});
   table.push_back({"agents", &run_agents, &render_agents_text, true});
   table.push_back({"files", &run_files, &render_files_text, true});
+  table.push_back({"verbatim", &run_verbatim, &render_verbatim_text, true});
+  table.push_back({"image", &run_image, &render_image_text, true});
   return table;
 }
 

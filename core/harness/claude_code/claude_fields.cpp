@@ -19,6 +19,10 @@ bool is_compact_summary(const Record& r) {
   return cc(r).is_compact_summary;
 }
 
+const std::vector<int64_t>& image_paste_ids(const Record& r) {
+  return cc(r).image_paste_ids;
+}
+
 const std::string& queue_operation(const Record& r) {
   return cc(r).operation;
 }

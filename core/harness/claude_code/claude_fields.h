@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/record/record.h"
 
@@ -21,6 +22,8 @@ struct ClaudeCodeFields final : HarnessFields {
   bool is_meta = false;
   bool is_compact_summary = false;
   bool is_visible_in_transcript_only = false;
+  // imagePasteIds: the `[Image #N]` numbers of the images pasted into this prompt, in order.
+  std::vector<int64_t> image_paste_ids;
 
   // Raw JSON of free-form parts, kept verbatim; parsed lazily only where a rule needs them.
   std::string content_json;           // top-level `content` (system / queue-operation / ...)
@@ -52,6 +55,8 @@ ClaudeCodeFields& cc_mut(Record& r);
 
 // A compaction summary (isCompactSummary): the user record that carries a compaction's summary text.
 bool is_compact_summary(const Record& r);
+// The paste numbers Claude Code recorded for a prompt's images (imagePasteIds), in order; empty when absent.
+const std::vector<int64_t>& image_paste_ids(const Record& r);
 // A queue-operation record's operation ("enqueue", "remove", ...), "" otherwise.
 const std::string& queue_operation(const Record& r);
 // The payload type of an attachment record (`attachment.type`; hook context is an attachment too).

@@ -111,7 +111,33 @@ struct RecordParser::Impl {
   void parse_block(od::object obj, Block& b);
   void parse_tool_result_content(od::value v, Block& b);
   void parse_usage(od::object obj, Usage& u);
+  void parse_image_source(od::value v, ImageRef& img);
 };
+
+// An image's `source`: its kind, media type and url, and where its base64 text lies in the line (the payload
+// is never copied: only `image` reads it, back from the file).
+void RecordParser::Impl::parse_image_source(od::value v, ImageRef& img) {
+  if (v.type().value() != od::json_type::object) return;
+  for (auto field : v.get_object()) {
+    std::string_view k = field.unescaped_key().value();
+    od::value fv = field.value();
+    if (k == "type")
+      take_string(fv, img.source_type);
+    else if (k == "media_type")
+      take_string(fv, img.media_type);
+    else if (k == "url")
+      take_string(fv, img.url);
+    else if (k == "data" && fv.type().value() == od::json_type::string) {
+      const std::string_view token = trim(fv.raw_json_token(), kJsonSpace);
+      if (token.size() < 2) continue;
+      const std::string_view body = token.substr(1, token.size() - 2);
+      img.data_offset = static_cast<uint64_t>(body.data() - buf.get());
+      img.data_length = body.size();
+      img.data_escaped = body.find('\\') != std::string_view::npos;
+      img.data_hash = std::hash<std::string_view>{}(body);
+    }
+  }
+}
 
 void RecordParser::Impl::parse_usage(od::object obj, Usage& u) {
   u.present = true;
@@ -151,15 +177,19 @@ void RecordParser::Impl::parse_tool_result_content(od::value v, Block& b) {
     od::value part = elem.value();
     if (part.type().value() != od::json_type::object) continue;
     std::string type, text;
+    ImageRef img;
     for (auto field : part.get_object()) {
       std::string_view k = field.unescaped_key().value();
       if (k == "type")
         take_string(field.value(), type);
       else if (k == "text")
         take_string(field.value(), text);
+      else if (k == "source")
+        parse_image_source(field.value(), img);
     }
     if (type == "image") {
       ++b.content_images;
+      b.images.push_back(std::move(img));
     } else if (type == "text") {
       if (!first_text) b.content_text += '\n';
       b.content_text += text;
@@ -170,6 +200,7 @@ void RecordParser::Impl::parse_tool_result_content(od::value v, Block& b) {
 
 void RecordParser::Impl::parse_block(od::object obj, Block& b) {
   std::string thinking, data;
+  ImageRef img;
   for (auto field : obj) {
     std::string_view k = field.unescaped_key().value();
     od::value v = field.value();
@@ -191,6 +222,8 @@ void RecordParser::Impl::parse_block(od::object obj, Block& b) {
       take_string(v, b.tool_use_id);
     else if (k == "content")
       parse_tool_result_content(v, b);
+    else if (k == "source")
+      parse_image_source(v, img);
     else if (k == "is_error") {
       if (v.type().value() == od::json_type::boolean) {
         b.is_error = v.get_bool().value();
@@ -210,7 +243,7 @@ void RecordParser::Impl::parse_block(od::object obj, Block& b) {
   else if (b.type == "tool_result")
     b.kind = BlockKind::tool_result;
   else if (b.type == "image")
-    b.kind = BlockKind::image;
+    b.kind = BlockKind::image, b.images.push_back(std::move(img));
   else
     b.kind = BlockKind::unknown;
 }
@@ -255,6 +288,14 @@ void parse_origin(od::value v, Record& r) {
   if (v.type().value() != od::json_type::object) return;
   for (auto field : v.get_object()) {
     if (field.unescaped_key().value() == "kind") take_string(field.value(), cc_mut(r).origin_kind);
+  }
+}
+
+void parse_paste_ids(od::value v, Record& r) {
+  if (v.type().value() != od::json_type::array) return;
+  for (auto elem : v.get_array()) {
+    od::value id = elem.value();
+    if (id.type().value() == od::json_type::number) cc_mut(r).image_paste_ids.push_back(int_of(id));
   }
 }
 
@@ -317,6 +358,8 @@ void RecordParser::Impl::parse_top(od::object obj, Record& r) {
       take_string(v, cc_mut(r).source_tool_assistant_uuid);
     else if (k == "origin")
       parse_origin(v, r);
+    else if (k == "imagePasteIds")
+      parse_paste_ids(v, r);
     else if (k == "isSidechain")
       take_bool(v, cc_mut(r).is_sidechain);
     else if (k == "isMeta")

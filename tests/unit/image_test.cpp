@@ -1,0 +1,117 @@
+// tools/image: base64, the [Image #N] markers and their zip with a record's images, and the codecs (each
+// format's encoder output read back by its decoder with the right dimensions).
+#include <doctest/doctest.h>
+
+#include "core/harness/claude_code/record_parser.h"
+#include "tools/common/image_handles.h"
+#include "tools/image/base64.h"
+#include "tools/image/image_codec.h"
+
+using namespace csift;
+
+namespace {
+
+Record parse(const std::string& line) {
+  RecordParser p;
+  Record r;
+  REQUIRE(p.parse(line, r) == ParseStatus::ok);
+  return r;
+}
+
+Raster gradient(int w, int h, bool alpha) {
+  Raster r;
+  r.width = w;
+  r.height = h;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      r.rgba.insert(r.rgba.end(),
+                    {static_cast<uint8_t>(x * 13), static_cast<uint8_t>(y * 17),
+                     static_cast<uint8_t>((x + y) * 5), static_cast<uint8_t>(alpha ? x * 20 : 255)});
+  note_alpha(r);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("base64: round trips every length, refuses what is not base64") {
+  std::string bytes;
+  for (int n = 0; n < 70; ++n) {
+    std::string err;
+    const auto back = base64_decode(base64_encode(bytes), err);
+    REQUIRE(back.has_value());
+    CHECK(*back == bytes);
+    bytes += static_cast<char>(n * 37);
+  }
+  std::string err;
+  CHECK(base64_decode("aGVsbG8=", err) == std::optional<std::string>("hello"));
+  CHECK(base64_decode("aGVsbG8", err) == std::optional<std::string>("hello"));
+  CHECK_FALSE(base64_decode("[trimmed for fixture]", err).has_value());
+  CHECK(err.find("not base64") != std::string::npos);
+  CHECK_FALSE(base64_decode("aGVsb", err).has_value());     // one stray character
+  CHECK_FALSE(base64_decode("aGVs=bG8", err).has_value());  // data after padding
+}
+
+TEST_CASE("image markers: [Image #N] numbers in order, nothing else") {
+  CHECK(image_markers("[Image #3] and [Image #12]; [Image #] [Image #x] [image #4]") ==
+        std::vector<int64_t>{3, 12});
+}
+
+TEST_CASE("record_images: markers zip with direct images; tool-result images and mismatches get no handle") {
+  const std::string img =
+      R"({"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0K"}})";
+  Record two = parse(R"({"type":"user","message":{"role":"user","content":[)" + img + "," + img +
+                     R"(,{"type":"text","text":"[Image #4] vs [Image #7]"}]}})");
+  auto images = record_images(two);
+  REQUIRE(images.size() == 2);
+  CHECK(images[0].handle == 4);
+  CHECK(images[1].handle == 7);
+  CHECK(images[0].ref->media_type == "image/png");
+  CHECK(images[0].ref->data_length == 8);
+  CHECK(image_handle_zone(images, 5) == " [2 image(s): #4, #7]");
+
+  Record pasted =
+      parse(R"({"type":"user","imagePasteIds":[2],"message":{"role":"user","content":[)" + img + "]}}");
+  CHECK(record_images(pasted).at(0).handle == 2);
+
+  Record mismatch = parse(R"({"type":"user","message":{"role":"user","content":[)" + img + "," + img +
+                          R"(,{"type":"text","text":"[Image #1] only one marker"}]}})");
+  images = record_images(mismatch);
+  CHECK_FALSE(images[0].handle.has_value());
+  CHECK(image_handle_zone(images, 9) == " [2 image(s): L9i1, L9i2]");
+
+  Record shot =
+      parse(R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t",)"
+            R"("content":[{"type":"text","text":"[Image #1]"},)" +
+            img + "]}]}}");
+  images = record_images(shot);
+  REQUIRE(images.size() == 1);
+  CHECK(images[0].in_tool_result);
+  CHECK_FALSE(images[0].handle.has_value());
+}
+
+TEST_CASE("codecs: each encoder's output is read back by its decoder with the same dimensions") {
+  for (const bool alpha : {false, true}) {
+    const Raster src = gradient(23, 11, alpha);
+    for (const ImageFormat f : {ImageFormat::png, ImageFormat::jpeg, ImageFormat::gif, ImageFormat::webp}) {
+      CAPTURE(extension_of(f));
+      const std::string bytes = encode_image(src, f);
+      CHECK(sniff_format(bytes) == f);
+      const Raster back = decode_image(bytes, f);
+      CHECK(back.width == 23);
+      CHECK(back.height == 11);
+      if (f == ImageFormat::png) CHECK(back.rgba == src.rgba);  // lossless
+    }
+  }
+  CHECK_THROWS(decode_image("not an image", ImageFormat::png));
+  CHECK_THROWS(decode_image("\xFF\xD8\xFF junk", ImageFormat::jpeg));
+  CHECK_THROWS(decode_image("GIF89a junk", ImageFormat::gif));
+  CHECK_THROWS(decode_image("RIFF....WEBPjunk", ImageFormat::webp));
+}
+
+TEST_CASE("codecs: formats by media type and extension") {
+  CHECK(format_of_media_type("image/jpeg") == ImageFormat::jpeg);
+  CHECK(format_of_media_type("image/heic") == ImageFormat::unknown);
+  CHECK(format_of_extension("JPEG") == ImageFormat::jpeg);
+  CHECK(format_of_extension("md") == ImageFormat::unknown);
+  CHECK(std::string(extension_of(ImageFormat::jpeg)) == "jpg");
+}

@@ -1,0 +1,173 @@
+// GIF through giflib: DGifSlurp reads every frame (the raster is the first, composited on the logical screen;
+// the frame count and total delay are reported); writing quantizes to a 256-colour median-cut palette
+// (GifQuantizeBuffer) and maps pixels to it with Floyd–Steinberg error diffusion.
+#include <gif_lib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "core/base/error.h"
+#include "tools/image/image_codec.h"
+
+namespace csift {
+namespace {
+
+struct Reader {
+  std::string_view bytes;
+  size_t at = 0;
+};
+
+int read_memory(GifFileType* gif, GifByteType* buf, int len) {
+  auto* r = static_cast<Reader*>(gif->UserData);
+  const size_t n = std::min(static_cast<size_t>(len), r->bytes.size() - r->at);
+  std::memcpy(buf, r->bytes.data() + r->at, n);
+  r->at += n;
+  return static_cast<int>(n);
+}
+
+int write_memory(GifFileType* gif, const GifByteType* buf, int len) {
+  static_cast<std::string*>(gif->UserData)
+      ->append(reinterpret_cast<const char*>(buf), static_cast<size_t>(len));
+  return len;
+}
+
+struct GifCloser {
+  void operator()(GifFileType* g) const {
+    int err = 0;
+    DGifCloseFile(g, &err);
+  }
+};
+
+void paint_first_frame(GifFileType* gif, Raster& r) {
+  const SavedImage& frame = gif->SavedImages[0];
+  const ColorMapObject* map = frame.ImageDesc.ColorMap ? frame.ImageDesc.ColorMap : gif->SColorMap;
+  if (!map) failure_error("not a readable GIF: no colour map");
+  GraphicsControlBlock gcb{};
+  gcb.TransparentColor = NO_TRANSPARENT_COLOR;
+  DGifSavedExtensionToGCB(gif, 0, &gcb);
+  const GifImageDesc& d = frame.ImageDesc;
+  for (int y = 0; y < d.Height; ++y) {
+    for (int x = 0; x < d.Width; ++x) {
+      const int cx = d.Left + x, cy = d.Top + y;
+      if (cx < 0 || cy < 0 || cx >= r.width || cy >= r.height) continue;
+      const int index = frame.RasterBits[static_cast<size_t>(y) * d.Width + x];
+      if (index == gcb.TransparentColor || index >= map->ColorCount) continue;
+      uint8_t* px = &r.rgba[(static_cast<size_t>(cy) * r.width + cx) * 4];
+      px[0] = map->Colors[index].Red;
+      px[1] = map->Colors[index].Green;
+      px[2] = map->Colors[index].Blue;
+      px[3] = 255;
+    }
+  }
+}
+
+}  // namespace
+
+Raster decode_gif(std::string_view bytes) {
+  Reader reader{bytes, 0};
+  int err = 0;
+  std::unique_ptr<GifFileType, GifCloser> gif(DGifOpen(&reader, read_memory, &err));
+  if (!gif) failure_error(std::string("not a readable GIF: ") + GifErrorString(err));
+  if (DGifSlurp(gif.get()) != GIF_OK || gif->ImageCount < 1) {
+    failure_error(std::string("not a readable GIF: ") + GifErrorString(gif->Error));
+  }
+  Raster r;
+  r.width = gif->SWidth;
+  r.height = gif->SHeight;
+  r.rgba.assign(static_cast<size_t>(r.width) * static_cast<size_t>(r.height) * 4, 0);
+  paint_first_frame(gif.get(), r);
+  r.frames = gif->ImageCount;
+  for (int i = 0; i < gif->ImageCount; ++i) {
+    GraphicsControlBlock gcb{};
+    if (DGifSavedExtensionToGCB(gif.get(), i, &gcb) == GIF_OK) r.duration_ms += gcb.DelayTime * 10;
+  }
+  note_alpha(r);
+  return r;
+}
+
+namespace {
+
+// The nearest palette entry by squared RGB distance.
+int nearest(const GifColorType* colors, int count, int red, int green, int blue) {
+  int best = 0;
+  long best_d = -1;
+  for (int i = 0; i < count; ++i) {
+    const long dr = red - colors[i].Red, dg = green - colors[i].Green, db = blue - colors[i].Blue;
+    const long d = dr * dr + dg * dg + db * db;
+    if (best_d < 0 || d < best_d) best = i, best_d = d;
+    if (d == 0) break;
+  }
+  return best;
+}
+
+// Floyd–Steinberg: each pixel's quantization error goes 7/16 right, 3/16 down-left, 5/16 down, 1/16
+// down-right. Images under 2 pixels on a side are mapped without diffusion.
+std::vector<GifByteType> dither(const Raster& r, const GifColorType* colors, int count) {
+  const int w = r.width, h = r.height;
+  std::vector<float> err(static_cast<size_t>(w) * h * 3, 0.0f);
+  std::vector<GifByteType> out(static_cast<size_t>(w) * h);
+  const bool diffuse = w >= 2 && h >= 2;
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const size_t p = static_cast<size_t>(y) * w + x;
+      int c[3];
+      for (int k = 0; k < 3; ++k)
+        c[k] = std::clamp(static_cast<int>(r.rgba[p * 4 + k] + err[p * 3 + k] + 0.5f), 0, 255);
+      const int index = nearest(colors, count, c[0], c[1], c[2]);
+      out[p] = static_cast<GifByteType>(index);
+      if (!diffuse) continue;
+      const int q[3] = {colors[index].Red, colors[index].Green, colors[index].Blue};
+      auto spread = [&](int dx, int dy, float share) {
+        const int nx = x + dx, ny = y + dy;
+        if (nx < 0 || nx >= w || ny >= h) return;
+        const size_t n = static_cast<size_t>(ny) * w + nx;
+        for (int k = 0; k < 3; ++k)
+          err[n * 3 + k] += static_cast<float>(c[k] - q[k]) * share;
+      };
+      spread(1, 0, 7.0f / 16), spread(-1, 1, 3.0f / 16), spread(0, 1, 5.0f / 16), spread(1, 1, 1.0f / 16);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string encode_gif(const Raster& r) {
+  const size_t n = static_cast<size_t>(r.width) * static_cast<size_t>(r.height);
+  std::vector<GifByteType> red(n), green(n), blue(n), ignored(n);
+  for (size_t p = 0; p < n; ++p) {
+    const unsigned a = r.rgba[p * 4 + 3];  // translucent pixels are composited over white
+    red[p] = static_cast<GifByteType>((r.rgba[p * 4] * a + 255 * (255 - a) + 127) / 255);
+    green[p] = static_cast<GifByteType>((r.rgba[p * 4 + 1] * a + 255 * (255 - a) + 127) / 255);
+    blue[p] = static_cast<GifByteType>((r.rgba[p * 4 + 2] * a + 255 * (255 - a) + 127) / 255);
+  }
+  int palette_size = 256;
+  GifColorType palette[256]{};
+  if (GifQuantizeBuffer(static_cast<unsigned>(r.width), static_cast<unsigned>(r.height), &palette_size,
+                        red.data(), green.data(), blue.data(), ignored.data(), palette) != GIF_OK) {
+    failure_error("GIF palette quantization failed");
+  }
+  Raster flat = r;
+  for (size_t p = 0; p < n; ++p)
+    flat.rgba[p * 4] = red[p], flat.rgba[p * 4 + 1] = green[p], flat.rgba[p * 4 + 2] = blue[p];
+  std::vector<GifByteType> indices = dither(flat, palette, 256);
+
+  std::string out;
+  int err = 0;
+  GifFileType* gif = EGifOpen(&out, write_memory, &err);
+  if (!gif) failure_error(std::string("GIF encoding failed: ") + GifErrorString(err));
+  ColorMapObject* map = GifMakeMapObject(256, palette);
+  bool ok = map && EGifPutScreenDesc(gif, r.width, r.height, 8, 0, map) == GIF_OK &&
+            EGifPutImageDesc(gif, 0, 0, r.width, r.height, false, nullptr) == GIF_OK;
+  for (int y = 0; ok && y < r.height; ++y)
+    ok = EGifPutLine(gif, indices.data() + static_cast<size_t>(y) * r.width, r.width) == GIF_OK;
+  const int put_error = gif->Error;
+  GifFreeMapObject(map);
+  const bool closed = EGifCloseFile(gif, &err) == GIF_OK;
+  if (!ok || !closed)
+    failure_error(std::string("GIF encoding failed: ") + GifErrorString(ok ? err : put_error));
+  return out;
+}
+
+}  // namespace csift
