@@ -164,6 +164,10 @@ bool is_rejection_with_message(const Record& r) {
   return false;
 }
 
+bool is_inline_sidechain(const Record& r) {
+  return cc(r).is_sidechain;
+}
+
 bool opens_turn(const Record& r) {
   return is_genuine_user(r) || is_auq_answer(r) || is_rejection_with_message(r) ||
          is_peer_message_record(r) || is_task_notification_record(r);
