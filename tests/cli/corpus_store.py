@@ -183,10 +183,15 @@ def is_synthetic(text):
 
 def main_lane(records, path):
     """A session file's own records: Claude Code 1.x wrote its subagents' records inline, flagged isSidechain,
-    and those belong to the subagent (our SPEC.md §4). In an agent-<id>.jsonl every record is the agent's."""
+    and those belong to the subagent (our SPEC.md §4). Only 1.x did so: a flagged 2.x record stays. In an
+    agent-<id>.jsonl every record is the agent's."""
     if os.path.basename(path).startswith("agent-"):
         return records
-    return [(i, r) for i, r in records if r.get("isSidechain") is not True]
+
+    def inline(r):
+        v = r.get("version") if isinstance(r.get("version"), str) else ""
+        return r.get("isSidechain") is True and v.startswith(("1.", "0."))
+    return [(i, r) for i, r in records if not inline(r)]
 
 
 def _is_carrier(r):

@@ -637,8 +637,10 @@ TEST_CASE("a Task call refused by input validation is a plain tool result, not a
 }
 
 TEST_CASE("inline sidechain records of a session file are the subagent's, never the human") {
-  Record prompt = user_string("act as the DIRECTOR agent", R"("isSidechain":true,)");
+  Record prompt = user_string("act as the DIRECTOR agent", R"("isSidechain":true,"version":"1.0.89",)");
   CHECK(is_inline_sidechain(prompt));
+  // 2.x writes every agent to its own file: a flagged 2.x record in a session file is not another lane's.
+  CHECK_FALSE(is_inline_sidechain(user_string("hello", R"("isSidechain":true,"version":"2.1.80",)")));
   ClassifyContext main_lane;  // a session file
   auto units = classify_record(prompt, main_lane);
   REQUIRE(units.size() == 1);

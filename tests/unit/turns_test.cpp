@@ -100,8 +100,8 @@ TEST_CASE("inline sidechain records of a session file open no turn and belong to
   std::vector<Record> rs = {
       human("u1", "", "build it"),
       reply("a1", "u1"),
-      rec(R"({"type":"user","isSidechain":true,"uuid":"s1","message":{"role":"user","content":"act as DIRECTOR"}})"),
-      rec(R"({"type":"assistant","isSidechain":true,"uuid":"s2","parentUuid":"s1","message":{"role":"assistant","content":[{"type":"text","text":"done"}]}})"),
+      rec(R"({"type":"user","isSidechain":true,"version":"1.0.80","uuid":"s1","message":{"role":"user","content":"act as DIRECTOR"}})"),
+      rec(R"({"type":"assistant","isSidechain":true,"version":"1.0.80","uuid":"s2","parentUuid":"s1","message":{"role":"assistant","content":[{"type":"text","text":"done"}]}})"),
       carrier("c1", "a1"),
       human("u2", "c1", "thanks"),
   };

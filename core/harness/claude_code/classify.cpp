@@ -261,7 +261,7 @@ void classify_user_text(const Record& r, const std::string& s, bool first_opener
     u.source_text = s;
     return out.push_back(std::move(u));
   }
-  if (!ctx.is_subagent && cc(r).is_sidechain) {
+  if (!ctx.is_subagent && is_inline_sidechain(r)) {
     // Claude Code 1.x wrote a subagent's records inline in the session file: its prompt is the subagent's
     // inbox (the inline sidechain has no id of its own), never the human of this session.
     Unit u = make_unit({Label::agent_communication_inbox}, s);

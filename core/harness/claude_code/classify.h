@@ -59,7 +59,8 @@ bool is_auq_answer(const Record& r);
 bool is_rejection_with_message(const Record& r);
 bool is_peer_message_record(const Record& r);
 bool is_task_notification_record(const Record& r);
-// A record Claude Code 1.x wrote inline for a subagent (isSidechain) — in a session file, another lane's.
+// A record Claude Code 1.x wrote inline for a subagent (isSidechain on a 1.x record) — in a session file,
+// another lane's.
 bool is_inline_sidechain(const Record& r);
 
 // The text of a user record when its content is a string or text blocks ("" otherwise).
