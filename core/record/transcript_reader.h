@@ -140,6 +140,12 @@ class TranscriptReader {
   virtual const RawLineProbes* raw_probes() const { return nullptr; }
   // The harness's turn-opening rule (turn numbering itself is harness-neutral: core/record/turns.h).
   virtual TurnOpener turn_opener() const = 0;
+  // Records of another lane written inline in `t` (Claude Code 1.x kept a subagent's records in the session
+  // file, flagged isSidechain): they never open a turn and belong to none of t's turns. nullptr: none.
+  virtual TurnOpener foreign_lane(const Transcript& t) const {
+    (void)t;
+    return nullptr;
+  }
 };
 
 // The reader for a transcript's harness (core/harness/readers.cpp).

@@ -7,17 +7,19 @@
 
 namespace csift {
 
-TurnAssignment assign_turns(const std::vector<Record>& records, bool (*opens_turn)(const Record&)) {
+TurnAssignment assign_turns(const std::vector<Record>& records, bool (*opens_turn)(const Record&),
+                            bool (*foreign)(const Record&)) {
   TurnAssignment t;
   size_t n = records.size();
   t.turn_of.assign(n, -1);
   t.is_opener.assign(n, false);
   t.is_draft.assign(n, false);
+  t.is_foreign.assign(n, false);
 
   std::vector<bool> candidate(n, false);
   std::unordered_map<std::string, size_t> last_opener_for_parent;
   for (size_t i = 0; i < n; ++i) {
-    candidate[i] = opens_turn(records[i]);
+    candidate[i] = !(foreign && foreign(records[i])) && opens_turn(records[i]);
     if (candidate[i] && !records[i].parent_uuid.empty()) last_opener_for_parent[records[i].parent_uuid] = i;
   }
   int current = -1;
@@ -32,7 +34,8 @@ TurnAssignment assign_turns(const std::vector<Record>& records, bool (*opens_tur
       current = t.turn_count++;
       t.opener_index.push_back(i);
     }
-    t.turn_of[i] = current;
+    t.is_foreign[i] = foreign && foreign(records[i]);
+    t.turn_of[i] = t.is_foreign[i] ? -1 : current;
   }
   return t;
 }

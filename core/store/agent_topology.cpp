@@ -33,6 +33,21 @@ std::vector<std::string> spawn_ids_in(const Transcript& t, const std::unordered_
 
 }  // namespace
 
+std::unordered_map<std::string, std::string> spawned_agents_by_tool_use(const Transcript& t) {
+  std::unordered_map<std::string, std::string> out;
+  if (t.project_dir.empty()) return out;  // a bare file with no store around it
+  Transcript session = t;
+  if (t.is_subagent) {
+    if (t.session_id.empty() || t.shape == TranscriptShape::legacy_flat) return out;
+    session.id = t.session_id;
+    session.is_subagent = false;
+  }
+  for (const Transcript& a : list_subagents(session)) {
+    if (!a.spawn_tool_use_id.empty()) out.emplace(a.spawn_tool_use_id, a.id);
+  }
+  return out;
+}
+
 AgentTopology build_agent_topology(const Transcript& session, const std::vector<Transcript>& agents) {
   AgentTopology topo;
   std::unordered_map<std::string, std::string> child_of_spawn;  // spawn tool_use id -> child agent id

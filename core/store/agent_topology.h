@@ -6,6 +6,7 @@
 #pragma once
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/store/store.h"
@@ -21,6 +22,11 @@ struct AgentTopology {
   // `id`, its parent, ... up to the agent directly under the session. Cycle-safe.
   std::vector<std::string> ancestry(const std::string& id) const;
 };
+
+// Who a spawn started (SPEC.md §4 "Direction"): spawn tool_use id -> child agent id, from the `toolUseId` of
+// every subagent's meta.json in the session that owns `t` (t itself, or the session of a subagent t). The
+// search for who-talked-to-whom and the topology share this join. Empty when the session has no subagents.
+std::unordered_map<std::string, std::string> spawned_agents_by_tool_use(const Transcript& t);
 
 // Builds the topology of `agents` (the session's subagents). Reads only the transcript lines that could hold
 // a needed spawn tool_use (raw-byte prefilter on the ids), and only when some agent lacks parentAgentId.

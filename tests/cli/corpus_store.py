@@ -175,8 +175,23 @@ def is_agents_stopped(text):
 
 
 def is_synthetic(text):
+    """The harness-written user shapes; `!` bash mode's command and output included (our SPEC.md §4)."""
+    bash = text.lstrip().startswith(("<bash-input>", "<bash-stdout>", "<bash-stderr>"))
     return (text in INTERRUPTS or text.startswith("<local-command-stdout>") or text.startswith("<command-name>")
-            or text.startswith("<command-message>") or is_agents_stopped(text))
+            or text.startswith("<command-message>") or is_agents_stopped(text) or bash)
+
+
+def main_lane(records, path):
+    """A session file's own records: Claude Code 1.x wrote its subagents' records inline, flagged isSidechain,
+    and those belong to the subagent (our SPEC.md §4). Only 1.x did so: a flagged 2.x record stays. In an
+    agent-<id>.jsonl every record is the agent's."""
+    if os.path.basename(path).startswith("agent-"):
+        return records
+
+    def inline(r):
+        v = r.get("version") if isinstance(r.get("version"), str) else ""
+        return r.get("isSidechain") is True and v.startswith(("1.", "0."))
+    return [(i, r) for i, r in records if not inline(r)]
 
 
 def _is_carrier(r):
@@ -316,6 +331,47 @@ def tokens_by_model(records, dedupe=True):
                 cur[1][f] = max(cur[1][f], u[f])
     for model, u in by_id.values():
         add(model, u)
+    return out
+
+
+def tokens_across_files(files):
+    """Spec §9.4 (ours): the scope's tokens with each API message counted once across files. Per file a
+    message id keeps its per-field max and the first request id seen for it; across files the key is message
+    id + request id, again with a per-field max. Id-less usage sums. `files`: one records list per file."""
+    merged = {}
+    out = {}
+
+    def add(model, u):
+        acc = out.setdefault(model, dict.fromkeys(FIELDS, 0))
+        for f in FIELDS:
+            acc[f] += u[f]
+
+    for records in files:
+        per_file = {}
+        for _i, r in records:
+            m = _message(r)
+            use = m.get("usage")
+            if not isinstance(use, dict):
+                continue
+            u = {f: int(use.get(f) or 0) if isinstance(use.get(f), (int, float)) else 0 for f in FIELDS}
+            model = m.get("model") if isinstance(m.get("model"), str) and m.get("model") else ""
+            mid = m.get("id") if isinstance(m.get("id"), str) and m.get("id") else None
+            if mid is None:
+                add(model or "(unknown)", u)
+                continue
+            rid = r.get("requestId") if isinstance(r.get("requestId"), str) else ""
+            cur = per_file.setdefault(mid, [model, rid, dict.fromkeys(FIELDS, 0)])
+            cur[0] = cur[0] or model
+            cur[1] = cur[1] or rid
+            for f in FIELDS:
+                cur[2][f] = max(cur[2][f], u[f])
+        for mid, (model, rid, u) in per_file.items():
+            cur = merged.setdefault(mid + "\n" + rid, [model, dict.fromkeys(FIELDS, 0)])
+            cur[0] = cur[0] or model
+            for f in FIELDS:
+                cur[1][f] = max(cur[1][f], u[f])
+    for model, u in merged.values():
+        add(model or "(unknown)", u)
     return out
 
 

@@ -67,13 +67,13 @@ class StoreChecks:
     @classmethod
     def model(cls, path):
         c = cs.census(path)
-        recs = c["records"]
+        recs = cs.main_lane(c["records"], path)
         first, last = cs.first_last_human(recs)
         drafts = cs.superseded_drafts(recs)
         non_draft = [(i, r) for i, r in recs if cs.is_genuine_user(r) and i not in drafts]
         return {"census": c, "first": first, "last": last,
                 "first_nondraft": non_draft[0] if non_draft else None,
-                "tokens": cs.tokens_by_model(recs), "turns": cs.turn_count(recs)}
+                "tokens": cs.tokens_by_model(c["records"]), "turns": cs.turn_count(recs)}
 
     def check_list(self):
         _require_binary(self)
@@ -166,9 +166,13 @@ class StoreChecks:
                 problems.append(f"{path}: turns {row['turns']} != {m['turns']}")
         self.assertEqual(problems, [], "stats disagrees with the independent count:\n" + "\n".join(problems[:25]))
         self.assertEqual(summary.get("skipped_lines"), total_skipped, "summary skipped_lines != sum of rows")
-        if "tokens" in summary:
-            got = {model: {f: t.get(f, 0) for f in cs.FIELDS} for model, t in summary["tokens"].items()}
-            self.assertEqual(got, total_tokens, "summary tokens must sum the rows (never dedupe across files)")
+        got = {model: {f: t.get(f, 0) for f in cs.FIELDS} for model, t in summary["tokens_sum_of_rows"].items()}
+        self.assertEqual(got, total_tokens, "summary tokens_sum_of_rows must sum the rows")
+        files = [self.models[p]["census"]["records"] if p in self.models else cs.census(p)["records"]
+                 for p in sorted(by_path)]
+        got = {model: {f: t.get(f, 0) for f in cs.FIELDS} for model, t in summary["tokens"].items()}
+        self.assertEqual(got, cs.tokens_across_files(files),
+                         "summary tokens must count each API message once across files")
         return by_path
 
 

@@ -78,7 +78,9 @@ class TextOutput(unittest.TestCase):
         self.assertTrue(lines[1].startswith("matches ") and "oldest first" in lines[1], lines[1])
         self.assertTrue(lines[2].startswith("11111111\u00b7t0 2026-03-02 09:00:15"), lines[2])
         self.assertIn(" \u25c2 user.message L3 Please add a --verbose flag", out)
-        self.assertIn(" \u25b8 agent.tool.use \u25b9 agent.tool.result Read L7", out)
+        # the frame: the turn's end-of-turn answer, not the calls it made on the way (those are siblings)
+        self.assertIn(" \u25b8 agent.message L6 I'll read the CLI entry point first", out)
+        self.assertNotIn(" \u25b8 agent.tool.use \u25b9 agent.tool.result Read L7", out)
         self.assertRegex(lines[-1] if not lines[-1].startswith("\u26a0") else lines[-2],
                          r"^matched \d+ exchanges \u00b7 1 session \u00b7 label=all$")
 
@@ -177,7 +179,11 @@ class RoundTrip(unittest.TestCase):
     def exchange_lines(self, *args):
         code, header, rows, summary, err = search_json(*args)
         self.assertEqual(code, 0, err)
-        return [{(x["line"], x["label"], x["matched"]) for x in r["hits"]} for r in h.rows_of(rows, "exchange")]
+        for r in h.rows_of(rows, "exchange"):
+            self.assertTrue(all(x["matched"] for x in r["hits"]), "hits[] holds matched units only")
+            self.assertTrue(all(not x["matched"] for x in r["frame"]))
+        return [{(x["line"], x["label"], x["matched"]) for x in r["hits"] + r["frame"]}
+                for r in h.rows_of(rows, "exchange")]
 
     def test_tool_use_hit_brings_its_result(self):
         (ex,) = self.exchange_lines("ls srcx", "@" + BASICS, "-t", "agent.tool.use")
@@ -192,8 +198,8 @@ class RoundTrip(unittest.TestCase):
     def test_user_hit_brings_the_agent_answer(self):
         (ex,) = self.exchange_lines("Explain the plan first", "@" + BASICS)
         self.assertIn((3, "user.message", True), ex)
-        self.assertIn((5, "agent.thinking", False), ex)
-        self.assertIn((6, "agent.message", False), ex)
+        self.assertIn((6, "agent.message", False), ex)  # the end-of-turn answer
+        self.assertNotIn((5, "agent.thinking", False), ex)  # the rest of the turn only under --siblings
 
     def test_agent_hit_sits_under_its_opener(self):
         exs = self.exchange_lines("read it before editing", "@" + BASICS)
@@ -207,9 +213,9 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(code, 0, err)
         seen_18 = []
         for r in h.rows_of(rows, "exchange"):
-            units = [(x["line"], x["tool_use_id"], x["text"]) for x in r["hits"]]
+            units = [(x["line"], x["tool_use_id"], x["text"]) for x in r["hits"] + r["frame"]]
             self.assertEqual(len(units), len(set(units)), r["turn_index"])
-            seen_18 += [(r["turn_index"], x["matched"]) for x in r["hits"] if x["line"] == 18]
+            seen_18 += [(r["turn_index"], x["matched"]) for x in r["hits"] + r["frame"] if x["line"] == 18]
         self.assertEqual(seen_18, [(7, True), (8, False)])
 
 

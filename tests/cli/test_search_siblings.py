@@ -80,10 +80,11 @@ class BusyTurnTest(unittest.TestCase):
         return exchanges[0]
 
     def check_accounting(self, ex):
-        """Every unit of the turn is shown once: in the exchange, as a sibling, or counted hidden."""
-        hit_lines = {hit["line"] for hit in ex["hits"]}
+        """Every unit of the turn is shown once: in the exchange (a hit or its frame), as a sibling, or counted
+        hidden."""
+        hit_lines = {hit["line"] for hit in ex["hits"] + ex["frame"]}
         seen = {}
-        for hit in ex["hits"]:
+        for hit in ex["hits"] + ex["frame"]:
             seen[hit["label"]] = seen.get(hit["label"], 0) + 1
         shown = {}
         for sib in ex["siblings"]:
@@ -155,7 +156,7 @@ class FixtureSiblingsTest(unittest.TestCase):
         self.assertEqual(ex["turn_lines"], [3, 10])
         labels = {s["label"] for s in ex["siblings"]}
         self.assertTrue(labels and all(not l.startswith("user.") for l in labels), labels)
-        lines = {s["line"] for s in ex["siblings"]} | {hit["line"] for hit in ex["hits"]}
+        lines = {s["line"] for s in ex["siblings"]} | {hit["line"] for hit in ex["hits"] + ex["frame"]}
         self.assertEqual(lines, {3, 5, 6, 7, 8, 9, 10})  # L4 (an attachment) is behind --attachments
 
     def test_attachments_gate_opens_the_context_too(self):

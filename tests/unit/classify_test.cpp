@@ -223,8 +223,9 @@ TEST_CASE("AskUserQuestion answers in every phrasing open a turn as user.answer"
   REQUIRE(units.size() == 1);
   CHECK(units[0].labels == std::vector<Label>{Label::user_answer, Label::agent_tool_result});
   CHECK(units[0].text ==
-        "[AskUserQuestion · 1 question]\nQ1 (DB): Which db? options: pg | sqlite\nA1: pg, but keep sqlite "
-        "for tests");
+        "[AskUserQuestion · 1 question]\nQ1 (DB): Which db? options: pg \xE2\x80\x94 x | sqlite\nA1: pg, but "
+        "keep "
+        "sqlite for tests");
   CHECK(units[0].tool_name == "AskUserQuestion");
 
   for (std::string phrase :
@@ -568,4 +569,88 @@ TEST_CASE("elicitation sidecar pending markers classify agent.tool.use") {
       classify(
           rec(R"({"csift":"elicitation-marker-v1","csiftPhase":"resolved","type":"csift-elicitation-resolved"})"))
           .empty());
+}
+
+TEST_CASE("AskUserQuestion answer text holds the option descriptions and the user's notes") {
+  ClassifyContext ctx;
+  classify_record(assistant_tool("q1", "AskUserQuestion", R"({"questions":[]})"), ctx);
+  const std::string tur =
+      R"({"questions":[{"question":"Which db?","header":"DB","options":[{"label":"pg","description":"server, )"
+      R"(replicated"},{"label":"sqlite","description":"one file"}]}],"answers":{"Which db?":"pg"},)"
+      R"("annotations":{"Which db?":{"notes":"keep sqlite for the test suite"}}})";
+  Record structured = tool_result("q1",
+                                  "User has answered your questions: \"Which db?\"=\"pg\" user notes: keep "
+                                  "sqlite for the test suite. You "
+                                  "can now continue",
+                                  false, tur);
+  auto units = classify_record(structured, ctx);
+  REQUIRE(units.size() == 1);
+  CHECK(units[0].text.find("pg \xE2\x80\x94 server, replicated | sqlite \xE2\x80\x94 one file") !=
+        std::string::npos);
+  CHECK(units[0].text.find("\nN1: keep sqlite for the test suite") != std::string::npos);
+
+  // Without toolUseResult the notes come from the synthesized answer string.
+  Record bare = tool_result("q2",
+                            "User has answered your questions: \"Go?\"=\"yes\" user notes: only after lunch, "
+                            "\"Where?\"=\"here\". You "
+                            "can now continue",
+                            false);
+  auto u = classify(bare);
+  REQUIRE(u.size() == 1);
+  CHECK(u[0].text ==
+        "[AskUserQuestion · 2 questions]\nQ1: Go?\nA1: yes\nN1: only after lunch\nQ2: Where?\nA2: here");
+}
+
+TEST_CASE("bash mode: <bash-stdout>/<bash-stderr> is machine output; <bash-input> is the human's command") {
+  for (const std::string out : {"<bash-stdout>total 0</bash-stdout><bash-stderr></bash-stderr>",
+                                "<bash-stderr>ls: x: No such file</bash-stderr>"}) {
+    Record r = user_string(out);
+    CHECK_FALSE(is_genuine_user(r));
+    CHECK_FALSE(opens_turn(r));
+    CHECK(labels_of(r) == std::vector<Label>{Label::harness_command_stdout});
+  }
+  Record input = user_string("<bash-input>ls -la</bash-input>");
+  CHECK_FALSE(is_genuine_user(input));
+  CHECK_FALSE(opens_turn(input));
+  auto units = classify(input);
+  REQUIRE(units.size() == 1);
+  CHECK(units[0].labels == std::vector<Label>{Label::user_message, Label::harness_command_invocation});
+  CHECK(units[0].text == "! ls -la");
+}
+
+TEST_CASE("a Task call refused by input validation is a plain tool result, not a subagent's return") {
+  ClassifyContext ctx;
+  classify_record(assistant_tool("t9", "Task", R"({"prompt":"go"})"), ctx);
+  Record refused = tool_result(
+      "t9",
+      "<tool_use_error>InputValidationError: Task failed due to the following issue:\nThe required "
+      "parameter `description` is missing</tool_use_error>",
+      true);
+  auto units = classify_record(refused, ctx);
+  REQUIRE(units.size() == 1);
+  CHECK(units[0].labels == std::vector<Label>{Label::agent_tool_result});
+  CHECK(units[0].from.empty());
+  // A return that did run stays the inbox.
+  classify_record(assistant_tool("t10", "Task", R"({"prompt":"go"})"), ctx);
+  auto ran = classify_record(tool_result("t10", "done: 3 files", false), ctx);
+  CHECK(ran[0].labels.front() == Label::agent_communication_inbox);
+}
+
+TEST_CASE("inline sidechain records of a session file are the subagent's, never the human") {
+  Record prompt = user_string("act as the DIRECTOR agent", R"("isSidechain":true,"version":"1.0.89",)");
+  CHECK(is_inline_sidechain(prompt));
+  // 2.x writes every agent to its own file: a flagged 2.x record in a session file is not another lane's.
+  CHECK_FALSE(is_inline_sidechain(user_string("hello", R"("isSidechain":true,"version":"2.1.80",)")));
+  ClassifyContext main_lane;  // a session file
+  auto units = classify_record(prompt, main_lane);
+  REQUIRE(units.size() == 1);
+  CHECK(units[0].labels == std::vector<Label>{Label::agent_communication_inbox});
+  CHECK(units[0].from == "parent");
+  CHECK(units[0].to == "sidechain");
+  ClassifyContext agent_file;  // the same record in an agent-<id>.jsonl is its own transcript's opener
+  agent_file.is_subagent = true;
+  agent_file.parent_id = "s1";
+  auto own = classify_record(prompt, agent_file);
+  CHECK(own[0].from == "s1");
+  CHECK(own[0].to == "self");
 }

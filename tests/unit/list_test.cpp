@@ -179,3 +179,25 @@ TEST_CASE("time window: span intersection") {
   CHECK_FALSE(probe_span_meets(none, w));
   CHECK(probe_span_meets(none, TimeWindow{}));
 }
+
+TEST_CASE("probe: a session file's inline sidechain records are never its first or last human or agent") {
+  csift_test::TempStore store;
+  const std::string side = R"("isSidechain":true,)";
+  const std::string path = store.write(
+      "-p/s.jsonl",
+      user("build the iso", "2026-03-01T09:00:00Z") + agent("spawning", "2026-03-01T09:00:01Z") +
+          user("act as the DIRECTOR agent", "2026-03-01T09:00:02Z", side, "1.0.80") +
+          R"({"type":"assistant","isSidechain":true,"version":"1.0.80","uuid":"sa","timestamp":"2026-03-01T09:00:03Z","message":{"role":"assistant","content":[{"type":"text","text":"director report"}]}})"
+          "\n" +
+          agent("the iso is built", "2026-03-01T09:00:04Z") +
+          user("act as the ARCHITECT agent", "2026-03-01T09:00:05Z", side, "1.0.80"));
+  const SessionProbe p = probe_session(path);
+  REQUIRE(p.error.empty());
+  CHECK(p.first_user.text == "build the iso");
+  CHECK(p.last_user.text == "build the iso");
+  CHECK(p.last_agent.text == "the iso is built");
+  // In an agent-<id>.jsonl every record is the agent's own: its prompt is its first message.
+  const std::string agent_path = store.write(
+      "-p/agent-a1b2c3.jsonl", user("act as the DIRECTOR agent", "2026-03-01T09:00:02Z", side, "1.0.80"));
+  CHECK(probe_session(agent_path).first_user.text == "act as the DIRECTOR agent");
+}

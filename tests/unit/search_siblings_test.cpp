@@ -63,7 +63,7 @@ TEST_CASE("siblings: the fixed caps per leaf, messages always, the remainder cou
   t.path = store.write("-work-demo/" + kSid + ".jsonl", busy_turn());
   t.id = kSid;
   const ClassifiedTranscript ct = load_classified_transcript(t, false, nullptr);
-  const TurnSiblings s = select_siblings(request(), ct, 0, {0});  // the prompt (entry 0) is the hit
+  const TurnSiblings s = select_siblings(request(), ct, 0, {{0, 0}});  // the prompt (entry 0) is the hit
 
   const auto shown = leaves_of(s);
   CHECK(shown.at("agent.thinking") == 2);

@@ -95,3 +95,21 @@ TEST_CASE("two drafts before one resend; parentless openers are never drafts") {
   CHECK(t.turn_count == 3);
   CHECK(t.turn_of == std::vector<int>{-1, -1, 0, 1, 2});
 }
+
+TEST_CASE("inline sidechain records of a session file open no turn and belong to none") {
+  std::vector<Record> rs = {
+      human("u1", "", "build it"),
+      reply("a1", "u1"),
+      rec(R"({"type":"user","isSidechain":true,"version":"1.0.80","uuid":"s1","message":{"role":"user","content":"act as DIRECTOR"}})"),
+      rec(R"({"type":"assistant","isSidechain":true,"version":"1.0.80","uuid":"s2","parentUuid":"s1","message":{"role":"assistant","content":[{"type":"text","text":"done"}]}})"),
+      carrier("c1", "a1"),
+      human("u2", "c1", "thanks"),
+  };
+  TurnAssignment main_lane = assign_turns(rs, &opens_turn, &is_inline_sidechain);
+  CHECK(main_lane.turn_count == 2);
+  CHECK(main_lane.turn_of == std::vector<int>{0, 0, -1, -1, 0, 1});
+  CHECK(main_lane.is_foreign == std::vector<bool>{false, false, true, true, false, false});
+  // An agent-<id>.jsonl (every record a sidechain) numbers its own turns as before.
+  TurnAssignment own = assign_turns(rs, &opens_turn);
+  CHECK(own.turn_count == 3);
+}

@@ -13,6 +13,7 @@ ClassifyContext classify_context_for(const Transcript& t, const std::vector<Reco
   ctx.owner_id = t.id;
   if (t.is_subagent) ctx.parent_id = t.parent_agent_id.empty() ? t.session_id : t.parent_agent_id;
   ctx.is_fork_clone = !records.empty() && records.front().type == "fork-context-ref";
+  join_spawned_children(t, records, ctx);
   return ctx;
 }
 
@@ -42,7 +43,8 @@ HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, 
 }
 
 ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel) {
-  ct.turns = assign_turns(ct.read.records, reader_for(ct.transcript).turn_opener());
+  const TranscriptReader& reader = reader_for(ct.transcript);
+  ct.turns = assign_turns(ct.read.records, reader.turn_opener(), reader.foreign_lane(ct.transcript));
   ct.entries.clear();
   ct.pairing = PairingIndex{};
   ClassifyContext ctx = classify_context_for(ct.transcript, ct.read.records);
@@ -57,6 +59,7 @@ ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToke
     e.units = classify_record(records[i], ctx);
     e.turn_index = ct.turns.turn_of[i];
     e.superseded_draft = ct.turns.is_draft[i];
+    e.foreign_lane = ct.turns.is_foreign[i];
     if (e.superseded_draft) relabel_as_draft(records[i], e.units);
     ct.pairing.add_record(records[i]);
     ct.entries.push_back(std::move(e));

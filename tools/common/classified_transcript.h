@@ -23,6 +23,7 @@ struct ClassifiedEntry {
   std::vector<Unit> units;
   int turn_index = -1;
   bool superseded_draft = false;
+  bool foreign_lane = false;  // an inline sidechain record of a session file: outside every turn
   RecordSource source = RecordSource::transcript;
 };
 

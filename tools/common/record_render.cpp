@@ -164,6 +164,8 @@ json build_hit_json(const HitInput& in, const ExcerptPolicy& policy, const HitJs
   hit["labels"] = json::array();
   for (const Label l : u.labels)
     hit["labels"].push_back(std::string(label_path(l)));
+  for (const Label l : u.section_labels)
+    hit["labels"].push_back(std::string(label_path(l)));
   hit["tool_name"] = string_or_null(u.tool_name);
   hit["from"] = string_or_null(u.from);
   hit["to"] = string_or_null(u.to);
@@ -276,8 +278,11 @@ std::string render_turn_tag(const json& hit, const HeaderTokens& tokens) {
   std::string tag = tokens.token(get_string(hit, "session_id")) + "\xC2\xB7";  // ·
   const auto turn = hit.find("turn_index");
   const auto draft = hit.find("superseded_draft");
+  const auto sidechain = hit.find("sidechain");
   if (draft != hit.end() && draft->is_boolean() && draft->get<bool>()) {
     tag += "draft";
+  } else if (sidechain != hit.end() && sidechain->is_boolean() && sidechain->get<bool>()) {
+    tag += "sidechain";
   } else if (turn != hit.end() && turn->is_number()) {
     tag += "t" + std::to_string(turn->get<int64_t>());
   } else {

@@ -114,7 +114,8 @@ class HeaderTokens {
   std::unordered_set<std::string> ids_;
 };
 
-// `<tok>·t<N>` (`<tok>·draft` for a superseded draft, `<tok>·pre` before the first opener), plus
+// `<tok>·t<N>` (`<tok>·draft` for a superseded draft, `<tok>·sidechain` for a session file's inline
+// subagent records, `<tok>·pre` before the first opener), plus
 // ` (parent <first-8>)` on a subagent.
 std::string render_turn_tag(const json& hit, const HeaderTokens& tokens);
 // The per-record header: the turn tag and the record's local instant (omitted when the record has none).

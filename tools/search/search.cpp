@@ -34,19 +34,22 @@ json exchange_row(const SearchRequest& req, const TranscriptHits& th, const Exch
   row["started_utc"] = x.started ? json(x.started_utc) : json(nullptr);
   row["started_local"] = x.started ? json(format_local_iso(*x.started)) : json(nullptr);
   row["superseded_draft"] = x.superseded_draft;
+  row["sidechain"] = x.sidechain;
   row["record_uuids"] = strings_json(x.record_uuids);
-  row["hits"] = json::array();
+  row["hits"] = json::array();   // what matched, and nothing else
+  row["frame"] = json::array();  // the round trip around it: opener, tool partners, end-of-turn answer
   for (const ExchangeUnit& u : x.units) {
     if (u.unit_hit) {
       row["hits"].push_back(search_hit_json(req, th, *u.record_hit, *u.unit_hit));
       continue;
     }
-    // A stitched-in partner/context unit: its head, rendered under its richest label.
+    // A frame unit: its head, rendered under its richest label.
     const HitInput in = hit_input_of(th, u.entry_index, u.unit_index);
     const ExcerptPolicy policy = req.no_truncate ? ExcerptPolicy::full_text() : ExcerptPolicy::centered(0, 0);
     json hit = build_hit_json(in, policy, HitJsonOptions{"hit", true});
     hit["matched"] = false;
-    row["hits"].push_back(std::move(hit));
+    hit["frame"] = frame_role_name(u.frame);
+    row["frame"].push_back(std::move(hit));
   }
   return row;
 }
@@ -114,8 +117,9 @@ void fill_exchanges(Envelope& env, const SearchScan& scan, ExchangeTimeline& tim
   for (RenderedExchange& x : list.kept) {
     json& row = x.row;
     sessions.insert(row["session_id"].get<std::string>());
-    for (const auto& h : row["hits"])
-      truncated = truncated || h.value("excerpt_truncated", false);
+    for (const char* part : {"hits", "frame"})
+      for (const auto& h : row[part])
+        truncated = truncated || h.value("excerpt_truncated", false);
     env.rows.push_back(std::move(row));
   }
   env.summary["matched"] = list.kept.size();

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace csift {
@@ -26,50 +28,57 @@ struct PartnerIndex {
   }
 };
 
-bool is_agent_answer(const Unit& u) {
-  if (u.labels.empty()) return false;
-  const Label l = u.labels.front();
-  return l == Label::agent_message || l == Label::agent_thinking || l == Label::agent_thinking_narration ||
-         l == Label::agent_tool_use;
+// The turn's end-of-turn agent text: its last agent.message unit (std::nullopt when the turn has none, e.g.
+// it was interrupted). Turns are contiguous runs in file order; drafts and inline sidechain records inside
+// a run belong to no turn and are passed over.
+std::optional<UnitKey> end_of_turn_text(const ClassifiedTranscript& ct, int turn) {
+  const auto& openers = ct.turns.opener_index;
+  const auto t = static_cast<size_t>(turn);
+  const size_t end = t + 1 < openers.size() ? openers[t + 1] : ct.transcript_entries;
+  for (size_t i = end; i-- > openers[t];) {
+    const ClassifiedEntry& e = ct.entries[i];
+    if (e.turn_index != turn || e.superseded_draft) continue;
+    for (size_t k = e.units.size(); k-- > 0;)
+      if (!e.units[k].labels.empty() && e.units[k].labels.front() == Label::agent_message)
+        return UnitKey{i, k};
+  }
+  return std::nullopt;
 }
 
 struct Group {
   int turn = -1;
   bool draft = false;
+  bool sidechain = false;
   std::map<UnitKey, ExchangeUnit> units;  // ordered by (entry, unit) = file order
 };
 
-// The exchange completeness rules (SPEC.md §9.2) for one matched unit.
+// The exchange rules (SPEC.md §9.2) for one matched unit: the unit, its tool partner, and its turn's frame —
+// the opener and the end-of-turn agent text. The rest of the turn shows only under --siblings.
 void complete(Group& g, const ClassifiedTranscript& ct, const PartnerIndex& partners,
               const ExchangeUnit& hit) {
   const ClassifiedEntry& e = ct.entries[hit.entry_index];
   const Unit& u = e.units[hit.unit_index];
-  auto add = [&](UnitKey k) { g.units.try_emplace(k, ExchangeUnit{k.first, k.second, nullptr, nullptr}); };
+  auto add = [&](UnitKey k, FrameRole role) {
+    g.units.try_emplace(k, ExchangeUnit{k.first, k.second, nullptr, nullptr, role});
+  };
   if (!u.tool_use_id.empty()) {
     const auto& side = u.is_tool_use ? partners.results : partners.uses;
     if (const auto it = side.find(u.tool_use_id); it != side.end())
       for (const auto& k : it->second)
-        add(k);
+        add(k, FrameRole::partner);
   }
   if (e.turn_index < 0 || e.superseded_draft) return;
   const size_t opener = ct.turns.opener_index[static_cast<size_t>(e.turn_index)];
-  const bool hit_is_opener = hit.entry_index == opener;
-  if (hit_is_opener) {  // a user turn comes with the agent's answer
-    for (size_t i = opener + 1; i < ct.transcript_entries && ct.entries[i].turn_index == e.turn_index; ++i) {
-      if (ct.entries[i].superseded_draft) continue;
-      for (size_t k = 0; k < ct.entries[i].units.size(); ++k)
-        if (is_agent_answer(ct.entries[i].units[k])) add({i, k});
-    }
-  } else if (!u.labels.empty() && label_role(u.labels.front()) == Role::agent) {
-    for (size_t k = 0; k < ct.entries[opener].units.size(); ++k)  // an agent hit sits under its turn's opener
-      add({opener, k});
-  }
+  for (size_t k = 0; k < ct.entries[opener].units.size(); ++k)
+    add({opener, k}, FrameRole::opener);
+  if (const auto answer = end_of_turn_text(ct, e.turn_index)) add(*answer, FrameRole::answer);
 }
 
 Exchange finish(const Group& g, const ClassifiedTranscript& ct) {
   Exchange x;
   x.turn_index = g.turn;
   x.superseded_draft = g.draft;
+  x.sidechain = g.sidechain;
   std::set<size_t> entries;
   for (const auto& [key, unit] : g.units) {
     x.units.push_back(unit);
@@ -95,17 +104,33 @@ Exchange finish(const Group& g, const ClassifiedTranscript& ct) {
 
 }  // namespace
 
+const char* frame_role_name(FrameRole r) {
+  switch (r) {
+    case FrameRole::opener:
+      return "opener";
+    case FrameRole::partner:
+      return "partner";
+    case FrameRole::answer:
+      return "answer";
+    case FrameRole::none:
+      break;
+  }
+  return nullptr;
+}
+
 namespace {
 
-// One exchange per (turn, draft) of a transcript: a superseded draft stands apart from turn numbering.
-std::pair<int, bool> exchange_key(const ClassifiedEntry& e) {
-  return {e.superseded_draft ? -1 : e.turn_index, e.superseded_draft};
+// One exchange per (turn, draft, sidechain) of a transcript: a superseded draft and a session file's inline
+// sidechain records stand apart from turn numbering (and from the records before the first opener).
+using ExchangeKey = std::tuple<int, bool, bool>;
+ExchangeKey exchange_key(const ClassifiedEntry& e) {
+  return {e.superseded_draft ? -1 : e.turn_index, e.superseded_draft, e.foreign_lane};
 }
 
 }  // namespace
 
 size_t count_exchange_groups(const TranscriptHits& th) {
-  std::set<std::pair<int, bool>> keys;
+  std::set<ExchangeKey> keys;
   for (const RecordHit& rh : th.hits)
     keys.insert(exchange_key(th.ct.entries[rh.entry_index]));
   return keys.size();
@@ -123,12 +148,13 @@ ExchangeCount count_exchanges(const SearchScan& scan, int64_t max_count) {
 
 std::vector<Exchange> transcript_exchanges(const TranscriptHits& th) {
   const PartnerIndex partners(th.ct);
-  std::map<std::pair<int, bool>, Group> groups;  // (turn, draft), in turn order
+  std::map<ExchangeKey, Group> groups;  // in turn order
   for (const RecordHit& rh : th.hits) {
     const auto key = exchange_key(th.ct.entries[rh.entry_index]);
     Group& g = groups[key];
-    g.turn = key.first;
-    g.draft = key.second;
+    g.turn = std::get<0>(key);
+    g.draft = std::get<1>(key);
+    g.sidechain = std::get<2>(key);
     for (const UnitHit& uh : rh.units) {
       const ExchangeUnit hit{rh.entry_index, uh.unit_index, &rh, &uh};
       g.units[{rh.entry_index, uh.unit_index}] = hit;

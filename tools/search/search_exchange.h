@@ -13,17 +13,24 @@
 
 namespace csift {
 
-// One rendered unit of an exchange: a matched unit (with its span) or a stitched-in partner/context unit.
+// Why an unmatched unit is part of an exchange (SPEC.md §9.2 "the frame"): its turn's opener, the tool
+// partner of a matched unit, or the turn's end-of-turn agent text.
+enum class FrameRole { none, opener, partner, answer };
+const char* frame_role_name(FrameRole r);
+
+// One rendered unit of an exchange: a matched unit (with its span) or a unit of the exchange's frame.
 struct ExchangeUnit {
   size_t entry_index = 0;
   size_t unit_index = 0;
   const RecordHit* record_hit = nullptr;  // set for a matched unit
   const UnitHit* unit_hit = nullptr;
+  FrameRole frame = FrameRole::none;  // set for a frame unit
 };
 
 struct Exchange {
   int turn_index = -1;  // -1: before the first opener, or a superseded draft
   bool superseded_draft = false;
+  bool sidechain = false;  // a session file's inline subagent records (Claude Code 1.x)
   std::optional<EpochMs> started;
   std::string started_utc;                // the raw timestamp the start came from
   std::vector<ExchangeUnit> units;        // file order

@@ -217,4 +217,16 @@ void complete_turns(SearchLoad& load, const SearchPrefilter& pf, const std::set<
       cancel);
 }
 
+void complete_turn_answers(SearchLoad& load, const std::set<int>& turns, const CancelToken* cancel) {
+  if (!load.sparse || turns.empty()) return;
+  const std::vector<uint64_t> starts = segment_starts(load.ct);
+  auto eligible = [&](size_t i) {
+    return turns.count(static_cast<int>(segment_of(starts, load.declined[i].line)) - 1) > 0;
+  };
+  // Agent text only ever sits on an assistant line; the calls such a line also makes are not shown, so their
+  // partners need not be read.
+  auto pick = [&](std::string_view b) { return load.probes->peek_type(b) == "assistant"; };
+  if (fetch_declined(load, eligible, pick, cancel)) classify_read_records(load.ct, cancel);
+}
+
 }  // namespace csift

@@ -125,16 +125,14 @@ struct TranscriptScanner {
     }
   }
 
-  // The turns whose every line an exchange needs: a hit that opens its turn shows the turn's answer, and
-  // --siblings shows each hit turn's context.
+  // The turns with a hit: each exchange's frame shows its turn's end-of-turn agent text, and --siblings
+  // shows each hit turn's context (every line of it).
   std::set<int> context_turns(const TranscriptHits& th) const {
     std::set<int> turns;
     if (req.mode != SearchMode::exchanges || diagnose) return turns;
     for (const RecordHit& rh : th.hits) {
       const ClassifiedEntry& e = th.ct.entries[rh.entry_index];
-      if (e.turn_index < 0 || e.superseded_draft) continue;
-      const bool opener = th.ct.turns.opener_index[static_cast<size_t>(e.turn_index)] == rh.entry_index;
-      if (req.siblings || opener) turns.insert(e.turn_index);
+      if (e.turn_index >= 0 && !e.superseded_draft) turns.insert(e.turn_index);
     }
     return turns;
   }
@@ -179,7 +177,11 @@ struct TranscriptScanner {
     const std::set<int> turns = context_turns(*out);
     if (turns.empty()) return out;
     load.ct = std::move(out->ct);
-    complete_turns(load, pf, turns, cancel);
+    if (req.siblings) {
+      complete_turns(load, pf, turns, cancel);
+    } else {
+      complete_turn_answers(load, turns, cancel);
+    }
     // Lines read back hold no needle, so they add no hit: matching again re-derives the entry indices.
     return match(std::move(load.ct), scope_index);
   }

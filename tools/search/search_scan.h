@@ -32,6 +32,9 @@ void complete_tool_partners(SearchLoad& load, const SearchPrefilter& pf,
 // Sparse only: reads back every line of these turns the label gates admit (then pairs their tool ids).
 void complete_turns(SearchLoad& load, const SearchPrefilter& pf, const std::set<int>& turns,
                     const CancelToken* cancel);
+// Sparse only: reads back the assistant lines of these turns, so each turn's end-of-turn agent text (an
+// exchange's frame) is the one a full read finds.
+void complete_turn_answers(SearchLoad& load, const std::set<int>& turns, const CancelToken* cancel);
 
 // --resolve-persisted: the content of the file a <persisted-output> tool result points at, or nullopt with
 // `*note` saying why it could not be read. Only called for a unit whose text carries the pointer.

@@ -71,14 +71,15 @@ bool sibling_visible(const SearchRequest& req, Label l) {
 }
 
 TurnSiblings select_siblings(const SearchRequest& req, const ClassifiedTranscript& ct, int turn,
-                             const std::set<size_t>& rendered) {
+                             const std::set<std::pair<size_t, size_t>>& rendered) {
   TurnSiblings out;
   out.turn_lines = turn_span(ct, turn);
   std::map<Label, size_t> shown;
   for (const size_t i : turn_entries(ct, turn)) {
     const ClassifiedEntry& e = ct.entries[i];
-    if (e.turn_index != turn || e.superseded_draft || rendered.count(i)) continue;
+    if (e.turn_index != turn || e.superseded_draft) continue;
     for (size_t u = 0; u < e.units.size(); ++u) {
+      if (rendered.count({i, u})) continue;
       const Label leaf = e.units[u].labels.front();
       if (!sibling_visible(req, leaf)) continue;
       const auto cap = sibling_cap(leaf);
@@ -102,9 +103,9 @@ void add_siblings(json& row, const SearchRequest& req, const ClassifiedTranscrip
     row["turn_lines"] = nullptr;
     return;
   }
-  std::set<size_t> rendered;
+  std::set<std::pair<size_t, size_t>> rendered;
   for (const ExchangeUnit& u : x.units)
-    rendered.insert(u.entry_index);
+    rendered.insert({u.entry_index, u.unit_index});
   TurnSiblings s = select_siblings(req, ct, x.turn_index, rendered);
   row["siblings"] = std::move(s.siblings);
   row["siblings_hidden"] = std::move(s.hidden);

@@ -36,11 +36,11 @@ struct TurnSiblings {
   std::optional<std::pair<uint64_t, uint64_t>> turn_lines;  // first and last physical line of the turn
 };
 
-// The turn's records other than `rendered` (entry indices the exchange already shows), under the fixed
-// policy. The scan's classification is complete for this purpose: it declines only the gated record types,
-// which are exactly the ones sibling_visible refuses unless the request reached them.
+// The turn's units other than `rendered` ((entry, unit) pairs the exchange already shows: its hits and its
+// frame), under the fixed policy. The scan's classification is complete for this purpose: it declines only
+// the gated record types, which are exactly the ones sibling_visible refuses unless the request reached them.
 TurnSiblings select_siblings(const SearchRequest& req, const ClassifiedTranscript& ct, int turn,
-                             const std::set<size_t>& rendered);
+                             const std::set<std::pair<size_t, size_t>>& rendered);
 
 // Adds `siblings`, `siblings_hidden` and `turn_lines` to one exchange's row.
 void add_siblings(json& row, const SearchRequest& req, const ClassifiedTranscript& ct, const Exchange& x);

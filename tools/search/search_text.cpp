@@ -2,6 +2,10 @@
 // `<tok>·t<N> <local ts>` header per exchange with its hit lines, and the footer (true totals, drops, skipped
 // lines, the excerpt caution). -c prints one integer, -l one session id per line, --raw the verbatim lines.
 // A zero-match run prints nothing on stdout (the diagnosis is in the notes, on stderr).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
 #include "core/base/timefmt.h"
 #include "tools/common/record_render.h"
 #include "tools/common/text_fields.h"
@@ -33,6 +37,25 @@ std::string matches_banner(const json& s) {
   return out + "\n";
 }
 
+// The hits and the frame of one exchange in file order (a merged sidecar record, which has no line, last;
+// on one record the frame's unit first: an answer's text block precedes the call it made).
+std::vector<const json*> exchange_lines(const json& row) {
+  std::vector<const json*> out;
+  for (const char* part : {"frame", "hits"}) {
+    const auto it = row.find(part);
+    if (it == row.end() || !it->is_array()) continue;
+    for (const json& h : *it)
+      out.push_back(&h);
+  }
+  const auto line_of = [](const json* h) {
+    const auto l = h->find("line");
+    return l != h->end() && l->is_number() ? l->get<uint64_t>() : UINT64_MAX;
+  };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const json* a, const json* b) { return line_of(a) < line_of(b); });
+  return out;
+}
+
 std::string exchange_text(const json& row, const HeaderTokens& tokens, const ToolContext& ctx) {
   std::string out = render_turn_tag(row, tokens);
   const auto started = row.find("started_utc");
@@ -40,8 +63,8 @@ std::string exchange_text(const json& row, const HeaderTokens& tokens, const Too
     if (const auto ms = parse_iso8601(started->get<std::string>())) out += " " + format_local(*ms, true);
   }
   out += "\n";
-  for (const auto& hit : row["hits"])
-    out += render_hit_line(hit, HitLineStyle{true}) + "\n";
+  for (const json* hit : exchange_lines(row))
+    out += render_hit_line(*hit, HitLineStyle{true}) + "\n";
   out += render_siblings_text(row, ctx);  // --siblings (search_siblings.cpp); "" when the row has none
   return out;
 }

@@ -10,6 +10,7 @@
 #include "core/base/error.h"
 #include "core/harness/claude_code/session_probe.h"
 #include "tools/common/span_args.h"
+#include "tools/stats/shared_records.h"
 #include "tools/stats/stats_row.h"
 #include "tools/stats/stats_tally.h"
 
@@ -100,6 +101,8 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
   Envelope env = Envelope::make("stats");
   env.header = build_header(scope, window);
   StatsTotals totals;
+  std::vector<const TranscriptTally*> counted;
+  std::vector<const Transcript*> counted_transcripts;
   for (size_t k = 0; k < tallies.size(); ++k) {
     if (window.bounded() && counted_nothing(tallies[k])) {
       ++sel.outside_window;
@@ -107,8 +110,21 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
     }
     env.rows.push_back(stats_row(scope.transcripts[sel.indices[k]], tallies[k]));
     totals.add(tallies[k]);
+    counted.push_back(&tallies[k]);
+    counted_transcripts.push_back(&scope.transcripts[sel.indices[k]]);
   }
-  totals.write(env.summary);
+  const SharedRecordsScan shared = find_shared_records(counted);
+  size_t sharing = 0;
+  for (size_t k = 0; k < counted.size(); ++k) {
+    const SharedRecords& s = shared.per_transcript[k];
+    if (s.records == 0) continue;
+    ++sharing;
+    std::vector<std::string> with;
+    for (const size_t other : s.with)
+      with.push_back(counted_transcripts[other]->path);
+    mark_shared(env.rows[k], s.records, with);
+  }
+  totals.write(env.summary, shared.distinct_records, sharing);
   env.summary["dropped_by_cap"] = sel.dropped_by_cap;
   env.summary["max_count"] = cap ? json(*cap) : json(nullptr);
   env.summary["outside_window"] = sel.outside_window;

@@ -54,7 +54,13 @@ json stats_row(const Transcript& t, const TranscriptTally& tally) {
   row["bytes"] = tally.bytes;
   put_figures(row, tally);
   row["error"] = tally.error.empty() ? json(nullptr) : json(tally.error);
+  mark_shared(row, 0, {});
   return row;
+}
+
+void mark_shared(json& row, size_t shared, const std::vector<std::string>& with_paths) {
+  row["shared_records"] = shared;
+  row["shares_records_with"] = with_paths;
 }
 
 void StatsTotals::add(const TranscriptTally& t) {
@@ -68,6 +74,7 @@ void StatsTotals::add(const TranscriptTally& t) {
   sum_.compactions += t.compactions;
   sum_.turns += t.turns;
   add_tokens(sum_.tokens, t.tokens);
+  api_messages_.add(t.ledger);
   merge_counts(sum_.narration_blocks, t.narration_blocks);
   merge_counts(sum_.unknown_thinking_tags, t.unknown_thinking_tags);
   merge_counts(sum_.tools, t.tools);
@@ -82,10 +89,18 @@ void StatsTotals::add(const TranscriptTally& t) {
   }
 }
 
-void StatsTotals::write(json& summary) const {
+void StatsTotals::write(json& summary, size_t shared_records, size_t transcripts_sharing) const {
   summary["sessions"] = sessions_;
   put_figures(summary, sum_);
   summary["bytes"] = sum_.bytes;
+  summary["tokens"] = tokens_json(api_messages_.totals());
+  summary["tokens_sum_of_rows"] = tokens_json(sum_.tokens);
+  summary["shared_records"] = shared_records;
+  summary["transcripts_sharing_records"] = transcripts_sharing;
+  summary["figure_views"] = {
+      {"tokens", "each API message once across the scope (message id + request id)"},
+      {"tokens_sum_of_rows", "the rows' tokens summed (a message two transcripts hold counts twice)"},
+      {"other figures", "the rows summed (records two transcripts hold count in each)"}};
 }
 
 }  // namespace csift

@@ -1,5 +1,7 @@
 #include "tools/stats/stats_tally.h"
 
+#include <algorithm>
+#include <functional>
 #include <unordered_set>
 
 #include "core/harness/claude_code/classify_detail.h"
@@ -16,9 +18,16 @@ bool stats_wants(std::string_view line, const RawLineProbes& probes) {
   return probes.may_carry_message(line) || line.find("\"system\"") != std::string_view::npos;
 }
 
-std::vector<bool> turn_admits(const std::vector<Record>& records, const RangeSpec& turn, TurnOpener opener) {
+// The transcript's turn rule: its harness's opener, and the records of another lane it holds inline.
+struct TurnRule {
+  TurnOpener opens = nullptr;
+  TurnOpener foreign = nullptr;
+};
+
+std::vector<bool> turn_admits(const std::vector<Record>& records, const RangeSpec& turn,
+                              const TurnRule& rule) {
   std::vector<bool> admit(records.size(), false);
-  const TurnAssignment turns = assign_turns(records, opener);
+  const TurnAssignment turns = assign_turns(records, rule.opens, rule.foreign);
   const auto range = resolve_range(turn, 0, turns.turn_count - 1);
   if (!range) return admit;
   for (size_t i = 0; i < records.size(); ++i) {
@@ -28,10 +37,10 @@ std::vector<bool> turn_admits(const std::vector<Record>& records, const RangeSpe
 }
 
 // The windowed records in file order: the turn axis is computed over every record, then ANDed with time.
-std::vector<Record> windowed(std::vector<Record> records, const StatsWindow& window, TurnOpener opener) {
+std::vector<Record> windowed(std::vector<Record> records, const StatsWindow& window, const TurnRule& rule) {
   if (!window.bounded()) return records;
   std::vector<bool> admit =
-      window.turn ? turn_admits(records, *window.turn, opener) : std::vector<bool>(records.size(), true);
+      window.turn ? turn_admits(records, *window.turn, rule) : std::vector<bool>(records.size(), true);
   std::vector<Record> out;
   for (size_t i = 0; i < records.size(); ++i) {
     if (!admit[i]) continue;
@@ -85,18 +94,23 @@ void count_assistant(TranscriptTally& tally, const Record& r, TokenLedger& ledge
   }
 }
 
-void count_records(TranscriptTally& tally, const std::vector<Record>& records, TurnOpener opener) {
+void count_records(TranscriptTally& tally, const std::vector<Record>& records, const TurnRule& rule) {
   TokenLedger ledger;
   std::unordered_set<std::string> tool_ids;
   std::optional<EpochMs> first, last;
   for (const Record& r : records) {
     note_span(tally, r, first, last);
+    if (!r.uuid.empty()) tally.record_keys.push_back(std::hash<std::string>{}(r.uuid));
     if (r.type == "user") ++tally.user_records;
     if (is_compact_summary(r)) ++tally.compactions;
     if (r.type == "assistant") count_assistant(tally, r, ledger, tool_ids);
   }
   tally.tokens = ledger.totals();
-  tally.turns = assign_turns(records, opener).turn_count;
+  tally.ledger = std::move(ledger);
+  std::sort(tally.record_keys.begin(), tally.record_keys.end());
+  tally.record_keys.erase(std::unique(tally.record_keys.begin(), tally.record_keys.end()),
+                          tally.record_keys.end());
+  tally.turns = assign_turns(records, rule.opens, rule.foreign).turn_count;
 }
 
 }  // namespace
@@ -114,8 +128,8 @@ TranscriptTally tally_transcript(const Transcript& t, const StatsWindow& window,
   tally.bytes = read.bytes;
   tally.line_types = std::move(read.line_types);
   tally.error = std::move(read.error);
-  const TurnOpener opener = reader_for(t).turn_opener();
-  count_records(tally, windowed(std::move(read.records), window, opener), opener);
+  const TurnRule rule{reader_for(t).turn_opener(), reader_for(t).foreign_lane(t)};
+  count_records(tally, windowed(std::move(read.records), window, rule), rule);
   return tally;
 }
 

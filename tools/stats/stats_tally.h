@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/base/timefmt.h"
 #include "core/scan/line_scanner.h"
@@ -39,6 +40,10 @@ struct TranscriptTally {
   CountByName unknown_thinking_tags;  // signature tag values that are neither thinking nor narration
   CountByName tools;                  // tool_use calls by name
   std::string error;
+  // Cross-transcript facts (SPEC.md §9.4): the counted records' uuids (hashed, sorted, unique), to find
+  // records another transcript in scope also holds, and the per-message usage the scope total dedupes.
+  std::vector<uint64_t> record_keys;
+  TokenLedger ledger;
 };
 
 TranscriptTally tally_transcript(const Transcript& t, const StatsWindow& window, const CancelToken* cancel);

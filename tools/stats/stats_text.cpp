@@ -82,6 +82,31 @@ std::string figure_lines(const json& f) {
   return out + "tool calls " + ranked_counts(f["tools"]) + "\n";
 }
 
+// A row whose records another transcript in scope also holds: a copy or fork of the same conversation.
+std::string shared_line(const json& row) {
+  if (num(row, "shared_records") == 0) return "";
+  std::string with;
+  for (const auto& p : row.value("shares_records_with", json::array()))
+    with += (with.empty() ? "" : ", ") + p.get<std::string>();
+  return "shares " + std::to_string(num(row, "shared_records")) + " record(s) with " + with +
+         " (copied or forked; this row counts them as its own)\n";
+}
+
+// Which view the TOTAL's figures are, said where they differ from a plain sum.
+std::string views_lines(const json& s) {
+  std::string out = "(tokens: each API message once across these transcripts";
+  if (s.value("tokens_sum_of_rows", json::object()) != s.value("tokens", json::object())) {
+    out += "; summed over the rows they would be:\n" + token_lines(s["tokens_sum_of_rows"]);
+    out.pop_back();
+  }
+  out += "; every other figure sums the rows)\n";
+  if (num(s, "shared_records") > 0) {
+    out += std::to_string(num(s, "transcripts_sharing_records")) + " transcript(s) share " +
+           std::to_string(num(s, "shared_records")) + " record(s) with another in scope (copied or forked)\n";
+  }
+  return out;
+}
+
 std::string window_line(const json& header) {
   std::string parts;
   if (!str(header, "since_utc").empty()) parts += " since " + local_time(str(header, "since_utc"));
@@ -109,10 +134,10 @@ std::string render_stats_text(const Envelope& env, const json& /*args*/, const T
   const json& h = env.header;
   std::string out = scope_banner(h) + "\n" + window_line(h);
   for (const auto& row : env.rows)
-    out += "\n" + transcript_title(row) + "\n" + figure_lines(row);
+    out += "\n" + transcript_title(row) + "\n" + figure_lines(row) + shared_line(row);
   if (num(env.summary, "sessions") > 1) {
     out += "\nTOTAL (" + std::to_string(num(env.summary, "sessions")) + " transcripts)\n" +
-           figure_lines(env.summary);
+           figure_lines(env.summary) + views_lines(env.summary);
   }
   return out + "\n" + footer(env.summary, ctx);
 }

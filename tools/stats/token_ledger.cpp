@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/harness/claude_code/claude_fields.h"
+
 namespace csift {
 
 TokenCounts TokenCounts::of(const Usage& u) {
@@ -41,7 +43,24 @@ void TokenLedger::admit(const Record& r) {
   }
   MessageUsage& entry = by_message_id_[r.message.id];
   if (entry.model.empty()) entry.model = model;
+  if (entry.request_id.empty()) entry.request_id = api_request_id(r);
   entry.max.raise_to(counts);
+}
+
+void ScopeTokenLedger::add(const TokenLedger& transcript) {
+  add_tokens(without_id_, transcript.without_id());
+  for (const auto& [id, usage] : transcript.messages()) {
+    MessageUsage& entry = by_api_message_[id + '\n' + usage.request_id];
+    if (entry.model.empty()) entry.model = usage.model;
+    entry.max.raise_to(usage.max);
+  }
+}
+
+TokensByModel ScopeTokenLedger::totals() const {
+  TokensByModel out = without_id_;
+  for (const auto& [key, usage] : by_api_message_)
+    out[usage.model.empty() ? kUnknownModel : usage.model] += usage.max;
+  return out;
 }
 
 TokensByModel TokenLedger::totals() const {

@@ -32,19 +32,38 @@ using TokensByModel = std::map<std::string, TokenCounts>;
 // The model name recorded for usage with no `message.model`.
 inline constexpr const char* kUnknownModel = "(unknown)";
 
+// One API message's usage as one transcript counted it (the max over its records).
+struct MessageUsage {
+  std::string model;       // the first non-empty model seen for the id
+  std::string request_id;  // the first non-empty request id seen for the id
+  TokenCounts max;
+};
+
 // One transcript's ledger: admit its records in any order, then read the deduped totals.
 class TokenLedger {
  public:
   // Ignores records without `message.usage`.
   void admit(const Record& r);
   TokensByModel totals() const;
+  // The per-message entries (message id -> usage) and the summed usage of records without an id.
+  const std::unordered_map<std::string, MessageUsage>& messages() const { return by_message_id_; }
+  const TokensByModel& without_id() const { return without_id_; }
 
  private:
-  struct MessageUsage {
-    std::string model;  // the first non-empty model seen for the id
-    TokenCounts max;
-  };
   std::unordered_map<std::string, MessageUsage> by_message_id_;
+  TokensByModel without_id_;
+};
+
+// The scope's tokens counted once per API message across transcripts (SPEC.md §9.4): a copied or forked
+// session repeats another's records, message ids and request ids, and summing rows would count them twice.
+// Keyed by message id + request id; each field keeps its max over every transcript's count of the message.
+class ScopeTokenLedger {
+ public:
+  void add(const TokenLedger& transcript);
+  TokensByModel totals() const;
+
+ private:
+  std::unordered_map<std::string, MessageUsage> by_api_message_;
   TokensByModel without_id_;
 };
 

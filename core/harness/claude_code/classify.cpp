@@ -150,6 +150,12 @@ bool is_spawn_launch_ack(LazyObject& lazy_tur, const Block& b) {
          starts_with(b.content_text, kAsyncLaunchAck);
 }
 
+// A result the harness wrote instead of running the tool (`<tool_use_error>InputValidationError…`, a
+// cancelled sibling call): no subagent ran, so a spawn's refusal is a plain errored tool result.
+bool is_harness_refusal(const Block& b) {
+  return b.is_error && starts_with(trim_start(b.content_text), kToolUseError);
+}
+
 Unit tool_result_unit(const Record& r, const Block& b, int index, bool auq_block, ClassifyContext& ctx,
                       LazyObject& tur) {
   Unit u = make_unit({Label::agent_tool_result}, b.content_text, index);
@@ -180,7 +186,7 @@ Unit tool_result_unit(const Record& r, const Block& b, int index, bool auq_block
   }
   std::string child = lookup(ctx.spawned_child, b.tool_use_id);
   bool spawn_result = !child.empty() || u.tool_name == "Task" || u.tool_name == "Agent";
-  if (spawn_result && !is_spawn_launch_ack(tur, b)) {
+  if (spawn_result && !is_spawn_launch_ack(tur, b) && !is_harness_refusal(b)) {
     u.labels = {Label::agent_communication_inbox, Label::agent_tool_result};
     if (child.empty()) child = string_at(tur.get(), "agentId");
     u.from = child.empty() ? "?" : child;
@@ -218,8 +224,16 @@ void classify_user_text(const Record& r, const std::string& s, bool first_opener
                         std::vector<Unit>& out) {
   if (s == kInterruptUser) return out.push_back(make_unit({Label::harness_interrupt_user}, s));
   if (s == kInterruptTool) return out.push_back(make_unit({Label::harness_interrupt_tool}, s));
-  if (starts_with(s, kLocalCommandStdout))
+  if (starts_with(s, kLocalCommandStdout) || is_bash_output_text(s))
     return out.push_back(make_unit({Label::harness_command_stdout}, s));
+  if (is_bash_input_text(s)) {
+    // `!cmd` typed in bash mode: the human's command, run by the harness and never answered by the agent —
+    // user.message like a slash command's arguments, rendered `! <cmd>`, and (like it) no turn opener.
+    Unit u = make_unit({Label::user_message, Label::harness_command_invocation},
+                       "! " + xml_tag(s, "bash-input").value_or(""));
+    u.source_text = s;
+    return out.push_back(std::move(u));
+  }
   if (is_slash_wrapper_text(s)) {
     std::string name = xml_tag(s, "command-name").value_or("");
     std::string args = one_line(xml_tag(s, "command-args").value_or(""));
@@ -247,6 +261,14 @@ void classify_user_text(const Record& r, const std::string& s, bool first_opener
     u.source_text = s;
     return out.push_back(std::move(u));
   }
+  if (!ctx.is_subagent && is_inline_sidechain(r)) {
+    // Claude Code 1.x wrote a subagent's records inline in the session file: its prompt is the subagent's
+    // inbox (the inline sidechain has no id of its own), never the human of this session.
+    Unit u = make_unit({Label::agent_communication_inbox}, s);
+    u.from = "parent";
+    u.to = "sidechain";
+    return out.push_back(std::move(u));
+  }
   if (ctx.is_subagent && first_opener && !ctx.is_fork_clone) {
     // The delivered spawn prompt of a subagent transcript: parent ⇨ self (a /fork clone has no such seed).
     Unit u = make_unit({Label::agent_communication_inbox}, s);
@@ -269,6 +291,10 @@ void classify_sections(const std::vector<Section>& sections, ClassifyContext& ct
       u.from = child.empty() ? "?" : child;
       u.to = kSelf;
       u.tool_use_id = s.tool_use_id;
+      if (!out.empty()) {  // the pulse of this section was emitted just before its report
+        u.section_labels = out.back().labels;
+        out.back().section_labels = u.labels;
+      }
     } else {
       u.from = s.from;
       u.to = kSelf;

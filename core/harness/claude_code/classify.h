@@ -10,17 +10,21 @@
 
 #include "core/record/labels.h"
 #include "core/record/record.h"
+#include "core/store/store.h"
 
 namespace csift {
 
 struct Unit {
   std::vector<Label> labels;  // richest-first, never empty for an emitted unit
-  std::string text;           // the matchable / rendered text of this unit
-  std::string source_text;    // the verbatim source when `text` is a derived render (a slash wrapper's XML,
-                              // a notification section's XML); empty when `text` is already verbatim
-  std::string marker;         // label-zone marker: "[narration summary]", "[enqueue]", "[error]" ...
-  std::string tool_name;      // tool_use name, or the tool a tool_result answers (when known)
-  std::string tool_use_id;    // the pairing key (tool_use id / tool_result tool_use_id)
+  // The labels a twin unit of the same section carries (a notification's pulse and its `<result>` report
+  // are two units of one section): listed with the hit's labels, matched only through the twin.
+  std::vector<Label> section_labels;
+  std::string text;         // the matchable / rendered text of this unit
+  std::string source_text;  // the verbatim source when `text` is a derived render (a slash wrapper's XML,
+                            // a notification section's XML); empty when `text` is already verbatim
+  std::string marker;       // label-zone marker: "[narration summary]", "[enqueue]", "[error]" ...
+  std::string tool_name;    // tool_use name, or the tool a tool_result answers (when known)
+  std::string tool_use_id;  // the pairing key (tool_use id / tool_result tool_use_id)
   bool is_tool_use = false;
   bool is_tool_result = false;
   std::optional<bool> is_error;  // set on tool_result units
@@ -55,9 +59,17 @@ bool is_auq_answer(const Record& r);
 bool is_rejection_with_message(const Record& r);
 bool is_peer_message_record(const Record& r);
 bool is_task_notification_record(const Record& r);
+// A record Claude Code 1.x wrote inline for a subagent (isSidechain on a 1.x record) — in a session file,
+// another lane's.
+bool is_inline_sidechain(const Record& r);
 
 // The text of a user record when its content is a string or text blocks ("" otherwise).
 std::string user_text(const Record& r);
+
+// Fills ctx.spawned_child for transcript `t` (spawn_join.cpp): the meta.json toolUseIds of the owning
+// session's subagents, then the agentId each spawn result in `records` names. Lists the subagent folder only
+// when `records` hold a spawn call or a notification that could name one.
+void join_spawned_children(const Transcript& t, const std::vector<Record>& records, ClassifyContext& ctx);
 
 // Classifies a record into units, updating ctx (tool names, opener state). Pure apart from ctx.
 std::vector<Unit> classify_record(const Record& r, ClassifyContext& ctx);

@@ -26,6 +26,10 @@ inline constexpr std::string_view kAgentMessageOpen = "<agent-message";
 inline constexpr std::string_view kAgentMessageClose = "</agent-message>";
 inline constexpr std::string_view kRejectionMarker = "The user doesn't want to proceed with this tool use";
 inline constexpr std::string_view kRejectionUserSaid = "To tell you how to proceed, the user said:\n";
+inline constexpr std::string_view kToolUseError = "<tool_use_error>";
+inline constexpr std::string_view kBashInput = "<bash-input>";
+inline constexpr std::string_view kBashStdout = "<bash-stdout>";
+inline constexpr std::string_view kBashStderr = "<bash-stderr>";
 inline constexpr std::string_view kAsyncLaunchAck = "Async agent launched successfully";
 inline constexpr std::string_view kContinuation = "Continue from where you left off.";
 inline constexpr std::string_view kWakeupSentinel = "<<autonomous-loop-dynamic>>";
@@ -58,8 +62,11 @@ bool is_peer_message_text(std::string_view text);
 bool is_agents_stopped_notice(std::string_view text);
 bool is_slash_wrapper_text(std::string_view text);
 bool is_interrupt_text(std::string_view text);
+// `!` bash mode: the typed command (<bash-input>) and its output (<bash-stdout>/<bash-stderr>).
+bool is_bash_input_text(std::string_view text);
+bool is_bash_output_text(std::string_view text);
 // The synthesized non-human user shapes of SPEC.md §4 (interrupt markers, local-command stdout, slash-command
-// wrappers) plus the agents-stopped notice.
+// wrappers, bash-mode input and output) plus the agents-stopped notice.
 bool is_synthetic_user_text(std::string_view text);
 std::optional<std::string> xml_tag(std::string_view s, std::string_view tag);
 std::optional<std::string> xml_attr(std::string_view s, std::string_view attr);

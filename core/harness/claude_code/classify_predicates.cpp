@@ -164,6 +164,12 @@ bool is_rejection_with_message(const Record& r) {
   return false;
 }
 
+// Only 1.x wrote subagents inline: from 2.0 each agent has its own file, so a flagged record in a 2.x session
+// file is not another lane's (a hand-made or converted transcript may flag every record).
+bool is_inline_sidechain(const Record& r) {
+  return cc(r).is_sidechain && (starts_with(r.version, "1.") || starts_with(r.version, "0."));
+}
+
 bool opens_turn(const Record& r) {
   return is_genuine_user(r) || is_auq_answer(r) || is_rejection_with_message(r) ||
          is_peer_message_record(r) || is_task_notification_record(r);

@@ -43,6 +43,35 @@ std::vector<std::pair<std::string, std::string>> parse_synthesized_pairs(std::st
   return pairs;
 }
 
+// The notes the user typed beside a question's answer: toolUseResult.annotations{question: {notes}}.
+std::string annotation_notes(const json& tur, const std::string& question) {
+  const auto annotations = tur.find("annotations");
+  if (annotations == tur.end() || !annotations->is_object()) return "";
+  const auto entry = annotations->find(question);
+  if (entry == annotations->end()) return "";
+  if (entry->is_string()) return entry->get<std::string>();
+  return entry->is_object() ? scalar_text(entry->value("notes", json())) : "";
+}
+
+// The same notes as the synthesized result string carries them: `"<q>"="<a>" user notes: <notes>`, ending
+// at the next `, "<q>"=` pair or the closing `. You can now continue` sentence.
+std::string synthesized_notes(std::string_view text, const std::string& question) {
+  const std::string pair_head = "\"" + question + "\"=\"";
+  size_t at = text.find(pair_head);
+  if (at == std::string_view::npos) return "";
+  at = text.find('"', at + pair_head.size());
+  if (at == std::string_view::npos) return "";
+  constexpr std::string_view kNotes = " user notes: ";
+  if (text.substr(at + 1, kNotes.size()) != kNotes) return "";
+  const size_t begin = at + 1 + kNotes.size();
+  size_t end = text.find(". You can now continue", begin);
+  const size_t next_pair = text.find(", \"", begin);
+  if (next_pair != std::string_view::npos && (end == std::string_view::npos || next_pair < end))
+    end = next_pair;
+  return std::string(
+      text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin));
+}
+
 std::string question_count(size_t n) {
   return std::to_string(n) + (n == 1 ? " question" : " questions");
 }
@@ -71,6 +100,9 @@ std::string auq_exchange_text(const Record& r, std::string_view result_text) {
       if (q.is_object() && q.contains("options") && q["options"].is_array()) {
         for (const auto& o : q["options"]) {
           std::string label = o.is_object() ? scalar_text(o.value("label", json())) : scalar_text(o);
+          // The description is what the user read when choosing: it is searchable with the label.
+          std::string description = o.is_object() ? scalar_text(o.value("description", json())) : "";
+          if (!description.empty()) label += " \xE2\x80\x94 " + description;  // —
           options += (options.empty() ? "" : " | ") + label;
         }
       }
@@ -80,6 +112,9 @@ std::string auq_exchange_text(const Record& r, std::string_view result_text) {
       if (answers.is_object() && answers.contains(question)) answer = scalar_text(answers[question]);
       if (answer.empty() && tur.contains("response")) answer = scalar_text(tur["response"]);
       out += "\nA" + std::to_string(n) + ": " + answer;
+      std::string notes = annotation_notes(tur, question);
+      if (notes.empty()) notes = synthesized_notes(result_text, question);
+      if (!notes.empty()) out += "\nN" + std::to_string(n) + ": " + notes;
     }
     return out;
   }
@@ -89,6 +124,8 @@ std::string auq_exchange_text(const Record& r, std::string_view result_text) {
   for (size_t i = 0; i < pairs.size(); ++i) {
     out += "\nQ" + std::to_string(i + 1) + ": " + pairs[i].first;
     out += "\nA" + std::to_string(i + 1) + ": " + pairs[i].second;
+    const std::string notes = synthesized_notes(result_text, pairs[i].first);
+    if (!notes.empty()) out += "\nN" + std::to_string(i + 1) + ": " + notes;
   }
   return out;
 }

@@ -61,9 +61,18 @@ bool is_interrupt_text(std::string_view text) {
   return text == kInterruptUser || text == kInterruptTool;
 }
 
+bool is_bash_input_text(std::string_view text) {
+  return starts_with(trim_start(text), kBashInput);
+}
+
+bool is_bash_output_text(std::string_view text) {
+  const std::string_view s = trim_start(text);
+  return starts_with(s, kBashStdout) || starts_with(s, kBashStderr);
+}
+
 bool is_synthetic_user_text(std::string_view text) {
   return is_interrupt_text(text) || starts_with(text, kLocalCommandStdout) || is_slash_wrapper_text(text) ||
-         is_agents_stopped_notice(text);
+         is_agents_stopped_notice(text) || is_bash_input_text(text) || is_bash_output_text(text);
 }
 
 std::optional<std::string> xml_tag(std::string_view s, std::string_view tag) {

@@ -309,6 +309,9 @@ class ClaudeCodeReader final : public TranscriptReader {
   }
 
   TurnOpener turn_opener() const override { return &opens_turn; }
+  TurnOpener foreign_lane(const Transcript& t) const override {
+    return t.is_subagent ? nullptr : &is_inline_sidechain;
+  }
 
   const RawLineProbes* raw_probes() const override {
     static const ClaudeCodeProbes probes;

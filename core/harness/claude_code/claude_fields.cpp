@@ -34,6 +34,10 @@ std::optional<std::string> attachment_type(const Record& r) {
   return type;
 }
 
+const std::string& api_request_id(const Record& r) {
+  return cc(r).request_id;
+}
+
 std::string persisted_output_path(const Record& r) {
   return stored_string_field(cc(r).tool_use_result_json, "persistedOutputPath");
 }

@@ -61,6 +61,9 @@ const std::vector<int64_t>& image_paste_ids(const Record& r);
 const std::string& queue_operation(const Record& r);
 // The payload type of an attachment record (`attachment.type`; hook context is an attachment too).
 std::optional<std::string> attachment_type(const Record& r);
+// The API request an assistant record came from (`requestId`), "" when absent: with message.id it names one
+// API message across files (a copied session repeats both).
+const std::string& api_request_id(const Record& r);
 // The file a tool result Claude Code externalised was saved to (toolUseResult.persistedOutputPath), or "".
 std::string persisted_output_path(const Record& r);
 

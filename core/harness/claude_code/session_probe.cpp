@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -14,6 +15,7 @@
 #include "core/record/record.h"
 #include "core/scan/file_handle.h"
 #include "core/scan/line_scanner.h"
+#include "core/store/store.h"
 
 namespace csift {
 namespace {
@@ -80,7 +82,8 @@ std::optional<Record> read_window_line(std::string_view line, RecordParser& pars
 // The forward head window: identity first-seen facts, clone detection, and the first genuine user message.
 class HeadWindow {
  public:
-  HeadWindow(SessionProbe& probe, RecordParser& parser) : probe_(probe), parser_(parser) {}
+  HeadWindow(SessionProbe& probe, RecordParser& parser, bool main_lane)
+      : probe_(probe), parser_(parser), main_lane_(main_lane) {}
 
   // Returns false once the first genuine user message is found (the head stops there).
   bool take(std::string_view line, uint64_t line_no, uint64_t offset) {
@@ -91,6 +94,7 @@ class HeadWindow {
     r.line = line_no;
     r.offset = offset;
     note_identity(r);
+    if (main_lane_ && is_inline_sidechain(r)) return true;  // a subagent's record, not this lane's
     if (std::string text = agent_text(r); !is_blank_text(text)) last_agent = anchor_of(r, std::move(text));
     if (!is_genuine_user(r)) return true;
     probe_.first_user = anchor_of(r, user_text(r));
@@ -125,12 +129,14 @@ class HeadWindow {
 
   SessionProbe& probe_;
   RecordParser& parser_;
+  bool main_lane_;
 };
 
 // The backward tail window above the head's end: last-seen facts and the last user / agent anchors.
 class TailWindow {
  public:
-  TailWindow(SessionProbe& probe, RecordParser& parser) : probe_(probe), parser_(parser) {}
+  TailWindow(SessionProbe& probe, RecordParser& parser, bool main_lane)
+      : probe_(probe), parser_(parser), main_lane_(main_lane) {}
 
   // Returns false once both the last genuine user message and the last agent text are found.
   bool take(std::string_view line, uint64_t offset) {
@@ -142,6 +148,7 @@ class TailWindow {
     if (last_timestamp.empty()) last_timestamp = r.timestamp;
     if (version.empty()) version = r.version;
     if (git_branch.empty()) git_branch = r.git_branch;
+    if (main_lane_ && is_inline_sidechain(r)) return true;  // a subagent's record, not this lane's
     if (!last_user.found && is_genuine_user(r)) last_user = anchor_of(r, user_text(r));
     if (!last_agent.found) {
       if (std::string text = agent_text(r); !is_blank_text(text)) last_agent = anchor_of(r, std::move(text));
@@ -161,6 +168,7 @@ class TailWindow {
 
   SessionProbe& probe_;
   RecordParser& parser_;
+  bool main_lane_;
 };
 
 // Walks one block of complete lines, keeping exact line ends so the head can report where it stopped.
@@ -187,8 +195,8 @@ bool feed_block(const LineBlock& block, HeadWindow& head, SessionProbe& probe) {
 
 // The head starts with small reads (the first genuine user usually sits in the first few KB) and switches to
 // large ones once it is clearly walking a long prefix, or the whole file when no genuine user exists.
-ProbedMessage read_head(const std::string& path, SessionProbe& probe, RecordParser& parser) {
-  HeadWindow head(probe, parser);
+ProbedMessage read_head(const std::string& path, SessionProbe& probe, RecordParser& parser, bool main_lane) {
+  HeadWindow head(probe, parser, main_lane);
   const BlockFn feed = [&](const LineBlock& block) { return feed_block(block, head, probe); };
   LineScanner small_reads(kHeadFirstChunkBytes);
   ScanStats stats = small_reads.scan(path, feed, 0, kHeadSmallReadsBytes);
@@ -217,9 +225,9 @@ ProbedMessage read_head(const std::string& path, SessionProbe& probe, RecordPars
   return head.last_agent;
 }
 
-void read_tail(const std::string& path, SessionProbe& probe, RecordParser& parser,
+void read_tail(const std::string& path, SessionProbe& probe, RecordParser& parser, bool main_lane,
                ProbedMessage head_last_agent) {
-  TailWindow tail(probe, parser);
+  TailWindow tail(probe, parser, main_lane);
   const ScanStats stats = scan_backward(
       path, [&](const LineView& view) { return tail.take(view.bytes, view.offset); }, probe.head_end);
   probe.bytes_read += stats.bytes;
@@ -292,9 +300,12 @@ std::string agent_text(const Record& r) {
 SessionProbe probe_session(const std::string& path) {
   SessionProbe probe;
   RecordParser& parser = thread_parser();
-  ProbedMessage head_last_agent = read_head(path, probe, parser);
+  // A session file's isSidechain records (Claude Code 1.x inline subagents) are not its conversation; in an
+  // agent-<id>.jsonl every record is the agent's own.
+  const bool main_lane = agent_id_from_filename(std::filesystem::path(path).filename().string()).empty();
+  ProbedMessage head_last_agent = read_head(path, probe, parser, main_lane);
   if (!probe.error.empty()) return probe;
-  read_tail(path, probe, parser, std::move(head_last_agent));
+  read_tail(path, probe, parser, main_lane, std::move(head_last_agent));
   number_tail_anchors(path, probe);
   return probe;
 }
