@@ -26,6 +26,8 @@ struct Scope {
   size_t top_level_sessions = 0;
   size_t subagent_sessions = 0;
   std::vector<std::string> notes;  // stderr-class notes (e.g. the @main lane note)
+  // Transcript-named entries in scope that are not readable files (store.h): reported, never opened.
+  std::vector<StoreProblem> problems;
 };
 
 class TargetResolver {
@@ -45,6 +47,10 @@ class TargetResolver {
   std::string home_;
   std::string root_;
 };
+
+// The most an id list may hold (a uuid and a newline are 37 bytes: ~450,000 ids). A longer list — or a
+// stream that never ends, such as /dev/zero — is refused rather than read without bound.
+inline constexpr size_t kMaxIdListBytes = size_t{16} << 20;
 
 // Splits an id list (whitespace separated, bare or @-prefixed; the `@` is dropped) read from a file or stdin.
 std::vector<std::string> parse_id_list(const std::string& text);

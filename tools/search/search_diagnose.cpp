@@ -68,13 +68,33 @@ std::vector<std::string> gated_leaves_unreached(const SearchRequest& req) {
   return out;
 }
 
+std::vector<StoreProblem> unread_in(const Scope& scope, const SearchScan& scan) {
+  std::vector<StoreProblem> out = scope.problems;
+  out.insert(out.end(), scan.unread.begin(), scan.unread.end());
+  return out;
+}
+
 void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& scope, const SearchScan& scan,
                          ToolContext& ctx) {
   const std::string filters = active_filters_text(req);
-  env.notes.push_back("csift: 0 matches \xE2\x80\x94 a DEFINITIVE absence (exit 0), NOT an error. Scope: " +
-                      std::to_string(scope.transcripts.size()) + " session(s). Active filters: " + filters +
-                      ".");
-  env.summary["definitive_absence"] = true;
+  // Absence is proven only when every transcript in scope was read and every line was decided.
+  const size_t unread = scope.problems.size() + scan.unread.size();
+  const bool definitive = unread == 0 && scan.too_complex_lines == 0;
+  if (definitive) {
+    env.notes.push_back("csift: 0 matches \xE2\x80\x94 a DEFINITIVE absence (exit 0), NOT an error. Scope: " +
+                        std::to_string(scope.transcripts.size()) + " session(s). Active filters: " + filters +
+                        ".");
+  } else {
+    std::vector<std::string> undecided;
+    if (unread > 0) undecided.push_back(std::to_string(unread) + " transcript(s) were not read");
+    if (scan.too_complex_lines > 0)
+      undecided.push_back(std::to_string(scan.too_complex_lines) +
+                          " line(s) were too complex for the pattern");
+    env.notes.push_back("csift: 0 matches, but NOT a definitive absence: " + join(undecided, " and ") +
+                        ". Scope: " + std::to_string(scope.transcripts.size()) +
+                        " session(s). Active filters: " + filters + ".");
+  }
+  env.summary["definitive_absence"] = definitive;
   env.summary["active_filters"] = filters;
   env.summary["excluded_by_label"] = nullptr;
   if (req.label_filter_active) {
