@@ -1,6 +1,7 @@
 #include "server/stdio_transport.h"
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -119,7 +120,17 @@ class StdioSession {
       return;
     }
     if (!pool_.try_submit([this, m, rev, emit, admitted] {
-          if (auto r = server_.handle_request(m, rev, conn_, emit, admitted)) writer_.write(*r);
+          // An exception must not end the worker thread (std::terminate) nor leave the call unanswered.
+          try {
+            if (auto r = server_.handle_request(m, rev, conn_, emit, admitted)) writer_.write(*r);
+          } catch (const std::exception& e) {
+            std::fprintf(stderr, "csift-mcp: internal error: %s\n", e.what());
+            conn_.end(m.id);
+            writer_.write(rpc::make_error(m.id, rpc::kInternalError, "internal error"));
+          } catch (...) {
+            conn_.end(m.id);
+            writer_.write(rpc::make_error(m.id, rpc::kInternalError, "internal error"));
+          }
         })) {
       conn_.end(m.id);
       writer_.write(
