@@ -69,7 +69,7 @@ def run_json(tool, *args, preexec=None, timeout=60):
                        stderr=subprocess.PIPE, timeout=timeout, env=h.test_env(), preexec_fn=preexec)
     out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
     if p.returncode != 0:
-        return p.returncode, None, None, None, err
+        return p.returncode, None, None, None, out + err
     header, rows, summary = h.parse_envelope(out)
     return p.returncode, header, rows, summary, err
 
@@ -300,7 +300,7 @@ class OneLargeRecord(unittest.TestCase):
             self.assertEqual(code, 0, err)
             _, rows, summary = h.parse_envelope(out)
             self.assertEqual(len(rows), 1)
-            self.assertLessEqual(len(out), 8000, "the budget did not hold for one row")
+            self.assertLessEqual(len(out), 8000, f"the budget did not hold for one row: {args} {out[-600:]}")
             w = rows[0]["window"]
             text = rows[0]["text"]
             if w["char_offset"] > 0:

@@ -153,36 +153,39 @@ void apply_row_window(Envelope& env, const Budget& budget, int64_t char_offset) 
   const size_t rows_after = env.rows.size() - 1 + env.summary.value("rows_omitted", size_t{0});
   const json original_row = env.rows.front();
   env.rows.resize(1);
-  env.summary.erase("continue_with");
-  env.summary.erase("rows_omitted");
+  const json original_summary = env.summary;
+  // The row's window of `count` characters and the summary that continues after it, as they will be
+  // rendered: the continuation is part of what the budget measures.
   const auto shown = [&](size_t count) {
     env.rows.front() = original_row;
     window_row_field(env.rows.front(), *field, from, count);
+    env.summary = original_summary;
+    env.summary.erase("continue_with");
+    env.summary.erase("rows_omitted");
+    json next = budget.original_args.is_object() ? budget.original_args : json::object();
+    next.erase("char_offset");
+    if (from + count < field->chars) {
+      next["row_offset"] = budget.prior_offset;
+      next["char_offset"] = from + count;
+      env.summary["row_chars_omitted"] = field->chars - from - count;
+    } else if (rows_after > 0) {
+      next["row_offset"] = budget.prior_offset + 1;
+    } else {
+      return;
+    }
+    env.summary["rows_omitted"] = rows_after;
+    env.summary["continue_with"] = next;
   };
   size_t count = field->chars - from;
   shown(count);
-  if (limit > 0 && budget.rendered_size(env) > limit) {
-    shown(0);
-    const size_t base = budget.rendered_size(env);
-    count = base < limit ? std::min(count, limit - base) : 1;
-    for (shown(count); count > 1 && budget.rendered_size(env) > limit; shown(count)) {
-      const size_t over = budget.rendered_size(env) - limit;
-      count = count > over + count / 32 + 1 ? count - over - count / 32 - 1 : 1;
-    }
+  if (limit == 0 || budget.rendered_size(env) <= limit) return;
+  shown(0);
+  const size_t base = budget.rendered_size(env);
+  count = base < limit ? std::min(count, limit - base) : 1;
+  for (shown(count); count > 1 && budget.rendered_size(env) > limit; shown(count)) {
+    const size_t over = budget.rendered_size(env) - limit;
+    count = count > over + count / 32 + 1 ? count - over - count / 32 - 1 : 1;
   }
-  json next = budget.original_args.is_object() ? budget.original_args : json::object();
-  next.erase("char_offset");
-  if (from + count < field->chars) {
-    next["row_offset"] = budget.prior_offset;
-    next["char_offset"] = from + count;
-    env.summary["row_chars_omitted"] = field->chars - from - count;
-  } else if (rows_after > 0) {
-    next["row_offset"] = budget.prior_offset + 1;
-  } else {
-    return;
-  }
-  env.summary["rows_omitted"] = rows_after;
-  env.summary["continue_with"] = next;
 }
 
 }  // namespace
