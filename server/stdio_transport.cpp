@@ -34,31 +34,30 @@ class LineWriter {
 enum class LineRead { line, too_long, eof };
 
 // Reads one line (without '\n' or a trailing '\r') of at most `max` bytes. A longer line is consumed up to
-// its newline without being kept, so a client cannot make the reader hold more than `max` bytes.
+// its newline without being kept, so a client cannot make the reader hold more than `max` bytes. Byte by
+// byte (getc_unlocked is buffered): fgets cannot tell a NUL inside a line from its end, and a NUL would have
+// joined the line to the next message.
 LineRead read_line(std::FILE* in, std::string& line, size_t max) {
   line.clear();
   bool too_long = false;
-  char buf[65536];
-  while (std::fgets(buf, sizeof buf, in)) {
-    const std::string_view chunk(buf);
-    const bool ends = !chunk.empty() && chunk.back() == '\n';
-    if (!too_long) {
-      line.append(chunk);
-      if (line.size() > max + 2) {
-        too_long = true;
-        line.clear();
-      }
-    }
-    if (ends) {
+  bool any = false;
+  for (int c = getc_unlocked(in); c != EOF; c = getc_unlocked(in)) {
+    any = true;
+    if (c == '\n') {
       if (too_long) return LineRead::too_long;
-      line.pop_back();
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (line.size() > max) return LineRead::too_long;
-      return LineRead::line;
+      return line.size() > max ? LineRead::too_long : LineRead::line;
+    }
+    if (too_long) continue;
+    line.push_back(static_cast<char>(c));
+    if (line.size() > max + 1) {
+      too_long = true;
+      line.clear();
+      line.shrink_to_fit();
     }
   }
   if (too_long) return LineRead::too_long;
-  return line.empty() ? LineRead::eof : LineRead::line;  // a last line without '\n' still counts
+  return any && !line.empty() ? LineRead::line : LineRead::eof;  // a last line without '\n' still counts
 }
 
 class StdioSession {
