@@ -167,8 +167,7 @@ bool ScopeBuilder::project_dir(const std::string& dir, const std::string& shown)
     std::string why;
     for (const StoreProblem& p : unreadable)
       why += "; " + p.path + " is " + p.reason;
-    not_found_error("'" + shown + "': the project dir " + dir + " holds no readable session transcript" +
-                    why);
+    not_found_error("'" + shown + "': the project dir " + dir + " holds no session transcript" + why);
   }
   for (StoreProblem& p : unreadable)
     problems_.push_back(std::move(p));

@@ -147,8 +147,11 @@ void apply_row_window(Envelope& env, const Budget& budget, int64_t char_offset) 
   if (env.rows.empty()) return;
   const auto limit = static_cast<size_t>(std::max<int64_t>(budget.max_chars, 0));
   if (char_offset <= 0 && (limit == 0 || budget.rendered_size(env) <= limit)) return;
+  // A row whose longest text is short is over the budget by its shape, not by a text worth windowing: it is
+  // kept whole (at least one row), as before.
+  constexpr size_t kMinWindowedChars = 256;
   const auto field = longest_text_field(env.rows.front());
-  if (!field) return;
+  if (!field || (char_offset <= 0 && field->chars < kMinWindowedChars)) return;
   const size_t from = std::min(static_cast<size_t>(std::max<int64_t>(char_offset, 0)), field->chars);
   const size_t rows_after = env.rows.size() - 1 + env.summary.value("rows_omitted", size_t{0});
   const json original_row = env.rows.front();
