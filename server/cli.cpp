@@ -65,7 +65,12 @@ void print_outcome(std::string_view tool, const ToolOutcome& outcome, bool as_js
 // `sessions_from: "-"` means the list comes on stdin; read it here, where stdin belongs to the caller.
 void read_stdin_when_requested(const json& args, ToolContext& ctx) {
   if (!args.contains("sessions_from") || args["sessions_from"] != "-") return;
-  ctx.stdin_text = std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  // Bounded: one byte past the limit is enough for the tool to refuse the list (stdin may be /dev/zero).
+  std::string text;
+  char buf[65536];
+  while (text.size() <= kMaxIdListBytes && std::cin.read(buf, sizeof buf).gcount() > 0)
+    text.append(buf, static_cast<size_t>(std::cin.gcount()));
+  ctx.stdin_text = std::move(text);
 }
 
 }  // namespace

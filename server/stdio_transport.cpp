@@ -1,6 +1,7 @@
 #include "server/stdio_transport.h"
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -34,31 +35,30 @@ class LineWriter {
 enum class LineRead { line, too_long, eof };
 
 // Reads one line (without '\n' or a trailing '\r') of at most `max` bytes. A longer line is consumed up to
-// its newline without being kept, so a client cannot make the reader hold more than `max` bytes.
+// its newline without being kept, so a client cannot make the reader hold more than `max` bytes. Byte by
+// byte (getc_unlocked is buffered): fgets cannot tell a NUL inside a line from its end, and a NUL would have
+// joined the line to the next message.
 LineRead read_line(std::FILE* in, std::string& line, size_t max) {
   line.clear();
   bool too_long = false;
-  char buf[65536];
-  while (std::fgets(buf, sizeof buf, in)) {
-    const std::string_view chunk(buf);
-    const bool ends = !chunk.empty() && chunk.back() == '\n';
-    if (!too_long) {
-      line.append(chunk);
-      if (line.size() > max + 2) {
-        too_long = true;
-        line.clear();
-      }
-    }
-    if (ends) {
+  bool any = false;
+  for (int c = getc_unlocked(in); c != EOF; c = getc_unlocked(in)) {
+    any = true;
+    if (c == '\n') {
       if (too_long) return LineRead::too_long;
-      line.pop_back();
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (line.size() > max) return LineRead::too_long;
-      return LineRead::line;
+      return line.size() > max ? LineRead::too_long : LineRead::line;
+    }
+    if (too_long) continue;
+    line.push_back(static_cast<char>(c));
+    if (line.size() > max + 1) {
+      too_long = true;
+      line.clear();
+      line.shrink_to_fit();
     }
   }
   if (too_long) return LineRead::too_long;
-  return line.empty() ? LineRead::eof : LineRead::line;  // a last line without '\n' still counts
+  return any && !line.empty() ? LineRead::line : LineRead::eof;  // a last line without '\n' still counts
 }
 
 class StdioSession {
@@ -124,7 +124,17 @@ class StdioSession {
       return;
     }
     if (!pool_.try_submit([this, m, rev, emit, admitted] {
-          if (auto r = server_.handle_request(m, rev, conn_, emit, admitted)) writer_.write(*r);
+          // An exception must not end the worker thread (std::terminate) nor leave the call unanswered.
+          try {
+            if (auto r = server_.handle_request(m, rev, conn_, emit, admitted)) writer_.write(*r);
+          } catch (const std::exception& e) {
+            std::fprintf(stderr, "csift-mcp: internal error: %s\n", e.what());
+            conn_.end(m.id);
+            writer_.write(rpc::make_error(m.id, rpc::kInternalError, "internal error"));
+          } catch (...) {
+            conn_.end(m.id);
+            writer_.write(rpc::make_error(m.id, rpc::kInternalError, "internal error"));
+          }
         })) {
       conn_.end(m.id);
       writer_.write(

@@ -1,5 +1,7 @@
 #include "server/worker_pool.h"
 
+#include <cstdio>
+
 namespace csift {
 
 WorkerPool::WorkerPool(size_t threads, size_t max_queued) : max_queued_(max_queued) {
@@ -48,7 +50,15 @@ void WorkerPool::run() {
       jobs_.pop_front();
       ++running_;
     }
-    job();
+    // The last line of defence (each transport answers its own failures first): an exception leaving a
+    // job would end the thread in std::terminate and take every call in flight with it.
+    try {
+      job();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "csift-mcp: internal error in a worker: %s\n", e.what());
+    } catch (...) {
+      std::fprintf(stderr, "csift-mcp: internal error in a worker\n");
+    }
     {
       std::lock_guard lock(mu_);
       --running_;

@@ -2,7 +2,9 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <bitset>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 
@@ -99,29 +101,42 @@ struct Avx2Strings {
   }
 };
 
+// Number tokens beyond a finite double met by the current validation (json_object_well_formed resets it).
+thread_local size_t t_out_of_range = 0;
+
 // -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
 const char* skip_number(const char* p, const char* end) {
+  const char* start = p;
   if (p < end && *p == '-') ++p;
   if (p >= end || !is_ascii_digit(*p)) return nullptr;
+  const char* int_start = p;
   if (*p == '0') {
     ++p;
   } else {
     while (p < end && is_ascii_digit(*p))
       ++p;
   }
+  const ptrdiff_t int_digits = p - int_start;
   if (p < end && *p == '.') {
     ++p;
     if (p >= end || !is_ascii_digit(*p)) return nullptr;
     while (p < end && is_ascii_digit(*p))
       ++p;
   }
+  ptrdiff_t exp_digits = 0;
   if (p < end && (*p == 'e' || *p == 'E')) {
     ++p;
     if (p < end && (*p == '+' || *p == '-')) ++p;
     if (p >= end || !is_ascii_digit(*p)) return nullptr;
+    const char* exp_start = p;
     while (p < end && is_ascii_digit(*p))
       ++p;
+    exp_digits = p - exp_start;
   }
+  // A value past 1.8e308 needs a 3-digit exponent or 200 integer digits: only those take the exact test.
+  if ((exp_digits >= 3 || int_digits >= 200) &&
+      json_number_overflows(std::string_view(start, static_cast<size_t>(p - start))))
+    ++t_out_of_range;
   return p;
 }
 
@@ -238,9 +253,52 @@ WellFormedFn pick_well_formed() {
 
 }  // namespace
 
-bool json_object_well_formed(std::string_view line) {
+bool json_object_well_formed(std::string_view line, size_t* out_of_range) {
   static const WellFormedFn fn = pick_well_formed();
-  return fn(line.data(), line.data() + line.size());
+  t_out_of_range = 0;
+  const bool ok = fn(line.data(), line.data() + line.size());
+  if (out_of_range) *out_of_range = ok ? t_out_of_range : 0;
+  return ok;
+}
+
+bool json_number_overflows(std::string_view token) {
+  // The decimal magnitude of the first significant digit: digits before the point, minus leading zeros
+  // after it, plus the exponent (saturated: an exponent of a thousand digits is simply huge).
+  size_t i = token.empty() || token[0] != '-' ? 0 : 1;
+  int64_t magnitude = 0;
+  bool seen_significant = false;
+  int64_t int_digits = 0, leading_fraction_zeros = 0;
+  for (; i < token.size() && is_ascii_digit(token[i]); ++i) {
+    if (token[i] != '0') seen_significant = true;
+    if (seen_significant) ++int_digits;
+  }
+  if (i < token.size() && token[i] == '.') {
+    for (++i; i < token.size() && is_ascii_digit(token[i]); ++i) {
+      if (seen_significant) continue;
+      if (token[i] != '0') {
+        seen_significant = true;
+      } else {
+        ++leading_fraction_zeros;
+      }
+    }
+  }
+  if (!seen_significant) return false;  // zero, however spelled
+  magnitude = int_digits > 0 ? int_digits - 1 : -(leading_fraction_zeros + 1);
+  int64_t exponent = 0;
+  bool negative = false;
+  if (i < token.size() && (token[i] == 'e' || token[i] == 'E')) {
+    ++i;
+    if (i < token.size() && (token[i] == '+' || token[i] == '-')) negative = token[i++] == '-';
+    for (; i < token.size() && is_ascii_digit(token[i]); ++i)
+      exponent = std::min<int64_t>(exponent * 10 + (token[i] - '0'), int64_t{1} << 40);
+  }
+  magnitude += negative ? -exponent : exponent;
+  if (magnitude != 308) return magnitude > 308;
+  double value = 0;
+  const auto [ptr, ec] =
+      std::from_chars(token.data() + (token[0] == '-'), token.data() + token.size(), value);
+  (void)ptr;
+  return ec == std::errc::result_out_of_range;
 }
 
 }  // namespace csift

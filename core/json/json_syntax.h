@@ -16,7 +16,12 @@ inline constexpr size_t kMaxJsonDepth = 1024;
 inline constexpr size_t kMaxRecordLineBytes = size_t{64} << 20;
 
 // True when `line` (no trailing newline) is one well-formed JSON object in the sense above. Its length is
-// not checked here (see kMaxRecordLineBytes).
-bool json_object_well_formed(std::string_view line);
+// not checked here (see kMaxRecordLineBytes). RFC 8259 puts no bound on numbers, so `1e400` is well formed;
+// `out_of_range`, when given, receives how many of the line's numbers lie beyond a finite double — every
+// reader treats such a value as absent and counts it (values_out_of_range), and the record stays.
+bool json_object_well_formed(std::string_view line, size_t* out_of_range = nullptr);
+// True when a JSON number token's magnitude exceeds the largest finite double (underflow is not overflow:
+// 1e-400 reads as 0).
+bool json_number_overflows(std::string_view token);
 
 }  // namespace csift

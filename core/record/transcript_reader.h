@@ -70,6 +70,8 @@ struct ReadStats {
   uint64_t blank_lines = 0;
   uint64_t non_candidate_lines = 0;  // well-shaped lines opts.want declined (never parsed)
   uint64_t skipped_lines = 0;        // malformed + too large + torn tail
+  // Numbers beyond a finite double (`1e400`) in the lines kept: each is read as absent, its record kept.
+  uint64_t values_out_of_range = 0;
   bool torn_tail = false;
   uint64_t bytes = 0;
   std::map<std::string, uint64_t> line_types;  // when census_types ("(malformed)" / "(blank)" keys included)
@@ -96,9 +98,10 @@ using RawLineFn = std::function<bool(const RawLine&)>;
 
 // The whole-file byte screen a search runs before reading a transcript (core of its sparse path).
 struct SkimResult {
-  bool may_match = false;        // some block held a byte sequence the predicate accepts
-  double needle_line_share = 0;  // from the first such block, the share of its lines that did
-  uint64_t skipped_lines = 0;    // when !may_match: exactly the lines read() would skip
+  bool may_match = false;            // some block held a byte sequence the predicate accepts
+  double needle_line_share = 0;      // from the first such block, the share of its lines that did
+  uint64_t skipped_lines = 0;        // when !may_match: exactly the lines read() would skip
+  uint64_t values_out_of_range = 0;  // when !may_match: exactly read()'s count
   bool cancelled = false;
   std::string error;
 };

@@ -6,6 +6,8 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "core/regex/regex.h"
 
+#include <new>
+
 #include <pcre2.h>
 
 #include <algorithm>
@@ -27,6 +29,7 @@ std::string pcre2_message(int code) {
 
 pcre2_code* compile_raw(std::string_view text, uint32_t options, int* error, size_t* offset) {
   pcre2_compile_context* ctx = pcre2_compile_context_create(nullptr);
+  if (!ctx) throw std::bad_alloc();  // PCRE2 reports an allocation failure as null
   pcre2_set_newline(ctx, PCRE2_NEWLINE_LF);
   PCRE2_SIZE off = 0;
   pcre2_code* code =
@@ -174,6 +177,7 @@ Matcher::Matcher(std::shared_ptr<const CompiledPattern> pattern)
     : pattern_(std::move(pattern)),
       md_(pcre2_match_data_create(kOvectorPairs, nullptr)),
       workspace_(CompiledPattern::kWorkspaceInts) {
+  if (!md_) throw std::bad_alloc();
   if (pattern_->literal_)
     literal_finder_.emplace(std::vector<std::string>{*pattern_->literal_}, pattern_->literal_caseless_);
   else if (!pattern_->needles_.empty())

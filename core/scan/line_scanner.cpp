@@ -92,6 +92,37 @@ struct SpareBuffer {
 thread_local SpareBuffer t_spare;
 constexpr size_t kMaxSpareBytes = size_t{8} << 20;
 
+// The offset of the first '\n' in [from, end) of the file, read in small pieces and kept nowhere;
+// UINT64_MAX when there is none (or on error/cancel, with stats set).
+uint64_t newline_at_or_after(int fd, uint64_t from, uint64_t end, ScanStats& stats,
+                             const CancelToken* cancel) {
+  constexpr size_t kPiece = 64 * 1024;
+  auto piece = std::make_unique_for_overwrite<char[]>(kPiece);
+  uint64_t pos = from;
+  while (pos < end) {
+    if (cancel && cancel->is_cancelled()) {
+      stats.stopped = true;
+      return UINT64_MAX;
+    }
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(kPiece, end - pos));
+    const ssize_t got = pread_upto(fd, piece.get(), want, pos);
+    if (got < 0) {
+      stats.error = std::string("cannot read: ") + std::strerror(errno);
+      return UINT64_MAX;
+    }
+    if (got == 0) break;
+    const void* nl = std::memchr(piece.get(), '\n', static_cast<size_t>(got));
+    if (nl) {
+      const uint64_t at = pos + static_cast<uint64_t>(static_cast<const char*>(nl) - piece.get());
+      stats.bytes += at + 1 - pos;
+      return at;
+    }
+    stats.bytes += static_cast<uint64_t>(got);
+    pos += static_cast<uint64_t>(got);
+  }
+  return UINT64_MAX;
+}
+
 }  // namespace
 
 LineScanner::LineScanner(size_t buffer_bytes) : window_(std::max<size_t>(buffer_bytes, 16)) {
@@ -131,8 +162,8 @@ ScanStats LineScanner::scan(const std::string& path, const BlockFn& fn, uint64_t
       return stats;
     }
     // A carried partial line filling most of the window means a long line: widen it so reads stay large.
-    if (filled > window_ / 2) {
-      window_ *= 2;
+    if (filled > window_ / 2 && window_ < kMaxHeldLineBytes + 1) {
+      window_ = std::min(window_ * 2, kMaxHeldLineBytes + 1);
       if (window_ > cap_) {
         auto grown = std::make_unique_for_overwrite<char[]>(window_);
         std::memcpy(grown.get(), buf_.get(), filled);
@@ -154,7 +185,24 @@ ScanStats LineScanner::scan(const std::string& path, const BlockFn& fn, uint64_t
     filled += static_cast<size_t>(got);
     const char* data = buf_.get();
     const void* last_nl = memrchr(data + scanned_from, '\n', filled - scanned_from);
-    if (!last_nl) continue;
+    if (!last_nl) {
+      if (filled < kMaxHeldLineBytes) continue;
+      // An overlong line: deliver what is held, read past the rest (see kMaxHeldLineBytes).
+      filled = kMaxHeldLineBytes;
+      const uint64_t newline = newline_at_or_after(file.fd, read_pos, end, stats, cancel);
+      if (!stats.error.empty() || stats.stopped) return stats;
+      if (newline == UINT64_MAX) break;  // no newline before the end: a torn tail, reported below
+      buf_[filled] = '\n';
+      ++stats.lines;
+      if (!fn(LineBlock{std::string_view(buf_.get(), filled + 1), line, block_off})) {
+        stats.stopped = true;
+        return stats;
+      }
+      ++line;
+      block_off = read_pos = newline + 1;
+      filled = 0;
+      continue;
+    }
     size_t block_len = static_cast<size_t>(static_cast<const char*>(last_nl) - data) + 1;
     uint64_t lines_in_block = count_newlines(data, block_len);
     LineBlock block{std::string_view(data, block_len), line, block_off};

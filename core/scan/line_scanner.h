@@ -45,15 +45,23 @@ bool for_each_line(const LineBlock& block, const LineFn& fn);
 // Number of '\n' bytes in [p, p+n) (SIMD).
 uint64_t count_newlines(const char* p, size_t n);
 
+// The most of one line a scanner holds: one byte over the record limit (json_syntax.h), so a longer line is
+// still refused as too large by every reader, while the rest of it up to its newline is read past, never
+// buffered (a 2 GB line costs 64 MiB, not 2 GB). The line is still one line, numbered and counted.
+inline constexpr size_t kMaxHeldLineBytes = (size_t{64} << 20) + 1;
+
 class LineScanner {
  public:
   explicit LineScanner(size_t buffer_bytes = 1 << 20);
   // Sequential front-to-back read of [begin, end) of the file; `begin` must be a line start whose line number
-  // is first_line. Blocks arrive in order. The buffer grows to hold a line longer than it (10 MB lines work).
+  // is first_line. Blocks arrive in order. The buffer grows to hold a line longer than it (10 MB lines work),
+  // up to kMaxHeldLineBytes: a longer line arrives as a block of its first kMaxHeldLineBytes and a '\n'.
   ScanStats scan(const std::string& path, const BlockFn& fn, uint64_t begin = 0, uint64_t end = UINT64_MAX,
                  uint64_t first_line = 1, const CancelToken* cancel = nullptr);
   // Convenience: per-line callback over the whole file.
   ScanStats scan_lines(const std::string& path, const LineFn& fn, const CancelToken* cancel = nullptr);
+  // The bytes of the buffer in use (tests: it stays bounded whatever the line lengths).
+  size_t buffer_bytes() const { return cap_; }
 
  private:
   // Uninitialized storage, borrowed from the thread's spare buffer and returned on destruction: a fresh

@@ -68,6 +68,8 @@ class BackwardBuffer {
   // Keeps the first `len` bytes of what with_carry(n) returned as the new carry.
   void carry(size_t n, size_t len) { lo_ -= n, carry_len_ = len; }
   size_t carry_len() const { return carry_len_; }
+  // Forgets the carry (an overlong line, delivered or reported, whose bytes are no longer needed).
+  void drop_carry() { lo_ = cap_, carry_len_ = 0; }
   std::string_view carried() const { return {buf_.get() + lo_, carry_len_}; }
   // Starts a new file; a buffer grown far past the usual size (a huge line) is released.
   void reset() {
@@ -81,6 +83,26 @@ class BackwardBuffer {
   std::unique_ptr<char[]> buf_;
   size_t cap_ = 0, lo_ = 0, carry_len_ = 0;
 };
+
+// The offset of the last '\n' in [floor, below) of the file, read downward in small pieces and kept nowhere;
+// UINT64_MAX when there is none (or on a read error, with stats.error set).
+uint64_t newline_before(int fd, uint64_t below, uint64_t floor, ScanStats& stats) {
+  constexpr size_t kPiece = 64 * 1024;
+  auto piece = std::make_unique_for_overwrite<char[]>(kPiece);
+  uint64_t pos = below;
+  while (pos > floor) {
+    const auto n = static_cast<size_t>(std::min<uint64_t>(kPiece, pos - floor));
+    if (pread_upto(fd, piece.get(), n, pos - n) != static_cast<ssize_t>(n)) {
+      stats.error = "cannot read: short read";
+      return UINT64_MAX;
+    }
+    stats.bytes += n;
+    pos -= n;
+    if (const void* nl = memrchr(piece.get(), '\n', n))
+      return pos + static_cast<uint64_t>(static_cast<const char*>(nl) - piece.get());
+  }
+  return UINT64_MAX;
+}
 
 }  // namespace
 
@@ -123,6 +145,19 @@ ScanStats scan_backward(const std::string& path, const LineFn& fn, uint64_t floo
     chunk = std::min(chunk * 2, kMaxChunk);
     if (!tail_known) {
       const void* last_nl = memrchr(data.data(), '\n', data.size());
+      if (!last_nl && data.size() > kMaxHeldLineBytes) {
+        // A torn tail longer than any line is held: find where it starts without buffering the rest.
+        const uint64_t nl = newline_before(file.fd, pos, floor_offset, stats);
+        if (!stats.error.empty()) return stats;
+        const uint64_t start = nl == UINT64_MAX ? floor_offset : nl + 1;
+        stats.torn_tail = true;
+        stats.torn_tail_offset = start;
+        stats.torn_tail_bytes = std::min<uint64_t>(size - start, kMaxHeldLineBytes);
+        buffer.drop_carry();
+        tail_known = true;
+        pos = start;
+        continue;
+      }
       if (!last_nl) {
         buffer.carry(n, data.size());
         continue;
@@ -141,6 +176,22 @@ ScanStats scan_backward(const std::string& path, const LineFn& fn, uint64_t floo
       // The bytes before the first '\n' belong to a line that starts below pos: carry them down.
       const char* first_nl = static_cast<const char*>(std::memchr(data.data(), '\n', data.size()));
       from = static_cast<size_t>(first_nl - data.data()) + 1;
+      if (from == data.size() && data.size() > kMaxHeldLineBytes) {
+        // One line longer than any line is held (its top bytes are in hand): find its start without
+        // buffering the rest, and deliver those top bytes, still longer than any record may be.
+        const uint64_t nl = newline_before(file.fd, pos, floor_offset, stats);
+        if (!stats.error.empty()) return stats;
+        const uint64_t start = nl == UINT64_MAX ? floor_offset : nl + 1;
+        std::string_view line = data.substr(data.size() - 1 - kMaxHeldLineBytes, kMaxHeldLineBytes);
+        ++stats.lines;
+        if (!fn(LineView{line, 0, start})) {
+          stats.stopped = true;
+          return stats;
+        }
+        buffer.drop_carry();
+        pos = start;
+        continue;
+      }
       if (from == data.size()) {
         buffer.carry(n, data.size());
         continue;

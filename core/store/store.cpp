@@ -4,6 +4,9 @@
 
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -49,6 +52,16 @@ bool is_session_file_name(std::string_view name) {
   if (!ends_with(name, kJsonl) || name.size() == kJsonl.size()) return false;
   if (name == "journal.jsonl" || name == "elicitations.jsonl") return false;
   return agent_id_from_filename(name).empty() && name.substr(0, kAgentPrefix.size()) != kAgentPrefix;
+}
+
+// A transcript-named entry: regular files are taken, anything else is reported (when asked) and skipped.
+bool take_entry(const fs::directory_entry& e, std::vector<StoreProblem>* problems) {
+  if (is_regular(e)) return true;
+  if (problems) {
+    if (auto reason = irregular_entry_reason(e.path().string()))
+      problems->push_back({e.path().string(), *reason});
+  }
+  return false;
 }
 
 std::vector<fs::directory_entry> entries_of(const fs::path& dir) {
@@ -101,9 +114,10 @@ Transcript agent_transcript(const fs::path& file, const Transcript& session, Tra
 }
 
 void collect_agents(const fs::path& dir, const Transcript& session, TranscriptShape shape,
-                    const std::string& workflow_id, std::vector<Transcript>& out) {
+                    const std::string& workflow_id, std::vector<Transcript>& out,
+                    std::vector<StoreProblem>* problems) {
   for (const auto& e : entries_of(dir)) {
-    if (!is_regular(e) || agent_id_from_filename(e.path().filename().string()).empty()) continue;
+    if (agent_id_from_filename(e.path().filename().string()).empty() || !take_entry(e, problems)) continue;
     Transcript t = agent_transcript(e.path(), session, shape);
     t.workflow_id = workflow_id;
     out.push_back(std::move(t));
@@ -111,6 +125,25 @@ void collect_agents(const fs::path& dir, const Transcript& session, TranscriptSh
 }
 
 }  // namespace
+
+std::optional<std::string> irregular_entry_reason(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISREG(st.st_mode)) return std::nullopt;
+    if (S_ISDIR(st.st_mode)) return "a directory, not a transcript file";
+    if (S_ISFIFO(st.st_mode)) return "a FIFO, not a regular file (never opened: reading it could block)";
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) return "a device, not a regular file (never opened)";
+    if (S_ISSOCK(st.st_mode)) return "a socket, not a regular file";
+    return "not a regular file";
+  }
+  const int err = errno;
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    if (err == ELOOP) return "a symlink loop (too many levels of symbolic links)";
+    if (err == ENOENT) return "a dangling symlink (its target does not exist)";
+  }
+  return std::string("cannot stat: ") + std::strerror(err);
+}
 
 const char* shape_name(TranscriptShape s) {
   switch (s) {
@@ -136,12 +169,13 @@ std::string agent_id_from_filename(std::string_view filename) {
   return std::string(id);
 }
 
-std::vector<Transcript> list_sessions(const std::string& project_dir) {
+std::vector<Transcript> list_sessions(const std::string& project_dir, std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
   std::string dir = absolute_path(project_dir);
   for (const auto& e : entries_of(dir)) {
     std::string name = e.path().filename().string();
-    if (!is_session_file_name(name) || !is_regular(e)) continue;
+    if (!is_session_file_name(name)) continue;
+    if (!take_entry(e, problems)) continue;
     Transcript t;
     t.path = dir + "/" + name;
     t.project_dir = dir;
@@ -154,15 +188,15 @@ std::vector<Transcript> list_sessions(const std::string& project_dir) {
   return out;
 }
 
-std::vector<Transcript> list_subagents(const Transcript& session) {
+std::vector<Transcript> list_subagents(const Transcript& session, std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
   fs::path subagents = fs::path(session.project_dir) / session.id / "subagents";
-  collect_agents(subagents, session, TranscriptShape::builtin_task, "", out);
+  collect_agents(subagents, session, TranscriptShape::builtin_task, "", out, problems);
   for (const auto& wf : entries_of(subagents / "workflows")) {
     std::error_code ec;
     std::string name = wf.path().filename().string();
     if (!wf.is_directory(ec) || name.rfind("wf_", 0) != 0) continue;
-    collect_agents(wf.path(), session, TranscriptShape::workflow, name, out);
+    collect_agents(wf.path(), session, TranscriptShape::workflow, name, out, problems);
   }
   std::sort(out.begin(), out.end(), [](const Transcript& a, const Transcript& b) { return a.path < b.path; });
   return out;
@@ -182,13 +216,14 @@ std::string head_session_id(const Transcript& agent) {
   return found;
 }
 
-std::vector<Transcript> list_legacy_agents(const std::string& project_dir) {
+std::vector<Transcript> list_legacy_agents(const std::string& project_dir,
+                                           std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
   std::string dir = absolute_path(project_dir);
   for (const auto& e : entries_of(dir)) {
     std::string name = e.path().filename().string();
     std::string id = agent_id_from_filename(name);
-    if (id.empty() || !is_regular(e)) continue;
+    if (id.empty() || !take_entry(e, problems)) continue;
     Transcript t;
     t.path = dir + "/" + name;
     t.project_dir = dir;
@@ -213,7 +248,7 @@ std::vector<std::string> list_project_dirs(const std::string& root) {
     bool has_session = false;
     for (const auto& f : entries_of(dir)) {
       std::string name = f.path().filename().string();
-      if (is_session_file_name(name) && is_regular(f)) {
+      if (is_session_file_name(name)) {  // an irregular one is a problem list_sessions reports
         has_session = true;
         break;
       }

@@ -78,14 +78,30 @@ struct Transcript {
   const std::string& parent_session_id() const { return is_subagent ? session_id : id; }
 };
 
-// Non-recursive listing of top-level sessions in one project dir, sorted by file name.
-std::vector<Transcript> list_sessions(const std::string& project_dir);
+// An entry named like a transcript that is not one csift-mcp can read: a directory, a FIFO, a device, a
+// socket, a dangling symlink or a symlink loop. Discovery never opens it (a FIFO would block the read) and
+// never drops it silently: the listings below hand it to the caller, which reports it.
+struct StoreProblem {
+  std::string path;
+  std::string reason;
+};
+// Why the transcript-named entry at `path` cannot be read as a transcript, or nullopt when it is a regular
+// file (a symlink to one included). Decided by stat/lstat alone: nothing is opened.
+std::optional<std::string> irregular_entry_reason(const std::string& path);
+
+// Non-recursive listing of top-level sessions in one project dir, sorted by file name. Transcript-named
+// entries that are not regular files go to `problems` when given.
+std::vector<Transcript> list_sessions(const std::string& project_dir,
+                                      std::vector<StoreProblem>* problems = nullptr);
 // The subagent transcripts of one session (all three shapes), sorted by path. journal.jsonl and the
 // elicitation sidecar are never transcripts.
-std::vector<Transcript> list_subagents(const Transcript& session);
+std::vector<Transcript> list_subagents(const Transcript& session,
+                                       std::vector<StoreProblem>* problems = nullptr);
 // Legacy flat agent-*.jsonl files in a project dir (CC 1.x layout), sorted by name.
-std::vector<Transcript> list_legacy_agents(const std::string& project_dir);
-// Every project dir under the projects root that holds at least one session, sorted.
+std::vector<Transcript> list_legacy_agents(const std::string& project_dir,
+                                           std::vector<StoreProblem>* problems = nullptr);
+// Every project dir under the projects root that holds at least one session-named entry (a regular file or
+// not: an unreadable one is reported by list_sessions, not hidden here), sorted.
 std::vector<std::string> list_project_dirs(const std::string& projects_root);
 
 // Classifies one .jsonl file by where it sits: a subagent (any shape, meta read) when it is agent-<id>.jsonl,

@@ -91,6 +91,7 @@ class ScopeBuilder {
   std::vector<Transcript> take_ordered();
   std::vector<std::string>& notes() { return notes_; }
   bool project_wide() const { return project_wide_; }
+  std::vector<StoreProblem> take_problems();
 
  private:
   void at_target(const std::string& body);
@@ -113,6 +114,7 @@ class ScopeBuilder {
   std::vector<Transcript> picked_;
   std::vector<std::string> notes_;
   bool project_wide_ = false;
+  std::vector<StoreProblem> problems_;
   // Legacy flat agents per project dir, listed once: a project of N sessions asked for them N times, each a
   // directory listing plus a head read per agent (quadratic: 3 s of scope resolution for 2,400 sessions).
   std::map<std::string, std::vector<Transcript>> legacy_agents_;
@@ -130,7 +132,7 @@ std::string ScopeBuilder::absolutize(const std::string& p) const {
 void ScopeBuilder::session(const Transcript& s) {
   picked_.push_back(s);
   if (!subagents_) return;
-  for (Transcript& a : list_subagents(s))
+  for (Transcript& a : list_subagents(s, &problems_))
     picked_.push_back(std::move(a));
   for (const Transcript& a : legacy_agents(s.project_dir)) {
     if (a.session_id == s.id) picked_.push_back(a);
@@ -140,7 +142,7 @@ void ScopeBuilder::session(const Transcript& s) {
 const std::vector<Transcript>& ScopeBuilder::legacy_agents(const std::string& project_dir) {
   auto it = legacy_agents_.find(project_dir);
   if (it == legacy_agents_.end())
-    it = legacy_agents_.emplace(project_dir, list_legacy_agents(project_dir)).first;
+    it = legacy_agents_.emplace(project_dir, list_legacy_agents(project_dir, &problems_)).first;
   return it->second;
 }
 
@@ -168,9 +170,16 @@ void ScopeBuilder::agent(const Transcript& a, const std::vector<Transcript>* sib
 
 bool ScopeBuilder::project_dir(const std::string& dir, const std::string& shown) {
   project_wide_ = true;
-  std::vector<Transcript> sessions = list_sessions(dir);
-  if (sessions.empty())
-    not_found_error("'" + shown + "': the project dir " + dir + " holds no session transcript");
+  std::vector<StoreProblem> unreadable;
+  std::vector<Transcript> sessions = list_sessions(dir, &unreadable);
+  if (sessions.empty()) {
+    std::string why;
+    for (const StoreProblem& p : unreadable)
+      why += "; " + p.path + " is " + p.reason;
+    not_found_error("'" + shown + "': the project dir " + dir + " holds no session transcript" + why);
+  }
+  for (StoreProblem& p : unreadable)
+    problems_.push_back(std::move(p));
   for (const Transcript& s : sessions)
     session(s);
   if (subagents_) {
@@ -292,7 +301,11 @@ void ScopeBuilder::at_target(const std::string& body) {
 void ScopeBuilder::jsonl_target(const std::string& t) {
   std::string abs = absolutize(t);
   auto file = transcript_for_file(abs);
-  if (!file) not_found_error("'" + t + "': no transcript file " + abs);
+  if (!file) {
+    const auto reason = irregular_entry_reason(abs);
+    not_found_error("'" + t + "': " + abs +
+                    (reason ? " is " + *reason : std::string(" is no transcript file")));
+  }
   if (is_sidecar_path(abs)) {
     usage_error("'" + t +
                 "' is the elicitation sidecar: it is merged into its session automatically and is "
@@ -301,7 +314,7 @@ void ScopeBuilder::jsonl_target(const std::string& t) {
   if (file->is_subagent) return agent(*file, nullptr);
   picked_.push_back(*file);
   if (!subagents_ || !is_uuid(file->id)) return;
-  for (Transcript& a : list_subagents(*file))
+  for (Transcript& a : list_subagents(*file, &problems_))
     picked_.push_back(std::move(a));
 }
 
@@ -384,13 +397,25 @@ void ScopeBuilder::id_token(const std::string& token) {
 void ScopeBuilder::all_projects() {
   project_wide_ = true;
   for (const std::string& dir : index_.project_dirs()) {
-    for (const Transcript& s : list_sessions(dir))
+    for (const Transcript& s : list_sessions(dir, &problems_))
       session(s);
     if (subagents_) {
-      for (Transcript& a : list_legacy_agents(dir))
-        picked_.push_back(std::move(a));
+      for (const Transcript& a : legacy_agents(dir))
+        picked_.push_back(a);
     }
   }
+}
+
+// One entry per path, in path order (a project listed twice reports its problems once).
+std::vector<StoreProblem> ScopeBuilder::take_problems() {
+  std::sort(problems_.begin(), problems_.end(),
+            [](const StoreProblem& a, const StoreProblem& b) { return a.path < b.path; });
+  std::vector<StoreProblem> out;
+  for (StoreProblem& p : problems_) {
+    if (out.empty() || out.back().path != p.path) out.push_back(std::move(p));
+  }
+  problems_.clear();
+  return out;
 }
 
 // Sessions by path, each followed by its subagents by path; one entry per file.
@@ -433,12 +458,19 @@ Scope TargetResolver::resolve(const TargetRequest& req) const {
       builder.id_token(id);
   }
   if (req.targets.empty() && !req.sessions_from_ids) {
+    // Every project of a home that is not there is no project: answering "nothing found" would claim an
+    // absence over a store never read. (A named target in a missing home already fails naming its path.)
+    if (!is_dir(home_)) {
+      not_found_error("the Claude home " + home_ + " does not exist (or is not a directory); name the one " +
+                      "that holds projects/ with " + arg_ref("claude_home"));
+    }
     scope.unscoped = true;
     builder.all_projects();
   }
   scope.transcripts = builder.take_ordered();
   scope.notes = std::move(builder.notes());
   scope.project_wide = builder.project_wide();
+  scope.problems = builder.take_problems();
   for (const Transcript& t : scope.transcripts) {
     ++(t.is_subagent ? scope.subagent_sessions : scope.top_level_sessions);
   }

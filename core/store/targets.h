@@ -27,6 +27,8 @@ struct Scope {
   size_t top_level_sessions = 0;
   size_t subagent_sessions = 0;
   std::vector<std::string> notes;  // stderr-class notes (e.g. the @main lane note)
+  // Transcript-named entries in scope that are not readable files (store.h): reported, never opened.
+  std::vector<StoreProblem> problems;
 };
 
 class TargetResolver {
@@ -50,6 +52,10 @@ class TargetResolver {
 // Whether `token` is a bare encoded project directory (`-home-me-proj`, `C--Users-x`) that exists under
 // `projects_root`. A command line asks this before reading a `-`-led token as flags.
 bool names_project_dir(const std::string& projects_root, std::string_view token);
+
+// The most an id list may hold (a uuid and a newline are 37 bytes: ~450,000 ids). A longer list — or a
+// stream that never ends, such as /dev/zero — is refused rather than read without bound.
+inline constexpr size_t kMaxIdListBytes = size_t{16} << 20;
 
 // Splits an id list (whitespace separated, bare or @-prefixed; the `@` is dropped) read from a file or stdin.
 std::vector<std::string> parse_id_list(const std::string& text);

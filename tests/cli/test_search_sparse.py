@@ -7,8 +7,10 @@ of both must be identical: same exchanges, units, labels, pairing marks, turn nu
 A case whose result is empty on both sides proves nothing, so each store must produce hits for most cases
 and the test counts them.
 """
+import json
 import os
 import shutil
+import tempfile
 import unittest
 
 import corpus_store as cs
@@ -97,3 +99,143 @@ class Corpus(SparseEqualsDense, unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# --------------------------------------------------------------------------------- mutation fuzzer
+# Real lines (the fixtures and, when present, the corpus) with one mutation each in a share of them: a known
+# key's value swapped for another type, a number beyond a double, a truncation, a control character (raw,
+# which makes the line malformed, or escaped, which does not). Every tool must then still answer (no
+# internal error), dense and sparse search must give identical envelopes, and `skipped_lines` must agree
+# between search, stats and show. `make test` runs FUZZ_ROUNDS rounds with a fixed seed; a longer run:
+#   cd tests/cli && CSIFT_FUZZ_ROUNDS=300 CSIFT_FUZZ_SEED=7 python3 -m unittest -v test_search_sparse.MutationFuzz
+FUZZ_SEED = int(os.environ.get("CSIFT_FUZZ_SEED", "20261201"))
+FUZZ_ROUNDS = int(os.environ.get("CSIFT_FUZZ_ROUNDS", "3"))
+FUZZ_KEYS = ("role", "message", "content", "type", "uuid", "parentUuid", "timestamp", "usage", "input",
+             "tool_use_id", "id", "name", "isMeta", "isSidechain", "sessionId", "text", "toolUseResult",
+             "hookCount", "hookInfos", "preventedContinuation", "durationMs", "output_tokens", "is_error",
+             "subtype", "answers", "questions")
+FUZZ_VALUES = (5, -1, 0.5, 1e308, {}, [], None, True, "", "x", [{}], {"a": 5})
+HUGE = ("1e400", "-1e400", "9" * 400, "1E+999")
+FUZZ_PATTERNS = ("the", "error", "README", "verbose")
+
+
+def _source_files():
+    files = []
+    for root, _, names in os.walk(os.path.join(h.FIXTURE_HOME, "projects")):
+        files += [os.path.join(root, n) for n in sorted(names) if n.endswith(".jsonl")]
+    corpus = cs.corpus_root()
+    if corpus:
+        for root, _, names in sorted(os.walk(corpus)):
+            for n in sorted(names):
+                p = os.path.join(root, n)
+                if n.endswith(".jsonl") and 20_000 < os.path.getsize(p) < 400_000 and len(files) < 40:
+                    files.append(p)
+    return sorted(files)
+
+
+def _swap_key(obj, rng):
+    """Replaces the value of one known key, at any depth, with a value of another type; False if none."""
+    spots = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k in FUZZ_KEYS:
+                    spots.append((node, k))
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(obj)
+    if not spots:
+        return False
+    node, key = rng.choice(spots)
+    node[key] = rng.choice([v for v in FUZZ_VALUES if type(v) is not type(node[key])])
+    return True
+
+
+def mutate(line, rng):
+    """One mutation of one real line (str without its newline)."""
+    kind = rng.randrange(6)
+    if kind == 0:  # truncation: a torn object
+        return line[:rng.randrange(1, max(2, len(line)))]
+    if kind == 1:  # a raw control character inside the text: malformed
+        at = rng.randrange(len(line))
+        return line[:at] + rng.choice("\x01\x1b\x07\x00") + line[at:]
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return line
+    if kind == 2 and _swap_key(obj, rng):
+        return json.dumps(obj, ensure_ascii=False)
+    if kind == 3:  # an escaped control character in a string: still a record
+        return json.dumps(obj, ensure_ascii=False).replace('"type":', '"x_ctl":"\\u001b[31m\\u0007","type":', 1)
+    text = json.dumps(obj, ensure_ascii=False)
+    if kind == 4:  # a huge number in a usage field (or anywhere the line has a number)
+        for key in ('"output_tokens": ', '"input_tokens": ', '"hookCount": ', '"durationMs": '):
+            if key in text:
+                return text.replace(key, key + rng.choice(HUGE) + ', "x_was": ', 1)
+        return text[:-1] + ', "x_huge": ' + rng.choice(HUGE) + "}" if text.endswith("}") else text
+    obj2 = json.loads(text)  # kind 5: two swaps
+    _swap_key(obj2, rng)
+    _swap_key(obj2, rng)
+    return json.dumps(obj2, ensure_ascii=False)
+
+
+class MutationFuzz(unittest.TestCase):
+    def test_mutated_stores_agree_everywhere(self):
+        import random
+        rng = random.Random(FUZZ_SEED)
+        sources = _source_files()
+        self.assertGreater(len(sources), 4)
+        for rnd in range(FUZZ_ROUNDS):
+            with self.subTest(round=rnd, seed=FUZZ_SEED):
+                tmp = tempfile.mkdtemp(prefix="csift-fuzz-")
+                try:
+                    self.one_round(rng, sources, tmp)
+                finally:
+                    shutil.rmtree(tmp, ignore_errors=True)
+
+    def one_round(self, rng, sources, home):
+        project = os.path.join(home, "projects", "-fuzz")
+        os.makedirs(project)
+        paths = []
+        for i, src in enumerate(rng.sample(sources, min(4, len(sources)))):
+            with open(src, encoding="utf-8", errors="replace") as f:
+                lines = f.read().splitlines()
+            out = [mutate(l, rng) if l.strip() and rng.random() < 0.25 else l for l in lines]
+            sid = f"{i:08x}-0000-4000-8000-{rnd_hex(rng)}"
+            path = os.path.join(project, sid + ".jsonl")
+            with open(path, "w", encoding="utf-8", errors="surrogatepass") as f:
+                f.write("\n".join(out) + "\n")
+            paths.append(path)
+        home_arg = ("--claude-home", home)
+        code, out, err = h.run_cli("stats", *home_arg, "--max-count", "0", "--format", "json")
+        self.assertEqual(code, 0, err[-2000:])
+        _, stats_rows, stats_summary = h.parse_envelope(out)
+        skipped = {r["path"]: r["skipped_lines"] for r in stats_rows}
+        for pattern in FUZZ_PATTERNS:
+            dense = envelope(home, pattern, (), True)
+            sparse = envelope(home, pattern, (), False)
+            self.assertEqual(dense[0], 0, dense[2][-2000:])
+            self.assertEqual(sparse[0], 0, sparse[2][-2000:])
+            self.assertEqual(sparse[1], dense[1], f"dense and sparse differ for {pattern!r}")
+            summary = h.parse_envelope(dense[1])[2]
+            self.assertEqual(summary["skipped_lines"], stats_summary["skipped_lines"], pattern)
+            self.assertEqual(summary["values_out_of_range"], stats_summary["values_out_of_range"], pattern)
+        for path in paths:
+            code, out, err = h.run_cli("show", path, "--turn", "..", "--max-count", "0", "--format", "json")
+            if code == 0:
+                self.assertEqual(h.parse_envelope(out)[2]["skipped_lines"], skipped[path], path)
+            else:  # a transcript with no turn left is an error naming what exists, never an internal one
+                self.assertNotIn("internal", err, err[-2000:])
+            for args in (("--line", "1.."), ("--raw", "--line", "1..")):
+                code, out, err = h.run_cli("show", path, *args, "--max-count", "0")
+                self.assertNotIn("internal", err, err[-2000:])
+                self.assertIn(code, (0, 1), err[-2000:])
+        code, out, err = h.run_cli("list", *home_arg, "--format", "json")
+        self.assertEqual(code, 0, err[-2000:])
+
+
+def rnd_hex(rng):
+    return "%012x" % rng.randrange(16 ** 12)

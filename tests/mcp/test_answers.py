@@ -55,6 +55,30 @@ class Answers(unittest.TestCase):
         r2 = self.call("search", summary["continue_with"])
         self.assertEqual(r2["structuredContent"]["summary"]["rows_skipped"], offset)
 
+    def test_one_row_larger_than_the_budget_is_windowed_in_both_halves(self):
+        import os
+        import tempfile
+        body = "".join(f"row {i:05d} of one very large tool output\n" for i in range(5000))  # ~200 KB
+        line = {"type": "user", "sessionId": "s", "uuid": "u1", "timestamp": "2026-01-01T00:00:00Z",
+                "message": {"role": "user", "content": body}}
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+            f.write(json.dumps(line) + "\n")
+        try:
+            r = self.call("show", {"targets": [f.name], "line": ["1"]})  # the default 16,000-character budget
+            structured = json.dumps(r["structuredContent"], ensure_ascii=False, separators=(",", ":"))
+            self.assertLessEqual(len(r["content"][0]["text"]), 16000)
+            self.assertLessEqual(len(structured), 16000)
+            summary = r["structuredContent"]["summary"]
+            self.assertGreater(summary["row_chars_omitted"], 150000)
+            nxt = summary["continue_with"]
+            self.assertEqual(nxt["char_offset"], r["structuredContent"]["rows"][0]["window"]["chars_shown"])
+            r2 = self.call("show", nxt)
+            w2 = r2["structuredContent"]["rows"][0]["window"]
+            self.assertEqual(w2["char_offset"], nxt["char_offset"])
+            self.assertLessEqual(len(r2["content"][0]["text"]), 16000)
+        finally:
+            os.unlink(f.name)
+
 
 class StatelessMeta(unittest.TestCase):
     def test_results_carry_server_info(self):

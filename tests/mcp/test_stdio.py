@@ -65,6 +65,11 @@ class Errors(StdioBase):
         self.assertIsNone(r["id"])
         self.assertEqual(self.c.request("ping")["result"], {}, "the server keeps reading after bad JSON")
 
+    def test_a_nul_byte_never_joins_two_messages(self):
+        # The line with a NUL is one bad message; the ping on the next line is its own message and answered.
+        self.c.send(b'{"jsonrpc": "2.0", "id": 7, "method": "pi\x00ng"}')
+        self.assertEqual(self.c.request("ping", id=8)["result"], {})
+
     def test_batch_array_is_refused(self):
         self.c.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"jsonrpc": "2.0", "id": 2, "method": "ping"}])
         r = self.c.wait_for(lambda m: "error" in m)

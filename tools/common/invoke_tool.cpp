@@ -5,6 +5,8 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/base/terminal_text.h"
+#include "tools/common/row_window.h"
 #include "tools/common/schema_validator.h"
 #include "tools/common/tool.h"
 
@@ -65,10 +67,14 @@ bool wants_json(const json& args) {
   return args.is_object() && args.contains("format") && args["format"] == "json";
 }
 
+// Text reaches a terminal: control bytes from a transcript are shown escaped, never sent raw (raw modes use
+// JSON escapes, so a verbatim line that was well formed stays well formed). JSON output escapes them already.
 std::string render(const ToolSpec& tool, const Envelope& env, const json& args, const ToolContext& ctx) {
   if (wants_json(args)) return env.to_ndjson();
-  if (env.is_error) return error_text(env);
-  return tool.render_text(env, args, ctx);
+  if (env.is_error) return escape_terminal_controls(error_text(env));
+  const bool raw = args.is_object() && args.contains("raw") && args["raw"] == true;
+  return escape_terminal_controls(tool.render_text(env, args, ctx),
+                                  raw ? ControlEscape::json : ControlEscape::hex);
 }
 
 // The paging inputs, fixed once per call, and the text footer that tells a reader how to continue.
@@ -97,6 +103,12 @@ struct Budget {
 
   std::string footer(const Envelope& env) const {
     if (!env.summary.contains("continue_with") || wants_json(args)) return "";
+    if (env.summary.contains("row_chars_omitted")) {
+      return "[row cut by max_chars=" + std::to_string(max_chars) + ": " +
+             dump_json(env.summary["row_chars_omitted"]) + " more char(s) of it; continue with char_offset=" +
+             dump_json(env.summary["continue_with"]["char_offset"]) + ": " +
+             ctx.call_text(tool.name, env.summary["continue_with"]) + "]\n";
+    }
     return "[" + dump_json(env.summary["rows_omitted"]) +
            " more row(s) cut by max_chars=" + std::to_string(max_chars) +
            "; continue with row_offset=" + dump_json(env.summary["continue_with"]["row_offset"]) + ": " +
@@ -181,6 +193,57 @@ void carry_into_follow_ups(Envelope& env, const json& carried) {
     carry_into_follow_ups(row, carried);
 }
 
+// The first row alone over the budget, or a continuation inside a row (`char_offset`): that row is shown
+// as a window of its longest text (row_window.h) sized to fit, and the continuation names the next window,
+// or the next row once this one is done.
+void apply_row_window(Envelope& env, const Budget& budget, int64_t char_offset) {
+  if (env.rows.empty()) return;
+  const auto limit = static_cast<size_t>(std::max<int64_t>(budget.max_chars, 0));
+  if (char_offset <= 0 && (limit == 0 || budget.rendered_size(env) <= limit)) return;
+  // A row whose longest text is short is over the budget by its shape, not by a text worth windowing: it is
+  // kept whole (at least one row), as before.
+  constexpr size_t kMinWindowedChars = 256;
+  const auto field = longest_text_field(env.rows.front());
+  if (!field || (char_offset <= 0 && field->chars < kMinWindowedChars)) return;
+  const size_t from = std::min(static_cast<size_t>(std::max<int64_t>(char_offset, 0)), field->chars);
+  const size_t rows_after = env.rows.size() - 1 + env.summary.value("rows_omitted", size_t{0});
+  const json original_row = env.rows.front();
+  env.rows.resize(1);
+  const json original_summary = env.summary;
+  // The row's window of `count` characters and the summary that continues after it, as they will be
+  // rendered: the continuation is part of what the budget measures.
+  const auto shown = [&](size_t count) {
+    env.rows.front() = original_row;
+    window_row_field(env.rows.front(), *field, from, count);
+    env.summary = original_summary;
+    env.summary.erase("continue_with");
+    env.summary.erase("rows_omitted");
+    json next = budget.original_args.is_object() ? budget.original_args : json::object();
+    next.erase("char_offset");
+    if (from + count < field->chars) {
+      next["row_offset"] = budget.prior_offset;
+      next["char_offset"] = from + count;
+      env.summary["row_chars_omitted"] = field->chars - from - count;
+    } else if (rows_after > 0) {
+      next["row_offset"] = budget.prior_offset + 1;
+    } else {
+      return;
+    }
+    env.summary["rows_omitted"] = rows_after;
+    env.summary["continue_with"] = next;
+  };
+  size_t count = field->chars - from;
+  shown(count);
+  if (limit == 0 || budget.rendered_size(env) <= limit) return;
+  shown(0);
+  const size_t base = budget.rendered_size(env);
+  count = base < limit ? std::min(count, limit - base) : 1;
+  for (shown(count); count > 1 && budget.rendered_size(env) > limit; shown(count)) {
+    const size_t over = budget.rendered_size(env) - limit;
+    count = count > over + count / 32 + 1 ? count - over - count / 32 - 1 : 1;
+  }
+}
+
 }  // namespace
 
 std::string ToolContext::call_text(std::string_view tool, const json& args) const {
@@ -212,7 +275,7 @@ void spell_messages(Envelope& env, std::string_view tool, const ToolContext& ctx
     if (j.is_string()) j = spell_arg_refs(j.get<std::string>(), spell);
   };
   for (auto& note : env.notes)
-    note = spell_arg_refs(note, spell);
+    note = escape_terminal_controls(spell_arg_refs(note, spell));
   if (env.summary.contains("error") && env.summary["error"].is_object() &&
       env.summary["error"].contains("message"))
     rewrite(env.summary["error"]["message"]);
@@ -239,7 +302,9 @@ ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, co
     const Budget budget{
         tool, ctx, args, original_args, integer_arg(args, "max_chars"), integer_arg(args, "row_offset")};
     apply_row_offset(env, budget.prior_offset);
-    apply_char_budget(env, budget);
+    const int64_t char_offset = integer_arg(args, "char_offset");
+    if (char_offset <= 0) apply_char_budget(env, budget);
+    apply_row_window(env, budget, char_offset);
     try {
       outcome.text = budget.render_with_footer(env);
     } catch (const std::exception& e) {

@@ -1,9 +1,13 @@
 #include "tools/common/span_args.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <numeric>
-#include <sstream>
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
@@ -30,16 +34,51 @@ std::optional<std::string> optional_string(const json& args, const char* name) {
   return args[name].get<std::string>();
 }
 
+[[noreturn]] void id_list_too_large(const std::string& source) {
+  usage_error(arg_ref("sessions_from") + ": the id list " + source + " is longer than " +
+              std::to_string(kMaxIdListBytes >> 20) + " MiB; split it");
+}
+
+// Only a regular file is read (a directory would read as an empty list, i.e. an empty scope and a false
+// "absence"; a FIFO could block; /dev/zero never ends), and at most kMaxIdListBytes of it.
+std::string read_id_list_file(const std::string& source) {
+  const std::string what = arg_ref("sessions_from") + ": the id list " + source;
+  struct stat st {};
+  if (::stat(source.c_str(), &st) != 0) not_found_error(what + " cannot be read: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) {
+    const auto reason = irregular_entry_reason(source);
+    usage_error(what + " is " + reason.value_or("not a regular file") + "; name a file of session ids");
+  }
+  const int fd = ::open(source.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) not_found_error(what + " cannot be read: " + std::strerror(errno));
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    const ssize_t got = ::read(fd, buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      const int err = errno;
+      ::close(fd);
+      not_found_error(what + " cannot be read: " + std::strerror(err));
+    }
+    if (got == 0) break;
+    text.append(buf, static_cast<size_t>(got));
+    if (text.size() > kMaxIdListBytes) {
+      ::close(fd);
+      id_list_too_large(source);
+    }
+  }
+  ::close(fd);
+  return text;
+}
+
 std::string read_id_list_text(const std::string& source, const ToolContext& ctx) {
   if (source == "-") {
     if (!ctx.stdin_text) usage_error("sessions_from \"-\" reads standard input, but none is available here");
+    if (ctx.stdin_text->size() > kMaxIdListBytes) id_list_too_large("on standard input");
     return *ctx.stdin_text;
   }
-  std::ifstream in(source, std::ios::binary);
-  if (!in) not_found_error("sessions_from: cannot read the id list file " + source);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return read_id_list_file(source);
 }
 
 std::optional<EpochMs> when_arg(const json& args, const char* name, EpochMs now) {

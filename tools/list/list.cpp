@@ -12,6 +12,7 @@
 #include "core/harness/claude_code/clone_lineage.h"
 #include "core/harness/claude_code/session_probe.h"
 #include "tools/common/span_args.h"
+#include "tools/common/unread_report.h"
 #include "tools/list/list_row.h"
 
 namespace csift {
@@ -98,6 +99,10 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   counts.cap = effective_row_cap(args, scope.unscoped, kUnscopedDefaultCap);
 
   std::vector<ListEntry> entries = probe_all(scope, ctx);
+  std::vector<StoreProblem> unread = scope.problems;
+  for (const auto& e : entries) {
+    if (!e.probe.error.empty()) unread.push_back({e.transcript->path, e.probe.error});
+  }
   std::vector<ListEntry> in_window;
   for (auto& e : entries) {
     if (probe_span_meets(e.probe, window)) in_window.push_back(std::move(e));
@@ -123,6 +128,7 @@ Envelope run_list(const json& args, ToolContext& ctx) {
     env.rows.push_back(list_row(e));
   fill_summary(env, kept, counts);
   env.notes = scope.notes;
+  report_unread(env, unread);
   return env;
 }
 

@@ -7,6 +7,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "tools/common/span_args.h"
+#include "tools/common/unread_report.h"
 #include "tools/search/search_envelope.h"
 
 #include "tools/search/search_census.h"
@@ -55,7 +56,7 @@ json exchange_row(const SearchRequest& req, const TranscriptHits& th, const Exch
 }
 
 // Per-transcript facts of the summary (counts, ids, the sidecar note).
-void summarize_scan(Envelope& env, const SearchRequest& req, const SearchScan& scan) {
+void summarize_scan(Envelope& env, const SearchRequest& req, const Scope& scope, const SearchScan& scan) {
   json ids = json::array();
   bool sidecar = false;
   for (const auto& th : scan.transcripts) {
@@ -66,6 +67,7 @@ void summarize_scan(Envelope& env, const SearchRequest& req, const SearchScan& s
   env.summary["transcript_ids_truncated"] = scan.transcripts.size() > kMaxTranscriptIds;
   env.summary["skipped_lines"] = scan.skipped_lines;
   env.summary["too_complex_lines"] = scan.too_complex_lines;
+  env.summary["values_out_of_range"] = scan.values_out_of_range;
   env.summary["matched_records"] = scan.matched_records;
   env.summary["with_elicitation_sidecar"] = sidecar;
   env.summary["definitive_absence"] = false;
@@ -82,6 +84,7 @@ void summarize_scan(Envelope& env, const SearchRequest& req, const SearchScan& s
   }
   for (const auto& n : scan.notes)
     env.notes.push_back(n);
+  report_unread(env, unread_in(scope, scan));
 }
 
 // In the worker that scanned the transcript: its exchanges as rows, offered to the timeline (the model is
@@ -202,6 +205,7 @@ Envelope run_search(const json& args, ToolContext& ctx) {
     Envelope env = census_envelope(req, scope, scan, census.finish());
     for (const auto& n : scope.notes)
       env.notes.insert(env.notes.begin(), n);
+    report_unread(env, unread_in(scope, scan));
     // An empty census is the same answer as an empty exchange list: a definitive absence, with the label
     // probe, so an agent counting by label learns the pattern lives under a label its -t excluded.
     env.summary["definitive_absence"] = false;
@@ -214,7 +218,7 @@ Envelope run_search(const json& args, ToolContext& ctx) {
   for (const auto& n : req.notes)
     env.notes.push_back(n);
   empty_pattern_warning(env, req, scope);
-  summarize_scan(env, req, scan);
+  summarize_scan(env, req, scope, scan);
   switch (req.mode) {
     case SearchMode::raw:
       fill_raw_rows(env, scan);

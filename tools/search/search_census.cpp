@@ -165,6 +165,7 @@ Envelope census_envelope(const SearchRequest& req, const Scope& scope, const Sea
   env.summary["excluded_records"] = c.excluded_records;
   env.summary["dropped_by_cap"] = c.dropped_by_cap;
   env.summary["skipped_lines"] = scan.skipped_lines;
+  env.summary["values_out_of_range"] = scan.values_out_of_range;
   for (std::string& note : accounting_notes(c, scan))
     env.notes.push_back(std::move(note));
   for (const std::string& note : scan.notes)

@@ -90,16 +90,36 @@ std::vector<std::string> gated_leaves_unreached(const SearchRequest& req) {
   return out;
 }
 
+std::vector<StoreProblem> unread_in(const Scope& scope, const SearchScan& scan) {
+  std::vector<StoreProblem> out = scope.problems;
+  out.insert(out.end(), scan.unread.begin(), scan.unread.end());
+  return out;
+}
+
 void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& scope, const SearchScan& scan,
                          ToolContext& ctx) {
   const std::string filters = active_filters_text(req);
+  // Absence is proven only when every transcript in scope was read and every line was decided.
+  const size_t unread = scope.problems.size() + scan.unread.size();
+  // A label filter behind a closed gate (hook context in attachment records left unread) decides nothing.
   const bool gated = behind_closed_gate(req);
-  env.notes.push_back(std::string("csift: 0 matches \xE2\x80\x94 ") +
-                      (gated ? "in the records read; NOT a definitive absence (see below)"
-                             : "a DEFINITIVE absence (exit 0), NOT an error") +
-                      ". Scope: " + std::to_string(scope.transcripts.size()) +
-                      " session(s). Active filters: " + filters + ".");
-  env.summary["definitive_absence"] = !gated;
+  const bool definitive = !gated && unread == 0 && scan.too_complex_lines == 0;
+  if (definitive) {
+    env.notes.push_back("csift: 0 matches \xE2\x80\x94 a DEFINITIVE absence (exit 0), NOT an error. Scope: " +
+                        std::to_string(scope.transcripts.size()) + " session(s). Active filters: " + filters +
+                        ".");
+  } else {
+    std::vector<std::string> undecided;
+    if (gated) undecided.push_back("the label filter reaches records behind a closed gate (see below)");
+    if (unread > 0) undecided.push_back(std::to_string(unread) + " transcript(s) were not read");
+    if (scan.too_complex_lines > 0)
+      undecided.push_back(std::to_string(scan.too_complex_lines) +
+                          " line(s) were too complex for the pattern");
+    env.notes.push_back("csift: 0 matches, but NOT a definitive absence: " + join(undecided, " and ") +
+                        ". Scope: " + std::to_string(scope.transcripts.size()) +
+                        " session(s). Active filters: " + filters + ".");
+  }
+  env.summary["definitive_absence"] = definitive;
   env.summary["active_filters"] = filters;
   env.summary["excluded_by_label"] = nullptr;
   if (req.label_filter_active) {

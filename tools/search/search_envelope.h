@@ -13,6 +13,8 @@ namespace csift {
 Envelope search_envelope_base(const SearchRequest& req, const Scope& scope);
 // `-t a,b · -T c · --since … · --turn …` or "none".
 std::string active_filters_text(const SearchRequest& req);
+// What the search did not read: the scope's unreadable entries, then the transcripts whose read failed.
+std::vector<StoreProblem> unread_in(const Scope& scope, const SearchScan& scan);
 // Zero-match diagnosis: stderr notes plus summary fields (definitive_absence, active_filters,
 // excluded_by_label, gated_leaves_unreached).
 void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& scope, const SearchScan& scan,

@@ -2,8 +2,18 @@
 // pointer; the saved file is the ONLY file outside the transcript search reads, and only on demand. A path
 // written on another machine (or under another home) is mapped onto this store by its part after
 // `projects/`. Every failure becomes a note, never an error.
-#include <fstream>
-#include <sstream>
+//
+// The pointer is transcript data, so it is not trusted: only a regular file inside the Claude home (where
+// Claude Code writes persisted output) is read, opened non-blocking and at most kMaxPersistedBytes of it.
+// `/etc/passwd`, `/dev/zero` or a FIFO named by a transcript is reported, never read.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
 
 #include "core/harness/claude_code/claude_fields.h"
 #include "tools/common/record_render.h"
@@ -22,12 +32,49 @@ std::string pointer_path(const Record& r, const Unit& u) {
   return u.text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
 
-std::optional<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+std::string real_path(const std::string& path) {
+  char buf[PATH_MAX];
+  return ::realpath(path.c_str(), buf) ? std::string(buf) : std::string();
+}
+
+// The file's content, or nullopt with `why` set. `home` is the canonical Claude home.
+std::optional<std::string> read_persisted_file(const std::string& path, const std::string& home,
+                                               std::string& why) {
+  const std::string real = real_path(path);
+  if (real.empty()) {
+    why = std::strerror(errno);
+    return std::nullopt;
+  }
+  if (home.empty() || real.compare(0, home.size() + 1, home + "/") != 0) {
+    why = "outside the Claude home " + (home.empty() ? std::string("(not found)") : home) + ", not read";
+    return std::nullopt;
+  }
+  const int fd = ::open(real.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    why = std::strerror(errno);
+    return std::nullopt;
+  }
+  struct stat st {};
+  std::optional<std::string> out;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    why = "not a regular file, not read";
+  } else if (static_cast<uint64_t>(st.st_size) > kMaxPersistedBytes) {
+    why = "larger than " + std::to_string(kMaxPersistedBytes >> 20) + " MiB (" + std::to_string(st.st_size) +
+          " bytes), not read";
+  } else {
+    std::string text(static_cast<size_t>(st.st_size), '\0');
+    size_t got = 0;
+    while (got < text.size()) {
+      const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    text.resize(got);  // a file that shrank meanwhile: what it held
+    out = std::move(text);
+  }
+  ::close(fd);
+  return out;
 }
 
 }  // namespace
@@ -39,16 +86,20 @@ std::optional<std::string> resolve_persisted_output(const Record& r, const Unit&
     *note = "the <persisted-output> pointer names no file";
     return std::nullopt;
   }
-  if (auto content = read_file(path)) return content;
+  const std::string home = real_path(projects_root + "/..");
+  std::string why;
+  if (auto content = read_persisted_file(path, home, why)) return content;
   static constexpr std::string_view kProjects = "/projects/";
   const size_t at = path.rfind(kProjects);
   if (at != std::string::npos) {
     const std::string mapped = projects_root + "/" + path.substr(at + kProjects.size());
-    if (auto content = read_file(mapped)) return content;
-    *note = "cannot read the persisted output " + path + " (nor " + mapped + ")";
+    std::string mapped_why;
+    if (auto content = read_persisted_file(mapped, home, mapped_why)) return content;
+    *note = "cannot read the persisted output " + path + " (" + why + "), nor " + mapped + " (" + mapped_why +
+            ")";
     return std::nullopt;
   }
-  *note = "cannot read the persisted output " + path;
+  *note = "cannot read the persisted output " + path + " (" + why + ")";
   return std::nullopt;
 }
 

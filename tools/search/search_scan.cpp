@@ -143,6 +143,7 @@ struct TranscriptScanner {
     auto out = std::make_unique<TranscriptHits>(scope_index, std::move(ct));
     TranscriptHits& th = *out;
     th.skipped_lines = th.ct.read.skipped_lines + th.ct.sidecar.skipped_lines;
+    th.values_out_of_range = th.ct.read.values_out_of_range;
     Matcher m(req.compiled);
     const auto turns = turn_range(th.ct);
     for (size_t i = 0; i < th.ct.entries.size(); ++i) {
@@ -162,6 +163,7 @@ struct TranscriptScanner {
         auto skipped = std::make_unique<TranscriptHits>();
         skipped->scope_index = scope_index;
         skipped->skipped_lines = gate.skipped_lines;
+        skipped->values_out_of_range = gate.values_out_of_range;
         skipped->ct.transcript = t;
         skipped->ct.owner = TranscriptIdentity::of(t);
         return skipped;
@@ -190,6 +192,7 @@ struct TranscriptScanner {
 void merge_into(SearchScan& out, TranscriptHits&& th, std::vector<std::string>&& notes) {
   out.skipped_lines += th.skipped_lines;
   out.too_complex_lines += th.too_complex_lines;
+  out.values_out_of_range += th.values_out_of_range;
   out.matched_records += th.hits.size();
   out.excluded_records += th.excluded_records;
   out.draft_hits += th.draft_hits;
@@ -257,8 +260,7 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   out.transcripts_scanned = n;
   out.cancelled = ctx.cancelled();
   for (size_t i = 0; i < n; ++i) {
-    if (!errors[i].empty())
-      out.notes.push_back("skipped transcript " + scope.transcripts[i].path + ": " + errors[i]);
+    if (!errors[i].empty()) out.unread.push_back({scope.transcripts[i].path, errors[i]});
     if (results[i]) merge_into(out, std::move(*results[i]), std::move(notes[i]));
   }
   return out;

@@ -94,8 +94,9 @@ struct TranscriptHits {
   std::vector<RecordHit> hits;  // file order (sidecar entries last)
   uint64_t skipped_lines = 0;   // malformed + too large + torn tail (exact, whole file) + sidecar skips
   uint64_t too_complex_lines = 0;
-  size_t exchange_groups = 0;  // the exchanges its hits make (one per turn, drafts apart)
-  bool sidecar_hit = false;    // a hit is a merged elicitation-sidecar record
+  uint64_t values_out_of_range = 0;  // numbers beyond a finite double, read as absent (whole file)
+  size_t exchange_groups = 0;        // the exchanges its hits make (one per turn, drafts apart)
+  bool sidecar_hit = false;          // a hit is a merged elicitation-sidecar record
   // --raw: where each matched record's line is (file order) and how many matched records were merged sidecar
   // records (they have no line); taken before the model is released.
   std::vector<LineRef> raw_lines;
@@ -116,6 +117,7 @@ struct SearchScan {
   size_t transcripts_scanned = 0;
   uint64_t skipped_lines = 0;
   uint64_t too_complex_lines = 0;
+  uint64_t values_out_of_range = 0;
   uint64_t matched_records = 0;
   // Label exclusions summed across the scope (filled only when a -t/-T was active).
   std::map<Label, uint64_t> excluded_by_label;
@@ -123,6 +125,8 @@ struct SearchScan {
   uint64_t draft_hits = 0;                // matched superseded drafts among the hits (before any cap)
   uint64_t drafts_excluded_by_label = 0;  // matched superseded drafts the label filter excluded
   std::vector<std::string> notes;         // --resolve-persisted failures, sidecar notes ...
+  // Transcripts of the scope the scan could not read (the reason is the read's error), in scope order.
+  std::vector<StoreProblem> unread;
   bool cancelled = false;
 };
 

@@ -39,6 +39,7 @@ json summary_counts(const ClassifiedTranscript& ct, const ShowSelection& sel) {
   s["non_record_lines"] = sel.non_record_lines;
   s["gated_omitted"] = sel.gated_omitted;
   s["skipped_lines"] = ct.read.skipped_lines + ct.sidecar.skipped_lines;
+  s["values_out_of_range"] = ct.read.values_out_of_range;
   return s;
 }
 

@@ -10,6 +10,7 @@
 #include "core/base/error.h"
 #include "core/harness/claude_code/session_probe.h"
 #include "tools/common/span_args.h"
+#include "tools/common/unread_report.h"
 #include "tools/stats/shared_records.h"
 #include "tools/stats/stats_row.h"
 #include "tools/stats/stats_tally.h"
@@ -103,7 +104,10 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
   StatsTotals totals;
   std::vector<const TranscriptTally*> counted;
   std::vector<const Transcript*> counted_transcripts;
+  std::vector<StoreProblem> unread = scope.problems;
   for (size_t k = 0; k < tallies.size(); ++k) {
+    if (!tallies[k].error.empty())
+      unread.push_back({scope.transcripts[sel.indices[k]].path, tallies[k].error});
     if (window.bounded() && counted_nothing(tallies[k])) {
       ++sel.outside_window;
       continue;
@@ -129,6 +133,7 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
   env.summary["max_count"] = cap ? json(*cap) : json(nullptr);
   env.summary["outside_window"] = sel.outside_window;
   env.notes = scope.notes;
+  report_unread(env, unread);
   return env;
 }
 

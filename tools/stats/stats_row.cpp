@@ -27,6 +27,7 @@ void put_figures(json& out, const TranscriptTally& t) {
   out["lines"] = t.lines;
   out["line_types"] = counts_json(t.line_types);
   out["skipped_lines"] = t.skipped_lines;
+  out["values_out_of_range"] = t.values_out_of_range;
   out["user_records"] = t.user_records;
   out["assistant_records"] = t.assistant_records;
   out["turns"] = t.turns;
@@ -67,6 +68,7 @@ void StatsTotals::add(const TranscriptTally& t) {
   ++sessions_;
   sum_.lines += t.lines;
   sum_.skipped_lines += t.skipped_lines;
+  sum_.values_out_of_range += t.values_out_of_range;
   sum_.bytes += t.bytes;
   merge_counts(sum_.line_types, t.line_types);
   sum_.user_records += t.user_records;

@@ -125,6 +125,7 @@ TranscriptTally tally_transcript(const Transcript& t, const StatsWindow& window,
   TranscriptTally tally;
   tally.lines = read.lines;
   tally.skipped_lines = read.skipped_lines;
+  tally.values_out_of_range = read.values_out_of_range;
   tally.bytes = read.bytes;
   tally.line_types = std::move(read.line_types);
   tally.error = std::move(read.error);

@@ -26,7 +26,8 @@ using CountByName = std::map<std::string, uint64_t>;
 struct TranscriptTally {
   // File facts, never windowed.
   uint64_t lines = 0;
-  uint64_t skipped_lines = 0;  // exact whole-file census (every line validated)
+  uint64_t skipped_lines = 0;        // exact whole-file census (every line validated)
+  uint64_t values_out_of_range = 0;  // numbers beyond a finite double, read as absent (whole file)
   uint64_t bytes = 0;
   CountByName line_types;
   // Counted over the windowed records.

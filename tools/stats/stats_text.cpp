@@ -117,6 +117,8 @@ std::string window_line(const json& header) {
 
 std::string footer(const json& s, const ToolContext& ctx) {
   std::string out = std::to_string(num(s, "sessions")) + " transcript(s) counted";
+  if (num(s, "unread_transcripts_total") > 0)
+    out += " · " + std::to_string(num(s, "unread_transcripts_total")) + " NOT read (see the note)";
   if (num(s, "outside_window") > 0) {
     out += " · " + std::to_string(num(s, "outside_window")) + " with nothing inside the window";
   }
@@ -133,8 +135,12 @@ std::string footer(const json& s, const ToolContext& ctx) {
 std::string render_stats_text(const Envelope& env, const json& /*args*/, const ToolContext& ctx) {
   const json& h = env.header;
   std::string out = scope_banner(h) + "\n" + window_line(h);
-  for (const auto& row : env.rows)
-    out += "\n" + transcript_title(row) + "\n" + figure_lines(row) + shared_line(row);
+  for (const auto& row : env.rows) {
+    // An unreadable transcript has no figures: zeros would read as an empty file.
+    const std::string error = str(row, "error");
+    out += "\n" + transcript_title(row) + "\n" +
+           (error.empty() ? figure_lines(row) + shared_line(row) : "unreadable: " + error + "\n");
+  }
   if (num(env.summary, "sessions") > 1) {
     out += "\nTOTAL (" + std::to_string(num(env.summary, "sessions")) + " transcripts)\n" +
            figure_lines(env.summary) + views_lines(env.summary);

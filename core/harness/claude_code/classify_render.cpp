@@ -2,7 +2,9 @@
 // the AskUserQuestion Q+options+answer unit, the compaction boundary excerpt and the promoted
 // meta leaves (SPEC.md §4: turn duration, stop hooks, file-history snapshot/delta, other system subtypes).
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -152,11 +154,22 @@ std::string human_duration(int64_t ms) {
   return std::to_string(sec) + "s";
 }
 
+// A number field as an integer; a value that is not a number, or is beyond int64, reads as absent.
+std::optional<int64_t> int_field(const json& obj, const char* key) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || !it->is_number()) return std::nullopt;
+  if (it->is_number_integer() && !(it->is_number_unsigned() && it->get<uint64_t>() > INT64_MAX))
+    return it->get<int64_t>();
+  const double d = it->get<double>();
+  if (!(d >= -9.2e18 && d <= 9.2e18)) return std::nullopt;
+  return static_cast<int64_t>(d);
+}
+
 std::string turn_duration_text(const Record& r) {
-  json extra = parse_stored_json(cc(r).extra_json);
+  json extra = parse_stored_object(cc(r).extra_json);
   std::string out = "[turn duration: ";
-  if (extra.contains("durationMs") && extra["durationMs"].is_number()) {
-    out += human_duration(extra["durationMs"].get<int64_t>()) + " ·";
+  if (const auto ms = int_field(extra, "durationMs")) {
+    out += human_duration(*ms) + " ·";
   } else {
     out += "? ·";
   }
@@ -168,16 +181,16 @@ std::string turn_duration_text(const Record& r) {
 }
 
 std::string stop_hooks_text(const Record& r) {
-  json extra = parse_stored_json(cc(r).extra_json);
+  json extra = parse_stored_object(cc(r).extra_json);
   const json infos = extra.value("hookInfos", json::array());
-  int64_t count = extra.contains("hookCount") && extra["hookCount"].is_number()
-                      ? extra["hookCount"].get<int64_t>()
-                      : static_cast<int64_t>(infos.is_array() ? infos.size() : 0);
+  const int64_t count = int_field(extra, "hookCount").value_or(infos.is_array() ? infos.size() : 0);
   const json errors = extra.value("hookErrors", json::array());
-  int64_t error_count = errors.is_array()    ? static_cast<int64_t>(errors.size())
-                        : errors.is_number() ? errors.get<int64_t>()
-                                             : 0;
-  bool prevented = extra.value("preventedContinuation", false);
+  const int64_t error_count =
+      errors.is_array() ? static_cast<int64_t>(errors.size()) : int_field(extra, "hookErrors").value_or(0);
+  // value() would throw on a field of another type: every field here is read as absent when mistyped.
+  const bool prevented = extra.contains("preventedContinuation") &&
+                         extra["preventedContinuation"].is_boolean() &&
+                         extra["preventedContinuation"].get<bool>();
   std::string out =
       fmt::format("[stop hooks: count={} errors={} prevented={}]", count, error_count, prevented);
   if (infos.is_array()) {
@@ -191,7 +204,7 @@ std::string stop_hooks_text(const Record& r) {
 }
 
 std::string snapshot_text(const Record& r) {
-  json extra = parse_stored_json(cc(r).extra_json);
+  json extra = parse_stored_object(cc(r).extra_json);
   if (r.type == "file-history-delta") {
     std::string ts = extra.contains("backupTime") ? scalar_text(extra["backupTime"]) : r.timestamp;
     std::string out = "[file-history delta at " + (ts.empty() ? "?" : ts) + ": " +

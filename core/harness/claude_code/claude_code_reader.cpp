@@ -21,7 +21,7 @@ namespace {
 
 // The per-line counts one read (or one chunk of it) keeps.
 struct LineTally {
-  uint64_t lines = 0, blank = 0, non_candidate = 0;
+  uint64_t lines = 0, blank = 0, non_candidate = 0, out_of_range = 0;
   std::map<std::string, uint64_t> types;
 };
 
@@ -84,6 +84,7 @@ bool read_line(Out& out, const ReadOptions& opts, const LineView& lv, bool file_
       return skip(too_large ? out.parser.error() : "malformed JSON: " + out.parser.error());
     }
     ++t.non_candidate;
+    t.out_of_range += out.parser.values_out_of_range();
     if (opts.keep_declined) out.decline({lv.line, lv.offset, lv.bytes.size()});
     if (opts.census_types) count_type(t, opts, peek_type(lv.bytes));
     return true;
@@ -94,6 +95,7 @@ bool read_line(Out& out, const ReadOptions& opts, const LineView& lv, bool file_
   const ParseStatus status = out.parser.parse(lv.bytes, r);
   if (status == ParseStatus::too_large) return skip(out.parser.error());
   if (status == ParseStatus::malformed) return skip("malformed JSON: " + out.parser.error());
+  t.out_of_range += out.parser.values_out_of_range();
   count_type(t, opts, r.type);
   return out.record(std::move(r));
 }
@@ -102,6 +104,7 @@ void add_tally(ReadStats& stats, const LineTally& t) {
   stats.lines += t.lines;
   stats.blank_lines += t.blank;
   stats.non_candidate_lines += t.non_candidate;
+  stats.values_out_of_range += t.out_of_range;
   for (const auto& [type, n] : t.types)
     stats.line_types[type] += n;
 }
@@ -210,8 +213,13 @@ ReadStats read_parallel(const Transcript& t, const ReadOptions& opts, RecordSink
 
 // Malformed lines of one block of complete lines, by read()'s definition (blank lines are not lines to skip;
 // an overlong line is skipped as too large; everything else must be a well-formed JSON object).
-uint64_t malformed_lines(std::string_view block) {
-  uint64_t bad = 0;
+struct BlockCheck {
+  uint64_t malformed = 0;
+  uint64_t out_of_range = 0;
+};
+
+BlockCheck check_lines(std::string_view block) {
+  BlockCheck check;
   const char* p = block.data();
   const char* end = p + block.size();
   while (p < end) {
@@ -219,10 +227,14 @@ uint64_t malformed_lines(std::string_view block) {
     const char* stop = nl ? nl : end;
     std::string_view line(p, static_cast<size_t>(stop - p));
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!line_is_blank(line) && (line.size() > kMaxRecordLineBytes || !json_object_well_formed(line))) ++bad;
+    size_t out_of_range = 0;
+    if (!line_is_blank(line) &&
+        (line.size() > kMaxRecordLineBytes || !json_object_well_formed(line, &out_of_range)))
+      ++check.malformed;
+    check.out_of_range += out_of_range;
     p = stop + 1;
   }
-  return bad;
+  return check;
 }
 
 class ClaudeCodeProbes final : public RawLineProbes {
@@ -286,6 +298,7 @@ class ClaudeCodeReader final : public TranscriptReader {
     std::atomic<bool> hit{false};
     std::atomic<double> share{0};
     std::atomic<uint64_t> invalid{0};
+    std::atomic<uint64_t> out_of_range{0};
     const ScanStats stats = scan_parallel(
         t.path,
         [&](size_t, const LineBlock& block) {
@@ -295,7 +308,9 @@ class ClaudeCodeReader final : public TranscriptReader {
             hit.store(true, std::memory_order_relaxed);
             return false;
           }
-          invalid.fetch_add(malformed_lines(block.data), std::memory_order_relaxed);
+          const BlockCheck check = check_lines(block.data);
+          invalid.fetch_add(check.malformed, std::memory_order_relaxed);
+          out_of_range.fetch_add(check.out_of_range, std::memory_order_relaxed);
           return true;
         },
         nullptr, cancel);
@@ -304,6 +319,7 @@ class ClaudeCodeReader final : public TranscriptReader {
     out.cancelled = cancel && cancel->is_cancelled();
     out.error = stats.error;
     out.skipped_lines = invalid.load() + (stats.torn_tail ? 1 : 0);
+    out.values_out_of_range = out_of_range.load();
     out.needle_line_share = share.load();
     return out;
   }

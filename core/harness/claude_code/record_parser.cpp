@@ -74,14 +74,17 @@ void take_bool(od::value v, bool& out) {
   if (v.type().value() == od::json_type::boolean) out = v.get_bool().value();
 }
 
+// A count field. A value that is not a number, lies beyond a finite double (1e400: valid JSON, which the
+// validator counts in values_out_of_range) or beyond int64 reads as absent (0): the record is kept.
 int64_t int_of(od::value v) {
-  if (v.type().value() != od::json_type::number) return 0;
-  if (v.get_number_type().value() == od::number_type::floating_point_number) {
-    return static_cast<int64_t>(v.get_double().value());
-  }
+  od::json_type type;
+  if (v.type().get(type) != simdjson::SUCCESS || type != od::json_type::number) return 0;
   int64_t n = 0;
   if (v.get_int64().get(n) == simdjson::SUCCESS) return n;
-  return static_cast<int64_t>(v.get_double().value());
+  double d = 0;
+  if (v.get_double().get(d) != simdjson::SUCCESS) return 0;
+  if (!(d >= -9.2e18 && d <= 9.2e18)) return 0;
+  return static_cast<int64_t>(d);
 }
 
 }  // namespace
@@ -412,7 +415,8 @@ ParseStatus RecordParser::parse_line(std::string_view line, Record& out) {
   // One definition of well-formed for every path (json_syntax.h): On-Demand checks only what it visits, so
   // without this a malformed value under an unread key would count as malformed on the whole-file gate's
   // path and as a record here.
-  if (line.size() <= kMaxLineBytes && !json_object_well_formed(line)) {
+  out_of_range_ = 0;
+  if (line.size() <= kMaxLineBytes && !json_object_well_formed(line, &out_of_range_)) {
     uint64_t line_no = out.line, offset = out.offset;
     out = Record{};
     out.line = line_no;
@@ -469,11 +473,12 @@ ParseStatus RecordParser::parse_exactly(std::string_view line, Record& out) {
 
 bool RecordParser::validate(std::string_view line) {
   error_.clear();
+  out_of_range_ = 0;
   if (line.size() > kMaxLineBytes) {
     error_ = "line too large (" + std::to_string(line.size()) + " bytes, limit 64 MiB)";
     return false;
   }
-  if (json_object_well_formed(line)) return true;
+  if (json_object_well_formed(line, &out_of_range_)) return true;
   explain_malformed(line);
   return false;
 }

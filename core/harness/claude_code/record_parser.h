@@ -25,6 +25,8 @@ class RecordParser {
   // exact; error() says what was wrong.
   bool validate(std::string_view line);
   const std::string& error() const { return error_; }
+  // Numbers beyond a finite double in the last line parse() or validate() accepted (read as absent).
+  size_t values_out_of_range() const { return out_of_range_; }
 
  private:
   ParseStatus parse_line(std::string_view line, Record& out);
@@ -34,6 +36,7 @@ class RecordParser {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string error_;
+  size_t out_of_range_ = 0;
 };
 
 // O(1) shape check: a non-blank line that is not `{...}`-framed is malformed without parsing.
