@@ -11,6 +11,8 @@
 #include "tools/search/search.h"
 #include "tools/show/show.h"
 #include "tools/stats/stats.h"
+#include "tools/status/status.h"
+#include "tools/wait/wait.h"
 #include "tools/whoami/whoami.h"
 
 namespace csift {
@@ -33,6 +35,8 @@ std::vector<ToolSpec> build_table() {
   table.push_back({"show", &run_show, &render_show_text, true});
   table.push_back({"stats", &run_stats, &render_stats_text, true});
   table.push_back({"whoami", &run_whoami, &render_whoami_text, true});
+  table.push_back({"status", &run_status, &render_status_text, true});
+  table.push_back({"wait", &run_wait, &render_wait_text, true, true});
   return table;
 }
 
