@@ -36,6 +36,8 @@ class LiveWaitMcp(unittest.TestCase):
                 event = json.loads(raw)
                 events.append(event)
                 if event["event"] == "progress" and "watching" in event["message"]:
+                    self.sim.tool_use("Read", {"file_path": "/tmp/live/sim/a.py"})  # a change, not a condition
+                elif event["event"] == "progress" and " 1 record(s) since the baseline" in event["message"]:
                     self.sim.sidecar("pending", "toolu_live_ask")
                 if event["event"] in ("blockers", "error"):
                     break
@@ -50,11 +52,13 @@ class LiveWaitMcp(unittest.TestCase):
         self.assertEqual(status["verdict"], "running")  # served while six waits blocked
         progress = [e for e in events if e["event"] == "progress"]
         self.assertIn("watching", progress[0]["message"])
-        self.assertTrue(any("fired auq" in e["message"] for e in progress), progress)
+        # What changed is reported before the condition fires.
+        self.assertTrue(any(" 1 record(s) since the baseline" in e["message"] for e in progress), progress)
         self.assertEqual([e["progress"] for e in progress], sorted(set(e["progress"] for e in progress)))
         result = next(e for e in events if e["event"] == "result")
         self.assertFalse(result["isError"])
         self.assertEqual((result["row"]["fired"], result["row"]["verdict"]), ("auq", "waiting-hitl"))
+        self.assertEqual(result["row"]["activity"]["tool_calls"], {"Read": 1})
         blockers = next(e for e in events if e["event"] == "blockers")
         self.assertEqual(len(blockers["outcomes"]), 6)
         self.assertTrue(all(o.startswith("rejected") for o in blockers["outcomes"]), blockers)
@@ -72,16 +76,21 @@ class LiveWaitMcp(unittest.TestCase):
                     "arguments": {"targets": ["@" + self.sim.id], "until": ["stop"], "timeout": 60}}}))
             resp = conn.getresponse()
             self.assertEqual(resp.status, 200)
-            first = resp.fp.readline()
+            first = resp.readline()
             while not first.startswith(b"data:"):
-                first = resp.fp.readline()
+                first = resp.readline()
             self.assertIn(b"notifications/progress", first)
             cancel = http.client.HTTPConnection(server.host, server.port, timeout=30)
             cancel.request("POST", "/mcp", headers=headers, body=json.dumps({
                 "jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}))
             self.assertEqual(cancel.getresponse().status, 202)
             cancelled_at = time.monotonic()
-            rest = resp.read()  # the stream ends when the call does
+            rest = b""
+            while True:  # the stream ends when the call does
+                line = resp.readline()
+                if not line:
+                    break
+                rest += line
             ended = time.monotonic() - cancelled_at
             self.assertNotIn(b'"result"', rest)  # a cancelled call gets no reply
             self.assertLess(ended, 1.0 * SLOW, f"the wait took {ended:.2f}s to end after notifications/cancelled")

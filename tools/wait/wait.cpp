@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "core/base/arg_ref.h"
@@ -86,6 +87,13 @@ WaitRequest parse_wait_request(const json& args, const ToolContext& ctx) {
   return req;
 }
 
+// Milliseconds as seconds with one decimal: "12.3s".
+std::string seconds_text(int64_t ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1fs", static_cast<double>(ms) / 1000.0);
+  return buf;
+}
+
 std::string joined_conditions(const std::vector<WaitCondition>& cs) {
   std::string out;
   for (const auto& c : cs)
@@ -113,9 +121,8 @@ class Waiter {
     const std::string ready =
         "watching " + std::to_string(watch_.file_count()) + " file(s) of session " + req_.target.session.id +
         " (" + (watch_.uses_inotify() ? "inotify" : "polling") + "); until " +
-        joined_conditions(req_.conditions) + "; timeout " +
-        std::to_string(req_.timeout_ms / 1000.0).substr(0, 6) +
-        "s; lens: " + lens_words(req_.target.options.lens) + "; verdict now " + status_.verdict;
+        joined_conditions(req_.conditions) + "; timeout " + seconds_text(req_.timeout_ms) +
+        "; lens: " + lens_words(req_.target.options.lens) + "; verdict now " + status_.verdict;
     if (ctx_.announce) ctx_.announce(ready);
     report(ready);
     check_state();
@@ -137,7 +144,9 @@ class Waiter {
                  std::to_string(census_.records) + " record(s) since the baseline");
       }
       if (req_.pinned_interval_ms <= 0) interval = grew ? kFloorMs : std::min(kCeilingMs, interval * 3 / 2);
-      if (elapsed_ms() - last_report_ms_ >= kHeartbeatMs) report("waiting; verdict " + status_.verdict);
+      if (elapsed_ms() - last_report_ms_ >= kHeartbeatMs)
+        report("waiting; verdict " + status_.verdict + "; " + std::to_string(census_.records) +
+               " record(s) since the baseline");
     }
     if (!fired_.empty()) status_ = check_status();
     return envelope();
@@ -196,7 +205,7 @@ class Waiter {
     if (!ctx_.progress) return;
     last_report_ms_ = elapsed_ms();
     ctx_.progress(std::max(0.001, elapsed_ms() / 1000.0), req_.timeout_ms / 1000.0,
-                  std::to_string(elapsed_ms() / 1000.0).substr(0, 5) + "s: " + what);
+                  seconds_text(elapsed_ms()) + ": " + what);
   }
 
   Envelope cancelled_envelope() {
@@ -260,8 +269,8 @@ std::string render_wait_text(const Envelope& env, const json&, const ToolContext
   for (const auto& row : env.rows) {
     out += "wait " + row["session_id"].get<std::string>() + ": fired " + row["fired"].get<std::string>();
     if (row["fired_by"].is_string()) out += " (" + row["fired_by"].get<std::string>() + ")";
-    out += " after " + std::to_string(row["waited_secs"].get<double>()).substr(0, 5) + "s; verdict " +
-           row["verdict"].get<std::string>() + "\n";
+    out += " after " + seconds_text(static_cast<int64_t>(row["waited_secs"].get<double>() * 1000)) +
+           "; verdict " + row["verdict"].get<std::string>() + "\n";
     out += "at exit: " + row["at_exit"].get<std::string>() + "\n";
     const json& a = row["activity"];
     std::string tools;
