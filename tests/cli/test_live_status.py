@@ -82,6 +82,15 @@ class LiveStatus(unittest.TestCase):
         self.assertEqual(row["background"]["closed"], {"completed": 1})
         self.assertTrue(any("PERMISSION" in n for n in row["notes"]), row["notes"])
 
+    def test_older_builds_end_a_turn_with_a_system_marker(self):
+        # Claude Code 2.1.39 (../shared/corpus/spotter) persists stop_reason null on a turn's last message and
+        # writes turn_duration / stop_hook_summary after it.
+        self.sim.prompt("hello")
+        self.sim.say("Hi.", stop_reason=None)
+        self.assertVerdict("running")
+        self.sim.append({"type": "system", "subtype": "stop_hook_summary", "content": ""})
+        self.assertEqual(self.assertVerdict("idle-eot")["tail_state"][:4], "idle")
+
     def test_registry_owner_liveness_with_the_reuse_guard(self):
         sim = self.sim
         sim.prompt("go")

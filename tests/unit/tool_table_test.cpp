@@ -193,6 +193,7 @@ std::pair<std::string, json> sample_value(const CliOption& o) {
   const json& schema = o.is_array ? o.schema["items"] : o.schema;
   if (schema.contains("enum")) return {schema["enum"].back().get<std::string>(), schema["enum"].back()};
   if (!o.types.empty() && o.types.front() == "integer") return {"7", 7};
+  if (!o.types.empty() && o.types.front() == "number") return {"2.5", 2.5};
   return {"some-value", "some-value"};
 }
 

@@ -92,6 +92,15 @@ void note_record(LaneTail& tail, Record&& r) {
                   calls.end());
     }
   }
+  // Claude Code before ~2.1.200 persists stop_reason null even on a turn's last message; the turn's end is
+  // then the turn_duration / stop_hook_summary system record it writes right after (corpus: 0 end_turn
+  // records in 2.1.39 files, 221 such markers).
+  if (r.type == "system" && (r.subtype == "turn_duration" || r.subtype == "stop_hook_summary") &&
+      tail.last_turn_record == LastTurnRecord::assistant_other && tail.open_calls.empty()) {
+    tail.last_turn_record = LastTurnRecord::assistant_end_turn;
+    tail.last_stop_reason = "end_turn";
+    return;
+  }
   if (assistant) {
     tail.saw_assistant = true;
     tail.last_stop_reason = r.message.stop_reason;

@@ -85,6 +85,11 @@ std::string describe_tail(const LaneTail& t, EpochMs now) {
     const OpenCall& c = t.open_calls.back();
     return "in a " + c.name + " call for " + secs(c.at, now);
   }
+  const bool stale = !t.last_turn_record_at || now - *t.last_turn_record_at >= kGeneratingWindowMs;
+  if (stale && t.last_turn_record != LastTurnRecord::assistant_end_turn &&
+      t.last_turn_record != LastTurnRecord::none)
+    return "stale: mid-turn with no end of turn, last conversational record " +
+           secs(t.last_turn_record_at, now) + " ago";
   switch (t.last_turn_record) {
     case LastTurnRecord::none:
       return "no conversational record in the tail window";
