@@ -54,7 +54,7 @@ int report_usage_error(std::string_view tool, const std::string& message, bool a
 void print_outcome(std::string_view tool, const ToolOutcome& outcome, bool as_json) {
   for (const auto& note : outcome.envelope.notes)
     print_ensuring_newline(std::cerr, note);
-  if (as_json || outcome.exit_code == 0) {
+  if (as_json || !outcome.envelope.is_error) {  // a wait that timed out (124) still prints its report
     print_ensuring_newline(std::cout, outcome.text);
     return;
   }
@@ -104,6 +104,7 @@ int run_cli(int argc, char** argv) {
   ctx.env = env;
   ctx.spell_call = render_continuation_cli;
   ctx.spell_arg = spell_cli_arg;
+  ctx.announce = [](const std::string& line) { std::cerr << "csift: " << line << std::endl; };
   read_stdin_when_requested(parsed.args, ctx);
   const ToolOutcome outcome = invoke_tool(*tool, parsed.args, ctx);
   print_outcome(tool_name, outcome, as_json);

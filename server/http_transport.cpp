@@ -85,6 +85,7 @@ class HttpTransport {
         options_(options),
         policy_{options.host, options.token},
         sessions_(options.max_sessions),
+        blocking_(options.blocking_workers, options.blocking_workers),
         pool_(options.call_workers, options.max_queued_calls) {}
 
   // DNS-rebinding protection and the token, on the headers alone, before any body byte is read: 403 / 401.
@@ -123,6 +124,7 @@ class HttpTransport {
 
   void shutdown() {
     pool_.wait_idle();
+    blocking_.wait_idle();
     sessions_.end_all();
   }
 
@@ -233,7 +235,8 @@ class HttpTransport {
     auto admitted = server_.admit(m, *conn, emit);
     if (!admitted) return ex->reply(reply_response(McpServer::id_in_use(m.id), rev));
     ex->on_abort([admitted] { admitted->cancel.cancelled.store(true); });
-    const bool queued = pool_.try_submit([this, ex, m, rev, conn, emit, stream, admitted, streams] {
+    WorkerPool& pool = McpServer::is_blocking(m) ? blocking_ : pool_;
+    const bool queued = pool.try_submit([this, ex, m, rev, conn, emit, stream, admitted, streams] {
       auto reply = server_.handle_request(m, rev, *conn, emit, admitted);
       if (!streams) {
         if (!reply) return ex->reply(http::Response{200, "text/event-stream", "", {}});
@@ -269,7 +272,8 @@ class HttpTransport {
   HttpOptions options_;
   AccessPolicy policy_;
   SessionTable sessions_;
-  WorkerPool pool_;  // last: joined first, while the members its jobs use still exist
+  WorkerPool blocking_;  // waits, on threads of their own so they never starve pool_
+  WorkerPool pool_;      // last: joined first, while the members its jobs use still exist
 };
 
 }  // namespace

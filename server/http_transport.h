@@ -20,6 +20,7 @@ struct HttpOptions {
   http::Limits limits;
   size_t call_workers = 8;        // tool calls run at once; everything else is answered on the I/O thread
   size_t max_queued_calls = 256;  // more waiting calls are answered 503 "server busy"
+  size_t blocking_workers = 16;   // waits run on threads of their own (as many more may queue)
   size_t max_sessions = 1024;
 };
 

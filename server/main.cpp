@@ -1,5 +1,6 @@
 // Entry point: `--cli <tool> ...` runs one tool; `--help` / `--version` print; no arguments or `--stdio`
-// serve MCP on stdio; `--http` serves MCP over HTTP.
+// serve MCP on stdio; `--http` serves MCP over HTTP; `hook elicitation` is the sidecar-writing Claude Code
+// hook.
 #include <tbb/global_control.h>
 
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <string_view>
 
 #include "server/cli.h"
+#include "server/hook_elicitation.h"
 #include "server/version.h"
 
 #include "server/mcp_entry.h"
@@ -56,6 +58,13 @@ int main(int argc, char** argv) {
   const auto thread_limit = thread_limit_from_env();
   const std::string_view mode = argc > 1 ? std::string_view(argv[1]) : std::string_view("--stdio");
   if (mode == "--cli") return csift::run_cli(argc - 2, argv + 2);
+  if (mode == "hook") {
+    if (argc > 2 && std::string_view(argv[2]) == "elicitation") return csift::run_elicitation_hook(std::cin);
+    std::cerr
+        << "csift-mcp hook: the one hook is `csift-mcp hook elicitation` (reads a Claude Code hook payload "
+           "on stdin and appends to the session's elicitation sidecar)\n";
+    return 1;
+  }
   if (mode == "--help" || mode == "-h") {
     std::cout << csift::render_top_help();
     return 0;

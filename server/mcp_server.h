@@ -63,6 +63,9 @@ class McpServer {
     return m.method == "tools/call" || m.method == "resources/list" || m.method == "resources/read" ||
            m.method == "completion/complete" || m.method == "resources/subscribe";
   }
+  // A tools/call of a tool that blocks on purpose (wait): transports run it on a pool of its own, so waits
+  // never occupy the workers other calls need.
+  static bool is_blocking(const rpc::Message& m);
   const ServerOptions& options() const { return options_; }
 
  private:

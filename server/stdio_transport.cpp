@@ -64,7 +64,11 @@ LineRead read_line(std::FILE* in, std::string& line, size_t max) {
 class StdioSession {
  public:
   StdioSession(McpServer& server, std::FILE* out, const StdioOptions& options)
-      : server_(server), writer_(out), options_(options), pool_(options.workers, options.max_queued) {
+      : server_(server),
+        writer_(out),
+        options_(options),
+        blocking_(options.blocking_workers, options.blocking_workers),
+        pool_(options.workers, options.max_queued) {
     // stdout is ours to write at any time: resource subscriptions can notify.
     conn_.set_watch(std::make_shared<ResourceWatch>(
         [this](const json& message) { return writer_.write(message); }, options.watch_interval));
@@ -93,7 +97,8 @@ class StdioSession {
   // they all stopped within `limit`.
   bool cancel_and_drain(std::chrono::milliseconds limit) {
     conn_.cancel_all();
-    return pool_.wait_idle_for(limit);
+    const bool calls = pool_.wait_idle_for(limit);
+    return blocking_.wait_idle_for(limit) && calls;
   }
 
  private:
@@ -123,7 +128,8 @@ class StdioSession {
       writer_.write(McpServer::id_in_use(m.id));
       return;
     }
-    if (!pool_.try_submit([this, m, rev, emit, admitted] {
+    WorkerPool& pool = McpServer::is_blocking(m) ? blocking_ : pool_;
+    if (!pool.try_submit([this, m, rev, emit, admitted] {
           // An exception must not end the worker thread (std::terminate) nor leave the call unanswered.
           try {
             if (auto r = server_.handle_request(m, rev, conn_, emit, admitted)) writer_.write(*r);
@@ -146,7 +152,8 @@ class StdioSession {
   LineWriter writer_;
   StdioOptions options_;
   Connection conn_;
-  WorkerPool pool_;  // last: its destructor joins workers that use the members above
+  WorkerPool blocking_;  // waits: threads of their own, so several waits never starve pool_
+  WorkerPool pool_;      // last: its destructor joins workers that use the members above
 };
 
 }  // namespace

@@ -13,6 +13,7 @@ namespace csift {
 struct StdioOptions {
   size_t workers = 4;
   size_t max_queued = 64;
+  size_t blocking_workers = 16;          // waits run here, beside the workers (as many more may queue)
   size_t max_message_bytes = 16u << 20;  // a longer line is refused (-32600) without being kept or parsed
   std::chrono::milliseconds exit_grace{800};
   // How often subscribed transcripts are looked at (their size and modification time).

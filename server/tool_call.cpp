@@ -61,6 +61,12 @@ json call_result(std::string_view tool, const ToolOutcome& outcome, bool statele
 
 }  // namespace
 
+bool McpServer::is_blocking(const rpc::Message& m) {
+  if (m.method != "tools/call" || !m.params.contains("name") || !m.params["name"].is_string()) return false;
+  const ToolSpec* tool = find_tool(m.params["name"].get<std::string>());
+  return tool && tool->blocks;
+}
+
 std::shared_ptr<InFlight> McpServer::admit(const rpc::Message& m, Connection& conn, const Emit& emit) const {
   return conn.begin(m.id, progress_token_of(m.params), emit, options_.progress_interval);
 }

@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -170,6 +172,106 @@ RegistryLookup find_registry_caller(const std::string& claude_home, int first_pi
     }
     if (!stat) break;
     pid = stat->ppid;
+  }
+  return out;
+}
+
+const char* owner_state_name(OwnerState s) {
+  switch (s) {
+    case OwnerState::alive:
+      return "alive";
+    case OwnerState::dead:
+      return "dead";
+    case OwnerState::reused:
+      return "pid-reused";
+    case OwnerState::foreign_domain:
+      return "foreign-pid-domain";
+    case OwnerState::unprobed:
+      return "not-probed";
+  }
+  return "not-probed";
+}
+
+namespace {
+
+std::string string_field(const nlohmann::json& row, const char* key) {
+  return row.contains(key) && row[key].is_string() ? row[key].get<std::string>() : "";
+}
+
+// statusUpdatedAt is written as epoch milliseconds by current binaries, as text by some older ones.
+std::string instant_field(const nlohmann::json& row, const char* key) {
+  if (!row.contains(key)) return "";
+  const auto& v = row[key];
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number()) return v.dump();
+  return "";
+}
+
+// Liveness of the row's owner: /proc/<pid> plus the start-time guard.
+void probe_owner(const nlohmann::json& row, RegistryRow& out) {
+  if (!out.pid_domain.empty() && out.pid_domain != "linux") {
+    out.owner = OwnerState::foreign_domain;
+    out.owner_check = "pid domain '" + out.pid_domain + "' is not this machine's (linux): not probed";
+    return;
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_directory("/proc/self", ec)) {
+    out.owner = OwnerState::unprobed;
+    out.owner_check = "no /proc on this system: the owner's liveness was not probed";
+    return;
+  }
+  const std::optional<ProcessStat> stat = read_process_stat(out.pid);
+  if (!stat) {
+    out.owner = OwnerState::dead;
+    out.owner_check = "pid " + std::to_string(out.pid) + " is not running";
+    return;
+  }
+  std::string check;
+  const std::string refusal = start_time_refusal(row, stat->start, check);
+  if (!refusal.empty()) {
+    out.owner = OwnerState::reused;
+    out.owner_check = refusal;
+    out.start_guarded = true;
+    return;
+  }
+  out.owner = OwnerState::alive;
+  out.start_guarded = check.rfind("matched", 0) == 0;
+  out.owner_check = "pid " + std::to_string(out.pid) + " is running; start time " + check;
+}
+
+}  // namespace
+
+RegistryRowsForSession registry_rows_for_session(const std::string& claude_home,
+                                                 const std::string& session_id) {
+  RegistryRowsForSession out;
+  const std::filesystem::path dir = std::filesystem::path(claude_home) / "sessions";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return out;
+  out.registry_dir_present = true;
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& path : files) {
+    const std::string text = slurp(path.string());
+    if (text.find(session_id) == std::string::npos) continue;  // cheap screen before a parse
+    const nlohmann::json row = parse_stored_object(text);
+    if (!row.is_object()) {
+      ++out.unreadable_rows;
+      continue;
+    }
+    if (string_field(row, "sessionId") != session_id) continue;
+    RegistryRow r;
+    r.row_path = path.string();
+    r.pid = row.contains("pid") && row["pid"].is_number_integer() ? row["pid"].get<int>()
+                                                                  : std::atoi(path.stem().string().c_str());
+    r.status = string_field(row, "status");
+    r.status_updated_at = instant_field(row, "statusUpdatedAt");
+    r.waiting_for = string_field(row, "waitingFor");
+    r.pid_domain = string_field(row, "pidDomain");
+    probe_owner(row, r);
+    out.rows.push_back(std::move(r));
   }
   return out;
 }

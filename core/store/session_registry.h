@@ -35,6 +35,40 @@ struct RegistryLookup {
 RegistryLookup find_registry_caller(const std::string& claude_home, int first_pid,
                                     int levels = kRegistryWalkLevels);
 
+// The owner of a registry row, as far as this machine can tell.
+enum class OwnerState {
+  alive,           // the pid runs and its start time matches the row's (or could not be compared: see check)
+  dead,            // no such process
+  reused,          // the pid runs but started at another instant: a different process holds it now
+  foreign_domain,  // the row's pidDomain names another machine or OS; never probed
+  unprobed,        // no /proc on this platform: liveness was not probed
+};
+const char* owner_state_name(OwnerState s);
+
+// One registry row naming a session (status's and wait's query: by session id, not by ancestry).
+struct RegistryRow {
+  int pid = 0;
+  std::string row_path;
+  std::string status;             // busy | shell | idle | waiting; "" when the row's status is null
+  std::string status_updated_at;  // as written (an instant of the last TRANSITION, never a heartbeat)
+  std::string waiting_for;        // the row's waitingFor when present
+  std::string pid_domain;         // "" when the row names none
+  OwnerState owner = OwnerState::unprobed;
+  std::string owner_check;  // what the liveness probe and the start-time guard found, in words
+  bool start_guarded =
+      false;  // false: the reuse guard could not run (pid-only probe), and owner_check says why
+};
+
+// Every row of `<claude_home>/sessions/*.json` whose sessionId is `session_id`, probed for liveness (Linux
+// /proc, guarded against pid reuse by the start time). Never throws; unreadable rows are skipped and counted.
+struct RegistryRowsForSession {
+  std::vector<RegistryRow> rows;
+  bool registry_dir_present = false;
+  size_t unreadable_rows = 0;
+};
+RegistryRowsForSession registry_rows_for_session(const std::string& claude_home,
+                                                 const std::string& session_id);
+
 // A registry start-time field as seconds since the epoch: the unix form (asctime rendered in UTC, e.g.
 // "Tue Dec  1 17:02:03 2026") or the Windows FILETIME tick count (100 ns since 1601). nullopt when neither.
 std::optional<double> parse_registry_start(const std::string& text);

@@ -13,6 +13,8 @@
 namespace csift {
 namespace {
 
+constexpr int kTimedOutExit = 124;
+
 int exit_code_for(const std::string& error_kind) {
   return error_kind == "usage" ? 2 : 1;
 }
@@ -314,6 +316,8 @@ ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, co
   if (env.is_error) {
     outcome.text = render(tool, env, args, ctx);
     outcome.exit_code = exit_code_for(error_kind_of(env));
+  } else if (env.summary.is_object() && env.summary.value("timed_out", false)) {
+    outcome.exit_code = kTimedOutExit;  // the GNU timeout convention: a bound expired, not an error
   }
   return outcome;
 }

@@ -19,6 +19,9 @@ struct ToolContext {
   CancelToken* cancel = nullptr;
   // Called with (done, total, message) as a long scan advances; may be empty.
   std::function<void(double, double, const std::string&)> progress;
+  // A line a long call states once it is under way (wait's readiness line, after its baseline snapshot): the
+  // CLI prints it on stderr at once; may be empty (over MCP the same words travel as the first progress).
+  std::function<void(const std::string&)> announce;
   // The text of standard input, for `sessions_from: "-"` on the CLI ("" when none is available).
   std::optional<std::string> stdin_text;
   // How a rendering names a follow-up call (`tool` with `args`). Empty: the MCP form, `tool {args}`. The CLI
@@ -59,6 +62,9 @@ struct ToolSpec {
   ToolHandler run;
   TextRenderer render_text;
   bool read_only = true;
+  // Blocks for long on purpose (wait): the MCP transports run it on threads of its own, so it never holds
+  // a worker that other calls need.
+  bool blocks = false;
 };
 
 const std::vector<ToolSpec>& tool_table();
@@ -74,8 +80,9 @@ std::string tool_description(std::string_view tool);
 
 struct ToolOutcome {
   Envelope envelope;
-  std::string text;   // the text rendering (the same text --cli prints)
-  int exit_code = 0;  // 0 success or empty result, 2 usage error, 1 other errors
+  std::string text;  // the text rendering (the same text --cli prints)
+  int exit_code =
+      0;  // 0 success or empty result, 2 usage error, 1 other errors, 124 summary.timed_out (wait)
 };
 
 // Validates args against the tool's input schema (defaults applied), runs the handler and renders text.

@@ -14,7 +14,9 @@
 #include "tools/search/search.h"
 #include "tools/show/show.h"
 #include "tools/stats/stats.h"
+#include "tools/status/status.h"
 #include "tools/verbatim/verbatim.h"
+#include "tools/wait/wait.h"
 #include "tools/whoami/whoami.h"
 
 namespace csift {
@@ -41,6 +43,8 @@ std::vector<ToolSpec> build_table() {
   table.push_back({"files", &run_files, &render_files_text, true});
   table.push_back({"verbatim", &run_verbatim, &render_verbatim_text, true});
   table.push_back({"image", &run_image, &render_image_text, true});
+  table.push_back({"status", &run_status, &render_status_text, true});
+  table.push_back({"wait", &run_wait, &render_wait_text, true, true});
   return table;
 }
 
