@@ -458,12 +458,6 @@ Scope TargetResolver::resolve(const TargetRequest& req) const {
       builder.id_token(id);
   }
   if (req.targets.empty() && !req.sessions_from_ids) {
-    // Every project of a home that is not there is no project: answering "nothing found" would claim an
-    // absence over a store never read. (A named target in a missing home already fails naming its path.)
-    if (!is_dir(home_)) {
-      not_found_error("the Claude home " + home_ + " does not exist (or is not a directory); name the one " +
-                      "that holds projects/ with " + arg_ref("claude_home"));
-    }
     scope.unscoped = true;
     builder.all_projects();
   }

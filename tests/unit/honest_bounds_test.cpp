@@ -216,8 +216,8 @@ TEST_CASE("entries named like transcripts that are not regular files are problem
 
 TEST_CASE("a Claude home that does not exist is an error, not an empty store") {
   csift_test::TempStore store;
-  TargetResolver resolver(store.env(), (store.root / "missing").string());
-  CHECK_THROWS_AS(resolver.resolve(TargetRequest{}), ToolError);
+  // Refused when the resolver is made (the home is checked once, before any target is read).
+  CHECK_THROWS_AS(TargetResolver(store.env(), (store.root / "missing").string()), ToolError);
 }
 
 TEST_CASE("a zero-match search is a definitive absence only when everything was read and decided") {
