@@ -116,6 +116,15 @@ TranscriptIdentity TranscriptIdentity::of(const Transcript& t) {
   return TranscriptIdentity{t.id, t.is_subagent, t.parent_session_id()};
 }
 
+json TranscriptIdentity::row(const char* kind) const {
+  json out = json::object();
+  out["kind"] = kind;
+  out["session_id"] = id;
+  out["is_subagent"] = is_subagent;
+  out["parent_session_id"] = parent_session_id;
+  return out;
+}
+
 Excerpt apply_excerpt(std::string_view text, const ExcerptPolicy& policy) {
   if (policy.full || utf8_length(text) <= policy.width) return Excerpt{std::string(text), false};
   const size_t match_begin = snap_to_char_start(text, policy.match_begin);

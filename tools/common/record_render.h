@@ -44,6 +44,8 @@ struct TranscriptIdentity {
   bool is_subagent = false;
   std::string parent_session_id;  // the owning top-level session (the id itself for a session)
   static TranscriptIdentity of(const Transcript& t);
+  // A new row of `kind` that starts with this id trio: every row a transcript owns opens this way.
+  json row(const char* kind) const;
 };
 
 // How much of a unit's text a hit carries: all of it, or a window of ~`width` code points centred on a match

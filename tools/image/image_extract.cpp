@@ -53,11 +53,7 @@ std::string auto_name(const ImageOccurrence& o, const Transcript& t, ImageFormat
 }
 
 json base_row(const ImageOccurrence& o, const Transcript& t) {
-  json row = json::object();
-  row["kind"] = "extract";
-  row["session_id"] = t.id;
-  row["is_subagent"] = t.is_subagent;
-  row["parent_session_id"] = t.parent_session_id();
+  json row = TranscriptIdentity::of(t).row("extract");
   row["handle"] = o.handle ? json(*o.handle) : json(nullptr);
   row["id"] = image_locator(o.line, o.ordinal);
   row["line"] = o.line;

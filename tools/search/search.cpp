@@ -26,11 +26,7 @@ json strings_json(const std::vector<std::string>& v) {
 }
 
 json exchange_row(const SearchRequest& req, const TranscriptHits& th, const Exchange& x) {
-  json row = json::object();
-  row["kind"] = "exchange";
-  row["session_id"] = th.ct.owner.id;
-  row["is_subagent"] = th.ct.owner.is_subagent;
-  row["parent_session_id"] = th.ct.owner.parent_session_id;
+  json row = th.ct.owner.row("exchange");
   row["turn_index"] = x.turn_index >= 0 ? json(x.turn_index) : json(nullptr);
   row["started_utc"] = x.started ? json(x.started_utc) : json(nullptr);
   row["started_local"] = x.started ? json(format_local_iso(*x.started)) : json(nullptr);

@@ -6,6 +6,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "tools/common/classified_transcript.h"
+#include "tools/common/record_render.h"
 #include "tools/common/span_args.h"
 #include "tools/verbatim/verbatim_render.h"
 #include "tools/verbatim/verbatim_request.h"
@@ -19,11 +20,7 @@ namespace {
 
 json session_row(const Transcript& t, const SessionTurns& st, const SessionSelection& sel, size_t budget,
                  uint64_t skipped) {
-  json row = json::object();
-  row["kind"] = "session";
-  row["session_id"] = t.id;
-  row["is_subagent"] = t.is_subagent;
-  row["parent_session_id"] = t.parent_session_id();
+  json row = TranscriptIdentity::of(t).row("session");
   row["path"] = t.path;
   row["budget"] = budget;
   row["chars_used"] = sel.chars_used;

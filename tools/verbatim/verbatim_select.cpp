@@ -42,11 +42,7 @@ size_t compactions_after(const std::vector<Boundary>& boundaries, uint64_t line)
 
 json turn_row(const TurnPiece& p, bool user, int turn_index, size_t compactions, const Caps& caps,
               const TranscriptIdentity& owner) {
-  json row = json::object();
-  row["kind"] = "turn";
-  row["session_id"] = owner.id;
-  row["is_subagent"] = owner.is_subagent;
-  row["parent_session_id"] = owner.parent_session_id;
+  json row = owner.row("turn");
   row["line"] = p.line;
   row["uuid"] = string_or_null(p.uuid);
   row["role"] = user ? "user" : "assistant";
@@ -78,11 +74,7 @@ json collapsed_row(const TurnSlice& t, const std::vector<TurnPiece>& run, int tu
     return static_cast<size_t>(
         std::count_if(lines.begin(), lines.end(), [&](uint64_t l) { return l >= first && l <= last; }));
   };
-  json row = json::object();
-  row["kind"] = "collapsed_agents";
-  row["session_id"] = owner.id;
-  row["is_subagent"] = owner.is_subagent;
-  row["parent_session_id"] = owner.parent_session_id;
+  json row = owner.row("collapsed_agents");
   row["line"] = first;
   row["first_line"] = first;
   row["last_line"] = last;
@@ -212,11 +204,7 @@ class Selector {
 
  public:
   static json banner_row(const Boundary& b, const TranscriptIdentity& owner) {
-    json row = json::object();
-    row["kind"] = "compaction_boundary";
-    row["session_id"] = owner.id;
-    row["is_subagent"] = owner.is_subagent;
-    row["parent_session_id"] = owner.parent_session_id;
+    json row = owner.row("compaction_boundary");
     row["line"] = b.line;
     row["summary_chars"] = b.summary_chars;
     row["rendered_chars"] = 0;
