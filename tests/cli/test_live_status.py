@@ -91,6 +91,84 @@ class LiveStatus(unittest.TestCase):
         self.sim.append({"type": "system", "subtype": "stop_hook_summary", "content": ""})
         self.assertEqual(self.assertVerdict("idle-eot")["tail_state"][:4], "idle")
 
+    def test_a_workflow_run_with_agents_in_flight_keeps_the_session_waiting(self):
+        sim = self.sim
+        sim.prompt("run the review workflow")
+        sim.say("Started the workflow.")
+        self.assertVerdict("idle-eot")
+        run = "wf_5f3a9c"
+        os.makedirs(os.path.join(sim.project, sim.id, "workflows"))
+        with open(os.path.join(sim.project, sim.id, "workflows", run + ".json"), "w") as f:
+            json.dump({"runId": run, "name": "review"}, f)
+        jdir = os.path.join(sim.project, sim.id, "subagents", "workflows", run)
+        os.makedirs(jdir)
+        journal = os.path.join(jdir, "journal.jsonl")
+
+        def event(**e):
+            with open(journal, "a") as f:
+                f.write(json.dumps(e) + "\n")
+        event(type="started", agentId="w1")
+        event(type="started", agentId="w2")
+        event(type="result", agentId="w1", result="done")
+        row = self.assertVerdict("waiting-children")
+        self.assertEqual(row["workflows"], [{"run_id": run, "workflow": "review", "started": 2, "returned": 1,
+                                             "in_flight": ["w2"]}])
+        self.assertTrue(any(e["surface"] == "workflow" and "1 in flight" in e["value"] for e in row["evidence"]),
+                        row["evidence"])
+        event(type="result", agentId="w2", result={"ok": True})
+        row = self.assertVerdict("idle-eot")
+        self.assertEqual(row["workflows"][0]["in_flight"], [])
+        self.assertFalse(any("workflow journals" in n for n in row["notes"]), row["notes"])
+
+    def test_the_harness_task_list_in_both_directory_forms(self):
+        sim = self.sim
+        sim.prompt("plan it")
+        sim.say("Planned.")
+        row = self.assertVerdict("idle-eot")
+        self.assertIsNone(row["tasks"])  # no directory: not an empty list
+        by_uuid = os.path.join(sim.home, "tasks", sim.id)
+        by_prefix = os.path.join(sim.home, "tasks", "session-" + sim.id[:8])
+        os.makedirs(by_uuid)
+        self.assertEqual(self.status()["tasks"], [])
+        os.makedirs(by_prefix)
+        tasks = [(by_uuid, {"id": "1", "subject": "Write parser", "status": "completed", "blockedBy": []}),
+                 (by_uuid, {"id": "2", "subject": "Test parser", "status": "pending", "blockedBy": ["3"]}),
+                 (by_prefix, {"id": "3", "subject": "Fix lexer", "status": "in_progress",
+                              "activeForm": "Fixing lexer", "blockedBy": []})]
+        for d, t in tasks:
+            with open(os.path.join(d, t["id"] + ".json"), "w") as f:
+                json.dump(t, f)
+        with open(os.path.join(by_prefix, "4.json"), "w") as f:
+            f.write("{torn")
+        row = self.assertVerdict("idle-eot")
+        self.assertEqual([(t["id"], t["status"], t["blocked_by"]) for t in row["tasks"]],
+                         [("3", "in_progress", []), ("2", "pending", ["3"])])
+        self.assertEqual(row["tasks"][0]["active_form"], "Fixing lexer")
+        self.assertEqual(row["tasks_completed"], 1)
+        self.assertTrue(any("1 task file(s) could not be parsed" in n for n in row["notes"]), row["notes"])
+        self.assertTrue(any(e["surface"] == "tasks" and "2 open" in e["value"] for e in row["evidence"]))
+
+    def test_background_launches_inside_a_subagent_lane(self):
+        sim = self.sim
+        sim.prompt("review")
+        spawn = sim.tool_use("Task", {"description": "review", "prompt": "review", "subagent_type": "general-purpose"})
+        lane = sim.lane("b1c2d3e4f5a60718", spawn, "review")
+        lane.prompt("review")
+        bg = lane.tool_use("Bash", {"command": "make watch", "description": "Watch build", "run_in_background": True})
+        lane.tool_result(bg, "Command running in background with ID: bb01.", {"backgroundTaskId": "bb01"})
+        lane.say("Watching.")
+        sim.tool_result(spawn, "review: done")
+        sim.say("Review finished.")
+        row = self.assertVerdict("idle-background-open")
+        self.assertEqual([(t["task_id"], t["lane"]) for t in row["background"]["tasks"]],
+                         [("bb01", "b1c2d3e4f5a60718")])
+        # Its completion is reported on the main lane.
+        sim.task_notification("bb01", "completed")
+        sim.say("The watcher exited.")
+        row = self.assertVerdict("idle-eot")
+        self.assertEqual(row["background"]["closed"], {"completed": 1})
+        self.assertFalse(any("main lane only" in n for n in row["notes"]), row["notes"])
+
     def test_registry_owner_liveness_with_the_reuse_guard(self):
         sim = self.sim
         sim.prompt("go")

@@ -102,11 +102,15 @@ class Scan {
  public:
   explicit Scan(BackgroundReport& out) : out_(out) {}
 
-  void record(const Record& r) {
+  // `lane` is the launching agent's id ("" = the main lane); `notices` is false on a subagent lane, whose
+  // completions the harness reports on the main transcript.
+  void record(const Record& r, const std::string& lane, bool notices) {
+    lane_ = &lane;
     for (const auto& b : r.message.blocks) {
       if (b.kind == BlockKind::tool_use) launch_or_kill(r, b);
       if (b.kind == BlockKind::tool_result) result(r, b);
     }
+    if (!notices) return;
     const std::string text = carrier_text(r);
     for (const auto& n : notices_in(text))
       close(n);
@@ -141,6 +145,7 @@ class Scan {
     BackgroundTask t;
     t.kind = kind;
     t.launch_id = b.id;
+    t.lane = lane_ ? *lane_ : "";
     t.tool = b.name;
     t.description = str(input, "description");
     const std::string command = str(input, "command");
@@ -179,6 +184,7 @@ class Scan {
   }
 
   BackgroundReport& out_;
+  const std::string* lane_ = nullptr;
   std::unordered_map<std::string, size_t> by_launch_;
   std::unordered_map<std::string, Notice> early_;
 };
@@ -207,23 +213,18 @@ void apply_lens(BackgroundReport& r, const BackgroundLens& lens) {
   }
 }
 
-}  // namespace
-
-BackgroundReport scan_background(const Transcript& main, const BackgroundLens& lens,
-                                 const CancelToken* cancel) {
-  BackgroundReport out;
-  Scan scan(out);
+// One transcript's launches and results (and, on the main lane, its notices and kills), then a read-back
+// of the lines naming launches whose result held no needle (an agent's or a Monitor's launch result).
+uint64_t scan_lane(const Transcript& t, const std::string& lane, Scan& scan, const CancelToken* cancel) {
+  const bool main_lane = lane.empty();
   ReadOptions opts;
   opts.sequential = true;
   opts.cancel = cancel;
   opts.want = [](std::string_view line) { return has_needle(line); };
-  const ReadStats stats = for_each_record(main, opts, [&](Record&& r) {
-    scan.record(r);
+  const ReadStats stats = for_each_record(t, opts, [&](Record&& r) {
+    scan.record(r, lane, main_lane);
     return true;
   });
-  out.skipped_lines = stats.skipped_lines;
-  // An agent's or a Monitor's launch result need not hold a needle: read back the lines naming those
-  // launches.
   if (auto ids = scan.launches_without_result(); !ids.empty()) {
     ReadOptions again;
     again.sequential = true;
@@ -232,11 +233,26 @@ BackgroundReport scan_background(const Transcript& main, const BackgroundLens& l
       return std::any_of(ids.begin(), ids.end(),
                          [&](const std::string& id) { return line.find(id) != std::string_view::npos; });
     };
-    for_each_record(main, again, [&](Record&& r) {
+    for_each_record(t, again, [&](Record&& r) {
       scan.result_only(r);
       return true;
     });
   }
+  return stats.skipped_lines;
+}
+
+}  // namespace
+
+BackgroundReport scan_background(const Transcript& main, const std::vector<Transcript>& lanes,
+                                 const BackgroundLens& lens, const CancelToken* cancel) {
+  BackgroundReport out;
+  Scan scan(out);
+  // Subagent lanes first, so the main lane's notices and kills find every launch already known.
+  for (const auto& lane : lanes) {
+    out.skipped_lines += scan_lane(lane, lane.id, scan, cancel);
+    ++out.lanes_scanned;
+  }
+  out.skipped_lines += scan_lane(main, "", scan, cancel);
   apply_lens(out, lens);
   return out;
 }
@@ -249,6 +265,7 @@ json background_json(const BackgroundReport& r) {
                         {"task_id", string_or_null(t.task_id)},
                         {"launch_tool_use_id", t.launch_id},
                         {"tool", t.tool},
+                        {"lane", t.lane.empty() ? json("main") : json(t.lane)},
                         {"description", excerpt(one_line(t.description), 200)},
                         {"launched_utc", string_or_null(t.launched_ts)},
                         {"output_file", string_or_null(t.output_file)},
@@ -265,7 +282,8 @@ json background_json(const BackgroundReport& r) {
            {"agents_stopped_notice", r.agents_stopped_notice},
            {"note",
             "an open task has no completion notice in the main transcript; that is not proof it still "
-            "runs (a UI stop, a Monitor timeout or a teardown leaves no marker)"}};
+            "runs (a UI stop, a Monitor timeout or a teardown leaves no marker)"},
+           {"lanes_scanned", r.lanes_scanned + 1}};
   return out;
 }
 

@@ -1,7 +1,7 @@
 // Background tasks of a session (the seed's §6.13 BACKGROUND TASKS): backgrounded shells, async agents and
-// Monitor arms launched on the main lane, joined to their completion notices by task id. Open ones are
-// listed; closed ones fold to counts. A task with no completion notice is NOT proof that it still runs (a
-// UI stop or a teardown leaves no transcript marker); the report says so.
+// Monitor arms launched on the main lane or on any subagent lane, joined to their completion notices by task
+// id. Open ones are listed; closed ones fold to counts. A task with no completion notice is NOT proof that it
+// still runs (a UI stop or a teardown leaves no transcript marker); the report says so.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -29,6 +29,7 @@ struct BackgroundTask {
   std::string launch_id;    // the launching tool_use id
   std::string task_id;      // the id its result and notices use ("" until the result is seen)
   std::string tool;         // the launching tool's name
+  std::string lane;         // the launching subagent's id; "" = the main lane
   std::string description;  // description, else the command
   std::string launched_ts;  // as on disk
   std::optional<EpochMs> launched_at;
@@ -46,12 +47,14 @@ struct BackgroundReport {
   std::set<std::string> notified_ids;    // every task id a completion notice named (agents included)
   bool agents_stopped_notice = false;    // an "agents stopped" notice names no id
   uint64_t skipped_lines = 0;
+  size_t lanes_scanned = 0;  // subagent lanes whose launches were read (the main lane not counted)
   std::string error;
 };
 
-// Scans the whole main transcript behind a byte prefilter (launch, result and notice markers only).
-BackgroundReport scan_background(const Transcript& main, const BackgroundLens& lens,
-                                 const CancelToken* cancel);
+// Scans each subagent lane's launches and the whole main transcript (launches, notices, kills) behind a
+// byte prefilter (launch, result and notice markers only). Completions are read from the main lane only.
+BackgroundReport scan_background(const Transcript& main, const std::vector<Transcript>& lanes,
+                                 const BackgroundLens& lens, const CancelToken* cancel);
 
 // The `background` object of a status / wait row.
 json background_json(const BackgroundReport& r);

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "core/harness/claude_code/elicitation_sidecar.h"
+#include "core/store/store.h"
+#include "tools/agents/workflow_runs.h"
 
 namespace csift {
 namespace {
@@ -132,6 +134,55 @@ void read_pending(StatusJoin& s, const Transcript& session) {
       nullptr);
 }
 
+// The workflow journals: an agent with a `started` event and no `result` is in flight (the seed's rule), and
+// keeps the session waiting on its children like a live lane does.
+void read_workflows(StatusJoin& s, const Transcript& session) {
+  for (const auto& [id, run] : read_workflow_runs(session)) {
+    json in_flight = json::array();
+    size_t started = 0, returned = 0;
+    for (const auto& [agent, entry] : run.journal) {
+      started += entry.started;
+      returned += entry.has_result;
+      if (entry.started && !entry.has_result) in_flight.push_back(agent);
+    }
+    s.workflow_in_flight += in_flight.size();
+    const std::string name =
+        run.manifest.is_object() && run.manifest.contains("name") && run.manifest["name"].is_string()
+            ? run.manifest["name"].get<std::string>()
+            : "";
+    add_evidence(s, "workflow",
+                 id + (name.empty() ? "" : " (" + name + ")") + ": " + std::to_string(started) +
+                     " agent(s) started, " + std::to_string(returned) + " returned, " +
+                     std::to_string(in_flight.size()) + " in flight" +
+                     (run.has_manifest ? "" : "; no run manifest"),
+                 nullptr);
+    if (run.journal_skipped_lines)
+      s.notes.push_back(id + ": " + std::to_string(run.journal_skipped_lines) +
+                        " journal line(s) could not be parsed (skipped)");
+    s.skipped_lines += run.journal_skipped_lines;
+    s.workflows.push_back(json{{"run_id", id},
+                               {"workflow", string_or_null(name)},
+                               {"started", started},
+                               {"returned", returned},
+                               {"in_flight", std::move(in_flight)}});
+  }
+}
+
+void read_tasks(StatusJoin& s, const std::string& claude_home, const Transcript& session) {
+  s.tasks = read_harness_tasks(claude_home, session.id);
+  if (!s.tasks.dir_found) {
+    add_evidence(s, "tasks", "no harness task list (<claude-home>/tasks/<uuid> or tasks/session-<first8>)",
+                 nullptr);
+    return;
+  }
+  add_evidence(s, "tasks",
+               std::to_string(s.tasks.open.size()) + " open task(s), " + std::to_string(s.tasks.completed) +
+                   " completed",
+               nullptr);
+  if (s.tasks.unreadable)
+    s.notes.push_back(std::to_string(s.tasks.unreadable) + " task file(s) could not be parsed (skipped)");
+}
+
 std::string decide(StatusJoin& s, EpochMs now) {
   const LaneTail& t = s.main_tail;
   const RegistryRow* row = current_row(s.registry);
@@ -144,7 +195,7 @@ std::string decide(StatusJoin& s, EpochMs now) {
     if (is_ask(c.name)) continue;
     (is_spawn(c.name) ? spawn_calls : work_calls).push_back(&c);
   }
-  const bool live_children = !s.children.live.empty();
+  const bool live_children = !s.children.live.empty() || s.workflow_in_flight > 0;
   const bool young = t.last_turn_record_at && now - *t.last_turn_record_at < kGeneratingWindowMs;
   const bool mid_turn =
       t.last_turn_record != LastTurnRecord::assistant_end_turn && t.last_turn_record != LastTurnRecord::none;
@@ -173,7 +224,8 @@ StatusJoin compute_status(const Transcript& session, const std::string& claude_h
   s.main_tail = read_lane_tail(session);
   s.skipped_lines += s.main_tail.skipped_lines;
   s.registry = registry_rows_for_session(claude_home, session.id);
-  s.background = scan_background(session, opts.lens, cancel);
+  const std::vector<Transcript> lanes = opts.subagents ? list_subagents(session) : std::vector<Transcript>{};
+  s.background = scan_background(session, lanes, opts.lens, cancel);
   s.skipped_lines += s.background.skipped_lines;
   if (opts.subagents) {
     s.children = read_child_lanes(session, s.background.notified_ids, now);
@@ -190,8 +242,11 @@ StatusJoin compute_status(const Transcript& session, const std::string& claude_h
                nullptr);
   add_evidence(s, "background",
                std::to_string(s.background.open) + " open task(s), " +
-                   std::to_string(s.background.open_counted) + " counted by the lens",
+                   std::to_string(s.background.open_counted) + " counted by the lens (main lane and " +
+                   std::to_string(s.background.lanes_scanned) + " subagent lane(s) scanned)",
                nullptr);
+  read_workflows(s, session);
+  read_tasks(s, claude_home, session);
   s.verdict = decide(s, now);
   if (s.main_tail.window_from > 0)
     s.notes.push_back("the main tail was read from its last " + std::to_string(kLaneTailWindow / 1024) +
@@ -210,8 +265,10 @@ StatusJoin compute_status(const Transcript& session, const std::string& claude_h
     s.notes.push_back(
         "an agents-stopped notice landed; it names no id, so which agents it stopped is unknown");
   s.notes.push_back(
-      "not read by this build: workflow journals and the harness task list (<claude-home>/tasks); "
-      "background launches are taken from the main lane only");
+      "not read by this build: the TodoWrite list (<claude-home>/todos/<session>-agent-<id>.json); the "
+      "task list reported is the Task* tools' one");
+  if (!opts.subagents)
+    s.notes.push_back("no_subagents: background launches were taken from the main lane only");
   return s;
 }
 
@@ -237,7 +294,9 @@ json status_row(const StatusJoin& s, EpochMs now) {
               {"pending", s.pending},
               {"background", background_json(s.background)},
               {"last", last_messages_json(s.main_tail)},
-              {"tasks", nullptr},
+              {"workflows", s.workflows},
+              {"tasks", s.tasks.dir_found ? s.tasks.open : json(nullptr)},
+              {"tasks_completed", s.tasks.completed},
               {"notes", s.notes}};
 }
 

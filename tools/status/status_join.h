@@ -1,6 +1,7 @@
 // The live verdict of one top-level session (the seed's §6.13): a join of the session registry, the main
-// transcript's tail, the owner process's liveness, the child lanes, the background tasks and the pending
-// human-in-the-loop blocks of the elicitation sidecar. Point in time and not reproducible, by design.
+// transcript's tail, the owner process's liveness, the child lanes and workflow journals, the background
+// tasks (every lane's launches), the harness task list and the pending human-in-the-loop blocks of the
+// elicitation sidecar. Point in time and not reproducible, by design.
 #pragma once
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "core/store/store.h"
 #include "tools/status/background_tasks.h"
 #include "tools/status/child_lanes.h"
+#include "tools/status/harness_tasks.h"
 #include "tools/status/lane_tail.h"
 
 namespace csift {
@@ -34,6 +36,9 @@ struct StatusJoin {
   LaneTail main_tail;
   ChildLanes children;
   BackgroundReport background;
+  json workflows = json::array();  // per run: {run_id, workflow, started, returned, in_flight[]}
+  size_t workflow_in_flight = 0;   // journal agents started and not yet returned, over every run
+  HarnessTasks tasks;
   size_t pending_hitl = 0;
   json pending = json::array();
   RegistryRowsForSession registry;

@@ -31,6 +31,23 @@ std::string render_live_block(const json& row, EpochMs now) {
     if (row["background"].value("open", 0) > 0)
       out += "  (" + row["background"]["note"].get<std::string>() + ")\n";
   }
+  if (row.contains("workflows")) {
+    for (const auto& w : row["workflows"])
+      if (!w["in_flight"].empty())
+        out += "  workflow " + w["run_id"].get<std::string>() + ": " + std::to_string(w["in_flight"].size()) +
+               " agent(s) in flight\n";
+  }
+  if (row.contains("tasks") && row["tasks"].is_array()) {
+    for (const auto& t : row["tasks"]) {
+      out += "  task " + t["id"].get<std::string>() + " [" +
+             (t["status"].is_string() ? t["status"].get<std::string>() : std::string("?")) + "] " +
+             (t["subject"].is_string() ? t["subject"].get<std::string>() : std::string());
+      if (!t["blocked_by"].empty()) out += " (blocked by " + t["blocked_by"].dump() + ")";
+      out += "\n";
+    }
+    if (row.value("tasks_completed", 0) > 0)
+      out += "  " + std::to_string(row["tasks_completed"].get<size_t>()) + " completed task(s) folded\n";
+  }
   if (row.contains("last")) {
     const json& last = row["last"];
     if (last["human"].is_object())
