@@ -299,10 +299,20 @@ def first_last_human(records):
 FIELDS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 
 
-def tokens_by_model(records, dedupe=True):
-    """Spec §6.12: per file, usage counted ONCE per message.id with a per-field MAX over the id's records; an
-    id-less record counts on its own. dedupe=False gives the (wrong) per-record sum."""
-    by_id = {}
+def _usage_of(r):
+    """(model or "", message id or None, usage per FIELDS) of a record that carries usage, else None."""
+    m = _message(r)
+    use = m.get("usage")
+    if not isinstance(use, dict):
+        return None
+    u = {f: int(use.get(f) or 0) if isinstance(use.get(f), (int, float)) else 0 for f in FIELDS}
+    model = m.get("model") if isinstance(m.get("model"), str) and m.get("model") else ""
+    mid = m.get("id") if isinstance(m.get("id"), str) and m.get("id") else None
+    return model, mid, u
+
+
+def _model_tally():
+    """A per-model sum of FIELDS and the function that adds one usage to it."""
     out = {}
 
     def add(model, u):
@@ -310,14 +320,20 @@ def tokens_by_model(records, dedupe=True):
         for f in FIELDS:
             acc[f] += u[f]
 
+    return out, add
+
+
+def tokens_by_model(records, dedupe=True):
+    """Spec §6.12: per file, usage counted ONCE per message.id with a per-field MAX over the id's records; an
+    id-less record counts on its own. dedupe=False gives the (wrong) per-record sum."""
+    by_id = {}
+    out, add = _model_tally()
     for _i, r in records:
-        m = _message(r)
-        use = m.get("usage")
-        if not isinstance(use, dict):
+        usage = _usage_of(r)
+        if usage is None:
             continue
-        u = {f: int(use.get(f) or 0) if isinstance(use.get(f), (int, float)) else 0 for f in FIELDS}
-        model = m.get("model") if isinstance(m.get("model"), str) and m.get("model") else "(unknown)"
-        mid = m.get("id") if isinstance(m.get("id"), str) and m.get("id") else None
+        model, mid, u = usage
+        model = model or "(unknown)"
         if mid is None or not dedupe:
             add(model, u)
             continue
@@ -339,23 +355,14 @@ def tokens_across_files(files):
     message id keeps its per-field max and the first request id seen for it; across files the key is message
     id + request id, again with a per-field max. Id-less usage sums. `files`: one records list per file."""
     merged = {}
-    out = {}
-
-    def add(model, u):
-        acc = out.setdefault(model, dict.fromkeys(FIELDS, 0))
-        for f in FIELDS:
-            acc[f] += u[f]
-
+    out, add = _model_tally()
     for records in files:
         per_file = {}
         for _i, r in records:
-            m = _message(r)
-            use = m.get("usage")
-            if not isinstance(use, dict):
+            usage = _usage_of(r)
+            if usage is None:
                 continue
-            u = {f: int(use.get(f) or 0) if isinstance(use.get(f), (int, float)) else 0 for f in FIELDS}
-            model = m.get("model") if isinstance(m.get("model"), str) and m.get("model") else ""
-            mid = m.get("id") if isinstance(m.get("id"), str) and m.get("id") else None
+            model, mid, u = usage
             if mid is None:
                 add(model or "(unknown)", u)
                 continue
