@@ -4,7 +4,9 @@
 #include "core/json/json_syntax.h"
 
 #include <algorithm>
+#include <fstream>
 #include <optional>
+#include <sstream>
 
 namespace csift {
 
@@ -75,6 +77,20 @@ std::string stored_string_field(std::string_view raw, std::string_view key) {
   const nlohmann::json j = parse_stored_object(raw);
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::string json_string_at(const nlohmann::json& obj, const char* key) {
+  if (!obj.is_object()) return "";
+  const auto it = obj.find(key);
+  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return nullptr;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_stored_json(text.str());
 }
 
 }  // namespace csift

@@ -15,5 +15,11 @@ nlohmann::json parse_stored_object(std::string_view raw);
 // The string at top-level `key` of a stored object ("" when the text is not an object, the key is absent, or
 // its value is not a string).
 std::string stored_string_field(std::string_view raw, std::string_view key);
+// The string at `key` of an already parsed value ("" when it is not an object, the key is absent, or its
+// value is not a string).
+std::string json_string_at(const nlohmann::json& obj, const char* key);
+// A small JSON file beside the transcripts (a meta, a registry row, a manifest, a task): its parsed value, or
+// null when it cannot be read or is not JSON.
+nlohmann::json read_json_file(const std::string& path);
 
 }  // namespace csift

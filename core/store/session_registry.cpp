@@ -194,10 +194,6 @@ const char* owner_state_name(OwnerState s) {
 
 namespace {
 
-std::string string_field(const nlohmann::json& row, const char* key) {
-  return row.contains(key) && row[key].is_string() ? row[key].get<std::string>() : "";
-}
-
 // statusUpdatedAt is written as epoch milliseconds by current binaries, as text by some older ones.
 std::string instant_field(const nlohmann::json& row, const char* key) {
   if (!row.contains(key)) return "";
@@ -261,15 +257,15 @@ RegistryRowsForSession registry_rows_for_session(const std::string& claude_home,
       ++out.unreadable_rows;
       continue;
     }
-    if (string_field(row, "sessionId") != session_id) continue;
+    if (json_string_at(row, "sessionId") != session_id) continue;
     RegistryRow r;
     r.row_path = path.string();
     r.pid = row.contains("pid") && row["pid"].is_number_integer() ? row["pid"].get<int>()
                                                                   : std::atoi(path.stem().string().c_str());
-    r.status = string_field(row, "status");
+    r.status = json_string_at(row, "status");
     r.status_updated_at = instant_field(row, "statusUpdatedAt");
-    r.waiting_for = string_field(row, "waitingFor");
-    r.pid_domain = string_field(row, "pidDomain");
+    r.waiting_for = json_string_at(row, "waitingFor");
+    r.pid_domain = json_string_at(row, "pidDomain");
     probe_owner(row, r);
     out.rows.push_back(std::move(r));
   }

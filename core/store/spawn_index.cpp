@@ -18,14 +18,9 @@ bool SpawnCall::async_launch() const {
 
 namespace {
 
-std::string string_at(const nlohmann::json& obj, const char* key) {
-  const auto it = obj.find(key);
-  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // The agent id a spawn's result names: toolUseResult.agentId, else an `agentId: <id>` line in the text.
 std::string named_agent_id(const nlohmann::json& tool_result, const std::string& text) {
-  std::string id = string_at(tool_result, "agentId");
+  std::string id = json_string_at(tool_result, "agentId");
   if (!id.empty()) return id;
   const size_t at = text.find("agentId: ");
   if (at == std::string::npos) return "";
@@ -59,11 +54,11 @@ void SpawnCollector::take(const Record& r) {
       c.issuer_id = issuer_;
       c.line = r.line;
       c.timestamp = r.timestamp;
-      c.description = string_at(input, "description");
-      c.subagent_type = string_at(input, "subagent_type");
-      c.name = string_at(input, "name");
-      c.team_name = string_at(input, "team_name");
-      if (b.name == "Workflow") c.workflow_name = string_at(input, "name");
+      c.description = json_string_at(input, "description");
+      c.subagent_type = json_string_at(input, "subagent_type");
+      c.name = json_string_at(input, "name");
+      c.team_name = json_string_at(input, "team_name");
+      if (b.name == "Workflow") c.workflow_name = json_string_at(input, "name");
       open_[b.id] = calls_.size();
       open_ids_.insert(b.id);
       calls_.push_back(std::move(c));
@@ -76,7 +71,7 @@ void SpawnCollector::take(const Record& r) {
       c.result_is_error = b.is_error;
       c.result_text = b.content_text;
       c.result_agent_id = named_agent_id(result, b.content_text);
-      c.result_status = string_at(result, "status");
+      c.result_status = json_string_at(result, "status");
     }
   }
 }

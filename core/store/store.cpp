@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/json/stored_json.h"
 #include "core/record/transcript_reader.h"
 
 namespace csift {
@@ -72,28 +73,23 @@ std::vector<fs::directory_entry> entries_of(const fs::path& dir) {
   return out;
 }
 
-std::string string_field(const nlohmann::json& meta, const char* key) {
-  auto it = meta.find(key);
-  return it != meta.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // Reads the companion agent-<id>.meta.json; a missing or malformed meta leaves the fields empty.
 void read_meta(Transcript& t) {
   std::string meta_path = t.path.substr(0, t.path.size() - kJsonl.size()) + ".meta.json";
-  std::ifstream in(meta_path, std::ios::binary);
-  if (!in) return;
+  const nlohmann::json meta = read_json_file(meta_path);
+  if (meta.is_null()) {
+    std::error_code ec;
+    if (!fs::exists(meta_path, ec)) return;
+  }
   t.meta_path = meta_path;
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json meta = nlohmann::json::parse(text.str(), nullptr, false);
   if (!meta.is_object()) return;
-  t.agent_type = string_field(meta, "agentType");
-  t.description = string_field(meta, "description");
-  t.spawn_tool_use_id = string_field(meta, "toolUseId");
-  t.parent_agent_id = string_field(meta, "parentAgentId");
-  t.agent_name = string_field(meta, "name");
-  t.team_name = string_field(meta, "teamName");
-  t.task_kind = string_field(meta, "taskKind");
+  t.agent_type = json_string_at(meta, "agentType");
+  t.description = json_string_at(meta, "description");
+  t.spawn_tool_use_id = json_string_at(meta, "toolUseId");
+  t.parent_agent_id = json_string_at(meta, "parentAgentId");
+  t.agent_name = json_string_at(meta, "name");
+  t.team_name = json_string_at(meta, "teamName");
+  t.task_kind = json_string_at(meta, "taskKind");
 }
 
 Transcript agent_transcript(const fs::path& file, const Transcript& session, TranscriptShape shape) {

@@ -1,4 +1,5 @@
 #include "tools/agents/workflow_runs.h"
+#include "core/json/stored_json.h"
 
 #include <filesystem>
 #include <fstream>
@@ -8,13 +9,6 @@ namespace csift {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void read_journal(const fs::path& path, WorkflowRun& run) {
   std::ifstream in(path, std::ios::binary);
@@ -47,7 +41,7 @@ std::map<std::string, WorkflowRun> read_workflow_runs(const Transcript& session)
   for (const auto& e : fs::directory_iterator(dir / "workflows", ec)) {
     const std::string name = e.path().filename().string();
     if (!name.starts_with("wf_") || !name.ends_with(".json")) continue;
-    const json manifest = json::parse(read_file(e.path()), nullptr, false);
+    const json manifest = read_json_file(e.path().string());
     const std::string fallback = name.substr(0, name.size() - 5);
     const std::string id = manifest.is_object() ? manifest.value("runId", fallback) : fallback;
     WorkflowRun& run = runs[id];

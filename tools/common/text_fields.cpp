@@ -1,11 +1,12 @@
 #include "tools/common/text_fields.h"
 
 #include "core/base/timefmt.h"
+#include "core/json/stored_json.h"
 
 namespace csift {
 
 std::string json_str(const json& obj, const char* key) {
-  return obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>() : std::string();
+  return json_string_at(obj, key);
 }
 
 uint64_t json_count(const json& obj, const char* key) {

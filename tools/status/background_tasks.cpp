@@ -68,16 +68,12 @@ std::string launch_kind(const Block& b, const nlohmann::json& input) {
   return "";
 }
 
-std::string str(const nlohmann::json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
-}
-
 // The task id a launch's result names: toolUseResult.backgroundTaskId / agentId / taskId, else "ID: X" in
 // text.
 std::string result_task_id(const Record& r, const Block& b) {
   const nlohmann::json result = parse_stored_object(cc(r).tool_use_result_json);
   for (const char* key : {"backgroundTaskId", "agentId", "taskId", "shellId"}) {
-    if (std::string v = str(result, key); !v.empty()) return v;
+    if (std::string v = json_string_at(result, key); !v.empty()) return v;
   }
   const std::string& text = b.content_text;
   for (std::string_view marker : {"with ID: ", "agentId: ", "task ID: ", "ID: "}) {
@@ -136,7 +132,7 @@ class Scan {
     const nlohmann::json input = parse_stored_object(b.input_json);
     if (b.name == "KillShell" || b.name == "KillBash" || b.name == "TaskStop") {
       for (const char* key : {"shell_id", "task_id", "bash_id", "id"}) {
-        if (std::string id = str(input, key); !id.empty()) close(Notice{id, "killed", ""});
+        if (std::string id = json_string_at(input, key); !id.empty()) close(Notice{id, "killed", ""});
       }
       return;
     }
@@ -147,10 +143,10 @@ class Scan {
     t.launch_id = b.id;
     t.lane = lane_ ? *lane_ : "";
     t.tool = b.name;
-    t.description = str(input, "description");
-    const std::string command = str(input, "command");
+    t.description = json_string_at(input, "description");
+    const std::string command = json_string_at(input, "command");
     if (t.description.empty())
-      t.description = command.empty() ? str(input, "prompt") : command;
+      t.description = command.empty() ? json_string_at(input, "prompt") : command;
     else if (!command.empty())
       t.description += " — " + command;
     t.launched_ts = r.timestamp;

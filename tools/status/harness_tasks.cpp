@@ -1,4 +1,5 @@
 #include "tools/status/harness_tasks.h"
+#include "core/json/stored_json.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -10,13 +11,6 @@ namespace csift {
 namespace {
 
 namespace fs = std::filesystem;
-
-json parse_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return json::parse(s.str(), nullptr, false);
-}
 
 std::string text_at(const json& j, const char* key) {
   if (!j.contains(key)) return "";
@@ -47,7 +41,7 @@ HarnessTasks read_harness_tasks(const std::string& claude_home, const std::strin
     out.dirs.push_back(dir.string());
     for (const auto& e : fs::directory_iterator(dir, ec)) {
       if (e.path().extension() != ".json") continue;
-      const json task = parse_file(e.path());
+      const json task = read_json_file(e.path().string());
       if (!task.is_object()) {
         ++out.unreadable;
         continue;
