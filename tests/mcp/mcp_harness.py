@@ -312,6 +312,35 @@ def slow_call(tools):
     return names[0], {}
 
 
+def http_slow_call_seconds(home):
+    """How long slow_call takes, uncancelled, over HTTP on `home` (BigStore.calibrated's measure)."""
+    s = HttpServer(env=server_env(home))
+    try:
+        sid, init = s.initialize()
+        h = {"MCP-Protocol-Version": init["result"]["protocolVersion"]}
+        tools = s.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, session=sid, headers=h)[2]
+        name, args = slow_call(tools["result"]["tools"])
+        t0 = time.monotonic()
+        s.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": name, "arguments": args}},
+               session=sid, headers=h)
+        return time.monotonic() - t0
+    finally:
+        s.stop()
+
+
+def stdio_slow_call_seconds(home):
+    """How long slow_call takes, uncancelled, over stdio on `home` (BigStore.calibrated's measure)."""
+    c = StdioClient(env=server_env(home))
+    try:
+        c.initialize()
+        name, args = slow_call(c.request("tools/list")["result"]["tools"])
+        t0 = time.monotonic()
+        c.request("tools/call", {"name": name, "arguments": args}, timeout=300)
+        return time.monotonic() - t0
+    finally:
+        c.close()
+
+
 # ----------------------------------------------------------------------------------------- JSON Schema
 def schema_errors(instance, schema):
     """Validates with the jsonschema package (Draft 2020-12); returns a list of messages."""

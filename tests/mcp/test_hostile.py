@@ -13,6 +13,7 @@ import time
 import unittest
 
 from mcp_harness import (SANITIZED, SLOW, STATELESS, BigStore, HttpServer, StdioClient, meta, server_env, slow_call,
+                         http_slow_call_seconds, stdio_slow_call_seconds,
                          stateless_headers)
 
 PING_BUDGET = 0.1 * SLOW
@@ -323,20 +324,7 @@ class HostileHttpLongCalls(HttpCase):
 
     @classmethod
     def setUpClass(cls):
-        def measure(home):
-            s = HttpServer(env=server_env(home))
-            try:
-                sid, init = s.initialize()
-                h = {"MCP-Protocol-Version": init["result"]["protocolVersion"]}
-                tools = s.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, session=sid, headers=h)[2]
-                name, args = slow_call(tools["result"]["tools"])
-                t0 = time.monotonic()
-                s.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                        "params": {"name": name, "arguments": args}}, session=sid, headers=h)
-                return time.monotonic() - t0
-            finally:
-                s.stop()
-        home, cls.full = BigStore.calibrated(measure, at_least=1.5)
+        home, cls.full = BigStore.calibrated(http_slow_call_seconds, at_least=1.5)
         cls.env = server_env(home, CSIFT_THREADS=1)
 
     @classmethod
@@ -437,17 +425,7 @@ class HostileStdio(StdioCase):
 class HostileStdioLongCalls(StdioCase):
     @classmethod
     def setUpClass(cls):
-        def measure(home):
-            c = StdioClient(env=server_env(home))
-            try:
-                c.initialize()
-                name, args = slow_call(c.request("tools/list")["result"]["tools"])
-                t0 = time.monotonic()
-                c.request("tools/call", {"name": name, "arguments": args}, timeout=300)
-                return time.monotonic() - t0
-            finally:
-                c.close()
-        home, cls.full = BigStore.calibrated(measure, at_least=1.5)
+        home, cls.full = BigStore.calibrated(stdio_slow_call_seconds, at_least=1.5)
         cls.env = server_env(home, CSIFT_THREADS=1)
 
     @classmethod

@@ -9,7 +9,7 @@ import time
 import unittest
 
 from mcp_harness import (BigStore, SESSION_VERSIONS, SLOW, STATELESS, HttpServer, binary, meta, schema_errors,
-                         server_env, slow_call, stateless_headers)
+                         server_env, slow_call, stateless_headers, http_slow_call_seconds)
 
 PING = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
 
@@ -244,20 +244,7 @@ class Stateless(HttpBase):
 class LongCalls(HttpBase):
     @classmethod
     def setUpClass(cls):
-        def measure(home):
-            s = HttpServer(env=server_env(home))
-            try:
-                sid, init = s.initialize()
-                h = {"MCP-Protocol-Version": init["result"]["protocolVersion"]}
-                tools = s.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, session=sid, headers=h)[2]
-                name, args = slow_call(tools["result"]["tools"])
-                t0 = time.monotonic()
-                s.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": name, "arguments": args}},
-                       session=sid, headers=h)
-                return time.monotonic() - t0
-            finally:
-                s.stop()
-        home, cls.full = BigStore.calibrated(measure)
+        home, cls.full = BigStore.calibrated(http_slow_call_seconds)
         cls.env = server_env(home)
 
     @classmethod
