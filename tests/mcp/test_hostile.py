@@ -38,6 +38,23 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def assert_trickling_does_not_lock_out(case, opening):
+    """32 connections send `opening` and then a byte each every 0.3 s; meanwhile `case`'s pings go through."""
+    hdrs = case.session()
+    trick = [case.open_raw() for _ in range(32)]
+    for sk in trick:
+        sk.sendall(opening)
+    for _ in range(3):
+        for sk in trick:
+            try:
+                sk.sendall(b"X")
+            except OSError:
+                pass
+        case.assertPingFast(hdrs)
+        time.sleep(0.3)
+    case.assertPingFast(hdrs)
+
+
 class RawHttp:
     """One keep-alive HTTP/1.1 connection on a plain socket: requests and replies exactly as written."""
 
@@ -241,19 +258,7 @@ class HostileHttp(HttpCase):
         self.assertLess(time.monotonic() - t0, 1.0 * SLOW)
 
     def test_trickling_connections_do_not_lock_out_others(self):
-        hdrs = self.session()
-        trick = [self.open_raw() for _ in range(32)]
-        for sk in trick:
-            sk.sendall(b"POST /mcp HTTP/1.1\r\n")
-        for round_ in range(3):  # a byte each, every 0.3 s; meanwhile pings go through
-            for sk in trick:
-                try:
-                    sk.sendall(b"X")
-                except OSError:
-                    pass
-            self.assertPingFast(hdrs)
-            time.sleep(0.3)
-        self.assertPingFast(hdrs)
+        assert_trickling_does_not_lock_out(self, b"POST /mcp HTTP/1.1\r\n")
 
     def test_cancellation_flood(self):
         hdrs = self.session()
@@ -303,19 +308,7 @@ class HostileHttpToken(HttpCase):
         self.assertPingFast()
 
     def test_unauthenticated_trickling_does_not_lock_out(self):
-        hdrs = self.session()
-        trick = [self.open_raw() for _ in range(32)]
-        for sk in trick:
-            sk.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-        for _ in range(3):
-            for sk in trick:
-                try:
-                    sk.sendall(b"X")
-                except OSError:
-                    pass
-            self.assertPingFast(hdrs)
-            time.sleep(0.3)
-        self.assertPingFast(hdrs)
+        assert_trickling_does_not_lock_out(self, b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
 
 
 class HostileHttpLongCalls(HttpCase):
