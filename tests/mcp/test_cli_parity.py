@@ -92,8 +92,9 @@ def annotated_properties(tool):
 # Tools that answer about a live moment (status, wait) print ages measured at the instant of the call: two runs
 # a second apart differ there and nowhere else, so ages are compared as shapes.
 POINT_IN_TIME = {"status", "wait"}
-AGE_TEXT = re.compile(r"\d+s ago")
-AGE_FIELD = re.compile(r'("\w*age_secs": )\d+')
+AGE_TEXT = re.compile(r"\d+s ago|(?<=after )\d+\.\ds(?=; verdict)")
+# Both the pretty form (`json.dumps`) and the compact form a JSON-format run prints.
+AGE_FIELD = re.compile(r'("\w*(?:age|waited)_secs": ?)\d+(?:\.\d+)?')
 
 
 def timeless(value, tool):
@@ -101,7 +102,7 @@ def timeless(value, tool):
     if tool not in POINT_IN_TIME:
         return value
     if isinstance(value, str):
-        return AGE_TEXT.sub("Ns ago", value)
+        return AGE_FIELD.sub(r"\1-1", AGE_TEXT.sub("Ns ago", value))
     return json.loads(AGE_FIELD.sub(r"\1-1", AGE_TEXT.sub("Ns ago", json.dumps(value))))
 
 
