@@ -98,6 +98,11 @@ std::string meta_protocol_version(const rpc::Message& m) {
   return (*meta)[kMetaVersion].get<std::string>();
 }
 
+json with_result_type(json result, bool stateless) {
+  if (stateless) result["resultType"] = "complete";
+  return result;
+}
+
 McpServer::McpServer(ServerOptions options) : options_(std::move(options)) {}
 
 std::optional<json> McpServer::handle_request(const rpc::Message& m, Revision rev, Connection& conn,
@@ -222,8 +227,7 @@ json McpServer::list_tools(const rpc::Message& m, bool stateless) {
                            "invalid cursor '" + cursor + "': pass a nextCursor from a previous tools/list, " +
                                "or no cursor for the first page");
   }
-  json result;
-  if (stateless) result["resultType"] = "complete";
+  json result = with_result_type(json::object(), stateless);
   result["tools"] = std::move(page->tools);
   if (!page->next_cursor.empty()) result["nextCursor"] = page->next_cursor;
   if (stateless) {

@@ -35,6 +35,8 @@ enum class Revision { session, stateless };
 Revision revision_of(const rpc::Message& m);
 // The version a stateless request's _meta names ("" when absent or not a string).
 std::string meta_protocol_version(const rpc::Message& m);
+// `result` as a stateless (2026-07-28) answer says it: marked complete; a session answer is unchanged.
+json with_result_type(json result, bool stateless);
 
 struct ServerOptions {
   Environment env;

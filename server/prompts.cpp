@@ -10,11 +10,6 @@ namespace {
 
 constexpr size_t kMaxCompletions = 100;  // the most values one completion result may carry (MCP)
 
-json with_result_type(json result, bool stateless) {
-  if (stateless) result["resultType"] = "complete";
-  return result;
-}
-
 std::string string_param(const json& params, const char* key) {
   return params.contains(key) && params[key].is_string() ? params[key].get<std::string>() : "";
 }

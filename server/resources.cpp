@@ -19,11 +19,6 @@ json not_offered(const rpc::Message& m) {
                              "to see it grow");
 }
 
-json with_result_type(json result, bool stateless) {
-  if (stateless) result["resultType"] = "complete";
-  return result;
-}
-
 // 2026-07-28 list results say how long they may be cached: the session list changes as Claude Code writes,
 // so briefly and per client; the templates only change with the binary.
 json cacheable(json result, bool stateless, int64_t ttl_ms, const char* scope) {

@@ -31,8 +31,7 @@ bool blank(std::string_view s) {
 }
 
 json call_result(std::string_view tool, const ToolOutcome& outcome, bool stateless) {
-  json result;
-  if (stateless) result["resultType"] = "complete";
+  json result = with_result_type(json::object(), stateless);
   // What the CLI prints on stderr (the zero-match diagnosis, lane notes, cautions) is part of the answer for
   // a model too; the dispatcher already spelled its argument references as MCP argument names.
   std::string notes;

@@ -40,6 +40,10 @@ constexpr int hex_digit_value(char c) {
 constexpr bool is_ascii_alnum(int32_t c) {
   return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
+// A UTF-8 continuation byte (10xxxxxx): never the first byte of a character.
+constexpr bool is_utf8_continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
 constexpr char lower_ascii(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c | 0x20) : c;
 }

@@ -16,7 +16,7 @@ struct Candidate {
   std::vector<std::string> needles;
   bool caseless = false;
 };
-using Req = std::optional<Candidate>;
+using RequiredNeedle = std::optional<Candidate>;
 
 std::string folded(std::string s, bool caseless) {
   if (caseless) s = lower_ascii(s);
@@ -35,16 +35,16 @@ bool stronger(const Candidate& a, const Candidate& b) {
   return a.needles.size() < b.needles.size();
 }
 
-void consider(Req* best, Req cand) {
+void consider(RequiredNeedle* best, RequiredNeedle cand) {
   if (cand && (!*best || stronger(*cand, **best))) *best = std::move(cand);
 }
 
-Req require(const PatternNode& n);
+RequiredNeedle require(const PatternNode& n);
 
 // Literal children of a concatenation form runs; a run is cut at every unsafe byte and its longest piece
 // counts.
-Req literal_runs(const std::vector<const PatternNode*>& run) {
-  Req best;
+RequiredNeedle literal_runs(const std::vector<const PatternNode*>& run) {
+  RequiredNeedle best;
   std::string piece;
   bool caseless = false;
   auto flush = [&] {
@@ -65,8 +65,8 @@ Req literal_runs(const std::vector<const PatternNode*>& run) {
   return best;
 }
 
-Req require_concat(const PatternNode& n) {
-  Req best;
+RequiredNeedle require_concat(const PatternNode& n) {
+  RequiredNeedle best;
   std::vector<const PatternNode*> run;
   for (const auto& c : n.children) {
     if (c.kind == NodeKind::literal) {
@@ -81,10 +81,10 @@ Req require_concat(const PatternNode& n) {
   return best;
 }
 
-Req require_alternation(const PatternNode& n) {
+RequiredNeedle require_alternation(const PatternNode& n) {
   Candidate all;
   for (const auto& branch : n.children) {
-    Req r = require(branch);
+    RequiredNeedle r = require(branch);
     if (!r) return std::nullopt;
     all.caseless = all.caseless || r->caseless;
     for (auto& s : r->needles)
@@ -93,7 +93,7 @@ Req require_alternation(const PatternNode& n) {
   return all;
 }
 
-Req require(const PatternNode& n) {
+RequiredNeedle require(const PatternNode& n) {
   switch (n.kind) {
     case NodeKind::literal:
       return literal_runs({&n});
@@ -149,7 +149,7 @@ std::vector<std::string> NeedleSet::all() const {
 
 NeedleSet required_needles(const ParsedPattern& pattern) {
   NeedleSet out;
-  Req r = require(pattern.root);
+  RequiredNeedle r = require(pattern.root);
   if (!r) return out;
   std::vector<std::string> needles = minimise(std::move(r->needles), r->caseless);
   if (needles.empty() || needles.size() > NeedleSet::kMaxNeedles) return out;

@@ -14,7 +14,7 @@
 namespace csift {
 namespace {
 
-using Req = std::optional<ByteSet>;
+using RequiredSet = std::optional<ByteSet>;
 
 // The lead bytes of every multi-byte UTF-8 sequence: what a Unicode digit (\d under PCRE2_UCP) or a
 // non-ASCII character can start with.
@@ -36,7 +36,7 @@ void add_char(ByteSet& s, char32_t cp, bool caseless) {
   if (cp == 's' || cp == 'S') s.set(0xC5);
 }
 
-Req literal_bytes(const PatternNode& n) {
+RequiredSet literal_bytes(const PatternNode& n) {
   ByteSet s;
   if (n.cp < 0x80) {
     add_char(s, n.cp, n.caseless);
@@ -61,7 +61,7 @@ ByteSet digit_bytes() {
 
 // A class or class escape written as source: only \d, and [...] made of ASCII characters, ASCII ranges and
 // \d, are bounded; everything else gives nothing.
-Req atom_bytes(const PatternNode& n) {
+RequiredSet atom_bytes(const PatternNode& n) {
   const std::string& src = n.source;
   if (src == "\\d") return digit_bytes();
   if (src.size() < 3 || src.front() != '[' || src.back() != ']' || src[1] == '^') return std::nullopt;
@@ -91,7 +91,7 @@ Req atom_bytes(const PatternNode& n) {
   return s;
 }
 
-Req require(const PatternNode& n);
+RequiredSet required_set_of(const PatternNode& n);
 
 // How often a text holds some byte of the set (roughly: the frequency table is log-scaled by 16 per
 // doubling), so a concatenation is screened by its rarest part: `a+b` by 'b' in a run of 'a's.
@@ -102,35 +102,35 @@ double weight(const ByteSet& s) {
   return w;
 }
 
-Req rarer(Req a, Req b) {
+RequiredSet rarer(RequiredSet a, RequiredSet b) {
   if (!a) return b;
   if (!b) return a;
   return weight(*a) <= weight(*b) ? a : b;
 }
 
-Req require(const PatternNode& n) {
+RequiredSet required_set_of(const PatternNode& n) {
   switch (n.kind) {
     case NodeKind::literal:
       return literal_bytes(n);
     case NodeKind::atom:
       return atom_bytes(n);
     case NodeKind::concat: {
-      Req best;
+      RequiredSet best;
       for (const auto& c : n.children)
-        best = rarer(best, require(c));
+        best = rarer(best, required_set_of(c));
       return best;
     }
     case NodeKind::alternation: {
       ByteSet all;
       for (const auto& branch : n.children) {
-        const Req r = require(branch);
+        const RequiredSet r = required_set_of(branch);
         if (!r) return std::nullopt;
         all |= *r;
       }
       return all;
     }
     case NodeKind::repeat:
-      return n.min >= 1 ? require(n.children[0]) : std::nullopt;
+      return n.min >= 1 ? required_set_of(n.children[0]) : std::nullopt;
     default:
       return std::nullopt;
   }
@@ -139,7 +139,7 @@ Req require(const PatternNode& n) {
 }  // namespace
 
 std::optional<ByteSet> required_bytes(const ParsedPattern& pattern) {
-  return require(pattern.root);
+  return required_set_of(pattern.root);
 }
 
 bool contains_any_byte(std::string_view text, const ByteSet& set) {

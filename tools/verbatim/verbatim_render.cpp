@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/base/text.h"
 #include "core/base/timefmt.h"
 
 namespace csift {
@@ -13,16 +14,12 @@ constexpr const char* kEllipsis = "\xE2\x80\xA6";                // …
 constexpr const char* kDash = "\xE2\x80\x93";                    // –
 constexpr const char* kBannerRule = "\xE2\x95\x90\xE2\x95\x90";  // ══
 
-bool is_continuation(char c) {
-  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
-}
-
 // Byte offset of code point `n` (the end when the text is shorter).
 size_t byte_of_char(std::string_view s, size_t n) {
   size_t i = 0;
   while (n > 0 && i < s.size()) {
     ++i;
-    while (i < s.size() && is_continuation(s[i]))
+    while (i < s.size() && is_utf8_continuation(s[i]))
       ++i;
     --n;
   }

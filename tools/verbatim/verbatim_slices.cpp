@@ -3,13 +3,10 @@
 #include <algorithm>
 
 #include "core/base/envelope.h"
+#include "core/base/text.h"
 
 namespace csift {
 namespace {
-
-bool is_continuation(char c) {
-  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
-}
 
 // Pieces of at most `window` code points (a UTF-8 sequence is never split).
 std::vector<std::string_view> split_long(std::string_view s, size_t window) {
@@ -18,7 +15,7 @@ std::vector<std::string_view> split_long(std::string_view s, size_t window) {
     size_t i = 0, chars = 0;
     while (i < s.size() && chars < window) {
       ++i;
-      while (i < s.size() && is_continuation(s[i]))
+      while (i < s.size() && is_utf8_continuation(s[i]))
         ++i;
       ++chars;
     }
