@@ -22,7 +22,9 @@ namespace {
 
 // plansDirectory from the merged settings: the project's settings.local.json over its settings.json over the
 // home's settings.json; a relative value is taken against the project root and must stay inside it.
-std::string plans_directory(const std::string& root, const std::string& home) {
+std::string plans_directory(const std::string& root, const std::string& home_as_given) {
+  std::error_code ec;
+  const std::string home = normalize_path(std::filesystem::absolute(home_as_given, ec).string());
   const std::string fallback = normalize_path(home + "/plans");
   std::string value;
   for (const std::string& file :

@@ -20,33 +20,30 @@ namespace {
 // `@plan`: the plan the scope's sessions are bound to — the top-level session's own first; refused when
 // none is bound or the scope spans sessions bound to different plans.
 std::string resolve_plan_sigil(const Scope& scope, const ToolContext& ctx) {
-  std::vector<std::pair<std::string, std::string>> bound;  // (plan, transcript id)
+  std::vector<std::pair<std::string, std::string>> top, sub;  // (plan, transcript id), distinct plans
+  auto add = [](std::vector<std::pair<std::string, std::string>>& to, const std::string& plan,
+                const std::string& id) {
+    for (const auto& p : to)
+      if (p.first == plan) return;
+    to.push_back({plan, id});
+  };
   for (const Transcript& t : scope.transcripts) {
     const auto b = plan_binding_of(t, scope.claude_home, ctx.cancel);
-    if (!b) continue;
-    if (!t.is_subagent)
-      bound.insert(bound.begin(), {b->plan_file, t.id});
-    else
-      bound.push_back({b->plan_file, t.id});
+    if (b) add(t.is_subagent ? sub : top, normalize_path(b->plan_file), t.id);
   }
+  const auto& bound = top.empty() ? sub : top;
   if (bound.empty()) {
     not_found_error(
         "no plan is bound to the sessions in scope (no plan_mode attachment and no record with a "
         "valid slug); " +
         call_ref("plan", json::object()) + " shows what each session is bound to");
   }
-  for (const auto& [plan, id] : bound) {
-    if (plan != bound.front().first && scope.transcripts.size() > 1) {
-      bool top_level_first = false;
-      for (const Transcript& t : scope.transcripts)
-        if (!t.is_subagent && t.id == bound.front().second) top_level_first = true;
-      if (top_level_first) break;
-      usage_error("the scope spans sessions bound to different plans (" + bound.front().first + " of " +
-                  bound.front().second + ", " + plan + " of " + id + "); name one session as @<uuid> in " +
-                  arg_ref("targets"));
-    }
+  if (bound.size() > 1) {
+    usage_error("the scope spans sessions bound to different plans (" + bound[0].first + " of " +
+                bound[0].second + ", " + bound[1].first + " of " + bound[1].second +
+                "); target one session as @<uuid>");
   }
-  return normalize_path(bound.front().first);
+  return bound.front().first;
 }
 
 json build_header(const RecoverRequest& req, const Scope& scope, const std::vector<std::string>& files) {
@@ -86,8 +83,7 @@ void accounting_note(const FileRecovery& fr, Envelope& env) {
 }
 
 void restore_row(const FileRecovery& fr, const RecoverRequest& req, const Scope& scope, Envelope& env) {
-  json row = coverage_fields(fr, req);
-  row["kind"] = "restore";
+  json row = coverage_fields("restore", fr, req);
   const auto bytes = restorable_bytes(fr.replay.buffer, req);
   if (!bytes) {
     const std::string reason = refusal_reason(fr);
@@ -115,8 +111,7 @@ void restore_row(const FileRecovery& fr, const RecoverRequest& req, const Scope&
 }
 
 void snapshot_row(const FileRecovery& fr, const RecoverRequest& req, const Scope& scope, Envelope& env) {
-  json row = coverage_fields(fr, req);
-  row["kind"] = "snapshot";
+  json row = coverage_fields("snapshot", fr, req);
   row["at"] = req.mode == RecoverMode::salvage || req.cutoff.text.empty() ? "@latest" : req.cutoff.text;
   if (!req.out.empty()) {
     const std::string text = numbered_snapshot(fr.replay.buffer, req);
@@ -133,8 +128,7 @@ void snapshot_row(const FileRecovery& fr, const RecoverRequest& req, const Scope
 }
 
 void patch_rows(const FileRecovery& fr, const RecoverRequest& req, const Scope& scope, Envelope& env) {
-  json cov = coverage_fields(fr, req);
-  cov["kind"] = "coverage";
+  json cov = coverage_fields("coverage", fr, req);
   env.rows.push_back(cov);
   size_t bi = 0, ci = 0;
   const auto& bounds = fr.replay.boundaries;
@@ -210,8 +204,7 @@ Envelope run_recover(const json& args, ToolContext& ctx) {
       patch_rows(fr, req, scope, env);
       break;
     case RecoverMode::coverage: {
-      json row = coverage_fields(fr, req);
-      row["kind"] = "coverage";
+      json row = coverage_fields("coverage", fr, req);
       env.rows.push_back(row);
       break;
     }

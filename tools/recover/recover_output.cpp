@@ -89,8 +89,7 @@ void recover_batch(const std::vector<std::string>& files, const RecoverRequest& 
   for (size_t i = 0; i < files.size(); ++i) {
     const FileRecovery fr = recover_file(i, files[i], scope, content, req);
     const FileBuffer& b = fr.replay.buffer;
-    json row = coverage_fields(fr, req);
-    row["kind"] = "recovered";
+    json row = coverage_fields("recovered", fr, req);
     std::string status = b.complete() ? "complete" : b.lines.empty() ? "no-history" : "partial";
     if (status == "no-history" && fr.replay.ever_known) status = "invalidated";
     std::string written;

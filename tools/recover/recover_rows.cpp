@@ -58,9 +58,10 @@ json boundary_json(const ReplayBoundary& b) {
   return row;
 }
 
-json coverage_fields(const FileRecovery& fr, const RecoverRequest& req) {
+json coverage_fields(const char* kind, const FileRecovery& fr, const RecoverRequest& req) {
   const ReplayResult& r = fr.replay;
   json row = json::object();
+  row["kind"] = kind;
   row["file"] = fr.path;
   row["known_lines"] = r.buffer.lines.size();
   row["total_lines"] = r.buffer.total ? json(*r.buffer.total) : json(nullptr);

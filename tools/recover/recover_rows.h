@@ -13,7 +13,7 @@ namespace csift {
 json boundary_json(const ReplayBoundary& b);
 // file, known/total lines, covered/missing, counts, boundaries with the hard/soft split, opaque commands and
 // the search that inspects them.
-json coverage_fields(const FileRecovery& fr, const RecoverRequest& req);
+json coverage_fields(const char* kind, const FileRecovery& fr, const RecoverRequest& req);
 // Known lines numbered, every unknown run one `??? lines A..B unknown` line, within the file_lines window.
 std::string numbered_snapshot(const FileBuffer& b, const RecoverRequest& req);
 // The bytes restore hands back: the file, or the file_lines window of it. nullopt: a line in it is unknown.
