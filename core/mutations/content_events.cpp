@@ -6,6 +6,7 @@
 
 #include "core/harness/claude_code/claude_fields.h"
 #include "core/json/stored_json.h"
+#include "core/mutations/bash_content.h"
 #include "core/mutations/bash_mutations.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
@@ -189,6 +190,8 @@ class ContentScan {
     std::string cwd;
     ce_json input;
     uint64_t line = 0;
+    std::optional<ContentEvent> exact_write;  // Bash: a deterministic whole-file write, kept until its result
+    size_t skeleton = 0;
   };
 
   const Transcript& transcript_;
@@ -279,6 +282,20 @@ class ContentScan {
 
   void open_bash(const Record& r, const Block& b, size_t at) {
     const std::string command = stored_string_field(b.input_json, "command");
+    Pending p;
+    if (const auto w = bash_exact_write(command, r.cwd)) {
+      auto it = index_.find(w->path);
+      if (it != index_.end()) {
+        ContentEvent e;
+        e.kind = ContentEventKind::write;
+        e.target = it->second;
+        e.tool = "Bash";
+        e.source = w->source;
+        e.content = w->content;
+        e.detail = command;
+        p.exact_write = std::move(e);
+      }
+    }
     for (const BashMutation& m : bash_mutations(command, r.cwd)) {
       if (m.resolution == PathResolution::marker) {
         if (opaque_marker(m.path)) {
@@ -295,9 +312,18 @@ class ContentScan {
       e.tool = "Bash";
       e.cause = "bash-mutation";
       e.detail = m.op + " " + m.path_verbatim + " (" + resolution_name(m.resolution) + ")";
+      // an exact write of this file replaces its heuristic row once its result shows it ran
+      if (p.exact_write && p.exact_write->target == e.target) {
+        p.exact_write->detail = e.detail;
+        continue;
+      }
       emit(std::move(e), r, at);
     }
-    Pending p;
+    if (p.exact_write) {
+      p.exact_write->line = r.line;
+      p.exact_write->timestamp = r.timestamp;
+      p.skeleton = at;
+    }
     p.bash = true;
     p.tool = "Bash";
     p.cwd = r.cwd;
@@ -311,7 +337,7 @@ class ContentScan {
     Pending p = std::move(it->second);
     pending_.erase(it);
     pending_ids_.erase(b.tool_use_id);
-    if (p.bash) return close_bash(r, p, at);
+    if (p.bash) return close_bash(r, b, p, at);
     if (b.is_error) {
       const std::string cause = integrity_cause(b.content_text);
       if (cause.empty()) return;
@@ -391,7 +417,17 @@ class ContentScan {
     }
   }
 
-  void close_bash(const Record& r, const Pending& p, size_t at) {
+  void close_bash(const Record& r, const Block& b, Pending& p, size_t at) {
+    if (p.exact_write) {
+      ContentEvent e = std::move(*p.exact_write);
+      if (b.is_error) {  // it may have written part, or nothing: only the heuristic reading stays
+        e.kind = ContentEventKind::boundary;
+        e.cause = "bash-mutation";
+        e.content.clear();
+      }
+      out_.events.push_back(std::move(e));
+      event_skeleton_.push_back(p.skeleton);
+    }
     const std::string& raw = cc(r).tool_use_result_json;
     if (raw.find("staleReadFileStateHint") == std::string::npos) return;
     const std::string hint = stored_string_field(raw, "staleReadFileStateHint");

@@ -90,6 +90,15 @@ class RecoverModes(unittest.TestCase):
         self.assertEqual(rows[0]["reason"], "no-history")
         self.assertEqual(summary["error"]["kind"], "not_found")
 
+    def test_exact_bash_writes_join_the_replay(self):
+        code, out, err = recover(R1, "--file", f"{CWD}/run.sh")
+        self.assertEqual((code, out), (0, "#!/bin/sh\necho \"$PWD\"\n"), err)
+        code, out, err = recover(R1, "--file", f"{CWD}/greeting.txt")
+        self.assertEqual((code, out), (0, "hello world\n"), err)
+        _c, _h, rows, _s, _e = recover_json(R1, "--file", f"{CWD}/run.sh", "--coverage")
+        self.assertEqual(rows[0]["counts"], {"bash-heredoc": 1, "edit": 1})
+        self.assertEqual(rows[0]["boundaries"], [])  # the exact write replaces its heuristic row
+
     def test_modes_exclude_each_other(self):
         code, _out, err = recover(R1, "--file", f"{CWD}/app.py", "--salvage", "--patches")
         self.assertEqual(code, 2)
