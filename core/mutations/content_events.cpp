@@ -351,7 +351,7 @@ class ContentScan {
       return;
     }
     const ce_json result = parse_stored_object(cc(r).tool_use_result_json);
-    if (p.tool == "Read") return close_read(r, result, p, at);
+    if (p.tool == "Read") return close_read(r, b, result, p, at);
     if (p.tool == "Write") return close_write(r, result, p, at);
     close_edit(r, result, p, at);
   }
@@ -363,8 +363,8 @@ class ContentScan {
     return s;
   }
 
-  void close_read(const Record& r, const ce_json& result, const Pending& p, size_t at) {
-    if (!result.contains("file") || !result["file"].is_object()) return;
+  void close_read(const Record& r, const Block& b, const ce_json& result, const Pending& p, size_t at) {
+    if (!result.contains("file") || !result["file"].is_object()) return close_gutter_read(r, b, p, at);
     const ce_json& f = result["file"];
     if (!f.contains("content") || !f["content"].is_string()) return;
     ContentEvent e;
@@ -376,6 +376,45 @@ class ContentScan {
     e.start_line = f.value("startLine", int64_t{1});
     e.num_lines = f.value("numLines", int64_t{0});
     e.total_lines = f.value("totalLines", int64_t{0});
+    emit(std::move(e), r, at);
+  }
+
+  // A Read whose result carries no toolUseResult.file (older or trimmed transcripts): the numbered lines the
+  // model saw (`     7→text`, or a tab), consecutive from the first, up to the first line of another shape.
+  // The file's length is not shown, so this is a window; a line at Read's display cut is not trusted.
+  void close_gutter_read(const Record& r, const Block& b, const Pending& p, size_t at) {
+    const std::string& text = b.content_text;
+    ContentEvent e;
+    e.kind = ContentEventKind::read;
+    e.target = p.target;
+    e.tool = "Read";
+    e.source = "read-gutter";
+    int64_t expect = 0;
+    size_t i = 0;
+    while (i < text.size()) {
+      size_t eol = text.find('\n', i);
+      if (eol == std::string::npos) eol = text.size();
+      const std::string_view line(text.data() + i, eol - i);
+      size_t k = line.find_first_not_of(' ');
+      size_t digits_end = k == std::string_view::npos ? k : line.find_first_not_of("0123456789", k);
+      if (k == std::string_view::npos || digits_end == k || digits_end == std::string_view::npos) break;
+      const int64_t n = std::stoll(std::string(line.substr(k, std::min<size_t>(digits_end - k, 15))));
+      std::string_view rest = line.substr(digits_end);
+      if (rest.rfind("\xE2\x86\x92", 0) == 0)
+        rest.remove_prefix(3);
+      else if (rest.rfind("\t", 0) == 0)
+        rest.remove_prefix(1);
+      else
+        break;
+      if ((expect && n != expect) || rest.size() >= 2000) break;
+      if (!expect) e.start_line = n;
+      expect = n + 1;
+      if (e.num_lines) e.content += '\n';
+      e.content.append(rest);
+      ++e.num_lines;
+      i = eol + 1;
+    }
+    if (e.num_lines == 0) return;
     emit(std::move(e), r, at);
   }
 

@@ -1,6 +1,7 @@
 """`recover` and `plan` over fixtures/recover-home (fixtures/make_recover_fixtures.py says what each session
 holds): every mode, every boundary kind, where bytes may be written, the batch report, both plan binding laws,
 reverse lookup, a deleted plan rebuilt, and the continuation of content larger than the output budget."""
+import json
 import os
 import re
 import shutil
@@ -83,6 +84,24 @@ class RecoverModes(unittest.TestCase):
         self.assertEqual(code, 0)
         self.assertIn("5\tline 5\n??? lines 6..10 unknown\n", out)
         self.assertNotIn("line seven", out)  # the edit's lines were never placed on known ones
+
+    def test_a_read_known_only_by_its_numbered_lines_is_a_window(self):
+        code, out, _err = recover(R2, "--file", f"{CWD}/old.txt", "--salvage")
+        self.assertEqual(code, 0)
+        self.assertIn("1\tfirst\n2\tsecond\n??? lines after 2 unknown", out)
+        code, _out, err = recover(R2, "--file", f"{CWD}/old.txt")
+        self.assertEqual(code, 1)
+        self.assertIn("missing 3..?", err)
+
+    def test_since_until_and_a_relative_at(self):
+        code, out, err = recover(R1, "--file", f"{CWD}/app.py", "--until", "2026-05-01T10:00:12Z")
+        self.assertEqual((code, out), (0, "def greet():\n    return 'HELLO'\n\nprint(greet())\n"), err)
+        code, _out, err = recover(R1, "--file", f"{CWD}/app.py", "--since", "2026-05-01T10:00:20Z",
+                                 "--until", "2026-05-01T10:00:25Z")
+        self.assertEqual(code, 1)  # the write is outside: the later edits have nothing to stand on
+        self.assertIn("fall outside", err)
+        _c, _h, rows, _s, _e = recover_json(R1, "--file", f"{CWD}/app.py", "--at", "1d")
+        self.assertIn("Say hello", rows[0]["text"])  # the fixture is older than a day: everything is before it
 
     def test_a_file_never_touched_is_no_history(self):
         code, _h, rows, summary, _e = recover_json(R1, "--file", f"{CWD}/absent.py")
@@ -229,6 +248,28 @@ class PlanBinding(unittest.TestCase):
         self.assertTrue(row["minted_at_compaction"])
         self.assertEqual(row["plan_file"], os.path.join(os.path.realpath(HOME), "plans", "brave-singing-hopper.md"))
         self.assertTrue(row["plan_exists"])
+
+    def test_slug_binding_honours_plans_directory_inside_the_project_only(self):
+        tmp = tempfile.mkdtemp(prefix="csift-plan-")
+        try:
+            root = os.path.join(tmp, "proj")
+            os.makedirs(os.path.join(root, ".claude"))
+            home = os.path.join(tmp, "home")
+            project = os.path.join(home, "projects", root.replace("/", "-"))
+            os.makedirs(project)
+            rec = {"type": "user", "uuid": "u1", "sessionId": "e1000000-0000-4000-8000-0000000000e1", "cwd": root,
+                   "slug": "calm-river-hopper", "timestamp": "2026-05-06T10:00:00.000Z",
+                   "message": {"role": "user", "content": "go"}}
+            with open(os.path.join(project, "e1000000-0000-4000-8000-0000000000e1.jsonl"), "w") as f:
+                f.write(json.dumps(rec) + "\n")
+            for value, want in (("docs/plans", os.path.join(root, "docs", "plans")),
+                                ("../escape", os.path.join(home, "plans"))):
+                with open(os.path.join(root, ".claude", "settings.json"), "w") as f:
+                    json.dump({"plansDirectory": value}, f)
+                _c, _h, rows, _s, err = h.run_json("plan", "--claude-home", home, "@e1000000")
+                self.assertEqual(rows[0]["plan_file"], os.path.join(want, "calm-river-hopper.md"), err)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
     def test_reverse_finds_the_bound_session_only(self):
         _c, _h, rows, _s, _e = h.run_json("plan", "--claude-home", HOME, "--reverse",

@@ -280,13 +280,13 @@ class Replayer {
 
   void read(const ContentEvent& e) {
     auto parts = split_file_lines(e.content);
-    const bool whole = e.start_line <= 1 && e.num_lines >= e.total_lines;
+    const bool whole = e.total_lines > 0 && e.start_line <= 1 && e.num_lines >= e.total_lines;
     if (whole) {
       ++r_.counts["read-full"];
       set_whole(parts);
       return;
     }
-    ++r_.counts["read-window"];
+    ++r_.counts[e.source == "read-gutter" ? "read-gutter" : "read-window"];
     if (e.num_lines >= 0 && static_cast<int64_t>(parts.size()) > e.num_lines)
       parts.resize(static_cast<size_t>(e.num_lines));
     for (size_t k = 0; k < parts.size(); ++k)
