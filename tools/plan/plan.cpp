@@ -32,14 +32,11 @@ json plan_row(const Transcript& t, const PlanBinding& b) {
 
 Envelope run_plan(const json& args, ToolContext& ctx) {
   const std::string reverse = args.value("reverse", std::string());
-  json scoped = args;
   const bool has_targets = args.contains("targets") && args["targets"].is_array() && !args["targets"].empty();
   if (!reverse.empty() && has_targets)
     usage_error(arg_ref("reverse") + " searches every project for the sessions bound to a plan; leave " +
                 arg_ref("targets") + " out");
-  if (reverse.empty() && !has_targets && !args.contains("sessions_from"))
-    scoped["targets"] = json::array({"@main"});
-  const Scope scope = resolve_span_scope(scoped, ctx);
+  const Scope scope = resolve_span_scope(args, ctx);
   std::vector<std::optional<PlanBinding>> found(scope.transcripts.size());
   tbb::parallel_for(size_t{0}, scope.transcripts.size(), [&](size_t i) {
     if (ctx.cancelled()) return;
