@@ -66,6 +66,13 @@ TEST_CASE("a hunk that contradicts a known line is never applied over it") {
   CHECK(r.buffer.lines.at(1) == "a");
 }
 
+TEST_CASE("a write's change is one unified hunk that marks a missing final newline") {
+  const auto r = rr_run({rr_write("a\nb\n"), rr_write("a\nc")});
+  REQUIRE(r.changes.size() == 2);
+  CHECK(r.changes[0].diff == "@@ -0,0 +1,2 @@\n+a\n+b\n");
+  CHECK(r.changes[1].diff == "@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n");
+}
+
 TEST_CASE("exact Bash writes: quoted heredocs, echo, printf; nothing else") {
   const auto h = bash_exact_write("cat > run.sh <<'EOF'\n#!/bin/sh\necho \"$HOME\"\nEOF", "/w");
   REQUIRE(h);

@@ -135,9 +135,9 @@ void patch_rows(const FileRecovery& fr, const RecoverRequest& req, const Scope& 
   const auto& changes = fr.replay.changes;
   std::string document;
   while (bi < bounds.size() || ci < changes.size()) {
+    // an originalFile disagreement is found before its own edit applies: it comes first at the same step
     const bool take_boundary =
-        ci >= changes.size() || (bi < bounds.size() && bounds[bi].event->line <= changes[ci].event->line &&
-                                 bounds[bi].transcript == changes[ci].transcript);
+        ci >= changes.size() || (bi < bounds.size() && bounds[bi].order <= changes[ci].order);
     if (take_boundary && bi < bounds.size()) {
       json b = boundary_json(bounds[bi++]);
       b["kind"] = "boundary";

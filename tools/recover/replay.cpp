@@ -189,12 +189,18 @@ std::string patch_diff(const std::vector<PatchHunk>& patch) {
   return out;
 }
 
-// A whole-file change as one hunk: the common head and tail kept as context, the middle replaced.
-std::string snapshot_diff(const FileBuffer& before, const std::vector<std::string>& after) {
+// A whole-file change as one hunk: the common head and tail kept as context, the middle replaced. Lines are
+// written as a unified diff counts them: a final newline ends the last line, and its absence is marked.
+std::string snapshot_diff(const FileBuffer& before, const std::vector<std::string>& after_lines) {
   std::vector<std::string> old;
   if (before.complete())
     for (const auto& [n, l] : before.lines)
       old.push_back(l);
+  std::vector<std::string> after = after_lines;
+  const bool old_eol = !old.empty() && old.back().empty();
+  const bool new_eol = !after.empty() && after.back().empty();
+  if (old_eol || (old.size() == 1 && old[0].empty())) old.pop_back();
+  if (new_eol || (after.size() == 1 && after[0].empty())) after.pop_back();
   size_t head = 0;
   while (head < old.size() && head < after.size() && old[head] == after[head])
     ++head;
@@ -202,39 +208,44 @@ std::string snapshot_diff(const FileBuffer& before, const std::vector<std::strin
   while (tail < old.size() - head && tail < after.size() - head &&
          old[old.size() - 1 - tail] == after[after.size() - 1 - tail])
     ++tail;
-  if (head == old.size() && head == after.size()) return "";
-  const size_t ctx_lo = head > 3 ? head - 3 : 0;
-  const size_t ctx_hi_old = std::min(old.size(), old.size() - tail + 3);
-  const size_t ctx_hi_new = std::min(after.size(), after.size() - tail + 3);
-  std::string out = "@@ -" + std::to_string(old.empty() ? 0 : ctx_lo + 1) + "," +
-                    std::to_string(ctx_hi_old - ctx_lo) + " +" + std::to_string(ctx_lo + 1) + "," +
-                    std::to_string(ctx_hi_new - ctx_lo) + " @@\n";
-  for (size_t i = ctx_lo; i < head; ++i)
+  if (head == old.size() && head == after.size() && old_eol == new_eol) return "";
+  if (tail > 0 && old_eol != new_eol) tail = 0;  // the last line differs by its newline
+  const size_t lo = head > 3 ? head - 3 : 0;
+  const size_t hi_old = std::min(old.size(), old.size() - tail + 3);
+  const size_t hi_new = std::min(after.size(), after.size() - tail + 3);
+  std::string out = "@@ -" + std::to_string(old.empty() ? 0 : lo + 1) + "," + std::to_string(hi_old - lo) +
+                    " +" + std::to_string(after.empty() ? 0 : lo + 1) + "," + std::to_string(hi_new - lo) +
+                    " @@\n";
+  const std::string no_eol = "\\ No newline at end of file\n";
+  for (size_t i = lo; i < head; ++i)
     out += " " + old[i] + "\n";
   for (size_t i = head; i < old.size() - tail; ++i)
-    out += "-" + old[i] + "\n";
+    out += "-" + old[i] + "\n" + (i + 1 == old.size() && !old_eol ? no_eol : "");
   for (size_t i = head; i < after.size() - tail; ++i)
-    out += "+" + after[i] + "\n";
-  for (size_t i = old.size() - tail; i < ctx_hi_old; ++i)
-    out += " " + old[i] + "\n";
+    out += "+" + after[i] + "\n" + (i + 1 == after.size() && !new_eol ? no_eol : "");
+  for (size_t i = old.size() - tail; i < hi_old; ++i)
+    out += " " + old[i] + "\n" + (i + 1 == old.size() && !old_eol ? no_eol : "");
   return out;
 }
 
 class Replayer {
  public:
   ReplayResult run(const std::vector<OrderedEvent>& events) {
-    for (const OrderedEvent& oe : events)
+    for (const OrderedEvent& oe : events) {
+      ++step_;
       step(*oe.event, oe.transcript);
+    }
     return std::move(r_);
   }
 
  private:
   ReplayResult r_;
   size_t segment_ = 0;
+  size_t step_ = 0;
 
   void boundary(const ContentEvent& e, const Transcript* t, const std::string& cause, std::string detail) {
     const bool hard = is_hard_cause(cause);
-    r_.boundaries.push_back({cause, hard, &e, t, std::move(detail)});
+    r_.boundaries.push_back({cause, hard, &e, t, std::move(detail), step_});
     ++r_.counts[cause];
     if (hard) {
       r_.buffer.clear();  // what was known before it may no longer be what is on disk
@@ -302,7 +313,7 @@ class Replayer {
     const auto lines = split_file_lines(e.content);
     const std::string diff = snapshot_diff(r_.buffer, lines);
     set_whole(lines);
-    r_.changes.push_back({segment_, &e, t, diff});
+    r_.changes.push_back({segment_, &e, t, diff, step_});
   }
 
   // An edit's or an update's view of the file before it (originalFile) against the replayed buffer: a known
@@ -331,7 +342,7 @@ class Replayer {
     ++r_.counts[e.tool == "MultiEdit" ? "multi-edit" : "edit"];
     if (e.patch.empty()) {
       if (!apply_string_edits(r_.buffer, e.edits)) hole_everywhere();
-      r_.changes.push_back({segment_, &e, t, ""});
+      r_.changes.push_back({segment_, &e, t, "", step_});
       return;
     }
     int64_t delta = 0;
@@ -353,7 +364,7 @@ class Replayer {
       }
       delta += new_n - old_n;
     }
-    r_.changes.push_back({segment_, &e, t, patch_diff(e.patch)});
+    r_.changes.push_back({segment_, &e, t, patch_diff(e.patch), step_});
   }
 
   // A string replacement with nothing to place it on: nothing known can be trusted to sit where it was.

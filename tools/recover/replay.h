@@ -41,6 +41,7 @@ struct ReplayBoundary {
   const ContentEvent* event = nullptr;
   const Transcript* transcript = nullptr;
   std::string detail;
+  size_t order = 0;  // position in the replay (boundaries and changes interleave by it)
 };
 
 // One change as a unified diff (patches mode), in the segment between two hard boundaries it falls in.
@@ -49,6 +50,7 @@ struct ReplayChange {
   const ContentEvent* event = nullptr;
   const Transcript* transcript = nullptr;
   std::string diff;
+  size_t order = 0;
 };
 
 struct ReplayResult {
