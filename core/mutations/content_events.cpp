@@ -256,6 +256,13 @@ class ContentScan {
     e.detail = json_string_at(a, "snippet").empty()
                    ? "edited_text_file attachment with an empty snippet (over Claude Code's budget)"
                    : "edited_text_file attachment: the file changed outside the tool stream";
+    // the formatter-class clue: the latest formatter or interpreter run before it in this transcript
+    for (auto it = out_.opaque.rbegin(); it != out_.opaque.rend(); ++it) {
+      if (it->marker.rfind("fmt:", 0) == 0 || it->marker.rfind("interp:", 0) == 0) {
+        e.detail += "; " + it->marker + " ran at line " + std::to_string(it->line);
+        break;
+      }
+    }
     emit(std::move(e), r, at);
   }
 

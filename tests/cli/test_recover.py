@@ -145,6 +145,10 @@ class RecoverBoundaries(unittest.TestCase):
             self.assertEqual(code, 1, name)
             self.assertIn("invalidated", err, name)
             self.assertIn(cause, err, name)
+            self.assertIn("the state before the first: csift-mcp --cli recover", err, name)
+        code, out, _err = recover(R3, "--file", f"{CWD}/msr.txt", "--at", "@line:4")
+        self.assertEqual(code, 0)
+        self.assertIn("1\talpha\n2\tbeta\n3\tgamma\n", out)
 
     def test_soft_boundaries_restore_but_say_not_verified(self):
         code, out, err = recover(R3, "--file", f"{CWD}/stale.txt")

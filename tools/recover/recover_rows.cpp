@@ -179,6 +179,17 @@ std::string refusal_message(const FileRecovery& fr, const std::string& reason) {
     }
     if (first) m += "coverage holes: " + std::to_string(r.holes);
     m += ") and nothing showed it again afterwards";
+    for (const ReplayBoundary& b : r.boundaries) {
+      if (!b.hard && b.cause != "original-file-disagreement") continue;
+      if (b.event->line > 1) {
+        json before = json::object();
+        before["targets"] = json::array({"@" + b.transcript->id});
+        before["file"] = fr.path;
+        before["at"] = "@line:" + std::to_string(b.event->line - 1);
+        m += "; the state before the first: " + call_ref("recover", before);
+      }
+      break;
+    }
   } else {
     m = "only part of " + fr.path + " was seen: known lines " + ranges_text(known_ranges(r.buffer)) +
         ", missing " + ranges_text(missing_ranges(r.buffer));
