@@ -114,7 +114,6 @@ void recover_batch(const std::vector<std::string>& files, const RecoverRequest& 
     if (!fr.replay.boundaries.empty() || !fr.opaque.empty()) ++flagged;
     row["status"] = status;
     row["written_to"] = string_or_null(written);
-    row.erase("boundaries");
     env.rows.push_back(row);
     report += status + "\t" + std::to_string(b.lines.size()) + "\t" +
               (b.total ? std::to_string(*b.total) : "?") + "\t" +
