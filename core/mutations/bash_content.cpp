@@ -48,7 +48,8 @@ bool delimiter_closes(const std::string& command, const std::string& delim) {
 
 struct Parts {
   std::vector<std::string> words;
-  std::vector<std::string> targets;  // `>` / `>|` targets
+  std::vector<std::string> targets;  // `>` / `>|` / `>>` targets
+  bool append = false;
   const ShellToken* heredoc = nullptr;
   bool refused = false;
 };
@@ -60,13 +61,14 @@ Parts parts_of(const std::vector<const ShellToken*>& cmd) {
     if (t.kind == ShellTokenKind::word) {
       if (t.word.dynamic) p.refused = true;
       p.words.push_back(t.word.text);
-    } else if (t.kind == ShellTokenKind::redirect_out && (t.op == ">" || t.op == ">|") &&
+    } else if (t.kind == ShellTokenKind::redirect_out && (t.op == ">" || t.op == ">|" || t.op == ">>") &&
                i + 1 < cmd.size() && cmd[i + 1]->kind == ShellTokenKind::word && !cmd[i + 1]->word.dynamic) {
+      p.append = p.append || t.op == ">>";
       p.targets.push_back(cmd[++i]->word.text);
     } else if (t.kind == ShellTokenKind::heredoc && t.op == "<<" && !p.heredoc) {
       p.heredoc = &t;
     } else {
-      p.refused = true;  // an append, an input redirection, a second heredoc, an fd duplication
+      p.refused = true;  // an input redirection, a second heredoc, an fd duplication
     }
   }
   return p;
@@ -78,13 +80,7 @@ std::optional<BashWrite> made(const std::string& target, const std::string& cwd,
   return BashWrite{join_path(cwd.empty() ? "/" : cwd, target), std::move(content), source};
 }
 
-}  // namespace
-
-std::optional<BashWrite> bash_exact_write(const std::string& command, const std::string& cwd) {
-  const std::vector<ShellToken> tokens = shell_tokens(command);
-  const auto cmd = single_command(tokens);
-  if (!cmd) return std::nullopt;
-  const Parts p = parts_of(*cmd);
+std::optional<BashWrite> exact_write_of(const std::string& command, const std::string& cwd, const Parts& p) {
   if (p.refused || p.words.empty()) return std::nullopt;
   const std::string& name = p.words.front();
   if (p.heredoc) {
@@ -111,6 +107,18 @@ std::optional<BashWrite> bash_exact_write(const std::string& command, const std:
       (p.words[1].empty() || p.words[1].front() != '-'))
     return made(p.targets[0], cwd, p.words[1], "bash-write");
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<BashWrite> bash_exact_write(const std::string& command, const std::string& cwd) {
+  const std::vector<ShellToken> tokens = shell_tokens(command);
+  const auto cmd = single_command(tokens);
+  if (!cmd) return std::nullopt;
+  const Parts p = parts_of(*cmd);
+  auto w = exact_write_of(command, cwd, p);
+  if (w) w->append = p.append;
+  return w;
 }
 
 }  // namespace csift

@@ -297,7 +297,7 @@ class ContentScan {
         e.kind = ContentEventKind::write;
         e.target = it->second;
         e.tool = "Bash";
-        e.source = w->source;
+        e.source = w->append ? "bash-append" : w->source;
         e.content = w->content;
         e.detail = command;
         p.exact_write = std::move(e);

@@ -38,7 +38,7 @@ struct ContentEvent {
   ContentEventKind kind = ContentEventKind::read;
   size_t target = 0;   // index into the files asked about
   std::string tool;    // Read, Write, Edit, MultiEdit, Bash, attachment
-  std::string source;  // read/write: read, write, bash-cat, bash-heredoc, bash-write
+  std::string source;  // read: read, read-gutter; write: write, bash-heredoc, bash-write, bash-append
   // read: the window; write: content is the whole file
   int64_t start_line = 1, num_lines = 0, total_lines = 0;
   std::string content;

@@ -113,7 +113,7 @@ class RecoverModes(unittest.TestCase):
         code, out, err = recover(R1, "--file", f"{CWD}/run.sh")
         self.assertEqual((code, out), (0, "#!/bin/sh\necho \"$PWD\"\n"), err)
         code, out, err = recover(R1, "--file", f"{CWD}/greeting.txt")
-        self.assertEqual((code, out), (0, "hello world\n"), err)
+        self.assertEqual((code, out), (0, "hello world\nbye now\n"), err)
         _c, _h, rows, _s, _e = recover_json(R1, "--file", f"{CWD}/run.sh", "--coverage")
         self.assertEqual(rows[0]["counts"], {"bash-heredoc": 1, "edit": 1})
         self.assertEqual(rows[0]["boundaries"], [])  # the exact write replaces its heuristic row

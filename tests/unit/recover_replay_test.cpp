@@ -73,6 +73,31 @@ TEST_CASE("a write's change is one unified hunk that marks a missing final newli
   CHECK(r.changes[1].diff == "@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n");
 }
 
+TEST_CASE("an append lands on a known end, else it is an unplaced boundary") {
+  ContentEvent app = rr_write("more\n");
+  app.source = "bash-append";
+  CHECK(rr_run({rr_write("a\n"), app}).buffer.text() == "a\nmore\n");
+  ContentEvent tail;  // a window that shows the end: line 3 of 3 is the empty line after the final newline
+  tail.kind = ContentEventKind::read;
+  tail.content = "c\n";
+  tail.start_line = 2;
+  tail.num_lines = 2;
+  tail.total_lines = 3;
+  const auto placed = rr_run({tail, app});
+  CHECK(placed.buffer.lines.at(3) == "more");
+  CHECK(*placed.buffer.total == 4);
+  CHECK(placed.boundaries.empty());
+  ContentEvent head = tail;  // a window that does not show the end
+  head.start_line = 1;
+  head.num_lines = 1;
+  head.content = "a";
+  const auto unplaced = rr_run({head, app});
+  REQUIRE(unplaced.boundaries.size() == 1);
+  CHECK(unplaced.boundaries[0].cause == "bash-append-unplaced");
+  CHECK_FALSE(unplaced.buffer.total);
+  CHECK(unplaced.buffer.lines.at(1) == "a");
+}
+
 TEST_CASE("exact Bash writes: quoted heredocs, echo, printf; nothing else") {
   const auto h = bash_exact_write("cat > run.sh <<'EOF'\n#!/bin/sh\necho \"$HOME\"\nEOF", "/w");
   REQUIRE(h);
@@ -85,7 +110,10 @@ TEST_CASE("exact Bash writes: quoted heredocs, echo, printf; nothing else") {
   CHECK(bash_exact_write("echo hello   world > g.txt", "/w")->content == "hello world\n");
   CHECK(bash_exact_write("printf 'no newline' > p.txt", "/w")->content == "no newline");
   CHECK_FALSE(bash_exact_write("printf '%s\\n' x > p.txt", "/w"));
-  CHECK_FALSE(bash_exact_write("echo hi >> g.txt", "/w"));           // an append needs the old content
+  const auto appended = bash_exact_write("echo hi >> g.txt", "/w");
+  REQUIRE(appended);
+  CHECK(appended->append);
+  CHECK_FALSE(bash_exact_write("echo hi > g.txt", "/w")->append);
   CHECK_FALSE(bash_exact_write("echo $X > g.txt", "/w"));            // an expansion
   CHECK_FALSE(bash_exact_write("cd sub && echo hi > g.txt", "/w"));  // compound
   CHECK_FALSE(bash_exact_write("echo -n hi > g.txt", "/w"));

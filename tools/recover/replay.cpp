@@ -308,7 +308,35 @@ class Replayer {
     }
   }
 
+  // `>>` from an exact Bash write: placed when the buffer knows where the file ends (every byte, or a known
+  // final newline and the total); otherwise only the lines before the end stay known.
+  void append(const ContentEvent& e, const Transcript* t) {
+    ++r_.counts["bash-append"];
+    FileBuffer& b = r_.buffer;
+    const auto parts = split_file_lines(e.content);
+    if (b.complete()) {
+      const auto lines = split_file_lines(b.text() + e.content);
+      r_.changes.push_back({segment_, &e, t, snapshot_diff(b, lines), step_});
+      set_whole(lines);
+      return;
+    }
+    if (b.total) {
+      auto last = b.lines.find(*b.total);
+      if (last != b.lines.end() && last->second.empty()) {
+        for (size_t k = 0; k < parts.size(); ++k)
+          b.lines[*b.total + static_cast<int64_t>(k)] = parts[k];
+        *b.total += static_cast<int64_t>(parts.size()) - 1;
+        r_.changes.push_back({segment_, &e, t, "", step_});
+        return;
+      }
+      b.lines.erase(*b.total);  // its end may have changed
+    }
+    b.total.reset();
+    boundary(e, t, "bash-append-unplaced", "an append the replay cannot place: the file's end is not known");
+  }
+
   void write(const ContentEvent& e, const Transcript* t) {
+    if (e.source == "bash-append") return append(e, t);
     ++r_.counts[e.source == "write" ? "write" : e.source];
     const auto lines = split_file_lines(e.content);
     const std::string diff = snapshot_diff(r_.buffer, lines);
