@@ -188,7 +188,7 @@ class RecoverCorpusTest(unittest.TestCase):
             self.assertIn("modified since read", raw)
         elif cause == "original-file-disagreement":
             self.assertTrue("originalFile" in raw, f"{path}: {b}")
-        elif cause == "bash-mutation":
+        elif cause in ("bash-mutation", "bash-append-unplaced"):
             self.assertIn(os.path.basename(path), raw)
         elif cause == "external-edit":
             self.assertIn("edited_text_file", raw)

@@ -47,7 +47,7 @@ json boundary_json(const ReplayBoundary& b) {
   json row = TranscriptIdentity::of(*b.transcript).row("boundary");
   row["cause"] = b.cause;
   row["hard"] = b.hard;
-  row["confidence"] = b.cause == "bash-mutation" ? "heuristic" : "authoritative";
+  row["confidence"] = b.cause.rfind("bash-", 0) == 0 ? "heuristic" : "authoritative";
   row["line"] = b.event->line;
   row["source_session_id"] = b.transcript->id;
   row["source_line"] = b.event->line;
