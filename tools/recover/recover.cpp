@@ -1,9 +1,5 @@
 #include "tools/recover/recover.h"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/mutations/bash_mutations.h"

@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
