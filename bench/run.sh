@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side timings of csift-mcp and ripgrep over one generated store, warm cache, one run each.
-# Usage: bench/run.sh [--size-mb N] [--store DIR] [--threads N] [--only list|search|regex|files-agents]
+# Usage: bench/run.sh [--size-mb N] [--store DIR] [--threads N] [--only list|search|regex|files-agents|recover]
 # --store DIR times an existing store instead (e.g. one bench/corpus_replicas.py built from ../shared/corpus).
 # CSIFT_BENCH_BIN=PATH times another csift-mcp binary (a before/after comparison on one store).
 # Prints a Markdown table (wall seconds, ratio to rg, peak RSS) for pasting into bench/README.md.
@@ -17,7 +17,7 @@ while [ $# -gt 0 ]; do
     --threads) threads="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --store) store="$2"; shift 2 ;;
-    *) echo "unknown argument: $1 (valid: --size-mb N, --store DIR, --threads N, --only list|search|regex|files-agents)" >&2; exit 2 ;;
+    *) echo "unknown argument: $1 (valid: --size-mb N, --store DIR, --threads N, --only list|search|regex|files-agents|recover)" >&2; exit 2 ;;
   esac
 done
 bin="${CSIFT_BENCH_BIN:-$root/build/csift-mcp}"
@@ -96,6 +96,15 @@ if [ -z "$only" ] || [ "$only" = files-agents ]; then
   row "files --by file, whole store (rg -c Edit)"
   csift_cmd=("$bin" --cli agents --claude-home "$store" --format json)
   row "agents, whole store (rg -c Edit)"
+fi
+if [ -z "$only" ] || [ "$only" = recover ]; then
+  # One file recovered over the whole store: transcripts that never name its basename are screened by one byte
+  # scan and never parsed, so the floor is rg -l of the basename. The file is the store's first Write target.
+  target=$(rg -o -m1 --no-filename -N '"name":"Write","input":\{"file_path":"[^"]+"' "${files[@]}" | head -1 |
+           sed 's/.*"file_path":"//; s/"$//')
+  rg_cmd=(rg -l -F -j "$threads" "$(basename "$target")" "${files[@]}")
+  csift_cmd=("$bin" --cli recover --claude-home "$store" --file "$target" --coverage --format json)
+  row "recover --coverage one file, unscoped (rg -l basename)"
 fi
 if [ -z "$only" ] || [ "$only" = regex ]; then
   # Counted repeats over the whole store (issue 10): PCRE2's DFA keeps one state per live count, the counter

@@ -54,6 +54,10 @@ int report_usage_error(std::string_view tool, const std::string& message, bool a
 void print_outcome(std::string_view tool, const ToolOutcome& outcome, bool as_json) {
   for (const auto& note : outcome.envelope.notes)
     print_ensuring_newline(std::cerr, note);
+  if (!as_json && !outcome.envelope.is_error && outcome.envelope.header.value("raw_stdout", false)) {
+    std::cout << outcome.text;  // recover's restore: the file's bytes, nothing added
+    return;
+  }
   if (as_json || !outcome.envelope.is_error) {  // a wait that timed out (124) still prints its report
     print_ensuring_newline(std::cout, outcome.text);
     return;

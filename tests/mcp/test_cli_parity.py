@@ -80,7 +80,7 @@ def cli(tool, args):
 # A CLI command line: `csift-mcp --cli <tool>` and its tokens (shell-safe words or '...'), up to text such as
 # " (or ...)"; an MCP call: `<tool> {flat json arguments}`.
 CLI_CALL = re.compile(r"csift-mcp --cli \w+(?: (?:'[^']*'|[^\s()'][^\s)]*))*")
-MCP_CALL = re.compile(r"\b(?:list|search|show|stats|whoami) \{[^{}\n]*\}")
+MCP_CALL = re.compile(r"\b(?:list|search|show|stats|whoami|recover|plan) \{[^{}\n]*\}")
 
 
 def annotated_properties(tool):

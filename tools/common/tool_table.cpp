@@ -11,6 +11,8 @@
 #include "tools/files/files.h"
 #include "tools/image/image.h"
 #include "tools/list/list.h"
+#include "tools/plan/plan.h"
+#include "tools/recover/recover.h"
 #include "tools/search/search.h"
 #include "tools/show/show.h"
 #include "tools/stats/stats.h"
@@ -42,6 +44,8 @@ std::vector<ToolSpec> build_table() {
   table.push_back({"agents", &run_agents, &render_agents_text, true});
   table.push_back({"files", &run_files, &render_files_text, true});
   table.push_back({"verbatim", &run_verbatim, &render_verbatim_text, true});
+  table.push_back({"recover", &run_recover, &render_recover_text, true});
+  table.push_back({"plan", &run_plan, &render_plan_text, true});
   table.push_back({"image", &run_image, &render_image_text, true});
   table.push_back({"status", &run_status, &render_status_text, true});
   table.push_back({"wait", &run_wait, &render_wait_text, true, true});

@@ -1,0 +1,513 @@
+#include "core/mutations/content_events.h"
+
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/harness/claude_code/claude_fields.h"
+#include "core/json/stored_json.h"
+#include "core/mutations/bash_content.h"
+#include "core/mutations/bash_mutations.h"
+#include "core/record/transcript_reader.h"
+#include "core/record/turns.h"
+#include "core/regex/substring_finder.h"
+
+namespace csift {
+
+std::string path_basename(const std::string& path) {
+  const size_t slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+namespace {
+
+using ce_json = nlohmann::json;
+
+// Any of many needles (SubstringFinder takes at most 16 at a time).
+class NeedleSet {
+ public:
+  explicit NeedleSet(const std::vector<std::string>& needles) {
+    std::vector<std::string> group;
+    for (const std::string& n : needles) {
+      if (n.empty()) continue;
+      group.push_back(n);
+      if (group.size() == SubstringFinder::kMaxNeedles) {
+        finders_.push_back(std::make_shared<SubstringFinder>(group, false));
+        group.clear();
+      }
+    }
+    if (!group.empty()) finders_.push_back(std::make_shared<SubstringFinder>(group, false));
+  }
+  bool any_in(std::string_view text) const {
+    for (const auto& f : finders_)
+      if (f->contains(text)) return true;
+    return false;
+  }
+
+ private:
+  std::vector<std::shared_ptr<const SubstringFinder>> finders_;
+};
+
+bool content_tool(std::string_view name) {
+  return name == "Read" || name == "Write" || name == "Edit" || name == "MultiEdit";
+}
+
+// A mutating-class marker (SPEC.md §9.13): index-only git commands change no worktree file.
+bool opaque_marker(const std::string& marker) {
+  if (marker.rfind("git:", 0) == 0) return marker != "git:add" && marker != "git:commit";
+  return marker.rfind("fmt:", 0) == 0 || marker.rfind("interp:", 0) == 0 || marker.rfind("pkg:", 0) == 0 ||
+         marker.rfind("extract:", 0) == 0;
+}
+
+std::string integrity_cause(std::string_view text) {
+  if (text.find("modified since read") != std::string_view::npos ||
+      text.find("unexpectedly modified") != std::string_view::npos)
+    return "modified-since-read";
+  if (text.find("has not been read yet") != std::string_view::npos) return "not-read-yet";
+  if (text.find("String to replace not found") != std::string_view::npos) return "string-not-found";
+  if (text.find("does not exist") != std::string_view::npos) return "file-not-exist";
+  return "";
+}
+
+std::vector<PatchHunk> parse_patch(const ce_json& v) {
+  std::vector<PatchHunk> out;
+  if (!v.is_array()) return out;
+  for (const ce_json& h : v) {
+    if (!h.is_object()) continue;
+    PatchHunk p;
+    p.old_start = h.value("oldStart", int64_t{0});
+    p.old_lines = h.value("oldLines", int64_t{0});
+    p.new_start = h.value("newStart", int64_t{0});
+    p.new_lines = h.value("newLines", int64_t{0});
+    if (h.contains("lines") && h["lines"].is_array())
+      for (const ce_json& l : h["lines"])
+        if (l.is_string()) p.lines.push_back(l.get<std::string>());
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<StringEdit> parse_edits(const ce_json& input) {
+  std::vector<StringEdit> out;
+  auto one = [&](const ce_json& e) {
+    if (!e.is_object()) return;
+    out.push_back({json_string_at(e, "old_string"), json_string_at(e, "new_string"),
+                   e.value("replace_all", false) == true});
+  };
+  if (input.contains("edits") && input["edits"].is_array()) {
+    for (const ce_json& e : input["edits"])
+      one(e);
+  } else {
+    one(input);
+  }
+  return out;
+}
+
+// The paths a staleReadFileStateHint names: "[This command modified N file(s) you've previously read: a, b
+// and 3 more. Call Read before editing.]" — relative to the shell's cwd; a capped list names its first few.
+std::vector<std::string> hint_paths(const std::string& hint) {
+  std::vector<std::string> out;
+  const std::string lead = "previously read: ";
+  size_t at = hint.find(lead);
+  if (at == std::string::npos) return out;
+  at += lead.size();
+  size_t end = hint.find(". Call Read", at);
+  if (end == std::string::npos) end = hint.find(']', at);
+  if (end == std::string::npos) end = hint.size();
+  std::string list = hint.substr(at, end - at);
+  const size_t more = list.rfind(" and ");
+  std::vector<std::string> parts;
+  auto split_commas = [&](const std::string& s) {
+    size_t i = 0;
+    while (i <= s.size()) {
+      size_t j = s.find(", ", i);
+      if (j == std::string::npos) j = s.size();
+      if (j > i) parts.push_back(s.substr(i, j - i));
+      i = j + 2;
+    }
+  };
+  if (more != std::string::npos) {
+    split_commas(list.substr(0, more));
+    const std::string tail = list.substr(more + 5);
+    if (tail.find(" more") == std::string::npos) parts.push_back(tail);
+  } else {
+    split_commas(list);
+  }
+  for (std::string& p : parts)
+    out.push_back(std::move(p));
+  return out;
+}
+
+class ContentScan {
+ public:
+  ContentScan(const Transcript& t, const std::vector<std::string>& files) : transcript_(t), files_(files) {
+    for (size_t i = 0; i < files.size(); ++i) {
+      index_[files[i]] = i;
+      basenames_.push_back(path_basename(files[i]));
+    }
+  }
+
+  TranscriptContent run(const CancelToken* cancel) {
+    const TranscriptReader& reader = reader_for(transcript_);
+    const NeedleSet names(basenames_);
+    const SkimResult gate = reader.skim(
+        transcript_, [&names](std::string_view block) { return names.any_in(block); },
+        [](std::string_view) { return 0.0; }, cancel);
+    if (!gate.error.empty() || !gate.may_match) {
+      out_.screened_out = gate.error.empty();
+      out_.skipped_lines = gate.skipped_lines;
+      out_.error = gate.error;
+      return std::move(out_);
+    }
+    ReadOptions opts;
+    opts.sequential = true;  // the screen follows the calls still awaiting a result
+    opts.cancel = cancel;
+    if (const RawLineProbes* probes = reader.raw_probes()) {
+      opts.want = [this, probes, &names](std::string_view line) {
+        return names.any_in(line) || probes->may_open_turn(line) ||
+               (line.find("tool_use") != std::string_view::npos &&
+                (line.find("Bash\"") != std::string_view::npos ||
+                 line.find("PowerShell\"") != std::string_view::npos)) ||
+               (!pending_ids_.empty() && line.find("tool_result") != std::string_view::npos &&
+                probes->mentions_tool_id(line, pending_ids_));
+      };
+    }
+    const ReadStats stats = for_each_record(transcript_, opts, [this](Record&& r) {
+      take(std::move(r));
+      return true;
+    });
+    out_.skipped_lines = stats.skipped_lines;
+    out_.error = stats.error;
+    number_turns();
+    return std::move(out_);
+  }
+
+ private:
+  struct Pending {
+    std::string tool;
+    size_t target = 0;
+    bool bash = false;
+    std::string cwd;
+    ce_json input;
+    uint64_t line = 0;
+    std::optional<ContentEvent> exact_write;  // Bash: a deterministic whole-file write, kept until its result
+    size_t skeleton = 0;
+  };
+
+  const Transcript& transcript_;
+  const std::vector<std::string>& files_;
+  std::unordered_map<std::string, size_t> index_;
+  std::vector<std::string> basenames_;
+  TranscriptContent out_;
+  std::unordered_set<std::string> pending_ids_;
+  std::unordered_map<std::string, Pending> pending_;
+  std::vector<Record> skeleton_;
+  std::vector<size_t> event_skeleton_, opaque_skeleton_;
+
+  std::optional<size_t> target_of(const std::string& path, const std::string& cwd) const {
+    if (path.empty()) return std::nullopt;
+    const std::string abs =
+        path.front() == '/' ? normalize_path(path) : join_path(cwd.empty() ? "/" : cwd, path);
+    auto it = index_.find(abs);
+    if (it == index_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  size_t keep_skeleton(const Record& r) {
+    if (reader_for(transcript_).turn_opener()(r)) {
+      skeleton_.push_back(r);
+    } else {
+      Record bare;
+      bare.line = r.line;
+      skeleton_.push_back(std::move(bare));
+    }
+    return skeleton_.size() - 1;
+  }
+
+  void emit(ContentEvent e, const Record& r, size_t at) {
+    e.line = e.line ? e.line : r.line;
+    if (e.timestamp.empty()) e.timestamp = r.timestamp;
+    out_.events.push_back(std::move(e));
+    event_skeleton_.push_back(at);
+  }
+
+  void take(Record&& r) {
+    const size_t at = keep_skeleton(r);
+    if (r.type == "attachment") take_attachment(r, at);
+    for (const Block& b : r.message.blocks) {
+      if (b.kind == BlockKind::tool_use) {
+        open_call(r, b, at);
+      } else if (b.kind == BlockKind::tool_result && pending_ids_.count(b.tool_use_id)) {
+        close_call(r, b, at);
+      }
+    }
+  }
+
+  void take_attachment(const Record& r, size_t at) {
+    const ce_json a = parse_stored_object(cc(r).attachment_json);
+    if (json_string_at(a, "type") != "edited_text_file") return;
+    const auto target = target_of(json_string_at(a, "filename"), r.cwd);
+    if (!target) return;
+    ContentEvent e;
+    e.kind = ContentEventKind::boundary;
+    e.target = *target;
+    e.tool = "attachment";
+    e.cause = "external-edit";
+    e.detail = json_string_at(a, "snippet").empty()
+                   ? "edited_text_file attachment with an empty snippet (over Claude Code's budget)"
+                   : "edited_text_file attachment: the file changed outside the tool stream";
+    // the formatter-class clue: the latest formatter or interpreter run before it in this transcript
+    for (auto it = out_.opaque.rbegin(); it != out_.opaque.rend(); ++it) {
+      if (it->marker.rfind("fmt:", 0) == 0 || it->marker.rfind("interp:", 0) == 0) {
+        e.detail += "; " + it->marker + " ran at line " + std::to_string(it->line);
+        break;
+      }
+    }
+    emit(std::move(e), r, at);
+  }
+
+  void open_call(const Record& r, const Block& b, size_t at) {
+    if (b.name == "Bash") return open_bash(r, b, at);
+    if (b.name == "PowerShell") {
+      out_.opaque.push_back(
+          {"powershell", stored_string_field(b.input_json, "command"), r.line, r.timestamp, -1});
+      opaque_skeleton_.push_back(at);
+      return;
+    }
+    if (!content_tool(b.name)) return;
+    const std::string path = stored_string_field(b.input_json, "file_path");
+    const auto target = target_of(path, r.cwd);
+    if (!target) return;
+    Pending p;
+    p.tool = b.name;
+    p.target = *target;
+    p.line = r.line;
+    if (b.name != "Read") p.input = parse_stored_object(b.input_json);
+    pending_ids_.insert(b.id);
+    pending_[b.id] = std::move(p);
+  }
+
+  void open_bash(const Record& r, const Block& b, size_t at) {
+    const std::string command = stored_string_field(b.input_json, "command");
+    Pending p;
+    if (const auto w = bash_exact_write(command, r.cwd)) {
+      auto it = index_.find(w->path);
+      if (it != index_.end()) {
+        ContentEvent e;
+        e.kind = ContentEventKind::write;
+        e.target = it->second;
+        e.tool = "Bash";
+        e.source = w->append ? "bash-append" : w->source;
+        e.content = w->content;
+        e.detail = command;
+        p.exact_write = std::move(e);
+      }
+    }
+    for (const BashMutation& m : bash_mutations(command, r.cwd)) {
+      if (m.resolution == PathResolution::marker) {
+        if (opaque_marker(m.path)) {
+          out_.opaque.push_back({m.path, command, r.line, r.timestamp, -1});
+          opaque_skeleton_.push_back(at);
+        }
+        continue;
+      }
+      auto it = index_.find(m.path);
+      if (it == index_.end()) continue;
+      ContentEvent e;
+      e.kind = ContentEventKind::boundary;
+      e.target = it->second;
+      e.tool = "Bash";
+      e.cause = "bash-mutation";
+      e.detail = m.op + " " + m.path_verbatim + " (" + resolution_name(m.resolution) + ")";
+      // an exact write of this file replaces its heuristic row once its result shows it ran
+      if (p.exact_write && p.exact_write->target == e.target) {
+        p.exact_write->detail = e.detail;
+        continue;
+      }
+      emit(std::move(e), r, at);
+    }
+    if (p.exact_write) {
+      p.exact_write->line = r.line;
+      p.exact_write->timestamp = r.timestamp;
+      p.skeleton = at;
+    }
+    p.bash = true;
+    p.tool = "Bash";
+    p.cwd = r.cwd;
+    p.line = r.line;
+    pending_ids_.insert(b.id);
+    pending_[b.id] = std::move(p);
+  }
+
+  void close_call(const Record& r, const Block& b, size_t at) {
+    auto it = pending_.find(b.tool_use_id);
+    Pending p = std::move(it->second);
+    pending_.erase(it);
+    pending_ids_.erase(b.tool_use_id);
+    if (p.bash) return close_bash(r, b, p, at);
+    if (b.is_error) {
+      const std::string cause = integrity_cause(b.content_text);
+      if (cause.empty()) return;
+      ContentEvent e;
+      e.kind = cause == "modified-since-read" ? ContentEventKind::boundary : ContentEventKind::annotation;
+      e.target = p.target;
+      e.tool = p.tool;
+      e.cause = cause;
+      e.detail = one_line_excerpt(b.content_text);
+      emit(std::move(e), r, at);
+      return;
+    }
+    const ce_json result = parse_stored_object(cc(r).tool_use_result_json);
+    if (p.tool == "Read") return close_read(r, b, result, p, at);
+    if (p.tool == "Write") return close_write(r, result, p, at);
+    close_edit(r, result, p, at);
+  }
+
+  static std::string one_line_excerpt(const std::string& text) {
+    std::string s = text.substr(0, 200);
+    for (char& c : s)
+      if (c == '\n') c = ' ';
+    return s;
+  }
+
+  void close_read(const Record& r, const Block& b, const ce_json& result, const Pending& p, size_t at) {
+    if (!result.contains("file") || !result["file"].is_object()) return close_gutter_read(r, b, p, at);
+    const ce_json& f = result["file"];
+    if (!f.contains("content") || !f["content"].is_string()) return;
+    ContentEvent e;
+    e.kind = ContentEventKind::read;
+    e.target = p.target;
+    e.tool = "Read";
+    e.source = "read";
+    e.content = f["content"].get<std::string>();
+    e.start_line = f.value("startLine", int64_t{1});
+    e.num_lines = f.value("numLines", int64_t{0});
+    e.total_lines = f.value("totalLines", int64_t{0});
+    emit(std::move(e), r, at);
+  }
+
+  // A Read whose result carries no toolUseResult.file (older or trimmed transcripts): the numbered lines the
+  // model saw (`     7→text`, or a tab), consecutive from the first, up to the first line of another shape.
+  // The file's length is not shown, so this is a window; a line at Read's display cut is not trusted.
+  void close_gutter_read(const Record& r, const Block& b, const Pending& p, size_t at) {
+    const std::string& text = b.content_text;
+    ContentEvent e;
+    e.kind = ContentEventKind::read;
+    e.target = p.target;
+    e.tool = "Read";
+    e.source = "read-gutter";
+    int64_t expect = 0;
+    size_t i = 0;
+    while (i < text.size()) {
+      size_t eol = text.find('\n', i);
+      if (eol == std::string::npos) eol = text.size();
+      const std::string_view line(text.data() + i, eol - i);
+      size_t k = line.find_first_not_of(' ');
+      size_t digits_end = k == std::string_view::npos ? k : line.find_first_not_of("0123456789", k);
+      if (k == std::string_view::npos || digits_end == k || digits_end == std::string_view::npos) break;
+      const int64_t n = std::stoll(std::string(line.substr(k, std::min<size_t>(digits_end - k, 15))));
+      std::string_view rest = line.substr(digits_end);
+      if (rest.rfind("\xE2\x86\x92", 0) == 0)
+        rest.remove_prefix(3);
+      else if (rest.rfind("\t", 0) == 0)
+        rest.remove_prefix(1);
+      else
+        break;
+      if ((expect && n != expect) || rest.size() >= 2000) break;
+      if (!expect) e.start_line = n;
+      expect = n + 1;
+      if (e.num_lines) e.content += '\n';
+      e.content.append(rest);
+      ++e.num_lines;
+      i = eol + 1;
+    }
+    if (e.num_lines == 0) return;
+    emit(std::move(e), r, at);
+  }
+
+  void close_write(const Record& r, const ce_json& result, const Pending& p, size_t at) {
+    ContentEvent e;
+    e.kind = ContentEventKind::write;
+    e.target = p.target;
+    e.tool = "Write";
+    e.source = "write";
+    if (result.contains("content") && result["content"].is_string()) {
+      e.content = result["content"].get<std::string>();
+    } else {
+      e.content = json_string_at(p.input, "content");
+    }
+    if (result.contains("originalFile") && result["originalFile"].is_string())
+      e.original_file = result["originalFile"].get<std::string>();
+    emit(std::move(e), r, at);
+  }
+
+  void close_edit(const Record& r, const ce_json& result, const Pending& p, size_t at) {
+    ContentEvent e;
+    e.kind = ContentEventKind::edit;
+    e.target = p.target;
+    e.tool = p.tool;
+    if (result.contains("structuredPatch")) e.patch = parse_patch(result["structuredPatch"]);
+    e.edits = parse_edits(p.input);
+    for (const char* key : {"originalFile", "originalFileContents"})
+      if (result.contains(key) && result[key].is_string()) e.original_file = result[key].get<std::string>();
+    const bool stale = result.value("staleRecovered", false) == true;
+    emit(std::move(e), r, at);
+    if (stale) {
+      ContentEvent s;
+      s.kind = ContentEventKind::boundary;
+      s.target = p.target;
+      s.tool = p.tool;
+      s.cause = "stale-recovered";
+      s.detail = "the edit applied, but the file had changed on disk since it was read";
+      emit(std::move(s), r, at);
+    }
+  }
+
+  void close_bash(const Record& r, const Block& b, Pending& p, size_t at) {
+    if (p.exact_write) {
+      ContentEvent e = std::move(*p.exact_write);
+      if (b.is_error) {  // it may have written part, or nothing: only the heuristic reading stays
+        e.kind = ContentEventKind::boundary;
+        e.cause = "bash-mutation";
+        e.content.clear();
+      }
+      out_.events.push_back(std::move(e));
+      event_skeleton_.push_back(p.skeleton);
+    }
+    const std::string& raw = cc(r).tool_use_result_json;
+    if (raw.find("staleReadFileStateHint") == std::string::npos) return;
+    const std::string hint = stored_string_field(raw, "staleReadFileStateHint");
+    for (const std::string& named : hint_paths(hint)) {
+      const auto target = target_of(named, p.cwd.empty() ? r.cwd : p.cwd);
+      if (!target) continue;
+      ContentEvent e;
+      e.kind = ContentEventKind::boundary;
+      e.target = *target;
+      e.tool = "Bash";
+      e.cause = "hint-modified";
+      e.detail =
+          "Claude Code's staleReadFileStateHint names it after the command at line " + std::to_string(p.line);
+      emit(std::move(e), r, at);
+    }
+  }
+
+  void number_turns() {
+    const TranscriptReader& reader = reader_for(transcript_);
+    const TurnAssignment turns =
+        assign_turns(skeleton_, reader.turn_opener(), reader.foreign_lane(transcript_));
+    out_.turns = turns.turn_count;
+    for (size_t i = 0; i < out_.events.size(); ++i)
+      out_.events[i].turn = turns.turn_of[event_skeleton_[i]];
+    for (size_t i = 0; i < out_.opaque.size(); ++i)
+      out_.opaque[i].turn = turns.turn_of[opaque_skeleton_[i]];
+  }
+};
+
+}  // namespace
+
+TranscriptContent scan_content_events(const Transcript& t, const std::vector<std::string>& files,
+                                      const CancelToken* cancel) {
+  return ContentScan(t, files).run(cancel);
+}
+
+}  // namespace csift

@@ -1,0 +1,412 @@
+#include "tools/recover/replay.h"
+
+#include <algorithm>
+
+namespace csift {
+
+std::string FileBuffer::text() const {
+  std::string out;
+  bool first = true;
+  for (const auto& [n, l] : lines) {
+    if (!first) out += '\n';
+    out += l;
+    first = false;
+  }
+  return out;
+}
+
+std::vector<std::string> split_file_lines(const std::string& text) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (true) {
+    const size_t j = text.find('\n', i);
+    if (j == std::string::npos) {
+      out.push_back(text.substr(i));
+      return out;
+    }
+    out.push_back(text.substr(i, j - i));
+    i = j + 1;
+  }
+}
+
+bool is_hard_cause(const std::string& cause) {
+  return cause == "modified-since-read" || cause == "hint-modified" || cause == "external-edit";
+}
+
+size_t ReplayResult::hard_boundaries() const {
+  return static_cast<size_t>(
+      std::count_if(boundaries.begin(), boundaries.end(), [](const ReplayBoundary& b) { return b.hard; }));
+}
+
+std::vector<std::pair<int64_t, int64_t>> known_ranges(const FileBuffer& b) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (const auto& [n, l] : b.lines) {
+    if (!out.empty() && out.back().second + 1 == n) {
+      out.back().second = n;
+    } else {
+      out.push_back({n, n});
+    }
+  }
+  return out;
+}
+
+std::vector<std::pair<int64_t, int64_t>> missing_ranges(const FileBuffer& b) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  int64_t next = 1;
+  for (const auto& [lo, hi] : known_ranges(b)) {
+    if (lo > next) out.push_back({next, lo - 1});
+    next = hi + 1;
+  }
+  if (!b.total) {
+    out.push_back({next, -1});
+  } else if (next <= *b.total) {
+    out.push_back({next, *b.total});
+  }
+  return out;
+}
+
+std::string ranges_text(const std::vector<std::pair<int64_t, int64_t>>& ranges) {
+  if (ranges.empty()) return "none";
+  std::string out;
+  for (const auto& [lo, hi] : ranges) {
+    if (!out.empty()) out += ", ";
+    out += std::to_string(lo);
+    if (hi < 0) {
+      out += "..?";
+    } else if (hi != lo) {
+      out += ".." + std::to_string(hi);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// The two sides of one hunk in the split-line model: a side marked "\ No newline at end of file" ends the
+// file; the other side then ends in a newline, which this model writes as one more, empty, line.
+struct HunkSides {
+  std::vector<std::string> old_side, new_side;
+};
+
+HunkSides hunk_sides(const PatchHunk& h) {
+  HunkSides s;
+  bool old_noeol = false, new_noeol = false;
+  char last = ' ';
+  for (const std::string& l : h.lines) {
+    if (l.empty()) {
+      s.old_side.push_back("");
+      s.new_side.push_back("");
+      last = ' ';
+      continue;
+    }
+    const char tag = l[0];
+    const std::string body = l.substr(1);
+    if (tag == '\\') {
+      if (last == '-')
+        old_noeol = true;
+      else if (last == '+')
+        new_noeol = true;
+      else
+        old_noeol = new_noeol = true;
+      continue;
+    }
+    if (tag != '+') s.old_side.push_back(body);
+    if (tag != '-') s.new_side.push_back(body);
+    last = tag;
+  }
+  if (old_noeol && !new_noeol) s.new_side.push_back("");
+  if (new_noeol && !old_noeol) s.old_side.push_back("");
+  return s;
+}
+
+enum class HunkFit { placed, unanchored, disagrees };
+
+// Replaces lines [at+1, at+old] by `fresh` (or, when `fresh` is null, by as many unknown lines as the new
+// side has) and shifts the lines after it.
+void splice(FileBuffer& b, int64_t at, int64_t old_count, const std::vector<std::string>* fresh,
+            int64_t new_count) {
+  std::map<int64_t, std::string> out;
+  for (auto& [n, l] : b.lines) {
+    if (n <= at) {
+      out.emplace(n, std::move(l));
+    } else if (n > at + old_count) {
+      out.emplace(n + new_count - old_count, std::move(l));
+    }
+  }
+  if (fresh)
+    for (int64_t k = 0; k < new_count; ++k)
+      out[at + 1 + k] = (*fresh)[static_cast<size_t>(k)];
+  b.lines = std::move(out);
+  if (b.total) *b.total += new_count - old_count;
+}
+
+HunkFit fit(const FileBuffer& b, int64_t at, const std::vector<std::string>& old_side) {
+  if (old_side.empty()) return b.complete() ? HunkFit::placed : HunkFit::unanchored;
+  size_t known = 0;
+  for (size_t k = 0; k < old_side.size(); ++k) {
+    auto it = b.lines.find(at + 1 + static_cast<int64_t>(k));
+    if (it == b.lines.end()) continue;
+    if (it->second != old_side[k]) return HunkFit::disagrees;
+    ++known;
+  }
+  if (b.total && at + static_cast<int64_t>(old_side.size()) > *b.total) return HunkFit::disagrees;
+  return known ? HunkFit::placed : HunkFit::unanchored;
+}
+
+// The buffer's lines joined, for a string replacement (only a complete buffer has a text to replace in).
+bool apply_string_edits(FileBuffer& b, const std::vector<StringEdit>& edits) {
+  if (!b.complete() || edits.empty()) return false;
+  std::string text = b.text();
+  for (const StringEdit& e : edits) {
+    if (e.old_string.empty()) return false;
+    size_t at = text.find(e.old_string);
+    if (at == std::string::npos) return false;
+    do {
+      text.replace(at, e.old_string.size(), e.new_string);
+      at = e.replace_all ? text.find(e.old_string, at + e.new_string.size()) : std::string::npos;
+    } while (at != std::string::npos);
+  }
+  const auto lines = split_file_lines(text);
+  b.lines.clear();
+  for (size_t i = 0; i < lines.size(); ++i)
+    b.lines[static_cast<int64_t>(i) + 1] = lines[i];
+  b.total = static_cast<int64_t>(lines.size());
+  return true;
+}
+
+std::string hunk_header(const PatchHunk& h) {
+  return "@@ -" + std::to_string(h.old_start) + "," + std::to_string(h.old_lines) + " +" +
+         std::to_string(h.new_start) + "," + std::to_string(h.new_lines) + " @@\n";
+}
+
+std::string patch_diff(const std::vector<PatchHunk>& patch) {
+  std::string out;
+  for (const PatchHunk& h : patch) {
+    out += hunk_header(h);
+    for (const std::string& l : h.lines)
+      out += l + "\n";
+  }
+  return out;
+}
+
+// A whole-file change as one hunk: the common head and tail kept as context, the middle replaced. Lines are
+// written as a unified diff counts them: a final newline ends the last line, and its absence is marked.
+std::string snapshot_diff(const FileBuffer& before, const std::vector<std::string>& after_lines) {
+  std::vector<std::string> old;
+  if (before.complete())
+    for (const auto& [n, l] : before.lines)
+      old.push_back(l);
+  std::vector<std::string> after = after_lines;
+  const bool old_eol = !old.empty() && old.back().empty();
+  const bool new_eol = !after.empty() && after.back().empty();
+  if (old_eol || (old.size() == 1 && old[0].empty())) old.pop_back();
+  if (new_eol || (after.size() == 1 && after[0].empty())) after.pop_back();
+  size_t head = 0;
+  while (head < old.size() && head < after.size() && old[head] == after[head])
+    ++head;
+  size_t tail = 0;
+  while (tail < old.size() - head && tail < after.size() - head &&
+         old[old.size() - 1 - tail] == after[after.size() - 1 - tail])
+    ++tail;
+  if (head == old.size() && head == after.size() && old_eol == new_eol) return "";
+  if (tail > 0 && old_eol != new_eol) tail = 0;  // the last line differs by its newline
+  const size_t lo = head > 3 ? head - 3 : 0;
+  const size_t hi_old = std::min(old.size(), old.size() - tail + 3);
+  const size_t hi_new = std::min(after.size(), after.size() - tail + 3);
+  std::string out = "@@ -" + std::to_string(old.empty() ? 0 : lo + 1) + "," + std::to_string(hi_old - lo) +
+                    " +" + std::to_string(after.empty() ? 0 : lo + 1) + "," + std::to_string(hi_new - lo) +
+                    " @@\n";
+  const std::string no_eol = "\\ No newline at end of file\n";
+  for (size_t i = lo; i < head; ++i)
+    out += " " + old[i] + "\n";
+  for (size_t i = head; i < old.size() - tail; ++i)
+    out += "-" + old[i] + "\n" + (i + 1 == old.size() && !old_eol ? no_eol : "");
+  for (size_t i = head; i < after.size() - tail; ++i)
+    out += "+" + after[i] + "\n" + (i + 1 == after.size() && !new_eol ? no_eol : "");
+  for (size_t i = old.size() - tail; i < hi_old; ++i)
+    out += " " + old[i] + "\n" + (i + 1 == old.size() && !old_eol ? no_eol : "");
+  return out;
+}
+
+class Replayer {
+ public:
+  ReplayResult run(const std::vector<OrderedEvent>& events) {
+    for (const OrderedEvent& oe : events) {
+      ++step_;
+      step(*oe.event, oe.transcript);
+    }
+    return std::move(r_);
+  }
+
+ private:
+  ReplayResult r_;
+  size_t segment_ = 0;
+  size_t step_ = 0;
+
+  void boundary(const ContentEvent& e, const Transcript* t, const std::string& cause, std::string detail) {
+    const bool hard = is_hard_cause(cause);
+    r_.boundaries.push_back({cause, hard, &e, t, std::move(detail), step_});
+    ++r_.counts[cause];
+    if (hard) {
+      r_.buffer.clear();  // what was known before it may no longer be what is on disk
+      ++segment_;
+    }
+  }
+
+  void note_known() {
+    if (!r_.buffer.lines.empty()) r_.ever_known = true;
+  }
+
+  void step(const ContentEvent& e, const Transcript* t) {
+    switch (e.kind) {
+      case ContentEventKind::boundary:
+        return boundary(e, t, e.cause, e.detail);
+      case ContentEventKind::annotation:
+        ++r_.counts[e.cause];
+        return;
+      case ContentEventKind::read:
+        ++r_.content_events;
+        read(e);
+        break;
+      case ContentEventKind::write:
+        ++r_.content_events;
+        check_original(e, t);
+        write(e, t);
+        break;
+      case ContentEventKind::edit:
+        ++r_.content_events;
+        check_original(e, t);
+        edit(e, t);
+        break;
+    }
+    note_known();
+  }
+
+  void set_whole(const std::vector<std::string>& lines) {
+    r_.buffer.lines.clear();
+    for (size_t i = 0; i < lines.size(); ++i)
+      r_.buffer.lines[static_cast<int64_t>(i) + 1] = lines[i];
+    r_.buffer.total = static_cast<int64_t>(lines.size());
+  }
+
+  void read(const ContentEvent& e) {
+    auto parts = split_file_lines(e.content);
+    const bool whole = e.total_lines > 0 && e.start_line <= 1 && e.num_lines >= e.total_lines;
+    if (whole) {
+      ++r_.counts["read-full"];
+      set_whole(parts);
+      return;
+    }
+    ++r_.counts[e.source == "read-gutter" ? "read-gutter" : "read-window"];
+    if (e.num_lines >= 0 && static_cast<int64_t>(parts.size()) > e.num_lines)
+      parts.resize(static_cast<size_t>(e.num_lines));
+    for (size_t k = 0; k < parts.size(); ++k)
+      r_.buffer.lines[e.start_line + static_cast<int64_t>(k)] = parts[k];
+    if (e.total_lines > 0) {
+      r_.buffer.total = e.total_lines;
+      r_.buffer.lines.erase(r_.buffer.lines.upper_bound(e.total_lines), r_.buffer.lines.end());
+    }
+  }
+
+  // `>>` from an exact Bash write: placed when the buffer knows where the file ends (every byte, or a known
+  // final newline and the total); otherwise only the lines before the end stay known.
+  void append(const ContentEvent& e, const Transcript* t) {
+    ++r_.counts["bash-append"];
+    FileBuffer& b = r_.buffer;
+    const auto parts = split_file_lines(e.content);
+    if (b.complete()) {
+      const auto lines = split_file_lines(b.text() + e.content);
+      r_.changes.push_back({segment_, &e, t, snapshot_diff(b, lines), step_});
+      set_whole(lines);
+      return;
+    }
+    if (b.total) {
+      auto last = b.lines.find(*b.total);
+      if (last != b.lines.end() && last->second.empty()) {
+        for (size_t k = 0; k < parts.size(); ++k)
+          b.lines[*b.total + static_cast<int64_t>(k)] = parts[k];
+        *b.total += static_cast<int64_t>(parts.size()) - 1;
+        r_.changes.push_back({segment_, &e, t, "", step_});
+        return;
+      }
+      b.lines.erase(*b.total);  // its end may have changed
+    }
+    b.total.reset();
+    boundary(e, t, "bash-append-unplaced", "an append the replay cannot place: the file's end is not known");
+  }
+
+  void write(const ContentEvent& e, const Transcript* t) {
+    if (e.source == "bash-append") return append(e, t);
+    ++r_.counts[e.source == "write" ? "write" : e.source];
+    const auto lines = split_file_lines(e.content);
+    const std::string diff = snapshot_diff(r_.buffer, lines);
+    set_whole(lines);
+    r_.changes.push_back({segment_, &e, t, diff, step_});
+  }
+
+  // An edit's or an update's view of the file before it (originalFile) against the replayed buffer: a known
+  // line it contradicts was changed outside the stream, so what the buffer knew is dropped, never kept as
+  // current.
+  void check_original(const ContentEvent& e, const Transcript* t) {
+    if (!e.original_file || r_.buffer.lines.empty()) return;
+    const auto orig = split_file_lines(*e.original_file);
+    const auto n = static_cast<int64_t>(orig.size());
+    int64_t first_bad = 0;
+    if (r_.buffer.total && *r_.buffer.total != n) first_bad = -1;
+    for (const auto& [k, l] : r_.buffer.lines) {
+      if (first_bad) break;
+      if (k > n || orig[static_cast<size_t>(k - 1)] != l) first_bad = k;
+    }
+    if (!first_bad) return;
+    const std::string detail = first_bad < 0 ? "the edit's originalFile has " + std::to_string(n) +
+                                                   " lines, the replay " + std::to_string(*r_.buffer.total)
+                                             : "the edit's originalFile differs from the replay at line " +
+                                                   std::to_string(first_bad);
+    boundary(e, t, "original-file-disagreement", detail);
+    r_.buffer.clear();
+  }
+
+  void edit(const ContentEvent& e, const Transcript* t) {
+    ++r_.counts[e.tool == "MultiEdit" ? "multi-edit" : "edit"];
+    if (e.patch.empty()) {
+      if (!apply_string_edits(r_.buffer, e.edits)) hole_everywhere();
+      r_.changes.push_back({segment_, &e, t, "", step_});
+      return;
+    }
+    int64_t delta = 0;
+    for (const PatchHunk& h : e.patch) {
+      const HunkSides s = hunk_sides(h);
+      const int64_t at = (h.old_lines == 0 ? h.old_start : h.old_start - 1) + delta;
+      const auto old_n = static_cast<int64_t>(s.old_side.size());
+      const auto new_n = static_cast<int64_t>(s.new_side.size());
+      switch (fit(r_.buffer, at, s.old_side)) {
+        case HunkFit::placed:
+          splice(r_.buffer, at, old_n, &s.new_side, new_n);
+          break;
+        case HunkFit::unanchored:
+        case HunkFit::disagrees:
+          ++r_.holes;
+          ++r_.counts["hole"];
+          splice(r_.buffer, at, old_n, nullptr, new_n);
+          break;
+      }
+      delta += new_n - old_n;
+    }
+    r_.changes.push_back({segment_, &e, t, patch_diff(e.patch), step_});
+  }
+
+  // A string replacement with nothing to place it on: nothing known can be trusted to sit where it was.
+  void hole_everywhere() {
+    ++r_.holes;
+    ++r_.counts["hole"];
+    r_.buffer.clear();
+  }
+};
+
+}  // namespace
+
+ReplayResult replay_events(const std::vector<OrderedEvent>& events) {
+  return Replayer().run(events);
+}
+
+}  // namespace csift
