@@ -75,7 +75,7 @@ struct OcCollect final : RecordSink {
 
 const DbSession* oc_find(const OpenCodeStore& store, const std::string& id) {
   for (const DbSession& s : store.sessions)
-    if (s.transcript.id == id) return &s;
+    if (s.session_id == id) return &s;
   return nullptr;
 }
 
@@ -119,8 +119,9 @@ TEST_CASE("opencode v1: discovery lists top-level sessions with their directory 
   REQUIRE(store.databases == std::vector<std::string>{db});
   std::vector<std::string> ids;
   for (const DbSession& s : store.sessions) {
-    ids.push_back(s.transcript.id);
+    ids.push_back(s.session_id);
     CHECK(s.transcript.harness == kOpenCodeV1Harness);
+    CHECK(s.transcript.id == "opencode-v1:" + s.session_id);  // the session's ref
     CHECK(s.transcript.path == db);
   }
   CHECK(ids == oc_sql(db, "SELECT id FROM session WHERE parent_id IS NULL ORDER BY time_created, id"));
@@ -145,7 +146,7 @@ TEST_CASE("opencode v1: prompts, tool statuses, tokens and working directories")
   Transcript t;
   t.harness = std::string(kOpenCodeV1Harness);
   t.path = db;
-  t.id = "ses_fx1_build";
+  t.id = "opencode:ses_fx1_build";  // the input alias names the same session
   OcCollect sink;
   const ReadStats stats = opencode_v1_reader().read(t, ReadOptions{}, sink);
   REQUIRE(stats.error.empty());
@@ -234,6 +235,14 @@ TEST_CASE("opencode v1: prompts, tool statuses, tokens and working directories")
       },
       nullptr);
   REQUIRE(raw.size() == sink.records.size());
+  // An inline file keeps its head and size only.
+  const std::string& pasted = raw.at(oc_by_uuid(sink.records, "msg_fx1_03").line - 1);
+  CHECK(pasted.find("AAAAAAAAAAAAAAAA") == std::string::npos);
+  CHECK(
+      pasted.find(
+          "data:image/png;base64,[" +
+          oc_sql(db, "SELECT length(json_extract(data, '$.url')) FROM part WHERE id = 'prt_fx1_03b'").at(0) +
+          " bytes of inline data not kept]") != std::string::npos);
   Record again;
   std::string error;
   REQUIRE(opencode_v1_reader().decode(raw[1], again, error));
@@ -252,9 +261,14 @@ TEST_CASE("opencode v2: a migrated database is read as OpenCode 2 only, with its
   CHECK(store.problems.empty());
   std::vector<std::string> ids;
   for (const DbSession& s : store.sessions) {
-    ids.push_back(s.transcript.id);
+    ids.push_back(s.session_id);
     CHECK(s.transcript.harness == kOpenCodeV2Harness);  // never also listed as opencode-v1
   }
+  // Each harness listed on its own: OpenCode 1 finds nothing here, OpenCode 2 the same sessions.
+  const OpenCodeLocation where = locate_opencode_store(env);
+  CHECK(where.path == data + "/opencode");
+  CHECK(list_opencode_location(where, OpenCodeSchema::v1).sessions.empty());
+  CHECK(list_opencode_location(where, OpenCodeSchema::v2).sessions.size() == store.sessions.size());
   CHECK(ids == oc_sql(db, "SELECT id FROM session_v2 WHERE parent_id IS NULL ORDER BY time_created, id"));
   CHECK(oc_num(db, "SELECT count(*) FROM session WHERE id = 'ses_fx2_migrated'") == 1);  // its V1 copy exists
 
@@ -316,12 +330,22 @@ TEST_CASE("opencode: a database without the expected tables, or not a database, 
   CHECK(store.problems[1].path == data + "/opencode/opencode-junk.db");
   CHECK(store.problems[1].reason.find("cannot open as an SQLite database") != std::string::npos);
 
+  // Listed per harness, a database neither schema reads is reported once, by OpenCode 1.
+  CHECK(list_opencode_location(locate_opencode_store(env), OpenCodeSchema::v1).problems.size() == 2);
+  CHECK(list_opencode_location(locate_opencode_store(env), OpenCodeSchema::v2).problems.empty());
+
   // $OPENCODE_DB replaces the default set; a relative one is under the data dir, a missing one is a problem.
   env.vars["OPENCODE_DB"] = "elsewhere.db";
+  const OpenCodeLocation named = locate_opencode_store(env);
+  CHECK(named.source == "$OPENCODE_DB");
+  CHECK(named.path == data + "/opencode/elsewhere.db");
   std::vector<StoreProblem> problems;
-  CHECK(opencode_database_paths(env, problems).empty());
+  CHECK(opencode_database_paths(named, problems).empty());
   REQUIRE(problems.size() == 1);
-  CHECK(problems[0].path == data + "/opencode/elsewhere.db");
+  CHECK(problems[0].path == named.path);
+  env.vars["OPENCODE_DB"] = data + "/opencode/opencode.db";  // an absolute one is taken as it is
+  CHECK(opencode_database_paths(locate_opencode_store(env), problems) ==
+        std::vector<std::string>{data + "/opencode/opencode.db"});
 }
 
 TEST_CASE("opencode: reading never writes beside the database (immutable, read-only)") {
@@ -359,7 +383,7 @@ TEST_CASE("opencode corpus: the devtoolbox session, loaded from its export into 
   list_opencode_database(db, store);
   REQUIRE(store.sessions.size() == 1);
   const DbSession& s = store.sessions[0];
-  CHECK(s.transcript.id == ex["info"]["id"].get<std::string>());
+  CHECK(s.session_id == ex["info"]["id"].get<std::string>());
   CHECK(s.cwd == ex["info"]["directory"].get<std::string>());
   OcCollect sink;
   REQUIRE(opencode_v1_reader().read(s.transcript, ReadOptions{}, sink).error.empty());

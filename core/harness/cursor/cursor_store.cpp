@@ -52,8 +52,9 @@ void cursor_add(CursorStore& out, const std::string& path, const std::string& id
   CursorSession s;
   s.transcript.harness = std::string(kCursorHarness);
   s.transcript.path = path;
-  s.transcript.id = id;
-  s.transcript.session_id = id;
+  s.conversation_id = id;
+  s.transcript.id = std::string(kCursorHarness) + ":" + id;
+  s.transcript.session_id = s.transcript.id;
   s.transcript.size = static_cast<uint64_t>(st.st_size);
   s.transcript.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   s.mtime_ms = s.transcript.mtime_ns / 1000000;

@@ -18,9 +18,11 @@ namespace csift {
 inline constexpr std::string_view kCursorHarness = "cursor";
 
 struct CursorSession {
-  Transcript transcript;     // harness "cursor", path = the .jsonl, id = the conversation id (file stem)
-  std::string project_slug;  // the projects/<slug> folder it sits under (not a path: never decoded)
-  EpochMs mtime_ms = 0;      // the transcript's mtime: Cursor records no timestamps in it
+  // harness "cursor", path = the .jsonl, id = session_id = the ref `cursor:<conversation id>`
+  Transcript transcript;
+  std::string conversation_id;  // the file stem
+  std::string project_slug;     // the projects/<slug> folder it sits under (not a path: never decoded)
+  EpochMs mtime_ms = 0;         // the transcript's mtime: Cursor records no timestamps in it
 };
 
 struct CursorStore {
@@ -30,8 +32,12 @@ struct CursorStore {
   std::vector<StoreProblem> problems;   // unreadable folders, unsupported files and stores
 };
 
-// `$HOME/.cursor` (Cursor names no variable that moves it).
-std::string cursor_root(const Environment& env);
+// `$HOME/.cursor` (Cursor names no variable that moves it), and what put it there.
+struct CursorLocation {
+  std::string path;
+  std::string source;  // "default ~/.cursor"
+};
+CursorLocation locate_cursor_store(const Environment& env);
 // Every transcript under <root>/projects/*/agent-transcripts, and what could not be read there.
 CursorStore list_cursor_sessions(const Environment& env);
 // The same for an explicit root (tests).

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -36,11 +37,28 @@ std::pair<OpenCodeFileState, OpenCodeFileState> opencode_db_state(const std::str
   return {one(path), one(path + "-wal")};
 }
 
+// An inline file (`data:<mime>;base64,…`) is kept as its type and size only: the log is for reading and
+// searching what happened, and a pasted image would make one line megabytes long.
+void opencode_drop_inline_data(ojson& j) {
+  if (j.is_object() || j.is_array()) {
+    for (auto& v : j)
+      opencode_drop_inline_data(v);
+    return;
+  }
+  if (!j.is_string()) return;
+  const std::string& s = j.get_ref<const std::string&>();
+  if (s.size() <= 256 || s.compare(0, 5, "data:") != 0) return;
+  const size_t comma = s.find(',');
+  const std::string head = s.substr(0, std::min(comma, size_t{128}));
+  j = head + ",[" + std::to_string(s.size()) + " bytes of inline data not kept]";
+}
+
 // `data` parsed and given back the keys OpenCode keeps in columns; nullopt when it is not a JSON object.
 std::optional<ojson> opencode_row_object(const std::string& data,
                                          std::initializer_list<std::pair<const char*, std::string>> keys) {
   ojson obj = ojson::parse(data, nullptr, false);
   if (obj.is_discarded() || !obj.is_object()) return std::nullopt;
+  opencode_drop_inline_data(obj);
   for (const auto& [k, v] : keys)
     obj[k] = v;
   return obj;
@@ -90,6 +108,7 @@ bool opencode_read_v2(ReadOnlyDb& db, const std::string& sid, std::string dir, O
           out.lines.push_back(r.text(4));
           return true;
         }
+        opencode_drop_inline_data(data);
         const std::string type = r.text(1);
         if (type == "location-switched") {
           const auto loc = data.find("location");
@@ -127,21 +146,22 @@ OpenCodeLog opencode_read_once(const Transcript& t) {
                 " schema, not the one session " + t.id + " was listed under (" + t.harness + ")";
     return out;
   }
+  const std::string sid = opencode_session_id(t);
   std::optional<std::string> dir;
   db.query(
       v2 ? "SELECT directory FROM session_v2 WHERE id = ?" : "SELECT directory FROM session WHERE id = ?",
-      {t.id}, [&](const SqlRow& r) {
+      {sid}, [&](const SqlRow& r) {
         dir = r.text(0);
         return false;
       });
   if (!dir) {
-    out.error = "session " + t.id + " is not in " + t.path;
+    out.error = "session " + sid + " is not in " + t.path;
     return out;
   }
-  const bool ok = v2 ? opencode_read_v2(db, t.id, *dir, out) : opencode_read_v1(db, t.id, *dir, out);
+  const bool ok = v2 ? opencode_read_v2(db, sid, *dir, out) : opencode_read_v1(db, sid, *dir, out);
   if (!ok) {
     out.lines.clear();
-    out.error = "cannot read session " + t.id + " from " + t.path + ": " + db.error();
+    out.error = "cannot read session " + sid + " from " + t.path + ": " + db.error();
   }
   return out;
 }

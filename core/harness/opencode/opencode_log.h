@@ -9,6 +9,8 @@
 // OpenCode 2 (`session_message`): {"id", "type", "seq", "time_created", "directory", "data": <row data>}, one
 // row per line ordered by seq; `directory` is the session's directory in force at that row (a
 // `location-switched` row moves it for the rows after it).
+// In both, an inline file (a string over 256 bytes starting `data:`) keeps only its `data:<mime>;…` head and
+// its size: the bytes stay in the database, never in the log.
 #pragma once
 #include <string>
 #include <vector>

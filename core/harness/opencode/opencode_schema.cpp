@@ -38,6 +38,7 @@ SchemaCheck check_opencode_schema(ReadOnlyDb& db) {
     return out;
   }
   if (tables.count("session_v2")) {
+    out.v2_tables = true;
     const std::string missing = opencode_missing_names(tables, {"session_message"});
     if (!missing.empty()) {
       out.problem = "an OpenCode 2 database (`session_v2`) without its " + missing + " table";

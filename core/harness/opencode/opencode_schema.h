@@ -12,7 +12,8 @@ enum class OpenCodeSchema { none, v1, v2 };
 
 struct SchemaCheck {
   OpenCodeSchema schema = OpenCodeSchema::none;
-  std::string problem;  // when none: which tables or columns are missing
+  std::string problem;     // when none: which tables or columns are missing
+  bool v2_tables = false;  // the database has `session_v2`: its shortfall is OpenCode 2's
 };
 
 SchemaCheck check_opencode_schema(ReadOnlyDb& db);

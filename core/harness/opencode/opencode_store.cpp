@@ -8,7 +8,6 @@
 #include <cstring>
 #include <unordered_set>
 
-#include "core/harness/opencode/opencode_schema.h"
 #include "core/harness/opencode/sqlite_readonly.h"
 
 namespace csift {
@@ -33,31 +32,11 @@ const char* opencode_session_sql(OpenCodeSchema schema) {
                "ORDER BY time_created, id";
 }
 
-}  // namespace
-
-std::string opencode_data_dir(const Environment& env) {
-  const auto xdg = env.get("XDG_DATA_HOME");
-  if (xdg && opencode_is_absolute(*xdg)) return *xdg + "/opencode";
-  return home_dir(env) + "/.local/share/opencode";
+bool opencode_wants(OpenCodeSchema only, OpenCodeSchema s) {
+  return only == OpenCodeSchema::none || only == s;
 }
 
-std::vector<std::string> opencode_database_paths(const Environment& env,
-                                                 std::vector<StoreProblem>& problems) {
-  const std::string dir = opencode_data_dir(env);
-  if (const auto named = env.get("OPENCODE_DB")) {
-    const std::string path = opencode_is_absolute(*named) ? *named : dir + "/" + *named;
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) {
-      problems.push_back(
-          {path, "OPENCODE_DB names a database that cannot be read: " + std::string(std::strerror(errno))});
-      return {};
-    }
-    if (auto why = irregular_entry_reason(path)) {
-      problems.push_back({path, *why});
-      return {};
-    }
-    return {path};
-  }
+std::vector<std::string> opencode_dir_databases(const std::string& dir, std::vector<StoreProblem>& problems) {
   std::vector<std::string> out;
   DIR* d = ::opendir(dir.c_str());
   if (!d) {
@@ -77,29 +56,81 @@ std::vector<std::string> opencode_database_paths(const Environment& env,
   }
   ::closedir(d);
   // opencode.db first (the one OpenCode opens by default), then the channel databases by name.
-  std::sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) {
-    const bool da = a.size() >= 12 && a.compare(a.size() - 12, 12, "/opencode.db") == 0;
-    const bool db = b.size() >= 12 && b.compare(b.size() - 12, 12, "/opencode.db") == 0;
-    return da != db ? da : a < b;
+  const auto is_default = [](const std::string& p) {
+    return p.size() >= 12 && p.compare(p.size() - 12, 12, "/opencode.db") == 0;
+  };
+  std::sort(out.begin(), out.end(), [&](const std::string& a, const std::string& b) {
+    return is_default(a) != is_default(b) ? is_default(a) : a < b;
   });
   return out;
 }
 
-void list_opencode_database(const std::string& db_path, OpenCodeStore& out) {
+DbSession opencode_session_row(const SqlRow& row, std::string_view harness, const std::string& db_path,
+                               uint64_t size) {
+  DbSession s;
+  s.session_id = row.text(0);
+  s.transcript.harness = std::string(harness);
+  s.transcript.path = db_path;
+  s.transcript.id = std::string(harness) + ":" + s.session_id;
+  s.transcript.session_id = s.transcript.id;
+  s.transcript.size = size;
+  const std::string dir = row.text(1);
+  if (opencode_is_absolute(dir)) s.cwd = dir;
+  s.title = row.text(2);
+  s.created_ms = row.integer(3).value_or(0);
+  s.updated_ms = row.integer(4).value_or(0);
+  s.transcript.mtime_ns = s.updated_ms * 1000000;
+  return s;
+}
+
+}  // namespace
+
+OpenCodeLocation locate_opencode_store(const Environment& env) {
+  const auto xdg = env.get("XDG_DATA_HOME");
+  OpenCodeLocation where;
+  if (xdg && opencode_is_absolute(*xdg)) {
+    where = {*xdg + "/opencode", "$XDG_DATA_HOME"};
+  } else {
+    where = {home_dir(env) + "/.local/share/opencode", "default ~/.local/share"};
+  }
+  if (const auto named = env.get("OPENCODE_DB"))
+    where = {opencode_is_absolute(*named) ? *named : where.path + "/" + *named, "$OPENCODE_DB"};
+  return where;
+}
+
+std::vector<std::string> opencode_database_paths(const OpenCodeLocation& where,
+                                                 std::vector<StoreProblem>& problems) {
+  struct stat st {};
+  if (where.source != "$OPENCODE_DB") return opencode_dir_databases(where.path, problems);
+  if (::stat(where.path.c_str(), &st) != 0) {
+    problems.push_back({where.path, "OPENCODE_DB names a database that cannot be read: " +
+                                        std::string(std::strerror(errno))});
+    return {};
+  }
+  if (auto why = irregular_entry_reason(where.path)) {
+    problems.push_back({where.path, *why});
+    return {};
+  }
+  return {where.path};
+}
+
+void list_opencode_database(const std::string& db_path, OpenCodeStore& out, OpenCodeSchema only) {
   out.databases.push_back(db_path);
   ReadOnlyDb db;
+  const bool report_db = opencode_wants(only, OpenCodeSchema::v1);
   if (!db.open(db_path)) {
-    out.problems.push_back({db_path, "cannot open as an SQLite database: " + db.error()});
+    if (report_db) out.problems.push_back({db_path, "cannot open as an SQLite database: " + db.error()});
     return;
   }
   const SchemaCheck check = check_opencode_schema(db);
   if (check.schema == OpenCodeSchema::none) {
-    out.problems.push_back({db_path, check.problem});
+    if (opencode_wants(only, check.v2_tables ? OpenCodeSchema::v2 : OpenCodeSchema::v1))
+      out.problems.push_back({db_path, check.problem});
     return;
   }
-  const std::string_view harness =
-      check.schema == OpenCodeSchema::v2 ? kOpenCodeV2Harness : kOpenCodeV1Harness;
-  if (check.schema == OpenCodeSchema::v2 && db.tables().count("session_part"))
+  if (!opencode_wants(only, check.schema)) return;
+  const bool v2 = check.schema == OpenCodeSchema::v2;
+  if (v2 && db.tables().count("session_part"))
     out.problems.push_back({db_path,
                             "table `session_part` is not read: its rows are missing from every session "
                             "of this database"});
@@ -107,43 +138,47 @@ void list_opencode_database(const std::string& db_path, OpenCodeStore& out) {
   const uint64_t size = ::stat(db_path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
   std::unordered_set<std::string> listed;
   for (const DbSession& s : out.sessions)
-    listed.insert(s.transcript.id);
+    listed.insert(s.session_id);
   const bool ok = db.query(opencode_session_sql(check.schema), {}, [&](const SqlRow& row) {
     if (row[5] && !row[5]->empty()) {
       ++out.child_sessions;
       return true;
     }
-    const std::string id = row.text(0);
-    if (!listed.insert(id).second) {
-      out.problems.push_back({db_path, "session " + id +
-                                           " is listed already from an earlier database; this copy "
-                                           "is not read"});
+    if (!listed.insert(row.text(0)).second) {
+      out.problems.push_back(
+          {db_path,
+           "session " + row.text(0) + " is listed already from an earlier database; this copy is not read"});
       return true;
     }
-    DbSession s;
-    s.transcript.harness = std::string(harness);
-    s.transcript.path = db_path;
-    s.transcript.id = id;
-    s.transcript.session_id = id;
-    s.transcript.size = size;
-    const std::string dir = row.text(1);
-    if (opencode_is_absolute(dir)) s.cwd = dir;
-    s.title = row.text(2);
-    s.created_ms = row.integer(3).value_or(0);
-    s.updated_ms = row.integer(4).value_or(0);
-    s.transcript.mtime_ns = s.updated_ms * 1000000;
-    out.sessions.push_back(std::move(s));
+    out.sessions.push_back(
+        opencode_session_row(row, v2 ? kOpenCodeV2Harness : kOpenCodeV1Harness, db_path, size));
     return true;
   });
   if (!ok) out.problems.push_back({db_path, "cannot list its sessions: " + db.error()});
 }
 
-OpenCodeStore list_opencode_sessions(const Environment& env) {
+OpenCodeStore list_opencode_location(const OpenCodeLocation& where, OpenCodeSchema only) {
   OpenCodeStore out;
-  out.data_dir = opencode_data_dir(env);
-  for (const std::string& path : opencode_database_paths(env, out.problems))
-    list_opencode_database(path, out);
+  std::vector<StoreProblem> problems;
+  const std::vector<std::string> paths = opencode_database_paths(where, problems);
+  // Location problems are reported once: by OpenCode 1's listing when each harness lists on its own.
+  if (opencode_wants(only, OpenCodeSchema::v1)) out.problems = std::move(problems);
+  for (const std::string& path : paths)
+    list_opencode_database(path, out, only);
   return out;
+}
+
+OpenCodeStore list_opencode_sessions(const Environment& env) {
+  return list_opencode_location(locate_opencode_store(env));
+}
+
+std::string opencode_session_id(const Transcript& t) {
+  for (std::string_view prefix : {std::string_view(t.harness), kOpenCodeAlias}) {
+    if (t.id.size() > prefix.size() && t.id.compare(0, prefix.size(), prefix) == 0 &&
+        t.id[prefix.size()] == ':')
+      return t.id.substr(prefix.size() + 1);
+  }
+  return t.id;
 }
 
 }  // namespace csift
