@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/timefmt.h"
+#include "core/harness/claude_code/classify.h"
 #include "core/harness/opencode/opencode_fields.h"
 #include "core/harness/opencode/opencode_reader.h"
 #include "core/harness/opencode/opencode_store.h"
@@ -421,4 +422,32 @@ TEST_CASE("opencode corpus: the devtoolbox session, loaded from its export into 
     ok_read += o.status == ToolStatus::ok;
   CHECK(ok_read == ok);
   CHECK(tools > 0);
+}
+
+TEST_CASE("opencode: records take the shared labels (prompt, tool call, tool result, harness note)") {
+  csift_test::TempStore home;
+  const std::string db = (home.root / "opencode.db").string();
+  oc_make("v1", db);
+  OpenCodeStore store;
+  list_opencode_database(db, store);
+  const DbSession* build = oc_find(store, "ses_fx1_build");
+  REQUIRE(build);
+  OcCollect sink;
+  REQUIRE(opencode_v1_reader().read(build->transcript, ReadOptions{}, sink).error.empty());
+  ClassifyContext ctx;
+  std::map<Label, size_t> seen;
+  for (const Record& r : sink.records)
+    for (const Unit& u : classify_record(r, ctx))
+      ++seen[u.labels.front()];
+  const auto tools = oc_num(db,
+                            "SELECT count(*) FROM part WHERE session_id = 'ses_fx1_build' AND "
+                            "json_extract(data, '$.type') = 'tool'");
+  const auto finished = oc_num(db,
+                               "SELECT count(*) FROM part WHERE session_id = 'ses_fx1_build' AND "
+                               "json_extract(data, '$.state.status') IN ('completed', 'error')");
+  CHECK(seen[Label::user_message] == oc_prompts(sink.records).size());
+  CHECK(seen[Label::agent_tool_use] == static_cast<size_t>(tools));
+  CHECK(seen[Label::agent_tool_result] == static_cast<size_t>(finished));
+  CHECK(seen[Label::agent_thinking] == 1);
+  CHECK(seen[Label::harness_meta_system] == 1);  // the synthetic-only message
 }
