@@ -91,6 +91,11 @@ TEST_CASE("cursor: discovery lists agent transcripts and names what it does not 
   }
   CHECK(got == want);
   CHECK(store.subagent_transcripts == 1);
+  std::vector<Transcript> listed;
+  std::vector<StoreProblem> problems;
+  list_cursor_transcripts(locate_cursor_store(env).path, listed, problems);
+  CHECK(listed.size() == store.sessions.size());
+  CHECK(problems.size() == store.problems.size());
   REQUIRE(store.problems.size() == 2);
   CHECK(store.problems[0].path == kTranscripts + "/legacy-chat.txt");
   CHECK(store.problems[0].reason.rfind("unsupported-format", 0) == 0);

@@ -268,8 +268,15 @@ TEST_CASE("opencode v2: a migrated database is read as OpenCode 2 only, with its
   // Each harness listed on its own: OpenCode 1 finds nothing here, OpenCode 2 the same sessions.
   const OpenCodeLocation where = locate_opencode_store(env);
   CHECK(where.path == data + "/opencode");
-  CHECK(list_opencode_location(where, OpenCodeSchema::v1).sessions.empty());
-  CHECK(list_opencode_location(where, OpenCodeSchema::v2).sessions.size() == store.sessions.size());
+  std::vector<Transcript> v1, v2;
+  std::vector<StoreProblem> problems;
+  list_opencode_v1_store(where.path, v1, problems);
+  list_opencode_v2_store(where.path, v2, problems);
+  CHECK(v1.empty());
+  CHECK(v2.size() == store.sessions.size());
+  CHECK(problems.empty());
+  list_opencode_v2_store(db, v2, problems);  // a database file as the root: $OPENCODE_DB's case
+  CHECK(v2.size() == 2 * store.sessions.size());
   CHECK(ids == oc_sql(db, "SELECT id FROM session_v2 WHERE parent_id IS NULL ORDER BY time_created, id"));
   CHECK(oc_num(db, "SELECT count(*) FROM session WHERE id = 'ses_fx2_migrated'") == 1);  // its V1 copy exists
 

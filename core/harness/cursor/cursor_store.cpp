@@ -116,8 +116,8 @@ void cursor_note_chat_stores(CursorStore& out) {
 
 }  // namespace
 
-std::string cursor_root(const Environment& env) {
-  return home_dir(env) + "/.cursor";
+CursorLocation locate_cursor_store(const Environment& env) {
+  return {home_dir(env) + "/.cursor", "default ~/.cursor"};
 }
 
 CursorStore list_cursor_store(const std::string& root) {
@@ -137,8 +137,17 @@ CursorStore list_cursor_store(const std::string& root) {
   return out;
 }
 
+void list_cursor_transcripts(const std::string& root, std::vector<Transcript>& transcripts,
+                             std::vector<StoreProblem>& problems) {
+  CursorStore store = list_cursor_store(root);
+  for (CursorSession& s : store.sessions)
+    transcripts.push_back(std::move(s.transcript));
+  for (StoreProblem& p : store.problems)
+    problems.push_back(std::move(p));
+}
+
 CursorStore list_cursor_sessions(const Environment& env) {
-  return list_cursor_store(cursor_root(env));
+  return list_cursor_store(locate_cursor_store(env).path);
 }
 
 }  // namespace csift

@@ -40,7 +40,10 @@ struct CursorLocation {
 CursorLocation locate_cursor_store(const Environment& env);
 // Every transcript under <root>/projects/*/agent-transcripts, and what could not be read there.
 CursorStore list_cursor_sessions(const Environment& env);
-// The same for an explicit root (tests).
+// The same for an explicit root.
 CursorStore list_cursor_store(const std::string& root);
+// The transcripts and problems at a root, for a registry that lists each harness from its root alone.
+void list_cursor_transcripts(const std::string& root, std::vector<Transcript>& transcripts,
+                             std::vector<StoreProblem>& problems);
 
 }  // namespace csift

@@ -101,8 +101,10 @@ OpenCodeLocation locate_opencode_store(const Environment& env) {
 std::vector<std::string> opencode_database_paths(const OpenCodeLocation& where,
                                                  std::vector<StoreProblem>& problems) {
   struct stat st {};
-  if (where.source != "$OPENCODE_DB") return opencode_dir_databases(where.path, problems);
-  if (::stat(where.path.c_str(), &st) != 0) {
+  const bool exists = ::stat(where.path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) return opencode_dir_databases(where.path, problems);
+  if (!exists && where.source != "$OPENCODE_DB") return {};  // no data directory: no store
+  if (!exists) {
     problems.push_back({where.path, "OPENCODE_DB names a database that cannot be read: " +
                                         std::string(std::strerror(errno))});
     return {};
@@ -170,6 +172,29 @@ OpenCodeStore list_opencode_location(const OpenCodeLocation& where, OpenCodeSche
 
 OpenCodeStore list_opencode_sessions(const Environment& env) {
   return list_opencode_location(locate_opencode_store(env));
+}
+
+namespace {
+
+void opencode_list_into(const std::string& root, OpenCodeSchema only, std::vector<Transcript>& transcripts,
+                        std::vector<StoreProblem>& problems) {
+  OpenCodeStore store = list_opencode_location({root, ""}, only);
+  for (DbSession& s : store.sessions)
+    transcripts.push_back(std::move(s.transcript));
+  for (StoreProblem& p : store.problems)
+    problems.push_back(std::move(p));
+}
+
+}  // namespace
+
+void list_opencode_v1_store(const std::string& root, std::vector<Transcript>& transcripts,
+                            std::vector<StoreProblem>& problems) {
+  opencode_list_into(root, OpenCodeSchema::v1, transcripts, problems);
+}
+
+void list_opencode_v2_store(const std::string& root, std::vector<Transcript>& transcripts,
+                            std::vector<StoreProblem>& problems) {
+  opencode_list_into(root, OpenCodeSchema::v2, transcripts, problems);
 }
 
 std::string opencode_session_id(const Transcript& t) {

@@ -48,9 +48,9 @@ struct OpenCodeLocation {
 };
 OpenCodeLocation locate_opencode_store(const Environment& env);
 
-// The databases at a location: the file itself, or `opencode.db` then `opencode-*.db` in the directory. An
-// unlistable directory and an entry that is not a regular file are problems; a missing location lists nothing
-// (a named $OPENCODE_DB that does not exist is a problem).
+// The databases at a location: `opencode.db` then `opencode-*.db` when it is a directory, else the file
+// itself. An unlistable directory and an entry that is not a regular file are problems; a missing location
+// lists nothing, except a $OPENCODE_DB that does not exist, which is a problem.
 std::vector<std::string> opencode_database_paths(const OpenCodeLocation& where,
                                                  std::vector<StoreProblem>& problems);
 
@@ -64,6 +64,13 @@ OpenCodeStore list_opencode_sessions(const Environment& env);
 // One database's sessions appended to `out` (same rules as above).
 void list_opencode_database(const std::string& db_path, OpenCodeStore& out,
                             OpenCodeSchema only = OpenCodeSchema::none);
+
+// One harness's transcripts and problems at a root (a data directory or a database file), for a registry that
+// lists each harness from its root alone.
+void list_opencode_v1_store(const std::string& root, std::vector<Transcript>& transcripts,
+                            std::vector<StoreProblem>& problems);
+void list_opencode_v2_store(const std::string& root, std::vector<Transcript>& transcripts,
+                            std::vector<StoreProblem>& problems);
 
 // The OpenCode session id a transcript names: its id with a leading `<harness>:` (or `opencode:`) removed.
 std::string opencode_session_id(const Transcript& t);
