@@ -133,6 +133,12 @@ TEST_CASE("opencode v1: discovery lists top-level sessions with their directory 
   CHECK(build->cwd == oc_sql(db, "SELECT directory FROM session WHERE id = 'ses_fx1_build'").at(0));
   CHECK(build->updated_ms == oc_num(db, "SELECT time_updated FROM session WHERE id = 'ses_fx1_build'"));
   CHECK(build->transcript.mtime_ns == build->updated_ms * 1000000);
+  CHECK(build->transcript.size ==
+        static_cast<uint64_t>(
+            oc_num(db,
+                   "SELECT (SELECT sum(length(CAST(data AS BLOB))) FROM message WHERE session_id = "
+                   "'ses_fx1_build') + (SELECT sum(length(CAST(data AS BLOB))) FROM part WHERE session_id "
+                   "= 'ses_fx1_build')")));
   // A recorded directory that is not absolute is ignored, as if not recorded.
   const DbSession* other = oc_find(store, "ses_fx1_other");
   REQUIRE(other);

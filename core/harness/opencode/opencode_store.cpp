@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "core/harness/opencode/sqlite_readonly.h"
@@ -30,6 +31,25 @@ const char* opencode_session_sql(OpenCodeSchema schema) {
                "ORDER BY time_created, id"
              : "SELECT id, directory, title, time_created, time_updated, parent_id FROM session "
                "ORDER BY time_created, id";
+}
+
+// The bytes of each session's stored rows (their `data`), by session id: a session's size, where a
+// file-backed transcript has its file's.
+std::unordered_map<std::string, uint64_t> opencode_row_bytes(ReadOnlyDb& db, OpenCodeSchema schema) {
+  std::unordered_map<std::string, uint64_t> out;
+  const auto add = [&](const char* sql) {
+    db.query(sql, {}, [&](const SqlRow& r) {
+      out[r.text(0)] += static_cast<uint64_t>(r.integer(1).value_or(0));
+      return true;
+    });
+  };
+  if (schema == OpenCodeSchema::v2) {
+    add("SELECT session_id, sum(length(CAST(data AS BLOB))) FROM session_message GROUP BY session_id");
+  } else {
+    add("SELECT session_id, sum(length(CAST(data AS BLOB))) FROM message GROUP BY session_id");
+    add("SELECT session_id, sum(length(CAST(data AS BLOB))) FROM part GROUP BY session_id");
+  }
+  return out;
 }
 
 bool opencode_wants(OpenCodeSchema only, OpenCodeSchema s) {
@@ -136,8 +156,7 @@ void list_opencode_database(const std::string& db_path, OpenCodeStore& out, Open
     out.problems.push_back({db_path,
                             "table `session_part` is not read: its rows are missing from every session "
                             "of this database"});
-  struct stat st {};
-  const uint64_t size = ::stat(db_path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  const auto bytes = opencode_row_bytes(db, check.schema);
   std::unordered_set<std::string> listed;
   for (const DbSession& s : out.sessions)
     listed.insert(s.session_id);
@@ -152,8 +171,9 @@ void list_opencode_database(const std::string& db_path, OpenCodeStore& out, Open
            "session " + row.text(0) + " is listed already from an earlier database; this copy is not read"});
       return true;
     }
-    out.sessions.push_back(
-        opencode_session_row(row, v2 ? kOpenCodeV2Harness : kOpenCodeV1Harness, db_path, size));
+    const auto size = bytes.find(row.text(0));
+    out.sessions.push_back(opencode_session_row(row, v2 ? kOpenCodeV2Harness : kOpenCodeV1Harness, db_path,
+                                                size == bytes.end() ? 0 : size->second));
     return true;
   });
   if (!ok) out.problems.push_back({db_path, "cannot list its sessions: " + db.error()});

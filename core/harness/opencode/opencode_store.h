@@ -22,8 +22,8 @@ inline constexpr std::string_view kOpenCodeAlias = "opencode";
 
 // One session a harness's database lists, before anything of its log is read.
 struct DbSession {
-  // harness, path = the database file, id = session_id = the ref `<harness>:<session id>`, size = the
-  // database's, mtime_ns = the session's time_updated.
+  // harness, path = the database file, id = session_id = the ref `<harness>:<session id>`, size = the bytes
+  // of the session's stored rows (their `data`; the database file is shared), mtime_ns = its time_updated.
   Transcript transcript;
   std::string session_id;  // OpenCode's own id (`ses_…`)
   std::string cwd;         // the session row's directory ("" when absent or not an absolute path)
