@@ -464,3 +464,23 @@ TEST_CASE("opencode: records take the shared labels (prompt, tool call, tool res
   CHECK(seen[Label::agent_thinking] == 1);
   CHECK(seen[Label::harness_meta_system] == 1);  // the synthetic-only message
 }
+
+TEST_CASE("opencode: a row with unexpected types decodes without throwing, reading odd values as absent") {
+  Record r;
+  std::string error;
+  CHECK(decode_opencode_line(
+      R"({"info":{"role":"user","time":{"created":"x"},"path":7},"parts":[{"type":"text","text":5,"synthetic":null},)"
+      R"({"type":"tool","callID":1,"state":{"status":"completed","metadata":{"exit":"x"},"output":[]}},null],"directory":3})",
+      r, error));
+  CHECK(r.timestamp.empty());
+  CHECK(r.cwd.empty());
+  REQUIRE(opencode_fields(r));
+  REQUIRE(opencode_fields(r)->tools.size() == 1);
+  CHECK(opencode_fields(r)->tools[0].status == ToolStatus::ok);
+  CHECK_FALSE(opencode_fields(r)->tools[0].exit_code);
+  Record v2;
+  CHECK(decode_opencode_line(R"({"type":"assistant","data":{"content":"x","tokens":[],"error":"y"}})", v2,
+                             error));
+  CHECK_FALSE(decode_opencode_line(R"({"neither":1})", v2, error));
+  CHECK(error.find("neither") != std::string::npos);
+}

@@ -68,12 +68,23 @@ Block cursor_block(const cjson& c, bool user) {
 
 }  // namespace
 
+static bool decode_cursor_fields(const cjson& j, Record& r);
+
 bool decode_cursor_line(std::string_view line, Record& r, std::string& error) {
   const cjson j = cjson::parse(line, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
     error = "malformed JSON: not a {...} object";
     return false;
   }
+  try {
+    return decode_cursor_fields(j, r);
+  } catch (const std::exception& e) {  // every read is type-checked; an exception would be a bug
+    error = std::string("unreadable Cursor line: ") + e.what();
+    return false;
+  }
+}
+
+static bool decode_cursor_fields(const cjson& j, Record& r) {
   std::string role = cursor_str(j, "role");
   if (role.empty()) role = cursor_str(j, "type");
   r.type = role.empty() ? "unknown" : role;

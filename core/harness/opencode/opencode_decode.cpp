@@ -122,8 +122,15 @@ bool decode_opencode_line(std::string_view line, Record& r, std::string& error) 
     error = "malformed JSON: the stored row is not a JSON object";
     return false;
   }
-  if (member(j, "info")) return decode_v1(j, r, error);
-  if (member(j, "data")) return decode_v2(j, r, error);
+  // The decoders check every type they read; a nlohmann exception here would be a bug, reported as the
+  // line's.
+  try {
+    if (member(j, "info")) return decode_v1(j, r, error);
+    if (member(j, "data")) return decode_v2(j, r, error);
+  } catch (const std::exception& e) {
+    error = std::string("unreadable OpenCode row: ") + e.what();
+    return false;
+  }
   error = "not an OpenCode message line (neither `info` nor `data`)";
   return false;
 }

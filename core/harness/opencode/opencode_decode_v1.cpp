@@ -27,7 +27,11 @@ void v1_parts(const json& parts, bool user, Record& r, OpenCodeFields& f, std::s
   for (const json& p : parts) {
     const std::string type = str(p, "type");
     if (type == "text") {
-      const bool harness_part = (p.value("synthetic", false) || p.value("ignored", false));
+      const auto flag = [&](const char* key) {
+        const json* v = member(p, key);
+        return v && v->is_boolean() && v->get<bool>();
+      };
+      const bool harness_part = flag("synthetic") || flag("ignored");
       if (user && harness_part)
         harness_text += (harness_text.empty() ? "" : "\n") + str(p, "text");
       else
