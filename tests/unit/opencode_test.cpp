@@ -90,11 +90,11 @@ std::vector<std::string> oc_prompts(const std::vector<Record>& records) {
   return out;
 }
 
-std::map<std::string, ToolOutcome> oc_outcomes(const std::vector<Record>& records) {
-  std::map<std::string, ToolOutcome> out;
+std::map<std::string, OpenCodeToolOutcome> oc_outcomes(const std::vector<Record>& records) {
+  std::map<std::string, OpenCodeToolOutcome> out;
   for (const Record& r : records)
     if (const OpenCodeFields* f = opencode_fields(r))
-      for (const ToolOutcome& t : f->tools)
+      for (const OpenCodeToolOutcome& t : f->tools)
         out[t.call_id] = t;
   return out;
 }

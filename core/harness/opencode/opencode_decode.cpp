@@ -63,7 +63,7 @@ std::string raw(const json& v) {
   return v.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-void push_tool(Record& r, OpenCodeFields& f, ToolOutcome outcome, const json* input,
+void push_tool(Record& r, OpenCodeFields& f, OpenCodeToolOutcome outcome, const json* input,
                std::string result_text) {
   Block use;
   use.kind = BlockKind::tool_use;
@@ -107,10 +107,10 @@ const OpenCodeFields* opencode_fields(const Record& r) {
   return r.harness_fields.get<OpenCodeFields>();
 }
 
-const ToolOutcome* opencode_tool_outcome(const Record& r, std::string_view call_id) {
+const OpenCodeToolOutcome* opencode_tool_outcome(const Record& r, std::string_view call_id) {
   const OpenCodeFields* f = opencode_fields(r);
   if (!f) return nullptr;
-  for (const ToolOutcome& t : f->tools)
+  for (const OpenCodeToolOutcome& t : f->tools)
     if (t.call_id == call_id) return &t;
   return nullptr;
 }

@@ -25,11 +25,12 @@ void read_tokens(const json& tokens, Record& r, OpenCodeFields& f);
 std::string raw(const json& v);
 
 // Tool status rules (opencode_outcome.cpp).
-ToolOutcome v1_tool_outcome(const json& part);
-ToolOutcome v2_tool_outcome(const json& content);
+OpenCodeToolOutcome v1_tool_outcome(const json& part);
+OpenCodeToolOutcome v2_tool_outcome(const json& content);
 
 // Appends a tool call and, when it finished, its result to r's blocks and the outcome to f.
-void push_tool(Record& r, OpenCodeFields& f, ToolOutcome outcome, const json* input, std::string result_text);
+void push_tool(Record& r, OpenCodeFields& f, OpenCodeToolOutcome outcome, const json* input,
+               std::string result_text);
 
 bool decode_v1(const json& line, Record& r, std::string& error);
 bool decode_v2(const json& line, Record& r, std::string& error);

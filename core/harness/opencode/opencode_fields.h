@@ -17,7 +17,7 @@ enum class ToolStatus { ok, error, denied, interrupted, pending };
 const char* tool_status_name(ToolStatus s);  // "ok", "error", "denied", "interrupted", "pending"
 
 // One tool call of a record, in block order: its id, its tool and how it ended.
-struct ToolOutcome {
+struct OpenCodeToolOutcome {
   std::string call_id;
   std::string tool;
   ToolStatus status = ToolStatus::pending;
@@ -32,14 +32,14 @@ struct OpenCodeFields final : HarnessFields {
   // How the message ended when not normally: "interrupted" (MessageAbortedError, an aborted step, an idle
   // row with outcome interrupted) or "error: <name>: <message>"; "" otherwise.
   std::string ended;
-  std::vector<ToolOutcome> tools;
+  std::vector<OpenCodeToolOutcome> tools;
   std::unique_ptr<HarnessFields> clone() const override { return std::make_unique<OpenCodeFields>(*this); }
 };
 
 // The record's OpenCode fields, nullptr for a record another reader made.
 const OpenCodeFields* opencode_fields(const Record& r);
 // The outcome of the call `call_id` in r, nullptr when r records no such call.
-const ToolOutcome* opencode_tool_outcome(const Record& r, std::string_view call_id);
+const OpenCodeToolOutcome* opencode_tool_outcome(const Record& r, std::string_view call_id);
 
 // Parses one line of render_opencode_log() (either schema's shape) into r. False with `error` set when the
 // line is not one of those shapes.

@@ -26,7 +26,7 @@ ToolStatus opencode_error_status(std::string_view error) {
 
 // A completed shell call: a non-zero exit is an error with that code; with no exit code, the abort note is an
 // interrupt and the timeout note an error.
-void opencode_apply_exit(const json& state, const std::string& output, ToolOutcome& out) {
+void opencode_apply_exit(const json& state, const std::string& output, OpenCodeToolOutcome& out) {
   const json* meta = member(state, "metadata");
   if (!meta) return;
   if (const auto exit = whole(*meta, "exit")) {
@@ -48,8 +48,8 @@ void opencode_apply_exit(const json& state, const std::string& output, ToolOutco
 
 }  // namespace
 
-ToolOutcome v1_tool_outcome(const json& part) {
-  ToolOutcome out;
+OpenCodeToolOutcome v1_tool_outcome(const json& part) {
+  OpenCodeToolOutcome out;
   out.call_id = str(part, "callID");
   out.tool = str(part, "tool");
   const json* state = member(part, "state");
@@ -64,8 +64,8 @@ ToolOutcome v1_tool_outcome(const json& part) {
   return out;
 }
 
-ToolOutcome v2_tool_outcome(const json& content) {
-  ToolOutcome out;
+OpenCodeToolOutcome v2_tool_outcome(const json& content) {
+  OpenCodeToolOutcome out;
   out.call_id = str(content, "id");
   out.tool = str(content, "name");
   const json* state = member(content, "state");
