@@ -34,6 +34,9 @@ struct HarnessEntry {
   std::optional<StoreRoot> (*locate)(const Environment& env) = nullptr;
   // Lists the store under an existing root. Each transcript's `id` is its ref and `harness` its name.
   void (*list)(const StoreRoot& root, StoreListing& out) = nullptr;
+  // What the harness's log does not record that answers about Claude Code sessions carry (said in a note
+  // whenever the scope holds its sessions, so an absent figure is not read as a zero).
+  std::string_view not_recorded = {};
 };
 
 // Every harness, Claude Code first.

@@ -113,7 +113,8 @@ HarnessSelection select_harnesses(const std::vector<std::string>& names) {
 
 void resolve_harness_scope(const Environment& env, const std::vector<HarnessRef>& refs,
                            const std::vector<const HarnessEntry*>& whole, std::vector<Transcript>& out,
-                           std::vector<StoreProblem>& problems, std::vector<StoreReport>& reports) {
+                           std::vector<StoreProblem>& problems, std::vector<StoreReport>& reports,
+                           std::vector<std::string>& notes) {
   StoreCache cache(env, problems, reports);
   std::vector<Transcript> picked;
   for (const HarnessEntry* h : whole) {
@@ -128,8 +129,14 @@ void resolve_harness_scope(const Environment& env, const std::vector<HarnessRef>
   // A session named twice (a ref inside a whole store) is read once; SQLite-backed harnesses list several
   // sessions under one path, so the key is the ref, not the path.
   std::set<std::string> seen;
+  std::set<std::string> harnesses;
   for (Transcript& t : picked) {
+    harnesses.insert(t.harness);
     if (seen.insert(t.id).second) out.push_back(std::move(t));
+  }
+  for (const std::string& name : harnesses) {
+    const HarnessEntry* h = harness_named(name);
+    if (h && !h->not_recorded.empty()) notes.push_back(std::string(h->not_recorded));
   }
 }
 

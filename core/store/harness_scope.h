@@ -30,11 +30,13 @@ struct HarnessSelection {
 HarnessSelection select_harnesses(const std::vector<std::string>& names);
 
 // Adds to `out` the transcripts of other harnesses: each ref's session, and every session of each store in
-// `whole`. Store listings and their problems are reported once per store in `reports`. Throws
+// `whole`. Store listings and their problems are reported once per store in `reports`, and what each harness
+// in the scope does not record in `notes`. Throws
 // ToolError(not_found / usage) when a ref names no session or is ambiguous.
 void resolve_harness_scope(const Environment& env, const std::vector<HarnessRef>& refs,
                            const std::vector<const HarnessEntry*>& whole, std::vector<Transcript>& out,
-                           std::vector<StoreProblem>& problems, std::vector<StoreReport>& reports);
+                           std::vector<StoreProblem>& problems, std::vector<StoreReport>& reports,
+                           std::vector<std::string>& notes);
 
 // The names the `harness` argument takes, for messages: every registered harness and "all".
 std::string harness_names_text();

@@ -527,7 +527,8 @@ Scope TargetResolver::resolve(const TargetRequest& req) const {
       scope.unscoped ? selection.others : std::vector<const HarnessEntry*>{};
   if (!whole.empty() || !targets.refs.empty()) {
     if (scope.unscoped) scope.project_wide = true;
-    resolve_harness_scope(env_, targets.refs, whole, scope.transcripts, scope.problems, scope.stores);
+    resolve_harness_scope(env_, targets.refs, whole, scope.transcripts, scope.problems, scope.stores,
+                          scope.notes);
   }
   for (const Transcript& t : scope.transcripts) {
     ++(t.is_subagent ? scope.subagent_sessions : scope.top_level_sessions);

@@ -30,7 +30,8 @@ class HarnessesTest(unittest.TestCase):
         self.assertIn(CODEX_REF, ids)
         self.assertIn("gemini-cli:5e1a0000-0000-4000-8000-0000000000e1", ids)
         self.assertTrue(any(len(i) == 36 and ":" not in i for i in ids), ids)  # a Claude Code session uuid
-        stores = {s["harness"]: s for s in header["stores"]}
+        stores = {s["harness"]: s for s in summary["stores"]}
+        self.assertEqual(header["stores"], summary["stores"])
         self.assertEqual(stores["codex"]["sessions"], 1)
         # The compressed rollout and the legacy Gemini session are reported, by path and reason.
         reasons = [u["reason"] for u in summary["unread_transcripts"]]

@@ -126,19 +126,25 @@ void echo_scope_counts(const Scope& scope, json& header) {
   header["sessions_in_scope"] = scope.transcripts.size();
   header["top_level_sessions"] = scope.top_level_sessions;
   header["subagent_sessions"] = scope.subagent_sessions;
-  // Which stores of other harnesses were read, where, and what each held: an absent one is listed as such.
-  if (!scope.stores.empty()) {
-    json stores = json::array();
-    for (const StoreReport& r : scope.stores) {
-      stores.push_back(json{{"harness", r.harness},
-                            {"root", r.root.empty() ? json(nullptr) : json(r.root)},
-                            {"root_from", r.source.empty() ? json(nullptr) : json(r.source)},
-                            {"found", r.found},
-                            {"sessions", r.sessions},
-                            {"problems", r.problems}});
-    }
-    header["stores"] = std::move(stores);
+  if (!scope.stores.empty()) header["stores"] = stores_json(scope);
+}
+
+// Which stores of other harnesses were read, where, and what each held; an absent one is listed as such.
+json stores_json(const Scope& scope) {
+  json stores = json::array();
+  for (const StoreReport& r : scope.stores) {
+    stores.push_back(json{{"harness", r.harness},
+                          {"root", r.root.empty() ? json(nullptr) : json(r.root)},
+                          {"root_from", r.source.empty() ? json(nullptr) : json(r.source)},
+                          {"found", r.found},
+                          {"sessions", r.sessions},
+                          {"problems", r.problems}});
   }
+  return stores;
+}
+
+void report_stores(Envelope& env, const Scope& scope) {
+  if (!scope.stores.empty()) env.summary["stores"] = stores_json(scope);
 }
 
 json span_header(const std::string& command, const Scope& scope) {

@@ -130,6 +130,7 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   fill_summary(env, kept, counts);
   env.notes = scope.notes;
   report_unread(env, unread);
+  report_stores(env, scope);
   return env;
 }
 

@@ -294,7 +294,12 @@ const TranscriptReader& codex_reader() {
 }
 
 HarnessEntry codex_harness() {
-  return HarnessEntry{kCodexHarness, {}, &codex_reader(), &locate_codex_store, &list_codex_store};
+  return HarnessEntry{kCodexHarness,
+                      {},
+                      &codex_reader(),
+                      &locate_codex_store,
+                      &list_codex_store,
+                      "codex sessions have no subagent transcripts, sidecar or cache-creation token figure"};
 }
 
 }  // namespace csift

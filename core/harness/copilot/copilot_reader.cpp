@@ -195,8 +195,13 @@ const TranscriptReader& copilot_reader() {
 }
 
 HarnessEntry copilot_harness() {
-  return HarnessEntry{
-      kCopilotHarness, {"copilot-cli"}, &copilot_reader(), &locate_copilot_store, &list_copilot_store};
+  return HarnessEntry{kCopilotHarness,
+                      {"copilot-cli"},
+                      &copilot_reader(),
+                      &locate_copilot_store,
+                      &list_copilot_store,
+                      "copilot sessions record output tokens only (input and cache figures are absent, not "
+                      "zero); sub-agent events are not read"};
 }
 
 }  // namespace csift

@@ -192,8 +192,13 @@ const TranscriptReader& gemini_cli_reader() {
 }
 
 HarnessEntry gemini_cli_harness() {
-  return HarnessEntry{
-      kGeminiCliHarness, {"gemini"}, &gemini_cli_reader(), &locate_gemini_cli_store, &list_gemini_cli_store};
+  return HarnessEntry{kGeminiCliHarness,
+                      {"gemini"},
+                      &gemini_cli_reader(),
+                      &locate_gemini_cli_store,
+                      &list_gemini_cli_store,
+                      "gemini-cli sessions record no exit code (read from a shell result's trailer), no "
+                      "subagent transcripts here and no cache-creation token figure"};
 }
 
 }  // namespace csift
