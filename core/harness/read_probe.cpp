@@ -8,7 +8,7 @@ namespace csift {
 
 namespace {
 
-void take_anchor(ProbedMessage& m, const Record& r, std::string text) {
+void probe_take_anchor(ProbedMessage& m, const Record& r, std::string text) {
   m.found = true;
   m.text = std::move(text);
   m.timestamp = r.timestamp;
@@ -16,7 +16,7 @@ void take_anchor(ProbedMessage& m, const Record& r, std::string text) {
   m.offset = r.offset;
 }
 
-void note_identity(SessionProbe& p, const Record& r) {
+void probe_note_identity(SessionProbe& p, const Record& r) {
   if (p.cwd.empty() && !r.cwd.empty()) p.cwd = r.cwd;
   if (!r.version.empty()) {
     if (p.version_first.empty()) p.version_first = r.version;
@@ -39,13 +39,13 @@ SessionProbe probe_by_reading(const Transcript& t) {
   ReadOptions opts;
   opts.sequential = true;
   const ReadStats stats = for_each_record(t, opts, [&](Record&& r) {
-    note_identity(p, r);
+    probe_note_identity(p, r);
     if (is_genuine_user(r)) {
       const std::string text = user_text(r);
-      if (!p.first_user.found) take_anchor(p.first_user, r, text);
-      take_anchor(p.last_user, r, text);
+      if (!p.first_user.found) probe_take_anchor(p.first_user, r, text);
+      probe_take_anchor(p.last_user, r, text);
     }
-    if (std::string text = agent_text(r); !text.empty()) take_anchor(p.last_agent, r, std::move(text));
+    if (std::string text = agent_text(r); !text.empty()) probe_take_anchor(p.last_agent, r, std::move(text));
     return true;
   });
   p.skipped_lines = stats.skipped_lines;

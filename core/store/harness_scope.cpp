@@ -40,12 +40,12 @@ class StoreCache {
   std::map<std::string_view, std::vector<Transcript>> listed_;
 };
 
-std::string where_store(const StoreReport& r) {
+std::string store_whereabouts(const StoreReport& r) {
   if (r.root.empty()) return "no " + r.harness + " store location (HOME is not set)";
   return r.root + " (" + r.source + ")" + (r.found ? "" : ", which does not exist");
 }
 
-const Transcript& ref_session(StoreCache& cache, const HarnessRef& ref) {
+const Transcript& session_of_ref(StoreCache& cache, const HarnessRef& ref) {
   const std::vector<Transcript>& sessions = cache.sessions(*ref.harness);
   const std::string full = harness_ref(ref.harness->name, ref.id);
   std::vector<const Transcript*> hits;
@@ -56,7 +56,7 @@ const Transcript& ref_session(StoreCache& cache, const HarnessRef& ref) {
   if (hits.size() == 1) return *hits.front();
   if (hits.empty()) {
     not_found_error("'" + ref.shown + "': no " + std::string(ref.harness->name) + " session " + ref.id +
-                    " in " + where_store(cache.report(*ref.harness)) +
+                    " in " + store_whereabouts(cache.report(*ref.harness)) +
                     (ref.id.size() < 4 ? " (a prefix needs at least 4 characters)" : ""));
   }
   std::string list;
@@ -122,7 +122,7 @@ void resolve_harness_scope(const Environment& env, const std::vector<HarnessRef>
       picked.push_back(t);
   }
   for (const HarnessRef& ref : refs)
-    picked.push_back(ref_session(cache, ref));
+    picked.push_back(session_of_ref(cache, ref));
   std::stable_sort(picked.begin(), picked.end(), [](const Transcript& a, const Transcript& b) {
     return std::tie(a.harness, a.path, a.id) < std::tie(b.harness, b.path, b.id);
   });

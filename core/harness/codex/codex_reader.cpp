@@ -24,7 +24,7 @@ struct CodexResultStatus {
   std::optional<int64_t> exit_code;
 };
 
-std::optional<int64_t> number_after(std::string_view line, std::string_view prefix) {
+std::optional<int64_t> codex_number_after(std::string_view line, std::string_view prefix) {
   if (!line.starts_with(prefix)) return std::nullopt;
   std::string_view rest = line.substr(prefix.size());
   if (rest.empty()) return std::nullopt;
@@ -61,8 +61,8 @@ CodexResultStatus codex_output_status(std::string_view text) {
       s.status = "interrupted";
       return s;
     }
-    if (auto n = number_after(line, "Process exited with code ")) s.exit_code = n;
-    if (auto n = number_after(line, "Exit code: ")) s.exit_code = n;
+    if (auto n = codex_number_after(line, "Process exited with code ")) s.exit_code = n;
+    if (auto n = codex_number_after(line, "Exit code: ")) s.exit_code = n;
     if (nl == std::string_view::npos) break;
     at = nl + 1;
   }
@@ -73,7 +73,7 @@ CodexResultStatus codex_output_status(std::string_view text) {
   return s;
 }
 
-std::string joined_texts(const json& parts, const char* key = "text") {
+std::string codex_joined_texts(const json& parts, const char* key = "text") {
   std::string out;
   if (!parts.is_array()) return out;
   for (const json& p : parts) {
@@ -85,16 +85,16 @@ std::string joined_texts(const json& parts, const char* key = "text") {
   return out;
 }
 
-std::string dump_json(const json& j) {
+std::string codex_dump(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 // A function call's arguments (a JSON text) with a shell argv replaced by its script.
-std::string call_input(const json& payload) {
+std::string codex_call_input(const json& payload) {
   const auto args = payload.find("arguments");
   if (args == payload.end()) return "{}";
   json input = args->is_string() ? json::parse(args->get<std::string>(), nullptr, false) : *args;
-  if (input.is_discarded()) return dump_json(json{{"arguments", args->get<std::string>()}});
+  if (input.is_discarded()) return codex_dump(json{{"arguments", args->get<std::string>()}});
   if (input.is_object()) {
     for (const char* key : {"command", "cmd"}) {
       auto c = input.find(key);
@@ -102,7 +102,7 @@ std::string call_input(const json& payload) {
       if (auto script = shell_script_of(*c)) *c = *script;
     }
   }
-  return dump_json(input);
+  return codex_dump(input);
 }
 
 class CodexMapper final : public EntryMapper {
@@ -148,10 +148,10 @@ class CodexMapper final : public EntryMapper {
     const std::string t = entry_string(payload, "type");
     if (t == "message" && entry_string(payload, "role") == "assistant") {
       as_message(r, "assistant");
-      r.message.blocks.push_back(text_block(joined_texts(payload.value("content", json::array()))));
+      r.message.blocks.push_back(text_block(codex_joined_texts(payload.value("content", json::array()))));
     } else if (t == "reasoning") {
-      std::string text = joined_texts(payload.value("summary", json::array()));
-      if (text.empty()) text = joined_texts(payload.value("content", json::array()));
+      std::string text = codex_joined_texts(payload.value("summary", json::array()));
+      if (text.empty()) text = codex_joined_texts(payload.value("content", json::array()));
       if (text.empty()) return;  // encrypted reasoning only: nothing readable
       as_message(r, "assistant");
       r.message.blocks.push_back(thinking_block(std::move(text)));
@@ -160,13 +160,13 @@ class CodexMapper final : public EntryMapper {
       const std::string id = entry_string(payload, "call_id");
       std::string input;
       if (t == "function_call") {
-        input = call_input(payload);
+        input = codex_call_input(payload);
       } else if (t == "custom_tool_call") {
-        input = dump_json(json{{"input", entry_string(payload, "input")}});
+        input = codex_dump(json{{"input", entry_string(payload, "input")}});
       } else {
         const json action = payload.value("action", json::object());
         const json argv = action.value("command", json());
-        input = dump_json(json{{"command", shell_script_of(argv).value_or(dump_json(argv))}});
+        input = codex_dump(json{{"command", shell_script_of(argv).value_or(codex_dump(argv))}});
       }
       const std::string name = t == "local_shell_call" ? "local_shell" : entry_string(payload, "name");
       r.message.blocks.push_back(tool_use_block(id, name, std::move(input)));
@@ -197,10 +197,10 @@ class CodexMapper final : public EntryMapper {
         s = codex_output_status(text);
       }
     } else if (out != payload.end() && out->is_array()) {
-      text = joined_texts(*out);
+      text = codex_joined_texts(*out);
     } else if (out != payload.end() && out->is_object()) {
       text = out->contains("content") && (*out)["content"].is_string() ? entry_string(*out, "content")
-                                                                       : dump_json(*out);
+                                                                       : codex_dump(*out);
       if (out->value("success", true) == false) s = {true, "error", std::nullopt};
     }
     as_message(r, "user");
