@@ -14,8 +14,11 @@ namespace csift {
 
 // Where a harness's store is, and what put it there ("$CODEX_HOME", "default ~/.codex").
 struct StoreRoot {
-  std::string path;
+  std::string path;  // the store's directory
   std::string source;
+  // A single store file a variable named instead (OpenCode's $OPENCODE_DB): the store exists when it is a
+  // regular file, and `list` reads it alone. Empty for a directory store.
+  std::string file = {};
 };
 
 // What one listing of a store found: its transcripts, and everything it could not read (an unlistable

@@ -73,10 +73,10 @@ StoreReport list_harness_store(const HarnessEntry& h, const Environment& env, St
   if (!h.locate || !h.list) return report;
   const std::optional<StoreRoot> root = h.locate(env);
   if (!root) return report;
-  report.root = root->path;
+  report.root = root->file.empty() ? root->path : root->file;
   report.source = root->source;
   std::error_code ec;
-  report.found = fs::is_directory(root->path, ec);
+  report.found = root->file.empty() ? fs::is_directory(root->path, ec) : fs::is_regular_file(root->file, ec);
   if (!report.found) return report;
   StoreListing listed;
   h.list(*root, listed);
