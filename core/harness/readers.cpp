@@ -1,14 +1,45 @@
-// Where harness readers are registered: one line per harness. A transcript names its harness
-// (Transcript::harness) and reader_for() hands it the matching reader.
+// Where harnesses are registered: one line per harness in registered_harnesses(). An entry brings its reader
+// (reader_for() hands it every transcript whose `harness` names it) and, but for Claude Code, its store
+// discovery (core/store/harness_stores.h reads it).
 #include "core/harness/claude_code/claude_code_reader.h"
+#include "core/harness/codex/codex_harness.h"
+#include "core/harness/copilot/copilot_harness.h"
+#include "core/harness/gemini_cli/gemini_cli_harness.h"
+#include "core/harness/harness_entry.h"
 #include "core/record/transcript_reader.h"
 
 namespace csift {
 
-const std::vector<const TranscriptReader*>& registered_readers() {
-  static const std::vector<const TranscriptReader*> readers = {
-      &claude_code_reader(),
+const std::vector<HarnessEntry>& registered_harnesses() {
+  static const std::vector<HarnessEntry> harnesses = {
+      HarnessEntry{kClaudeCodeHarness, {}, &claude_code_reader()},
+      codex_harness(),
+      gemini_cli_harness(),
+      copilot_harness(),
   };
+  return harnesses;
+}
+
+const HarnessEntry* harness_named(std::string_view name) {
+  for (const HarnessEntry& h : registered_harnesses()) {
+    if (h.name == name) return &h;
+    for (std::string_view alias : h.aliases)
+      if (alias == name) return &h;
+  }
+  return nullptr;
+}
+
+std::string harness_ref(std::string_view harness, std::string_view session_id) {
+  return std::string(harness) + ":" + std::string(session_id);
+}
+
+const std::vector<const TranscriptReader*>& registered_readers() {
+  static const std::vector<const TranscriptReader*> readers = [] {
+    std::vector<const TranscriptReader*> out;
+    for (const HarnessEntry& h : registered_harnesses())
+      out.push_back(h.reader);
+    return out;
+  }();
   return readers;
 }
 

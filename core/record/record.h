@@ -43,6 +43,9 @@ struct Block {
   std::vector<ImageRef> images;
   bool is_error = false;  // tool_result is_error
   bool has_is_error = false;
+  // A tool result's status as its harness recorded it, for display ("[denied]", "[error · exit 2]"); empty
+  // when the harness records none beyond is_error (Claude Code).
+  std::string status_marker;
 };
 
 struct Usage {

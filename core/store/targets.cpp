@@ -12,8 +12,10 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/base/text.h"
+#include "core/harness/claude_code/claude_code_reader.h"
 #include "core/store/agent_topology.h"
 #include "core/store/caller_session.h"
+#include "core/store/harness_scope.h"
 #include "core/store/self_resolve.h"
 #include "core/store/session_env.h"
 #include "core/store/store_index.h"
@@ -441,30 +443,93 @@ std::vector<Transcript> ScopeBuilder::take_ordered() {
 
 }  // namespace
 
+// A named home that is not a directory is a mistake at once; the default home is required only by a call
+// that reads Claude Code's store (a call that reads only other harnesses' stores works without one).
 TargetResolver::TargetResolver(const Environment& env, std::optional<std::string> claude_home_override)
-    : env_(env), home_(resolve_claude_home(claude_home_override, env)), root_(csift::projects_root(home_)) {
-  require_claude_home(home_, claude_home_override, env_);
+    : env_(env),
+      home_override_(std::move(claude_home_override)),
+      home_(resolve_claude_home(home_override_, env)),
+      root_(csift::projects_root(home_)) {
+  if (home_override_ || !env_.claude_home.empty()) require_claude_home(home_, home_override_, env_);
 }
+
+namespace {
+
+// The targets split by store: refs of other harnesses, and Claude Code's grammar (`claude-code:<id>` is
+// `@<id>`).
+struct SplitTargets {
+  std::vector<std::string> claude;
+  std::vector<HarnessRef> refs;
+};
+
+SplitTargets split_targets(const std::vector<std::string>& targets) {
+  SplitTargets out;
+  for (const std::string& t : targets) {
+    auto ref = parse_harness_ref(t);
+    if (!ref) {
+      out.claude.push_back(t);
+    } else if (ref->harness->name == kClaudeCodeHarness) {
+      out.claude.push_back("@" + ref->id);
+    } else {
+      out.refs.push_back(std::move(*ref));
+    }
+  }
+  return out;
+}
+
+bool is_directory_path(const std::string& p) {
+  std::error_code ec;
+  return fs::is_directory(p, ec);
+}
+
+}  // namespace
 
 Scope TargetResolver::resolve(const TargetRequest& req) const {
   Scope scope;
   scope.claude_home = home_;
   scope.projects_root = root_;
-  ScopeBuilder builder(env_, root_, req.subagents);
-  for (const std::string& t : req.targets)
-    builder.target(t);
+  const HarnessSelection selection = select_harnesses(req.harnesses);
+  SplitTargets targets = split_targets(req.targets);
+  std::optional<std::vector<std::string>> id_tokens;
   if (req.sessions_from_ids) {
-    for (const std::string& id : *req.sessions_from_ids)
-      builder.id_token(id);
+    SplitTargets ids = split_targets(*req.sessions_from_ids);
+    id_tokens = std::move(ids.claude);
+    for (HarnessRef& r : ids.refs)
+      targets.refs.push_back(std::move(r));
   }
-  if (req.targets.empty() && !req.sessions_from_ids) {
-    scope.unscoped = true;
-    builder.all_projects();
+  scope.unscoped = req.targets.empty() && !req.sessions_from_ids;
+  // Claude Code's store is read for its own targets and ids, and by an unscoped call that selects it (under
+  // "all" only when it exists: an absent store is reported, not an error).
+  const bool claude_unscoped =
+      scope.unscoped && selection.claude && (!selection.all || is_directory_path(home_) || home_override_);
+  const bool claude_part = !targets.claude.empty() || (id_tokens && !id_tokens->empty()) || claude_unscoped ||
+                           (id_tokens && targets.refs.empty());
+  scope.claude_store_read = claude_part;
+  if (claude_part) {
+    require_claude_home(home_, home_override_, env_);
+    ScopeBuilder builder(env_, root_, req.subagents);
+    for (const std::string& t : targets.claude)
+      builder.target(t);
+    if (id_tokens) {
+      for (const std::string& id : *id_tokens)
+        builder.id_token(id);
+    }
+    if (claude_unscoped) builder.all_projects();
+    scope.transcripts = builder.take_ordered();
+    scope.notes = std::move(builder.notes());
+    scope.project_wide = builder.project_wide();
+    scope.problems = builder.take_problems();
   }
-  scope.transcripts = builder.take_ordered();
-  scope.notes = std::move(builder.notes());
-  scope.project_wide = builder.project_wide();
-  scope.problems = builder.take_problems();
+  if (scope.unscoped && selection.all && !claude_unscoped)
+    scope.notes.push_back("no Claude Code store at " + home_ +
+                          ": only the other harnesses' stores were read");
+  const std::vector<const HarnessEntry*> whole =
+      scope.unscoped ? selection.others : std::vector<const HarnessEntry*>{};
+  if (!whole.empty() || !targets.refs.empty()) {
+    if (scope.unscoped) scope.project_wide = true;
+    resolve_harness_scope(env_, targets.refs, whole, scope.transcripts, scope.problems, scope.stores,
+                          scope.notes);
+  }
   for (const Transcript& t : scope.transcripts) {
     ++(t.is_subagent ? scope.subagent_sessions : scope.top_level_sessions);
   }
@@ -477,8 +542,10 @@ Transcript TargetResolver::resolve_one(const std::string& target) const {
   req.subagents = false;
   Scope scope = resolve(req);
   if (scope.transcripts.size() != 1) {
-    usage_error("'" + target + "' resolves to " + std::to_string(scope.transcripts.size()) +
-                " transcripts; this reads exactly ONE (use @<uuid>, @<agent-id> or a *.jsonl path)");
+    usage_error(
+        "'" + target + "' resolves to " + std::to_string(scope.transcripts.size()) +
+        " transcripts; this reads exactly ONE (use @<uuid>, @<agent-id>, <harness>:<session id> or a *.jsonl "
+        "path)");
   }
   return scope.transcripts.front();
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/store/harness_stores.h"
 #include "core/store/store.h"
 
 namespace csift {
@@ -16,6 +17,9 @@ struct TargetRequest {
   std::optional<std::vector<std::string>> sessions_from_ids;  // already-read id tokens (empty = empty scope)
   bool subagents = true;                                      // span subagents (--no-subagents clears)
   std::optional<std::string> claude_home;
+  // The `harness` argument: which stores a call without targets reads (names, aliases, "all"); empty =
+  // Claude Code's. A ref target `<harness>:<id>` names its own store whatever this says.
+  std::vector<std::string> harnesses;
 };
 
 struct Scope {
@@ -29,6 +33,9 @@ struct Scope {
   std::vector<std::string> notes;  // stderr-class notes (e.g. the @main lane note)
   // Transcript-named entries in scope that are not readable files (store.h): reported, never opened.
   std::vector<StoreProblem> problems;
+  // The stores of other harnesses the scope read (harness_stores.h); empty when it is Claude Code's alone.
+  std::vector<StoreReport> stores;
+  bool claude_store_read = true;  // false when the scope holds only other harnesses' sessions
 };
 
 class TargetResolver {
@@ -45,6 +52,7 @@ class TargetResolver {
 
  private:
   Environment env_;  // a copy: a resolver built from a temporary environment must not dangle
+  std::optional<std::string> home_override_;
   std::string home_;
   std::string root_;
 };

@@ -226,7 +226,7 @@ std::string render_label_zone(const json& hit) {
   if (!marker.empty()) zone += " " + marker;
   const auto is_error = hit.find("is_error");
   if (is_error != hit.end() && is_error->is_boolean() && is_error->get<bool>() &&
-      marker.find("[error]") == std::string::npos) {
+      marker.find("error") == std::string::npos) {  // a harness's own status marker may say it already
     zone += " [error]";
   }
   const std::string tool = get_string(hit, "tool_name");
@@ -267,10 +267,20 @@ std::string render_hit_line(const json& hit, const HitLineStyle& style) {
   return out;
 }
 
+namespace {
+
+// The first n characters of an id; a ref of another harness (`codex:<id>`) keeps its harness name whole.
+std::string id_head(const std::string& id, size_t n) {
+  const size_t colon = id.find(':');
+  return id.substr(0, (colon == std::string::npos ? 0 : colon + 1) + n);
+}
+
+}  // namespace
+
 void HeaderTokens::add(const std::string& id) {
   if (!ids_.insert(id).second) return;
-  ++prefix8_[id.substr(0, 8)];
-  ++prefix12_[id.substr(0, 12)];
+  ++prefix8_[id_head(id, 8)];
+  ++prefix12_[id_head(id, 12)];
 }
 
 std::string HeaderTokens::token(const std::string& id) const {
@@ -278,8 +288,8 @@ std::string HeaderTokens::token(const std::string& id) const {
     const auto it = counts.find(prefix);
     return it == counts.end() ? size_t{0} : it->second;
   };
-  if (count(prefix8_, id.substr(0, 8)) <= 1) return id.substr(0, 8);
-  if (count(prefix12_, id.substr(0, 12)) <= 1) return id.substr(0, 12);
+  if (count(prefix8_, id_head(id, 8)) <= 1) return id_head(id, 8);
+  if (count(prefix12_, id_head(id, 12)) <= 1) return id_head(id, 12);
   return id;
 }
 

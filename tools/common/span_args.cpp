@@ -94,6 +94,7 @@ Scope resolve_span_scope(const json& args, const ToolContext& ctx) {
   request.targets = string_array(args, "targets");
   request.subagents = !args.value("no_subagents", false);
   request.claude_home = optional_string(args, "claude_home");
+  request.harnesses = string_array(args, "harness");
   if (const auto source = optional_string(args, "sessions_from")) {
     request.sessions_from_ids = parse_id_list(read_id_list_text(*source, ctx));
   }
@@ -125,6 +126,25 @@ void echo_scope_counts(const Scope& scope, json& header) {
   header["sessions_in_scope"] = scope.transcripts.size();
   header["top_level_sessions"] = scope.top_level_sessions;
   header["subagent_sessions"] = scope.subagent_sessions;
+  if (!scope.stores.empty()) header["stores"] = stores_json(scope);
+}
+
+// Which stores of other harnesses were read, where, and what each held; an absent one is listed as such.
+json stores_json(const Scope& scope) {
+  json stores = json::array();
+  for (const StoreReport& r : scope.stores) {
+    stores.push_back(json{{"harness", r.harness},
+                          {"root", r.root.empty() ? json(nullptr) : json(r.root)},
+                          {"root_from", r.source.empty() ? json(nullptr) : json(r.source)},
+                          {"found", r.found},
+                          {"sessions", r.sessions},
+                          {"problems", r.problems}});
+  }
+  return stores;
+}
+
+void report_stores(Envelope& env, const Scope& scope) {
+  if (!scope.stores.empty()) env.summary["stores"] = stores_json(scope);
 }
 
 json span_header(const std::string& command, const Scope& scope) {

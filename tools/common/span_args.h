@@ -22,8 +22,13 @@ std::vector<std::string> string_array(const json& args, const char* name);
 // Resolves the scope; `sessions_from: "-"` reads ctx.stdin_text. Throws ToolError naming what was tried.
 Scope resolve_span_scope(const json& args, const ToolContext& ctx);
 
-// Writes the scope's counts into a header: sessions_in_scope, top_level_sessions, subagent_sessions.
+// Writes the scope's counts into a header: sessions_in_scope, top_level_sessions, subagent_sessions, and
+// `stores` when other harnesses' stores were read.
 void echo_scope_counts(const Scope& scope, json& header);
+// Each store of another harness the scope read (harness, root, root_from, found, sessions, problems).
+json stores_json(const Scope& scope);
+// The summary's `stores` (per store; the files a store could not read are in unread_transcripts).
+void report_stores(Envelope& env, const Scope& scope);
 // The header of a spanning tool's envelope (`command` is the tool): the scope counts, then `unscoped` and
 // `claude_home`.
 json span_header(const std::string& command, const Scope& scope);

@@ -11,6 +11,7 @@
 #include "core/base/timefmt.h"
 #include "core/harness/claude_code/clone_lineage.h"
 #include "core/harness/claude_code/session_probe.h"
+#include "core/harness/read_probe.h"
 #include "tools/common/span_args.h"
 #include "tools/common/unread_report.h"
 #include "tools/list/list_row.h"
@@ -31,7 +32,7 @@ std::vector<ListEntry> probe_all(const Scope& scope, ToolContext& ctx) {
     if (ctx.cancelled()) return;
     const Transcript& t = scope.transcripts[i];
     entries[i].transcript = &t;
-    entries[i].probe = probe_session(t.path);
+    entries[i].probe = probe_transcript(t);
     entries[i].sidecar = read_sidecar_status(t);
     const size_t finished = ++done;
     if (ctx.progress) {
@@ -129,6 +130,7 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   fill_summary(env, kept, counts);
   env.notes = scope.notes;
   report_unread(env, unread);
+  report_stores(env, scope);
   return env;
 }
 

@@ -81,6 +81,7 @@ void summarize_scan(Envelope& env, const SearchRequest& req, const Scope& scope,
   for (const auto& n : scan.notes)
     env.notes.push_back(n);
   report_unread(env, unread_in(scope, scan));
+  report_stores(env, scope);
 }
 
 // In the worker that scanned the transcript: its exchanges as rows, offered to the timeline (the model is
@@ -202,6 +203,7 @@ Envelope run_search(const json& args, ToolContext& ctx) {
     for (const auto& n : scope.notes)
       env.notes.insert(env.notes.begin(), n);
     report_unread(env, unread_in(scope, scan));
+    report_stores(env, scope);
     // An empty census is the same answer as an empty exchange list: a definitive absence, with the label
     // probe, so an agent counting by label learns the pattern lives under a label its -t excluded.
     env.summary["definitive_absence"] = false;

@@ -9,6 +9,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/harness/claude_code/session_probe.h"
+#include "core/harness/read_probe.h"
 #include "tools/common/span_args.h"
 #include "tools/common/unread_report.h"
 #include "tools/stats/shared_records.h"
@@ -42,7 +43,7 @@ Selection select_transcripts(const Scope& scope, const TimeWindow& window, std::
     return sel;
   }
   std::vector<SessionProbe> probes(n);
-  tbb::parallel_for(size_t{0}, n, [&](size_t i) { probes[i] = probe_session(scope.transcripts[i].path); });
+  tbb::parallel_for(size_t{0}, n, [&](size_t i) { probes[i] = probe_transcript(scope.transcripts[i]); });
   std::vector<size_t> candidates;
   std::vector<int64_t> activity;
   for (size_t i = 0; i < n; ++i) {
@@ -134,6 +135,7 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
   env.summary["outside_window"] = sel.outside_window;
   env.notes = scope.notes;
   report_unread(env, unread);
+  report_stores(env, scope);
   return env;
 }
 

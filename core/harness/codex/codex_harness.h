@@ -1,0 +1,19 @@
+// Codex (`codex`): rollouts under <codex home>/sessions/YYYY/MM/DD/ and <codex home>/archived_sessions/,
+// one JSON entry per line (session_meta, turn_context, response_item, event_msg, compacted).
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "core/harness/harness_entry.h"
+
+namespace csift {
+
+inline constexpr std::string_view kCodexHarness = "codex";
+
+HarnessEntry codex_harness();
+const TranscriptReader& codex_reader();
+// The session id a rollout's file name carries (`rollout-<YYYY-MM-DDTHH-MM-SS>-<id>.jsonl`), else the stem.
+std::string codex_session_id_of(std::string_view file_name);
+void list_codex_store(const StoreRoot& root, StoreListing& out);
+
+}  // namespace csift

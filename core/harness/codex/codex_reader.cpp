@@ -1,0 +1,305 @@
+// Codex rollout entries onto the shared record model. A prompt is an event_msg user_message (a response_item
+// user message also carries injected context, so it is not one); agent text, reasoning summaries and tool
+// calls are response_items; a call's output becomes a tool result whose status is read from the header Codex
+// writes before `Output:`, never from the command's own output; token_count events carry the usage of each
+// model call. A `bash -lc <script>` argv is shown as its script.
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "core/base/text.h"
+#include "core/harness/claude_code/classify_detail.h"
+#include "core/harness/codex/codex_harness.h"
+#include "core/harness/jsonl_entry_reader.h"
+#include "core/store/harness_stores.h"
+
+namespace csift {
+
+namespace {
+
+using nlohmann::json;
+
+struct CodexResultStatus {
+  bool error = false;
+  std::string status;  // "denied", "interrupted", "error" or "" (ok)
+  std::optional<int64_t> exit_code;
+};
+
+std::optional<int64_t> codex_number_after(std::string_view line, std::string_view prefix) {
+  if (!line.starts_with(prefix)) return std::nullopt;
+  std::string_view rest = line.substr(prefix.size());
+  if (rest.empty()) return std::nullopt;
+  try {
+    return std::stoll(std::string(rest));
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+// The header of a legacy result is every line before the first line that is exactly `Output:`.
+CodexResultStatus codex_output_status(std::string_view text) {
+  static constexpr std::string_view kDenials[] = {"exec command rejected by user", "patch rejected by user",
+                                                  "rejected by configuration",
+                                                  "automatic approval review denied the action"};
+  CodexResultStatus s;
+  const size_t output_at = text.starts_with("Output:\n") ? 0 : text.find("\nOutput:\n");
+  const bool has_output = output_at != std::string_view::npos;
+  const std::string_view header = has_output ? text.substr(0, output_at) : text;
+  for (std::string_view d : kDenials) {
+    if (has_output ? header.find(d) != std::string_view::npos : text.starts_with(d)) {
+      s.error = true;
+      s.status = "denied";
+      return s;
+    }
+  }
+  size_t at = 0;
+  while (at <= header.size()) {
+    const size_t nl = header.find('\n', at);
+    const std::string_view line =
+        header.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+    if (line.starts_with("aborted by user")) {
+      s.error = true;
+      s.status = "interrupted";
+      return s;
+    }
+    if (auto n = codex_number_after(line, "Process exited with code ")) s.exit_code = n;
+    if (auto n = codex_number_after(line, "Exit code: ")) s.exit_code = n;
+    if (nl == std::string_view::npos) break;
+    at = nl + 1;
+  }
+  if (s.exit_code && *s.exit_code != 0) {
+    s.error = true;
+    s.status = "error";
+  }
+  return s;
+}
+
+std::string codex_joined_texts(const json& parts, const char* key = "text") {
+  std::string out;
+  if (!parts.is_array()) return out;
+  for (const json& p : parts) {
+    const std::string t = entry_string(p, key);
+    if (t.empty()) continue;
+    if (!out.empty()) out += "\n";
+    out += t;
+  }
+  return out;
+}
+
+std::string codex_dump(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// A function call's arguments (a JSON text) with a shell argv replaced by its script.
+std::string codex_call_input(const json& payload) {
+  const auto args = payload.find("arguments");
+  if (args == payload.end()) return "{}";
+  json input = args->is_string() ? json::parse(args->get<std::string>(), nullptr, false) : *args;
+  if (input.is_discarded()) return codex_dump(json{{"arguments", args->get<std::string>()}});
+  if (input.is_object()) {
+    for (const char* key : {"command", "cmd"}) {
+      auto c = input.find(key);
+      if (c == input.end()) continue;
+      if (auto script = shell_script_of(*c)) *c = *script;
+    }
+  }
+  return codex_dump(input);
+}
+
+class CodexMapper final : public EntryMapper {
+ public:
+  std::string map(const json& entry, Record& r) override {
+    const std::string type = entry_string(entry, "type");
+    const auto p = entry.find("payload");
+    const json payload = p != entry.end() && p->is_object() ? *p : json::object();
+    const std::string kind = payload.contains("type") ? type + "." + entry_string(payload, "type") : type;
+    r.type = kind;
+    r.timestamp = entry_string(entry, "timestamp");
+    if (type == "session_meta") meta(payload);
+    if (type == "turn_context") {
+      if (const std::string cwd = entry_string(payload, "cwd"); !cwd.empty()) cwd_ = cwd;
+      if (const std::string model = entry_string(payload, "model"); !model.empty()) model_ = model;
+    }
+    r.session_id = session_id_;
+    r.cwd = cwd_;
+    r.version = version_;
+    r.git_branch = branch_;
+    if (type == "response_item") response_item(payload, r);
+    if (type == "event_msg") event(payload, r);
+    return kind;
+  }
+
+ private:
+  void meta(const json& payload) {
+    session_id_ = entry_string(payload, "id");
+    if (const std::string cwd = entry_string(payload, "cwd"); !cwd.empty()) cwd_ = cwd;
+    version_ = entry_string(payload, "cli_version");
+    if (auto g = payload.find("git"); g != payload.end()) branch_ = entry_string(*g, "branch");
+  }
+
+  void as_message(Record& r, const char* role) {
+    r.type = role;
+    r.message.present = true;
+    r.message.role = role;
+    r.message.has_content = true;
+    if (r.type == "assistant") r.message.model = model_;
+  }
+
+  void response_item(const json& payload, Record& r) {
+    const std::string t = entry_string(payload, "type");
+    if (t == "message" && entry_string(payload, "role") == "assistant") {
+      as_message(r, "assistant");
+      r.message.blocks.push_back(text_block(codex_joined_texts(payload.value("content", json::array()))));
+    } else if (t == "reasoning") {
+      std::string text = codex_joined_texts(payload.value("summary", json::array()));
+      if (text.empty()) text = codex_joined_texts(payload.value("content", json::array()));
+      if (text.empty()) return;  // encrypted reasoning only: nothing readable
+      as_message(r, "assistant");
+      r.message.blocks.push_back(thinking_block(std::move(text)));
+    } else if (t == "function_call" || t == "custom_tool_call" || t == "local_shell_call") {
+      as_message(r, "assistant");
+      const std::string id = entry_string(payload, "call_id");
+      std::string input;
+      if (t == "function_call") {
+        input = codex_call_input(payload);
+      } else if (t == "custom_tool_call") {
+        input = codex_dump(json{{"input", entry_string(payload, "input")}});
+      } else {
+        const json action = payload.value("action", json::object());
+        const json argv = action.value("command", json());
+        input = codex_dump(json{{"command", shell_script_of(argv).value_or(codex_dump(argv))}});
+      }
+      const std::string name = t == "local_shell_call" ? "local_shell" : entry_string(payload, "name");
+      r.message.blocks.push_back(tool_use_block(id, name, std::move(input)));
+      if (!id.empty()) pending_.insert(id);
+    } else if (t == "function_call_output" || t == "custom_tool_call_output") {
+      call_output(payload, r);
+    }
+  }
+
+  void call_output(const json& payload, Record& r) {
+    const std::string id = entry_string(payload, "call_id");
+    if (!pending_.erase(id) && answered_.count(id)) return;  // the first output of a call is its result
+    answered_.insert(id);
+    const auto out = payload.find("output");
+    std::string text;
+    CodexResultStatus s;
+    if (out != payload.end() && out->is_string()) {
+      text = out->get<std::string>();
+      const json legacy = text.starts_with("{") ? json::parse(text, nullptr, false) : json();
+      if (legacy.is_object() && legacy.contains("output") && legacy.contains("metadata")) {
+        // The oldest form: its metadata's exit code alone decides.
+        text = entry_string(legacy, "output");
+        const json code = legacy["metadata"].value("exit_code", json());
+        if (code.is_number_integer()) s.exit_code = code.get<int64_t>();
+        s.error = s.exit_code && *s.exit_code != 0;
+        if (s.error) s.status = "error";
+      } else {
+        s = codex_output_status(text);
+      }
+    } else if (out != payload.end() && out->is_array()) {
+      text = codex_joined_texts(*out);
+    } else if (out != payload.end() && out->is_object()) {
+      text = out->contains("content") && (*out)["content"].is_string() ? entry_string(*out, "content")
+                                                                       : codex_dump(*out);
+      if (out->value("success", true) == false) s = {true, "error", std::nullopt};
+    }
+    as_message(r, "user");
+    const bool marked = !s.status.empty() || s.exit_code;
+    r.message.blocks.push_back(
+        tool_result_block(id, std::move(text), s.error, marked ? status_marker(s.status, s.exit_code) : ""));
+  }
+
+  void event(const json& payload, Record& r) {
+    const std::string t = entry_string(payload, "type");
+    if (t == "user_message") {
+      as_message(r, "user");
+      r.message.content_is_string = true;
+      r.message.content_string = entry_string(payload, "message");
+    } else if (t == "token_count") {
+      usage(payload, r);
+    } else if (t == "turn_aborted" && entry_string(payload, "reason") == "interrupted") {
+      interrupted(r);
+    }
+  }
+
+  // Codex writes the running total after each model call, and repeats it when only its rate limits
+  // changed: each record carries the growth of the total since the previous one, so a repeat adds nothing
+  // and the session's usage is exactly its last total. A total that shrank (a new accounting) counts the
+  // call's own last_token_usage.
+  void usage(const json& payload, Record& r) {
+    const auto info = payload.find("info");
+    if (info == payload.end() || !info->is_object()) return;
+    const json total = info->value("total_token_usage", json());
+    const json last = info->value("last_token_usage", json());
+    if (!total.is_object()) return;
+    const auto n = [](const json& j, const char* k) {
+      return j.is_object() && j.value(k, json(0)).is_number_integer() ? j.value(k, int64_t{0}) : int64_t{0};
+    };
+    Usage now{true, n(total, "input_tokens"), n(total, "output_tokens"), n(total, "cached_input_tokens"), 0};
+    Usage grew{true, now.input_tokens - prev_.input_tokens, now.output_tokens - prev_.output_tokens,
+               now.cache_read_input_tokens - prev_.cache_read_input_tokens, 0};
+    if (grew.input_tokens < 0 || grew.output_tokens < 0 || grew.cache_read_input_tokens < 0)
+      grew =
+          Usage{true, n(last, "input_tokens"), n(last, "output_tokens"), n(last, "cached_input_tokens"), 0};
+    prev_ = now;
+    if (grew.input_tokens == 0 && grew.output_tokens == 0 && grew.cache_read_input_tokens == 0) return;
+    as_message(r, "assistant");
+    r.message.has_content = false;
+    // Codex counts cached input inside input_tokens; the shared model keeps them apart.
+    grew.input_tokens -= grew.cache_read_input_tokens;
+    r.message.usage = grew;
+  }
+
+  // An interrupted turn ends every call still without a result, each then interrupted; with none pending it
+  // is the interrupt itself.
+  void interrupted(Record& r) {
+    as_message(r, "user");
+    if (pending_.empty()) {
+      r.message.content_is_string = true;
+      r.message.content_string = std::string(detail::kInterruptUser);
+      return;
+    }
+    for (const std::string& id : pending_) {
+      r.message.blocks.push_back(tool_result_block(id, "turn interrupted before the call returned", true,
+                                                   status_marker("interrupted", std::nullopt)));
+      answered_.insert(id);
+    }
+    pending_.clear();
+  }
+
+  std::string session_id_, cwd_, version_, branch_, model_;
+  std::set<std::string> pending_, answered_;
+  Usage prev_;
+};
+
+class CodexReader final : public JsonlEntryReader {
+ public:
+  std::string_view harness() const override { return kCodexHarness; }
+
+ protected:
+  std::unique_ptr<EntryMapper> mapper(const Transcript*) const override {
+    return std::make_unique<CodexMapper>();
+  }
+};
+
+std::optional<StoreRoot> locate_codex_store(const Environment& env) {
+  return store_root_from(env, "CODEX_HOME", "", ".codex");
+}
+
+}  // namespace
+
+const TranscriptReader& codex_reader() {
+  static const CodexReader reader;
+  return reader;
+}
+
+HarnessEntry codex_harness() {
+  return HarnessEntry{kCodexHarness,
+                      {},
+                      &codex_reader(),
+                      &locate_codex_store,
+                      &list_codex_store,
+                      "codex sessions have no subagent transcripts, sidecar or cache-creation token figure"};
+}
+
+}  // namespace csift

@@ -1,0 +1,67 @@
+// Codex's store: $CODEX_HOME (else ~/.codex), live rollouts by date under sessions/ and archived ones flat
+// under archived_sessions/. A compressed rollout is listed as unsupported rather than skipped, and a session
+// in both places is read from sessions/ with the archived copy named as a problem.
+#include <set>
+
+#include <filesystem>
+#include "core/harness/codex/codex_harness.h"
+#include "core/store/harness_stores.h"
+
+namespace csift {
+
+namespace {
+
+constexpr std::string_view kRolloutPrefix = "rollout-";
+constexpr size_t kRolloutTimeChars = 19;  // 2026-02-23T12-40-23
+
+void collect_rollouts(const std::string& dir, const std::string& store_dir, int depth, StoreListing& out,
+                      std::set<std::string>& seen_ids, bool archived) {
+  for (const DirEntry& e : list_store_dir(dir, out.problems)) {
+    if (e.is_dir) {
+      if (depth > 0) collect_rollouts(e.path, store_dir, depth - 1, out, seen_ids, archived);
+      continue;
+    }
+    if (!std::string_view(e.name).starts_with(kRolloutPrefix)) continue;
+    if (std::string_view(e.name).ends_with(".jsonl.zst")) {
+      out.problems.push_back(
+          unsupported_format(e.path, "a zstd-compressed Codex rollout (.jsonl.zst) is not read"));
+      continue;
+    }
+    if (!std::string_view(e.name).ends_with(".jsonl")) continue;
+    if (!e.is_regular) {
+      out.problems.push_back({e.path, "not a regular file"});
+      continue;
+    }
+    const std::string id = codex_session_id_of(e.name);
+    if (!seen_ids.insert(id).second) {
+      out.problems.push_back({e.path, archived
+                                          ? "archived copy of session " + id + ", read from sessions/"
+                                          : "second rollout of session " + id + " (the first one is read)"});
+      continue;
+    }
+    out.transcripts.push_back(harness_transcript(kCodexHarness, e.path, id, store_dir));
+  }
+}
+
+}  // namespace
+
+std::string codex_session_id_of(std::string_view name) {
+  std::string_view stem = name;
+  if (std::string_view(stem).ends_with(".jsonl")) stem.remove_suffix(6);
+  const size_t head = kRolloutPrefix.size() + kRolloutTimeChars + 1;
+  if (std::string_view(stem).starts_with(kRolloutPrefix) && stem.size() > head && stem[head - 1] == '-')
+    return std::string(stem.substr(head));
+  return std::string(stem);
+}
+
+void list_codex_store(const StoreRoot& root, StoreListing& out) {
+  std::set<std::string> seen_ids;
+  const std::string live = root.path + "/sessions";
+  const std::string archived = root.path + "/archived_sessions";
+  std::error_code ec;
+  if (std::filesystem::is_directory(live, ec)) collect_rollouts(live, live, 3, out, seen_ids, false);
+  if (std::filesystem::is_directory(archived, ec))
+    collect_rollouts(archived, archived, 0, out, seen_ids, true);
+}
+
+}  // namespace csift

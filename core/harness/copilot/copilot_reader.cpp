@@ -1,0 +1,207 @@
+// Copilot CLI events onto the shared record model. A prompt is a `user.message` from the user (a message
+// from another source, such as an autopilot continuation, is not one); `assistant.message` carries the
+// agent's text, reasoning, tool requests and its output token count; the first `tool.execution_complete` of
+// a call is its result (`rejected` / `denied` error codes deny it; a non-zero exit code fails it, from
+// shellExecution or a shell result's closing `completed with exit code N` line); `abort` interrupts every
+// call still without a result. Events of sub-agents (`agentId`) are not read.
+#include <nlohmann/json.hpp>
+#include <set>
+#include <unordered_map>
+
+#include "core/harness/claude_code/classify_detail.h"
+#include "core/harness/copilot/copilot_harness.h"
+#include "core/harness/jsonl_entry_reader.h"
+#include "core/store/harness_stores.h"
+
+namespace csift {
+
+namespace {
+
+using nlohmann::json;
+
+std::string copilot_dump(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::optional<int64_t> closing_exit_code(const std::string& text) {
+  static constexpr std::string_view kTail = "completed with exit code ";
+  const size_t at = text.rfind(kTail);
+  if (at == std::string::npos) return std::nullopt;
+  try {
+    return std::stoll(text.substr(at + kTail.size()));
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+class CopilotMapper final : public EntryMapper {
+ public:
+  explicit CopilotMapper(std::string cwd) : cwd_(std::move(cwd)) {}
+
+  std::string map(const json& entry, Record& r) override {
+    const std::string type = entry_string(entry, "type");
+    const json data = entry.value("data", json::object());
+    r.type = type;
+    r.uuid = entry_string(entry, "id");
+    r.parent_uuid = entry_string(entry, "parentId");
+    r.timestamp = entry_string(entry, "timestamp");
+    if (type == "session.start" || type == "session.resume") start(data);
+    if (type == "session.context_changed" && !entry_string(data, "cwd").empty())
+      cwd_ = entry_string(data, "cwd");
+    if (type == "session.model_change" && !entry_string(data, "newModel").empty())
+      model_ = entry_string(data, "newModel");
+    r.session_id = session_id_;
+    r.cwd = cwd_;
+    r.version = version_;
+    r.git_branch = branch_;
+    if (data.is_object() && data.contains("agentId")) return type;  // a sub-agent's event
+    if (type == "user.message") user(data, r);
+    if (type == "assistant.message") agent(data, r);
+    if (type == "assistant.reasoning") reasoning(data, r);
+    if (type == "tool.execution_start")
+      tool_names_[entry_string(data, "toolCallId")] = entry_string(data, "toolName");
+    if (type == "tool.execution_complete") complete(data, r);
+    if (type == "abort") aborted(r);
+    return type.empty() ? "(untyped)" : type;
+  }
+
+ private:
+  void start(const json& data) {
+    if (const std::string id = entry_string(data, "sessionId"); !id.empty()) session_id_ = id;
+    if (const std::string v = entry_string(data, "copilotVersion"); !v.empty()) version_ = v;
+    if (const std::string m = entry_string(data, "selectedModel"); !m.empty()) model_ = m;
+    const json context = data.value("context", json::object());
+    if (const std::string cwd = entry_string(context, "cwd"); cwd.starts_with("/")) cwd_ = cwd;
+    if (const std::string b = entry_string(context, "branch"); !b.empty()) branch_ = b;
+  }
+
+  static void as_message(Record& r, const char* role) {
+    r.type = role;
+    r.message.present = true;
+    r.message.role = role;
+    r.message.has_content = true;
+  }
+
+  void user(const json& data, Record& r) {
+    const std::string source = entry_string(data, "source");
+    if (!source.empty() && source != "user") return;
+    as_message(r, "user");
+    r.message.content_is_string = true;
+    r.message.content_string = entry_string(data, "content");
+  }
+
+  void agent(const json& data, Record& r) {
+    as_message(r, "assistant");
+    r.message.id = entry_string(data, "messageId");
+    r.message.model = entry_string(data, "model").empty() ? model_ : entry_string(data, "model");
+    if (const std::string thought = entry_string(data, "reasoningText"); !thought.empty())
+      r.message.blocks.push_back(thinking_block(thought));
+    if (const std::string text = entry_string(data, "content"); !text.empty())
+      r.message.blocks.push_back(text_block(text));
+    for (const json& req : data.value("toolRequests", json::array())) {
+      const std::string id = entry_string(req, "toolCallId");
+      const json args = req.value("arguments", json::object());
+      const std::string input = args.is_string() ? args.get<std::string>() : copilot_dump(args);
+      r.message.blocks.push_back(tool_use_block(id, entry_string(req, "name"), input));
+      tool_names_[id] = entry_string(req, "name");
+      if (!id.empty() && !answered_.count(id)) pending_.insert(id);
+    }
+    const json out = data.value("outputTokens", json());
+    if (out.is_number_integer()) {
+      r.message.usage.present = true;
+      r.message.usage.output_tokens = out.get<int64_t>();
+    }
+  }
+
+  void reasoning(const json& data, Record& r) {
+    const std::string text = entry_string(data, "content");
+    if (text.empty()) return;
+    as_message(r, "assistant");
+    r.message.blocks.push_back(thinking_block(text));
+  }
+
+  void complete(const json& data, Record& r) {
+    const std::string id = entry_string(data, "toolCallId");
+    if (!answered_.insert(id).second) return;  // only the first completion is the result
+    pending_.erase(id);
+    const json result = data.value("result", json());
+    const json error = data.value("error", json());
+    std::string text;
+    if (result.is_object() && result.contains("content"))
+      text = result["content"].is_string() ? result["content"].get<std::string>()
+                                           : copilot_dump(result["content"]);
+    else if (error.is_object())
+      text = entry_string(error, "message");
+    const std::string code = error.is_object() ? entry_string(error, "code") : "";
+    std::optional<int64_t> exit_code;
+    for (const json* holder : {&data, &result}) {
+      const json shell = holder->is_object() ? holder->value("shellExecution", json()) : json();
+      if (shell.is_object() && shell.value("exitCode", json()).is_number_integer())
+        exit_code = shell["exitCode"].get<int64_t>();
+    }
+    const std::string tool = tool_names_[id];
+    if (!exit_code && (tool == "bash" || tool == "powershell" || data.contains("shellExecution")))
+      exit_code = closing_exit_code(text);
+    std::string status;
+    if (code == "rejected" || code == "denied")
+      status = "denied";
+    else if (data.value("success", false) != true || (exit_code && *exit_code != 0))
+      status = "error";
+    as_message(r, "user");
+    r.message.blocks.push_back(
+        tool_result_block(id, std::move(text), !status.empty(),
+                          status.empty() && !exit_code ? "" : status_marker(status, exit_code)));
+  }
+
+  void aborted(Record& r) {
+    as_message(r, "user");
+    if (pending_.empty()) {
+      r.message.content_is_string = true;
+      r.message.content_string = std::string(detail::kInterruptUser);
+      return;
+    }
+    for (const std::string& id : pending_) {
+      r.message.blocks.push_back(tool_result_block(id, "aborted before the call returned", true,
+                                                   status_marker("interrupted", std::nullopt)));
+      answered_.insert(id);
+    }
+    pending_.clear();
+  }
+
+  std::string cwd_, session_id_, version_, branch_, model_;
+  std::unordered_map<std::string, std::string> tool_names_;
+  std::set<std::string> pending_, answered_;
+};
+
+class CopilotReader final : public JsonlEntryReader {
+ public:
+  std::string_view harness() const override { return kCopilotHarness; }
+
+ protected:
+  std::unique_ptr<EntryMapper> mapper(const Transcript* t) const override {
+    return std::make_unique<CopilotMapper>(t ? copilot_workspace_cwd(t->path) : "");
+  }
+};
+
+std::optional<StoreRoot> locate_copilot_store(const Environment& env) {
+  return store_root_from(env, "COPILOT_HOME", "", ".copilot");
+}
+
+}  // namespace
+
+const TranscriptReader& copilot_reader() {
+  static const CopilotReader reader;
+  return reader;
+}
+
+HarnessEntry copilot_harness() {
+  return HarnessEntry{kCopilotHarness,
+                      {"copilot-cli"},
+                      &copilot_reader(),
+                      &locate_copilot_store,
+                      &list_copilot_store,
+                      "copilot sessions record output tokens only (input and cache figures are absent, not "
+                      "zero); sub-agent events are not read"};
+}
+
+}  // namespace csift

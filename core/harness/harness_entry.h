@@ -1,0 +1,52 @@
+// One harness as csift-mcp knows it: its name in refs (`<name>:<session id>`) and in the `harness` argument,
+// the reader of its transcripts, and how its store is found and listed. Every harness is one entry of
+// registered_harnesses() (core/harness/readers.cpp), one line each.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/record/transcript_reader.h"
+#include "core/store/store.h"
+
+namespace csift {
+
+// Where a harness's store is, and what put it there ("$CODEX_HOME", "default ~/.codex").
+struct StoreRoot {
+  std::string path;  // the store's directory
+  std::string source;
+  // A single store file a variable named instead (OpenCode's $OPENCODE_DB): the store exists when it is a
+  // regular file, and `list` reads it alone. Empty for a directory store.
+  std::string file = {};
+};
+
+// What one listing of a store found: its transcripts, and everything it could not read (an unlistable
+// directory, a file in a format the reader does not read: `unsupported-format: …`), each by path.
+struct StoreListing {
+  std::vector<Transcript> transcripts;
+  std::vector<StoreProblem> problems;
+};
+
+struct HarnessEntry {
+  std::string_view name;                  // "codex"; a ref is `<name>:<session id>`
+  std::vector<std::string_view> aliases;  // other names a ref or the harness argument may use
+  const TranscriptReader* reader = nullptr;
+  // The store root by the environment's variables and defaults; nullopt when none applies (no HOME).
+  // nullptr for Claude Code, whose store is the target grammar's (core/store/targets.h).
+  std::optional<StoreRoot> (*locate)(const Environment& env) = nullptr;
+  // Lists the store under an existing root. Each transcript's `id` is its ref and `harness` its name.
+  void (*list)(const StoreRoot& root, StoreListing& out) = nullptr;
+  // What the harness's log does not record that answers about Claude Code sessions carry (said in a note
+  // whenever the scope holds its sessions, so an absent figure is not read as a zero).
+  std::string_view not_recorded = {};
+};
+
+// Every harness, Claude Code first.
+const std::vector<HarnessEntry>& registered_harnesses();
+// The entry a name or alias names, or nullptr.
+const HarnessEntry* harness_named(std::string_view name);
+// `<harness>:<session id>`: how a session of a harness other than Claude Code is named (its Transcript::id).
+std::string harness_ref(std::string_view harness, std::string_view session_id);
+
+}  // namespace csift

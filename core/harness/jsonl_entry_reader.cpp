@@ -1,0 +1,194 @@
+#include "core/harness/jsonl_entry_reader.h"
+
+#include "core/harness/claude_code/classify.h"
+#include "core/harness/claude_code/record_parser.h"
+#include "core/json/json_syntax.h"
+#include "core/json/stored_json.h"
+#include "core/json/utf8_repair.h"
+#include "core/scan/file_handle.h"
+
+namespace csift {
+
+namespace {
+
+// Parses one non-blank line into r through the mapper; a reason when it is not a record.
+std::optional<std::string> map_entry_line(std::string_view bytes, EntryMapper& mapper, Record& r,
+                                          uint64_t& out_of_range, std::string* kind = nullptr) {
+  if (bytes.size() > kMaxRecordLineBytes) return std::string("line too large");
+  size_t overflowing = 0;
+  if (!json_object_well_formed(bytes, &overflowing)) return std::string("malformed JSON: not a JSON object");
+  out_of_range += overflowing;
+  nlohmann::json entry = parse_stored_json(bytes);
+  if (!entry.is_object()) {
+    // Invalid UTF-8 inside a string: nlohmann refuses it, so the entry is read from a repaired copy.
+    Utf8Repair repair;
+    entry = parse_stored_json(repair.prepare(bytes));
+    if (!entry.is_object()) return std::string("malformed JSON: unreadable entry");
+    r.text_repaired = true;
+  }
+  r.length = bytes.size();
+  std::string k = mapper.map(entry, r);
+  if (kind) *kind = std::move(k);
+  return std::nullopt;
+}
+
+}  // namespace
+
+ReadStats JsonlEntryReader::read(const Transcript& t, const ReadOptions& opts, RecordSink& sink) const {
+  std::unique_ptr<EntryMapper> m = mapper(&t);
+  ReadStats stats;
+  bool stopped = false;
+  uint64_t consumed = 0;
+  const auto census = [&](const std::string& key) {
+    if (opts.census_types) ++stats.line_types[key.empty() ? "(untyped)" : key];
+  };
+  LineScanner scanner;
+  const ScanStats scan = scanner.scan(
+      t.path,
+      [&](const LineBlock& block) {
+        for_each_line(block, [&](const LineView& lv) {
+          ++stats.lines;
+          if (line_is_blank(lv.bytes)) {
+            ++stats.blank_lines;
+            census("(blank)");
+          } else {
+            Record r;
+            r.line = lv.line;
+            r.offset = lv.offset;
+            std::string kind;
+            if (auto why = map_entry_line(lv.bytes, *m, r, stats.values_out_of_range, &kind)) {
+              ++stats.skipped_lines;
+              census("(malformed)");
+              sink.skipped({lv.line, std::move(*why)});
+            } else {
+              census(kind);
+              stopped = !sink.record(std::move(r));
+            }
+          }
+          stopped = stopped || (opts.max_lines && stats.lines >= opts.max_lines);
+          return !stopped;
+        });
+        consumed += block.data.size();
+        if (opts.on_bytes) opts.on_bytes(consumed);
+        return !stopped && !(opts.cancel && opts.cancel->is_cancelled());
+      },
+      0, UINT64_MAX, 1, opts.cancel);
+  stats.error = scan.error;
+  stats.bytes = scan.bytes;
+  stats.stopped = stopped;
+  stats.cancelled = !stopped && (scan.stopped || (opts.cancel && opts.cancel->is_cancelled()));
+  if (scan.torn_tail && !stopped) {
+    stats.torn_tail = true;
+    ++stats.lines;
+    ++stats.skipped_lines;
+    census("(torn)");
+    sink.skipped({scan.torn_tail_line, "torn final line (no newline)"});
+  }
+  return stats;
+}
+
+bool JsonlEntryReader::decode(std::string_view line, Record& out, std::string& error) const {
+  std::unique_ptr<EntryMapper> m = mapper(nullptr);
+  uint64_t out_of_range = 0;
+  if (auto why = map_entry_line(line, *m, out, out_of_range)) {
+    error = *why;
+    return false;
+  }
+  return true;
+}
+
+ScanStats JsonlEntryReader::read_raw_lines(const Transcript& t, const RawLineFn& fn,
+                                           const CancelToken* cancel) const {
+  LineScanner scanner;
+  ScanStats stats = scanner.scan_lines(
+      t.path,
+      [&](const LineView& lv) {
+        return fn(RawLine{lv.bytes, lv.line, lv.offset, false});
+      },
+      cancel);
+  if (stats.torn_tail && !stats.stopped && stats.error.empty()) {
+    std::string bytes(stats.torn_tail_bytes, '\0');
+    const FileHandle file(t.path);
+    const ssize_t n =
+        file.fd < 0 ? -1 : pread_upto(file.fd, bytes.data(), bytes.size(), stats.torn_tail_offset);
+    if (n < 0) {
+      stats.error = "cannot read the torn final line";
+    } else {
+      bytes.resize(static_cast<size_t>(n));
+      fn(RawLine{bytes, stats.torn_tail_line, stats.torn_tail_offset, true});
+    }
+  }
+  return stats;
+}
+
+TurnOpener JsonlEntryReader::turn_opener() const {
+  return &opens_turn;
+}
+
+std::string entry_string(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return "";
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+Block text_block(std::string text) {
+  Block b;
+  b.kind = BlockKind::text;
+  b.type = "text";
+  b.text = std::move(text);
+  return b;
+}
+
+Block thinking_block(std::string text) {
+  Block b;
+  b.kind = BlockKind::thinking;
+  b.type = "thinking";
+  b.text = std::move(text);
+  return b;
+}
+
+Block tool_use_block(std::string id, std::string name, std::string input_json) {
+  Block b;
+  b.kind = BlockKind::tool_use;
+  b.type = "tool_use";
+  b.id = std::move(id);
+  b.name = std::move(name);
+  b.input_json = std::move(input_json);
+  return b;
+}
+
+Block tool_result_block(std::string call_id, std::string text, bool is_error, std::string marker) {
+  Block b;
+  b.kind = BlockKind::tool_result;
+  b.type = "tool_result";
+  b.tool_use_id = std::move(call_id);
+  b.content_json = nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  b.content_text = std::move(text);
+  b.is_error = is_error;
+  b.has_is_error = true;
+  b.status_marker = std::move(marker);
+  return b;
+}
+
+std::string status_marker(std::string_view status, std::optional<int64_t> exit_code) {
+  std::string out = "[" + std::string(status);
+  if (exit_code)
+    out += std::string(status.empty() ? "" : " \xC2\xB7 ") + "exit " + std::to_string(*exit_code);
+  return out + "]";
+}
+
+std::optional<std::string> shell_script_of(const nlohmann::json& argv) {
+  if (!argv.is_array() || argv.size() != 3 || !argv[0].is_string() || !argv[1].is_string() ||
+      !argv[2].is_string())
+    return std::nullopt;
+  const std::string shell = argv[0].get<std::string>();
+  const std::string base =
+      shell.substr(shell.find_last_of('/') == std::string::npos ? 0 : shell.find_last_of('/') + 1);
+  const std::string flag = argv[1].get<std::string>();
+  // The shell's options: `-c` (run the script), optionally with `l` (a login shell) before it.
+  const bool runs_script = flag == "-lc" || (flag.size() == 2 && flag[0] == '-' && flag[1] == 'c');
+  if ((base != "bash" && base != "zsh" && base != "sh") || !runs_script) return std::nullopt;
+  return argv[2].get<std::string>();
+}
+
+}  // namespace csift

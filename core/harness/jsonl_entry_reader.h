@@ -1,0 +1,54 @@
+// The reader shared by the harnesses whose logs are one JSON entry per line (Codex, Gemini CLI, Copilot
+// CLI): it keeps the seam's line accounting (records + skipped + blank == lines; a torn final line is
+// skipped), checks every line with the shared well-formedness rule, and hands each parsed entry to the
+// harness's EntryMapper, which fills the shared record model. Every line is parsed (these logs are small and
+// a mapper carries state from line to line: Codex's model, Copilot's working directory), so `want` is not
+// consulted and nothing is declined.
+#pragma once
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "core/record/transcript_reader.h"
+
+namespace csift {
+
+// Turns one parsed entry into a Record. One mapper reads one transcript front to back; decode() uses a fresh
+// one, so a line read back alone is mapped without the state earlier lines would have given it.
+class EntryMapper {
+ public:
+  virtual ~EntryMapper() = default;
+  // Fills r (line, offset and length are already set; r.type is "user" / "assistant" for an entry that
+  // carries a conversational message) and returns the entry's kind as the harness names it, for the census.
+  virtual std::string map(const nlohmann::json& entry, Record& r) = 0;
+};
+
+class JsonlEntryReader : public TranscriptReader {
+ public:
+  ReadStats read(const Transcript& t, const ReadOptions& opts, RecordSink& sink) const override;
+  bool decode(std::string_view line, Record& out, std::string& error) const override;
+  ScanStats read_raw_lines(const Transcript& t, const RawLineFn& fn,
+                           const CancelToken* cancel) const override;
+  // The mapped records follow Claude Code's shapes for a prompt (a `user` record with string content), so
+  // Claude Code's turn rule applies to them unchanged.
+  TurnOpener turn_opener() const override;
+
+ protected:
+  // A mapper for transcript t (nullptr: a line decoded alone).
+  virtual std::unique_ptr<EntryMapper> mapper(const Transcript* t) const = 0;
+};
+
+// Helpers the mappers share.
+std::string entry_string(const nlohmann::json& j, const char* key);
+// A text block / the content string of a message.
+Block text_block(std::string text);
+Block thinking_block(std::string text);
+Block tool_use_block(std::string id, std::string name, std::string input_json);
+Block tool_result_block(std::string call_id, std::string text, bool is_error, std::string status_marker);
+// `[error · exit 2]`, `[denied]`, `[interrupted]`, `[exit 0]`: the status a harness recorded for a result.
+std::string status_marker(std::string_view status, std::optional<int64_t> exit_code);
+// A `bash -lc <script>` style argv (any shell, -c or -lc) read as its script; nullopt for any other argv.
+std::optional<std::string> shell_script_of(const nlohmann::json& argv);
+
+}  // namespace csift

@@ -1,0 +1,65 @@
+"""Across harnesses through the CLI: one search over the Claude Code, Codex and Gemini CLI fixture stores returns
+exchanges of all three, each named by its ref; show renders a Codex session named by its ref; list gives a
+Codex session's working directory; a store problem (an unsupported file) reaches the summary."""
+import json
+import os
+import subprocess
+import unittest
+
+import corpus_store as cs
+
+HARNESSES = os.path.join(cs.FIXTURES, "harnesses")
+CODEX_REF = "codex:0199aaaa-0000-7000-8000-000000000001"
+
+
+def run(args, extra_env=None):
+    env = dict(os.environ, TZ="UTC", CODEX_HOME=os.path.join(HARNESSES, "codex"),
+               GEMINI_CLI_HOME=os.path.join(HARNESSES, "gemini"), COPILOT_HOME="/nonexistent-copilot-home")
+    env.update(extra_env or {})
+    p = subprocess.run([cs.binary(), "--cli"] + args + ["--claude-home", cs.FIXTURE_HOME, "--format", "json"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=60)
+    return p.returncode, cs.parse_envelope(p.stdout), p.stderr
+
+
+class HarnessesTest(unittest.TestCase):
+    def test_search_across_three_harnesses(self):
+        code, (header, rows, summary), err = run(
+            ["search", "run the tests", "--harness", "claude-code", "--harness", "codex", "--harness", "gemini-cli"])
+        self.assertEqual(code, 0, err)
+        ids = {r["session_id"] for r in rows if r["kind"] == "exchange"}
+        self.assertIn(CODEX_REF, ids)
+        self.assertIn("gemini-cli:5e1a0000-0000-4000-8000-0000000000e1", ids)
+        self.assertTrue(any(len(i) == 36 and ":" not in i for i in ids), ids)  # a Claude Code session uuid
+        stores = {s["harness"]: s for s in summary["stores"]}
+        self.assertEqual(header["stores"], summary["stores"])
+        self.assertEqual(stores["codex"]["sessions"], 1)
+        # The compressed rollout and the legacy Gemini session are reported, by path and reason.
+        reasons = [u["reason"] for u in summary["unread_transcripts"]]
+        self.assertEqual(sum(r.startswith("unsupported-format:") for r in reasons), 2, reasons)
+
+    def test_show_renders_a_codex_ref(self):
+        code, (header, rows, _summary), err = run(["show", CODEX_REF, "--turn", ".."])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(header["transcript_id"], CODEX_REF)
+        self.assertTrue(all(r["session_id"] == CODEX_REF for r in rows if r["kind"] == "record"))
+        texts = json.dumps(rows)
+        self.assertIn("rake db:migrate", texts)  # the bash -lc argv, read as its script
+        self.assertIn("[denied]", texts)
+        self.assertIn("now run the tests, then the migration", texts)
+
+    def test_list_and_stats_of_a_codex_session(self):
+        code, (_h, rows, _s), err = run(["list", CODEX_REF])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(rows[0]["cwd"], "/home/dev/projects/shop")
+        self.assertEqual(rows[0]["session_id"], CODEX_REF)
+        code, (_h, rows, summary), err = run(["stats", "--harness", "codex"])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(rows[0]["session_id"], CODEX_REF)
+        tokens = summary["tokens"]["gpt-5-codex"] if "gpt-5-codex" in summary.get("tokens", {}) else None
+        self.assertIsNotNone(tokens, summary)
+        self.assertEqual(tokens["cache_read_input_tokens"], 1700)
+        self.assertEqual(tokens["output_tokens"], 80)
+
+
+if __name__ == "__main__":
+    unittest.main()
