@@ -4,8 +4,10 @@
 #include "core/harness/claude_code/claude_code_reader.h"
 #include "core/harness/codex/codex_harness.h"
 #include "core/harness/copilot/copilot_harness.h"
+#include "core/harness/cursor/cursor_harness.h"
 #include "core/harness/gemini_cli/gemini_cli_harness.h"
 #include "core/harness/harness_entry.h"
+#include "core/harness/opencode/opencode_harness.h"
 #include "core/record/transcript_reader.h"
 
 namespace csift {
@@ -16,6 +18,9 @@ const std::vector<HarnessEntry>& registered_harnesses() {
       codex_harness(),
       gemini_cli_harness(),
       copilot_harness(),
+      opencode_v1_harness(),
+      opencode_v2_harness(),
+      cursor_harness(),
   };
   return harnesses;
 }

@@ -61,5 +61,45 @@ class HarnessesTest(unittest.TestCase):
         self.assertEqual(tokens["output_tokens"], 80)
 
 
+class RegisteredDatabaseAndCursorStores(unittest.TestCase):
+    """OpenCode (a SQLite database built by the fixture script) and Cursor reached through the registry:
+    `harness: all` lists their sessions by ref, as the database and the transcript files name them."""
+
+    @classmethod
+    def setUpClass(cls):
+        import shutil
+        import tempfile
+        if not shutil.which("sqlite3"):
+            raise AssertionError("the sqlite3 tool is missing: .ci/install-deps.sh installs it")
+        cls.tmp = tempfile.mkdtemp(prefix="csift-oc-")
+        cls.addClassCleanup(shutil.rmtree, cls.tmp, True)
+        os.makedirs(os.path.join(cls.tmp, "opencode"))
+        cls.db = os.path.join(cls.tmp, "opencode", "opencode.db")
+        subprocess.run(["bash", os.path.join(cs.FIXTURES, "opencode", "make_opencode_db.sh"), "v2", cls.db],
+                       check=True, stdout=subprocess.DEVNULL)
+        cls.cursor_home = os.path.join(cs.FIXTURES, "cursor", "home")
+
+    def test_all_lists_opencode_and_cursor_sessions_by_ref(self):
+        code, (_h, rows, summary), err = run(["list", "--harness", "all", "--max-count", "0"],
+                                             {"XDG_DATA_HOME": self.tmp, "HOME": self.cursor_home})
+        self.assertEqual(code, 0, err)
+        listed = {r["session_id"] for r in rows if r.get("kind") == "session"}
+        query = "select id from session_v2 where parent_id is null"
+        v2 = subprocess.run(["sqlite3", self.db, query], stdout=subprocess.PIPE, text=True, check=True)
+        expected_v2 = {"opencode-v2:" + i for i in v2.stdout.split()}
+        self.assertTrue(expected_v2)
+        self.assertTrue(expected_v2 <= listed, (expected_v2, listed))
+        self.assertFalse(any(i.startswith("opencode-v1:") for i in listed), "a migrated session is listed once")
+        transcripts = os.path.join(self.cursor_home, ".cursor", "projects")
+        cursor_ids = {"cursor:" + n[:-len(".jsonl")] if n.endswith(".jsonl") else "cursor:" + n
+                      for p in os.listdir(transcripts)
+                      for n in os.listdir(os.path.join(transcripts, p, "agent-transcripts"))
+                      if not n.endswith(".txt")}
+        self.assertEqual({i for i in listed if i.startswith("cursor:")}, cursor_ids)
+        stores = {s["harness"]: s for s in summary["stores"]}
+        self.assertEqual(stores["opencode-v2"]["sessions"], len(expected_v2))
+        self.assertTrue(stores["cursor"]["found"])
+
+
 if __name__ == "__main__":
     unittest.main()
