@@ -3,7 +3,9 @@
 // the sessions each store lists, working directories, prompts, tool calls with their statuses and token
 // figures, each checked against values this test reads from the raw files itself.
 #include <doctest/doctest.h>
+
 #include <unistd.h>
+#include "tests/unit/corpus_root.h"
 
 #include <filesystem>
 #include <fstream>
@@ -24,7 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kCorpus = fs::path(CSIFT_SOURCE_DIR) / ".." / "shared" / "corpus";
 const fs::path kFixtures = fs::path(CSIFT_SOURCE_DIR) / "fixtures" / "harnesses";
 
 // A temp HOME (no ~/.claude in it) holding harness stores made of symlinks to files read in place.
@@ -133,10 +134,10 @@ std::optional<int64_t> raw_codex_exit(const std::string& output) {
 TEST_CASE("codex: the corpus rollouts read in place, checked against their raw entries") {
   LinkStore store;
   std::vector<fs::path> files;
-  for (const auto& e : fs::recursive_directory_iterator(kCorpus / "localpush"))
+  for (const auto& e : fs::recursive_directory_iterator(csift_test::corpus_root() / "localpush"))
     if (e.path().extension() == ".jsonl") files.push_back(e.path());
   for (const char* dir : {"01/da544acf74", "10/196f206d8a", "1f/b1fe555aea", "6c/fb81c05ca9"})
-    files.push_back(kCorpus / "skills" / dir / "0" / "full.jsonl");
+    files.push_back(csift_test::corpus_root() / "skills" / dir / "0" / "full.jsonl");
   std::map<std::string, fs::path> by_ref;
   for (const fs::path& f : files) {
     const nlohmann::json meta = raw_entries(f).front();
@@ -229,14 +230,15 @@ TEST_CASE(
 
 TEST_CASE("gemini-cli: the corpus session and legacy .json sessions, and the fixture's statuses") {
   LinkStore store;
-  const fs::path v040 = kCorpus / "agent-sessions/Resources/Fixtures/stage0/agents/gemini/jsonl_v040.jsonl";
+  const fs::path v040 =
+      csift_test::corpus_root() / "agent-sessions/Resources/Fixtures/stage0/agents/gemini/jsonl_v040.jsonl";
   store.link(v040, ".gemini/tmp/p1/chats/session-2026-04-29T21-39-v040.jsonl");
   store.write(".gemini/tmp/p1/.project_root", "/work/demo\n");
   // The cli corpus's Gemini CLI sessions are single-document JSON (releases before v0.39.0).
   int legacy = 0;
   for (const char* dir :
        {"12/cbfeaa512b/0", "51/3fab7adf0b/0", "9c/53780d06b7/0", "c9/45f262e88d/0", "ab/2b9748b105/0"}) {
-    store.link(kCorpus / "cli" / dir / "full.jsonl",
+    store.link(csift_test::corpus_root() / "cli" / dir / "full.jsonl",
                ".gemini/tmp/p2/chats/session-legacy-" + std::to_string(legacy++) + ".json");
   }
   const Scope scope = scope_of(store.env({}), {"gemini-cli"});
@@ -280,7 +282,7 @@ TEST_CASE("gemini-cli: the corpus session and legacy .json sessions, and the fix
 
 TEST_CASE("copilot: the corpus event logs and the fixture's statuses") {
   LinkStore store;
-  const fs::path dir = kCorpus / "agent-sessions/Resources/Fixtures/stage0/agents/copilot";
+  const fs::path dir = csift_test::corpus_root() / "agent-sessions/Resources/Fixtures/stage0/agents/copilot";
   const std::map<std::string, fs::path> logs = {
       {"aaaabbbb-1111-2222-3333-ccccddddeeee",
        dir / "subdir_v1/aaaabbbb-1111-2222-3333-ccccddddeeee/events.jsonl"},

@@ -2,7 +2,9 @@
 // sqlite3 tool, checked against values the test reads back independently with sqlite3 queries (and, for the
 // corpus session, with its export file parsed as JSON).
 #include <doctest/doctest.h>
+
 #include <sys/stat.h>
+#include "tests/unit/corpus_root.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -22,8 +24,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kGenerator = std::string(CSIFT_SOURCE_DIR) + "/fixtures/opencode/make_opencode_db.sh";
-const std::string kExport =
-    std::string(CSIFT_SOURCE_DIR) + "/../shared/corpus/devtoolbox/96/0b22501128/0/full.jsonl";
 
 std::string oc_shell_quote(const std::string& s) {
   std::string out = "'";
@@ -388,11 +388,12 @@ TEST_CASE("opencode: reading never writes beside the database (immutable, read-o
 }
 
 TEST_CASE("opencode corpus: the devtoolbox session, loaded from its export into an OpenCode 1 database") {
-  REQUIRE(fs::exists(kExport));
+  REQUIRE(fs::exists((csift_test::corpus_root() / "devtoolbox/96/0b22501128/0/full.jsonl").string()));
   csift_test::TempStore home;
   const std::string db = (home.root / "opencode.db").string();
-  oc_make("export", db, kExport);
-  const nlohmann::json ex = nlohmann::json::parse(std::ifstream(kExport));
+  oc_make("export", db, (csift_test::corpus_root() / "devtoolbox/96/0b22501128/0/full.jsonl").string());
+  const nlohmann::json ex = nlohmann::json::parse(
+      std::ifstream((csift_test::corpus_root() / "devtoolbox/96/0b22501128/0/full.jsonl").string()));
   OpenCodeStore store;
   list_opencode_database(db, store);
   REQUIRE(store.sessions.size() == 1);

@@ -1,6 +1,8 @@
 // The store: home resolution, §2.1 encoding, and discovery of sessions and every subagent shape.
 #include <doctest/doctest.h>
 
+#include "tests/unit/corpus_root.h"
+
 #include <algorithm>
 #include <map>
 
@@ -192,8 +194,7 @@ TEST_CASE("discovery: sessions, the three subagent shapes, legacy flat agents, e
 }
 
 TEST_CASE("discovery over the real corpus layouts") {
-  const std::string corpus = "/work/shared/corpus/";
-  if (!fs::exists(corpus)) return;
+  const std::string corpus = csift_test::corpus_root().string() + "/";
   const std::string legacy_dir =
       corpus + "scripts-and-tools/src/claude-history/test/fixtures/claude-projects/-Users-user-project";
   auto legacy = list_legacy_agents(legacy_dir);
