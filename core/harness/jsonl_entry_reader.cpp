@@ -1,6 +1,7 @@
 #include "core/harness/jsonl_entry_reader.h"
 
 #include "core/harness/claude_code/classify.h"
+#include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/record_parser.h"
 #include "core/json/json_syntax.h"
 #include "core/json/stored_json.h"
@@ -99,26 +100,7 @@ bool JsonlEntryReader::decode(std::string_view line, Record& out, std::string& e
 
 ScanStats JsonlEntryReader::read_raw_lines(const Transcript& t, const RawLineFn& fn,
                                            const CancelToken* cancel) const {
-  LineScanner scanner;
-  ScanStats stats = scanner.scan_lines(
-      t.path,
-      [&](const LineView& lv) {
-        return fn(RawLine{lv.bytes, lv.line, lv.offset, false});
-      },
-      cancel);
-  if (stats.torn_tail && !stats.stopped && stats.error.empty()) {
-    std::string bytes(stats.torn_tail_bytes, '\0');
-    const FileHandle file(t.path);
-    const ssize_t n =
-        file.fd < 0 ? -1 : pread_upto(file.fd, bytes.data(), bytes.size(), stats.torn_tail_offset);
-    if (n < 0) {
-      stats.error = "cannot read the torn final line";
-    } else {
-      bytes.resize(static_cast<size_t>(n));
-      fn(RawLine{bytes, stats.torn_tail_line, stats.torn_tail_offset, true});
-    }
-  }
-  return stats;
+  return read_jsonl_raw_lines(t.path, fn, cancel);
 }
 
 TurnOpener JsonlEntryReader::turn_opener() const {
@@ -155,6 +137,28 @@ Block tool_use_block(std::string id, std::string name, std::string input_json) {
   b.name = std::move(name);
   b.input_json = std::move(input_json);
   return b;
+}
+
+void make_message(Record& r, const char* role) {
+  r.type = role;
+  r.message.present = true;
+  r.message.role = role;
+  r.message.has_content = true;
+}
+
+void interrupt_pending_calls(Record& r, std::set<std::string>& pending, std::set<std::string>& answered,
+                             const std::string& why) {
+  make_message(r, "user");
+  if (pending.empty()) {
+    r.message.content_is_string = true;
+    r.message.content_string = std::string(detail::kInterruptUser);
+    return;
+  }
+  for (const std::string& id : pending) {
+    r.message.blocks.push_back(tool_result_block(id, why, true, status_marker("interrupted", std::nullopt)));
+    answered.insert(id);
+  }
+  pending.clear();
 }
 
 Block tool_result_block(std::string call_id, std::string text, bool is_error, std::string marker) {

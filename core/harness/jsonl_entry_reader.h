@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "core/record/transcript_reader.h"
@@ -40,6 +41,12 @@ class JsonlEntryReader : public TranscriptReader {
 };
 
 // Helpers the mappers share.
+// Makes r a message record of `role` ("user", "assistant") with content: the shape of every mapped entry.
+void make_message(Record& r, const char* role);
+// An interrupt or abort: r becomes the user record that closes every call still `pending` with the result
+// `why`, marked interrupted (each moved to `answered`); with none pending, Claude Code's interrupt text.
+void interrupt_pending_calls(Record& r, std::set<std::string>& pending, std::set<std::string>& answered,
+                             const std::string& why);
 std::string entry_string(const nlohmann::json& j, const char* key);
 // A text block / the content string of a message.
 Block text_block(std::string text);

@@ -1,5 +1,7 @@
 #include "core/record/transcript_reader.h"
 
+#include "core/scan/file_handle.h"
+
 namespace csift {
 
 namespace {
@@ -34,6 +36,28 @@ SkimResult TranscriptReader::skim(const Transcript&, const std::function<bool(st
   SkimResult out;
   out.may_match = true;
   return out;
+}
+
+ScanStats read_jsonl_raw_lines(const std::string& path, const RawLineFn& fn, const CancelToken* cancel) {
+  LineScanner scanner;
+  ScanStats stats = scanner.scan_lines(
+      path,
+      [&](const LineView& lv) {
+        return fn(RawLine{lv.bytes, lv.line, lv.offset, false});
+      },
+      cancel);
+  if (!stats.torn_tail || stats.stopped || !stats.error.empty()) return stats;
+  std::string bytes(stats.torn_tail_bytes, '\0');
+  const FileHandle file(path);
+  const ssize_t n =
+      file.fd < 0 ? -1 : pread_upto(file.fd, bytes.data(), bytes.size(), stats.torn_tail_offset);
+  if (n < 0) {
+    stats.error = "cannot read the torn final line";
+    return stats;
+  }
+  bytes.resize(static_cast<size_t>(n));
+  fn(RawLine{bytes, stats.torn_tail_line, stats.torn_tail_offset, true});
+  return stats;
 }
 
 ReadResult read_transcript(const Transcript& t, const ReadOptions& opts) {

@@ -95,6 +95,9 @@ struct RawLine {
   bool torn = false;  // the final line, with no newline
 };
 using RawLineFn = std::function<bool(const RawLine&)>;
+// The physical lines of a JSON-lines file, the torn final line included (read back by position, as the scan
+// reports it without its bytes): read_raw_lines for every harness whose transcript is a file of lines.
+ScanStats read_jsonl_raw_lines(const std::string& path, const RawLineFn& fn, const CancelToken* cancel);
 
 // The whole-file byte screen a search runs before reading a transcript (core of its sparse path).
 struct SkimResult {

@@ -137,10 +137,7 @@ class CodexMapper final : public EntryMapper {
   }
 
   void as_message(Record& r, const char* role) {
-    r.type = role;
-    r.message.present = true;
-    r.message.role = role;
-    r.message.has_content = true;
+    make_message(r, role);
     if (r.type == "assistant") r.message.model = model_;
   }
 
@@ -253,18 +250,7 @@ class CodexMapper final : public EntryMapper {
   // An interrupted turn ends every call still without a result, each then interrupted; with none pending it
   // is the interrupt itself.
   void interrupted(Record& r) {
-    as_message(r, "user");
-    if (pending_.empty()) {
-      r.message.content_is_string = true;
-      r.message.content_string = std::string(detail::kInterruptUser);
-      return;
-    }
-    for (const std::string& id : pending_) {
-      r.message.blocks.push_back(tool_result_block(id, "turn interrupted before the call returned", true,
-                                                   status_marker("interrupted", std::nullopt)));
-      answered_.insert(id);
-    }
-    pending_.clear();
+    interrupt_pending_calls(r, pending_, answered_, "turn interrupted before the call returned");
   }
 
   std::string session_id_, cwd_, version_, branch_, model_;

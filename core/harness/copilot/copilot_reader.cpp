@@ -75,23 +75,16 @@ class CopilotMapper final : public EntryMapper {
     if (const std::string b = entry_string(context, "branch"); !b.empty()) branch_ = b;
   }
 
-  static void as_message(Record& r, const char* role) {
-    r.type = role;
-    r.message.present = true;
-    r.message.role = role;
-    r.message.has_content = true;
-  }
-
   void user(const json& data, Record& r) {
     const std::string source = entry_string(data, "source");
     if (!source.empty() && source != "user") return;
-    as_message(r, "user");
+    make_message(r, "user");
     r.message.content_is_string = true;
     r.message.content_string = entry_string(data, "content");
   }
 
   void agent(const json& data, Record& r) {
-    as_message(r, "assistant");
+    make_message(r, "assistant");
     r.message.id = entry_string(data, "messageId");
     r.message.model = entry_string(data, "model").empty() ? model_ : entry_string(data, "model");
     if (const std::string thought = entry_string(data, "reasoningText"); !thought.empty())
@@ -116,7 +109,7 @@ class CopilotMapper final : public EntryMapper {
   void reasoning(const json& data, Record& r) {
     const std::string text = entry_string(data, "content");
     if (text.empty()) return;
-    as_message(r, "assistant");
+    make_message(r, "assistant");
     r.message.blocks.push_back(thinking_block(text));
   }
 
@@ -147,25 +140,14 @@ class CopilotMapper final : public EntryMapper {
       status = "denied";
     else if (data.value("success", false) != true || (exit_code && *exit_code != 0))
       status = "error";
-    as_message(r, "user");
+    make_message(r, "user");
     r.message.blocks.push_back(
         tool_result_block(id, std::move(text), !status.empty(),
                           status.empty() && !exit_code ? "" : status_marker(status, exit_code)));
   }
 
   void aborted(Record& r) {
-    as_message(r, "user");
-    if (pending_.empty()) {
-      r.message.content_is_string = true;
-      r.message.content_string = std::string(detail::kInterruptUser);
-      return;
-    }
-    for (const std::string& id : pending_) {
-      r.message.blocks.push_back(tool_result_block(id, "aborted before the call returned", true,
-                                                   status_marker("interrupted", std::nullopt)));
-      answered_.insert(id);
-    }
-    pending_.clear();
+    interrupt_pending_calls(r, pending_, answered_, "aborted before the call returned");
   }
 
   std::string cwd_, session_id_, version_, branch_, model_;

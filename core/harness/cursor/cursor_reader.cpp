@@ -97,25 +97,7 @@ class CursorReader final : public TranscriptReader {
 
   ScanStats read_raw_lines(const Transcript& t, const RawLineFn& fn,
                            const CancelToken* cancel) const override {
-    LineScanner scanner;
-    ScanStats stats = scanner.scan_lines(
-        t.path,
-        [&](const LineView& lv) {
-          return fn(RawLine{lv.bytes, lv.line, lv.offset, false});
-        },
-        cancel);
-    if (!stats.torn_tail || stats.stopped || !stats.error.empty()) return stats;
-    std::string bytes(stats.torn_tail_bytes, '\0');
-    const FileHandle file(t.path);
-    const ssize_t n =
-        file.fd < 0 ? -1 : pread_upto(file.fd, bytes.data(), bytes.size(), stats.torn_tail_offset);
-    if (n < 0) {
-      stats.error = "cannot read the torn final line";
-      return stats;
-    }
-    bytes.resize(static_cast<size_t>(n));
-    fn(RawLine{bytes, stats.torn_tail_line, stats.torn_tail_offset, true});
-    return stats;
+    return read_jsonl_raw_lines(t.path, fn, cancel);
   }
 
   TurnOpener turn_opener() const override { return &cursor_opens_turn; }

@@ -124,24 +124,17 @@ class GeminiMapper final : public EntryMapper {
   }
 
  private:
-  static void as_message(Record& r, const char* role) {
-    r.type = role;
-    r.message.present = true;
-    r.message.role = role;
-    r.message.has_content = true;
-  }
-
   void user(const json& entry, Record& r) {
     const std::string text = gemini_user_text(entry.value("content", json()));
     if (text.empty() || text.starts_with("<session_context>"))
       return;  // function responses / injected context
-    as_message(r, "user");
+    make_message(r, "user");
     r.message.content_is_string = true;
     r.message.content_string = text;
   }
 
   void agent(const json& entry, Record& r) {
-    as_message(r, "assistant");
+    make_message(r, "assistant");
     r.message.id = entry_string(entry, "id");
     r.message.model = entry_string(entry, "model");
     for (const json& t : entry.value("thoughts", json::array())) {
