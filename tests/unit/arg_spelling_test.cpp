@@ -9,6 +9,8 @@
 #include "temp_store.h"
 #include "tools/common/tool.h"
 
+namespace arg_spelling_unit {
+
 using csift_test::TempStore;
 
 namespace {
@@ -87,3 +89,5 @@ TEST_CASE("a pattern quoted in a note is never rewritten; the arguments around i
   CHECK(over_mcp.find("Active filters: label user.") != std::string::npos);
   CHECK(over_cli.find("Active filters: -t user.") != std::string::npos);
 }
+
+}  // namespace arg_spelling_unit

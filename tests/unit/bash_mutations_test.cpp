@@ -7,6 +7,8 @@
 #include "core/mutations/bash_mutations.h"
 #include "core/mutations/shell_words.h"
 
+namespace bash_mutations_unit {
+
 using namespace csift;
 
 namespace {
@@ -103,3 +105,5 @@ TEST_CASE("interpreter write idioms: a literal target is a row, anything else on
   CHECK(read("node -e \"require('fs').writeFileSync(name, 'x')\"") == V{"marker interp:node marker"});
   CHECK(read("bash -c 'rm -f a && touch b'") == V{"rm /w/a cwd-joined", "touch /w/b cwd-joined"});
 }
+
+}  // namespace bash_mutations_unit

@@ -4,6 +4,8 @@
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/record_parser.h"
 
+namespace classify_unit {
+
 using namespace csift;
 
 namespace {
@@ -654,3 +656,5 @@ TEST_CASE("inline sidechain records of a session file are the subagent's, never 
   CHECK(own[0].from == "s1");
   CHECK(own[0].to == "self");
 }
+
+}  // namespace classify_unit

@@ -8,6 +8,8 @@
 #include "temp_store.h"
 #include "tools/common/tool.h"
 
+namespace cli_unit {
+
 using namespace csift;
 
 namespace {
@@ -244,3 +246,5 @@ TEST_CASE("an alias annotation is another spelling of the flag, listed in help")
   CHECK(usage_message({"--additional-contex"}, schema).find("did you mean --additional-context?") !=
         std::string::npos);
 }
+
+}  // namespace cli_unit

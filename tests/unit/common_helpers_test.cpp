@@ -7,6 +7,8 @@
 #include "tools/common/span_args.h"
 #include "tools/common/text_fields.h"
 
+namespace common_helpers_unit {
+
 using namespace csift;
 
 namespace {
@@ -133,3 +135,5 @@ TEST_CASE("string_array: a lone string or the strings of an array, in order") {
   CHECK(string_array(args, "empty").empty());
   CHECK(string_array(args, "absent").empty());
 }
+
+}  // namespace common_helpers_unit

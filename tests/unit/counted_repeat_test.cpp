@@ -12,6 +12,8 @@
 
 #include "core/regex/regex.h"
 
+namespace counted_repeat_unit {
+
 using namespace csift;
 
 namespace {
@@ -221,3 +223,5 @@ TEST_CASE("counted repeats: long matches are cut like the DFA path's") {
     }
   }
 }
+
+}  // namespace counted_repeat_unit

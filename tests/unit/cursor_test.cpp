@@ -11,6 +11,8 @@
 #include "core/harness/cursor/cursor_reader.h"
 #include "core/harness/cursor/cursor_store.h"
 
+namespace cursor_unit {
+
 using namespace csift;
 namespace fs = std::filesystem;
 
@@ -137,3 +139,5 @@ TEST_CASE("cursor: records carry prompts, tool calls and results; bad lines are 
     CHECK(failed == truth.failed_results);
   }
 }
+
+}  // namespace cursor_unit

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+namespace envelope_unit {
+
 using namespace csift;
 
 TEST_CASE("Envelope: header first, rows, summary last") {
@@ -70,3 +72,5 @@ TEST_CASE("one_line folds whitespace runs") {
   CHECK(one_line("  lead and trail \n") == "lead and trail");
   CHECK(one_line("") == "");
 }
+
+}  // namespace envelope_unit

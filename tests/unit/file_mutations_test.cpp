@@ -7,6 +7,8 @@
 #include "core/store/store.h"
 #include "temp_store.h"
 
+namespace file_mutations_unit {
+
 using namespace csift;
 using csift_test::TempStore;
 
@@ -88,3 +90,5 @@ TEST_CASE("structured edits count only when their result landed; integrity error
   CHECK(m.unconfirmed == 1);
   CHECK(m.turns == 2);
 }
+
+}  // namespace file_mutations_unit

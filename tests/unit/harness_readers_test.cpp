@@ -21,6 +21,8 @@
 #include "core/record/transcript_reader.h"
 #include "core/store/targets.h"
 
+namespace harness_readers_unit {
+
 using namespace csift;
 namespace fs = std::filesystem;
 
@@ -350,3 +352,5 @@ TEST_CASE("harness selection: all reads every store found and reports the absent
   // Without the argument, Claude Code stays the default: its store is required.
   CHECK_THROWS_AS(scope_of(env, {}), ToolError);
 }
+
+}  // namespace harness_readers_unit

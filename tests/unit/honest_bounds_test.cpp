@@ -23,6 +23,8 @@
 #include "tools/search/search_envelope.h"
 #include "tools/search/search_types.h"
 
+namespace honest_bounds_unit {
+
 namespace fs = std::filesystem;
 using namespace csift;
 
@@ -241,3 +243,5 @@ TEST_CASE("a zero-match search is a definitive absence only when everything was 
   scope.problems.push_back({"/y.jsonl", "a FIFO"});
   CHECK_FALSE(verdict(SearchScan{}));
 }
+
+}  // namespace honest_bounds_unit

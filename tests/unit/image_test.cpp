@@ -7,6 +7,8 @@
 #include "tools/image/base64.h"
 #include "tools/image/image_codec.h"
 
+namespace image_unit {
+
 using namespace csift;
 
 namespace {
@@ -115,3 +117,5 @@ TEST_CASE("codecs: formats by media type and extension") {
   CHECK(format_of_extension("md") == ImageFormat::unknown);
   CHECK(std::string(extension_of(ImageFormat::jpeg)) == "jpg");
 }
+
+}  // namespace image_unit

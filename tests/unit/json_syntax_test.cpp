@@ -12,6 +12,8 @@
 #include "core/harness/claude_code/record_parser.h"
 #include "core/json/json_syntax.h"
 
+namespace json_syntax_unit {
+
 using namespace csift;
 
 namespace {
@@ -134,3 +136,5 @@ TEST_CASE("json_object_well_formed agrees with simdjson on every fixture line an
   CHECK(valid > 1000);
   CHECK(invalid > 1000);
 }
+
+}  // namespace json_syntax_unit

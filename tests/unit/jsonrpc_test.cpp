@@ -9,6 +9,8 @@
 #include "server/tool_listing.h"
 #include "tools/common/tool.h"
 
+namespace jsonrpc_unit {
+
 using csift::json;
 namespace rpc = csift::rpc;
 
@@ -178,3 +180,5 @@ TEST_CASE("jsonrpc: nesting is bounded before parsing") {
   CHECK_FALSE(csift::rpc::parse("{", &too_deep));
   CHECK_FALSE(too_deep);
 }
+
+}  // namespace jsonrpc_unit

@@ -6,6 +6,8 @@
 #include "core/base/error.h"
 #include "core/record/labels.h"
 
+namespace labels_unit {
+
 using namespace csift;
 
 namespace {
@@ -136,3 +138,5 @@ TEST_CASE("valid selector text lists roles, classes and leaves") {
   CHECK(t.find("agent.communication") != std::string::npos);
   CHECK(t.find("harness.meta.system") != std::string::npos);
 }
+
+}  // namespace labels_unit

@@ -11,6 +11,8 @@
 
 #include "core/scan/line_scanner.h"
 
+namespace line_scanner_unit {
+
 namespace fs = std::filesystem;
 using namespace csift;
 
@@ -235,3 +237,5 @@ TEST_CASE("scan_backward handles a line longer than every chunk and a file with 
   CHECK(stats.torn_tail);
   CHECK(stats.torn_tail_bytes == 17);
 }
+
+}  // namespace line_scanner_unit

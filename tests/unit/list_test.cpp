@@ -7,6 +7,8 @@
 #include "temp_store.h"
 #include "tools/common/span_args.h"
 
+namespace list_unit {
+
 using namespace csift;
 
 namespace {
@@ -201,3 +203,5 @@ TEST_CASE("probe: a session file's inline sidechain records are never its first 
       "-p/agent-a1b2c3.jsonl", user("act as the DIRECTOR agent", "2026-03-01T09:00:02Z", side, "1.0.80"));
   CHECK(probe_session(agent_path).first_user.text == "act as the DIRECTOR agent");
 }
+
+}  // namespace list_unit

@@ -5,6 +5,8 @@
 
 #include "core/regex/needles.h"
 
+namespace needles_unit {
+
 using namespace csift;
 
 namespace {
@@ -88,3 +90,5 @@ TEST_CASE("needles: the plain literal fast path") {
   CHECK_FALSE(needle_safe_byte(0x7F));
   CHECK_FALSE(needle_safe_byte(0xC3));
 }
+
+}  // namespace needles_unit

@@ -18,6 +18,8 @@
 #include "core/harness/opencode/opencode_store.h"
 #include "tests/unit/temp_store.h"
 
+namespace opencode_unit {
+
 using namespace csift;
 namespace fs = std::filesystem;
 
@@ -485,3 +487,5 @@ TEST_CASE("opencode: a row with unexpected types decodes without throwing, readi
   CHECK_FALSE(decode_opencode_line(R"({"neither":1})", v2, error));
   CHECK(error.find("neither") != std::string::npos);
 }
+
+}  // namespace opencode_unit

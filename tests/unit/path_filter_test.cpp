@@ -5,6 +5,8 @@
 #include "core/base/error.h"
 #include "tools/common/path_filter.h"
 
+namespace path_filter_unit {
+
 using namespace csift;
 
 TEST_CASE("glob: * and ? stay in one component, ** crosses /, classes, whole-path match") {
@@ -37,3 +39,5 @@ TEST_CASE("regex and glob are ANDed; a bad pattern is a usage error naming its a
   }
   CHECK_THROWS_AS(PathFilter::from_args(json{{"glob", "/a/[bc"}}), ToolError);
 }
+
+}  // namespace path_filter_unit

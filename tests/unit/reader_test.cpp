@@ -9,6 +9,8 @@
 #include "core/harness/claude_code/record_parser.h"
 #include "core/record/transcript_reader.h"
 
+namespace reader_unit {
+
 using namespace csift;
 namespace fs = std::filesystem;
 
@@ -169,3 +171,5 @@ TEST_CASE("a missing file reports an error") {
   CHECK_FALSE(r.error.empty());
   CHECK(r.records.empty());
 }
+
+}  // namespace reader_unit

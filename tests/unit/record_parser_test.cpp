@@ -4,6 +4,8 @@
 #include "core/harness/claude_code/claude_fields.h"
 #include "core/harness/claude_code/record_parser.h"
 
+namespace record_parser_unit {
+
 using namespace csift;
 
 TEST_CASE("parser fills envelope fields whatever the key order") {
@@ -250,3 +252,5 @@ TEST_CASE("may_open_turn never rejects an opener") {
       R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","is_error":true,"content":"The user doesn't want to proceed with this tool use. To tell you how to proceed, the user said:\nno"}]}})"));
   CHECK_FALSE(may_open_turn(R"({"type":"assistant","message":{"role":"assistant","content":"x"}})"));
 }
+
+}  // namespace record_parser_unit

@@ -5,6 +5,8 @@
 #include "core/base/timefmt.h"
 #include "tools/common/record_render.h"
 
+namespace record_render_unit {
+
 using namespace csift;
 
 namespace {
@@ -269,3 +271,5 @@ TEST_CASE("excerpts count code points and never split a UTF-8 sequence") {
         "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9X\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xE2\x80\xA6 "
         "(+45 chars)");
 }
+
+}  // namespace record_render_unit

@@ -13,6 +13,8 @@
 #include "core/regex/pattern_ast.h"
 #include "core/regex/regex.h"
 
+namespace regex_unit {
+
 using namespace csift;
 
 namespace {
@@ -366,3 +368,5 @@ TEST_CASE("regex: randomized differential against PCRE2") {
   }
   CHECK(checked == 1500);
 }
+
+}  // namespace regex_unit

@@ -8,6 +8,8 @@
 #include "core/regex/regex.h"
 #include "core/regex/required_bytes.h"
 
+namespace required_bytes_unit {
+
 using namespace csift;
 
 namespace {
@@ -76,3 +78,5 @@ TEST_CASE("the matcher's byte and needle screens never lose a match") {
     CHECK((m.is_match(c.text) == MatchStatus::match) == c.match);
   }
 }
+
+}  // namespace required_bytes_unit

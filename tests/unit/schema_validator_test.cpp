@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+namespace schema_validator_unit {
+
 using namespace csift;
 
 namespace {
@@ -124,3 +126,5 @@ TEST_CASE("integral floats become int64 integers; integers beyond int64 are refu
   json d = json::parse(R"({"target": "x", "limit": 9223372036854775807})");
   CHECK(validate_and_apply_defaults(test_schema(), d).empty());
 }
+
+}  // namespace schema_validator_unit

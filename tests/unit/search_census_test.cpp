@@ -7,6 +7,8 @@
 #include "fake_scan.h"
 #include "tools/search/search_census.h"
 
+namespace search_census_unit {
+
 using namespace csift;
 using csift_test::fixture_transcript;
 using csift_test::request;
@@ -139,3 +141,5 @@ TEST_CASE(
   CHECK(env.notes[1].find("8 records excluded: outside the model domain") != std::string::npos);
   CHECK(render_census_text(env) == "9 claude-opus-4-6\n6 claude-sonnet-4-5-20250929\n");
 }
+
+}  // namespace search_census_unit

@@ -6,6 +6,8 @@
 #include "temp_store.h"
 #include "tools/search/search.h"
 
+namespace search_frame_unit {
+
 using namespace csift;
 using csift_test::TempStore;
 
@@ -102,3 +104,5 @@ TEST_CASE("exchange frame: siblings on request are the rest of the turn, capped,
   CHECK(results == 3);
   CHECK(x["siblings_hidden"] == json({{"agent.tool.use", 7}, {"agent.tool.result", 7}}));
 }
+
+}  // namespace search_frame_unit

@@ -15,6 +15,8 @@
 #include "tools/search/search_prefilter.h"
 #include "tools/search/search_scan.h"
 
+namespace search_load_unit {
+
 using namespace csift;
 
 namespace {
@@ -114,3 +116,5 @@ TEST_CASE("a pattern without needles loads densely") {
   CHECK_FALSE(load.sparse);
   CHECK(load.declined.empty());
 }
+
+}  // namespace search_load_unit

@@ -9,6 +9,8 @@
 #include "temp_store.h"
 #include "tools/search/search_siblings.h"
 
+namespace search_siblings_unit {
+
 using namespace csift;
 using csift_test::fixture_transcript;
 using csift_test::request;
@@ -137,3 +139,5 @@ TEST_CASE("siblings text: one context line per sibling and the exact show pointe
             .find("more \xC2\xB7 show {\"targets\":[\"@" + kSid + "\"],\"line\":[\"1..13\"]})") !=
         std::string::npos);
 }
+
+}  // namespace search_siblings_unit

@@ -12,6 +12,8 @@
 #include "tools/search/search_prefilter.h"
 #include "tools/search/search_types.h"
 
+namespace search_unit {
+
 using namespace csift;
 
 namespace {
@@ -180,3 +182,5 @@ TEST_CASE("search cancellation: a cancelled scan stops and is never an answer") 
   CHECK(reports < scope.transcripts.size());
   CHECK_THROWS_AS(run_search(a, ctx), ToolError);  // a cancelled search fails instead of a partial result
 }
+
+}  // namespace search_unit

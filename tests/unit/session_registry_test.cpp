@@ -9,6 +9,8 @@
 #include "core/store/session_registry.h"
 #include "tests/unit/temp_store.h"
 
+namespace session_registry_unit {
+
 using namespace csift;
 using csift_test::TempStore;
 
@@ -85,3 +87,5 @@ TEST_CASE("a registry row is trusted only for the process that wrote it") {
     CHECK(r.evidence[0].find("no registry row") != std::string::npos);
   }
 }
+
+}  // namespace session_registry_unit

@@ -8,6 +8,8 @@
 #include "temp_store.h"
 #include "tools/show/show.h"
 
+namespace show_unit {
+
 using namespace csift;
 using csift_test::TempStore;
 
@@ -267,3 +269,5 @@ TEST_CASE("unresolved sidecar markers merge into a top-level session; resolved p
   CHECK(f.run({{"line", {"2"}}}).summary["with_elicitation_sidecar"] == false);
   CHECK(f.run({{"line", {"-1"}}, {"raw", true}}).rows.size() == 1);  // raw never merges
 }
+
+}  // namespace show_unit

@@ -6,6 +6,8 @@
 #include "temp_store.h"
 #include "tools/common/classified_transcript.h"
 
+namespace spawn_join_unit {
+
 using namespace csift;
 using csift_test::TempStore;
 
@@ -97,3 +99,5 @@ TEST_CASE("spawn join: a notification's pulse and <result> hits each carry the s
   CHECK(report["label"] == "agent.communication.inbox");
   CHECK(report["labels"] == json({"agent.communication.inbox", "harness.notification.subagent"}));
 }
+
+}  // namespace spawn_join_unit

@@ -6,6 +6,8 @@
 #include "tools/stats/stats_tally.h"
 #include "tools/stats/token_ledger.h"
 
+namespace stats_unit {
+
 using namespace csift;
 
 namespace {
@@ -130,3 +132,5 @@ TEST_CASE("tally: whole-file census, windowed counts and per-id tokens") {
     CHECK(tally.tokens.at("opus") == TokenCounts{10, 50, 2000, 1000});
   }
 }
+
+}  // namespace stats_unit

@@ -10,6 +10,8 @@
 #include "core/store/store.h"
 #include "tests/unit/temp_store.h"
 
+namespace store_unit {
+
 using namespace csift;
 using csift_test::TempStore;
 using csift_test::user_line;
@@ -208,3 +210,5 @@ TEST_CASE("discovery over the real corpus layouts") {
     agents += list_subagents(s).size();
   CHECK(agents >= 10);
 }
+
+}  // namespace store_unit

@@ -8,6 +8,8 @@
 
 #include "core/regex/substring_finder.h"
 
+namespace substring_finder_unit {
+
 using namespace csift;
 
 namespace {
@@ -202,3 +204,5 @@ TEST_CASE("substring finder: the padded end screen never matches into the paddin
     CHECK(SubstringFinder({long_needle}, false).find(with_long) == SubstringFinder::npos);
   }
 }
+
+}  // namespace substring_finder_unit

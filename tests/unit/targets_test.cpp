@@ -6,6 +6,8 @@
 #include "core/store/trap_marker.h"
 #include "tests/unit/temp_store.h"
 
+namespace targets_unit {
+
 using namespace csift;
 using csift_test::TempStore;
 using csift_test::tool_use_line;
@@ -296,3 +298,5 @@ TEST_CASE("resolve_one names exactly one transcript") {
   CHECK_THROWS_AS(resolver.resolve_one("-other"), ToolError);
   CHECK(resolver.claude_home() == (f.store.root / ".claude").string());
 }
+
+}  // namespace targets_unit

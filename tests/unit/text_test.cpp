@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+namespace text_unit {
+
 using namespace csift;
 
 TEST_CASE("trim: the default set is C isspace; a named set trims only its characters") {
@@ -97,3 +99,5 @@ TEST_CASE("lower_ascii on a string and starts_with_ignoring_case: ASCII letters 
   CHECK_FALSE(starts_with_ignoring_case("0a", "0a1b"));  // a prefix longer than the text
   CHECK_FALSE(starts_with_ignoring_case("workflow", "monitor"));
 }
+
+}  // namespace text_unit

@@ -7,6 +7,8 @@
 
 #include "core/base/error.h"
 
+namespace timefmt_unit {
+
 using namespace csift;
 
 namespace {
@@ -248,3 +250,5 @@ TEST_CASE("parse_when: an empty value is refused") {
   CHECK(kind_of_failure([] { parse_when("", 0, "--since"); }) == ErrorKind::usage);
   CHECK(kind_of_failure([] { parse_when("  ", 0, "--since"); }) == ErrorKind::usage);
 }
+
+}  // namespace timefmt_unit

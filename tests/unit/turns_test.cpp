@@ -7,6 +7,8 @@
 #include "core/harness/claude_code/record_parser.h"
 #include "core/record/turns.h"
 
+namespace turns_unit {
+
 using namespace csift;
 
 namespace {
@@ -113,3 +115,5 @@ TEST_CASE("inline sidechain records of a session file open no turn and belong to
   TurnAssignment own = assign_turns(rs, &opens_turn);
   CHECK(own.turn_count == 3);
 }
+
+}  // namespace turns_unit

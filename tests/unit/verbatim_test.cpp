@@ -7,6 +7,8 @@
 #include "tools/verbatim/verbatim_render.h"
 #include "tools/verbatim/verbatim_slices.h"
 
+namespace verbatim_unit {
+
 using namespace csift;
 
 namespace {
@@ -108,3 +110,5 @@ TEST_CASE("SummaryQuotes: user bullets and next-step quotes, compared by their o
   CHECK(q.quotes_agent("I have migrated the billing tables; the invoices view still reads the old one."));
   CHECK(dedup_key("  \"Hello   World...\"  ") == "hello world");
 }
+
+}  // namespace verbatim_unit

@@ -5,6 +5,8 @@
 #include "tests/unit/temp_store.h"
 #include "tools/whoami/whoami.h"
 
+namespace whoami_unit {
+
 using namespace csift;
 using csift_test::TempStore;
 using csift_test::tool_use_line;
@@ -120,3 +122,5 @@ TEST_CASE("whoami @trap walks the ancestry chain: self first, the top-level sess
   CHECK(text.find("session bbbb2222  (subagent · depth 0") == 0);
   CHECK_THROWS_AS(run_whoami(json{{"self", "@trap:JollyShinyBrook4283"}}, f.ctx), ToolError);
 }
+
+}  // namespace whoami_unit
