@@ -181,7 +181,9 @@ class CliParity(unittest.TestCase):
                     if rc == 0:  # the CLI's stderr notes, in MCP's vocabulary
                         same(notes.strip(), err.strip())
                     sc = r["structuredContent"]
-                    rc_json, out_json, _ = cli(tool["name"], dict(args, format="json"))
+                    # The JSON envelope of the same call (already printed when the call asked for JSON).
+                    rc_json, out_json = (rc, out) if args.get("format") == "json" else \
+                        cli(tool["name"], dict(args, format="json"))[:2]
                     if args.get("raw") and rc == 0 and rc_json == 2:
                         # search --raw refuses --format json on the CLI (its stdout is the verbatim lines); the
                         # rows MCP carries are exactly those lines.

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+from concurrent.futures import ThreadPoolExecutor
 
 from mcp_harness import FIXTURE_HOME, SLOW, HttpServer, StdioClient, binary, server_env
 
@@ -123,28 +124,36 @@ class Interop(unittest.TestCase):
             untestable = json.load(f)
         s = HttpServer()
         outcomes = {}
+
+        def run(scenario, spec, out):
+            args = [CONFORMANCE, "server", "--url", f"http://localhost:{s.port}/mcp", "--scenario", scenario, "-o", out]
+            if spec:
+                args += ["--spec-version", spec]
+            return self.run_node(args, timeout=120)
+
+        # Each scenario is a node process that spends most of its second loading the suite: three at a time
+        # against the one server (which must serve concurrent clients anyway) take a third of the time.
         try:
-            for scenario, spec in SCENARIOS:
-                label = scenario + (f"@{spec}" if spec else "")
-                with self.subTest(scenario=label), tempfile.TemporaryDirectory() as out:
-                    args = [CONFORMANCE, "server", "--url", f"http://localhost:{s.port}/mcp", "--scenario", scenario,
-                            "-o", out]
-                    if spec:
-                        args += ["--spec-version", spec]
-                    rc, stdout, stderr = self.run_node(args, timeout=120)
-                    checks = []
-                    for root, _, files in os.walk(out):
-                        if "checks.json" in files:
-                            with open(os.path.join(root, "checks.json")) as f:
-                                checks += json.load(f)
-                    self.assertTrue(checks, f"{label}: no checks recorded: {stdout[-2000:]} {stderr[-1000:]}")
-                    allowed = set(untestable.get(scenario, []))
-                    failed = [c for c in checks if c["status"] == "FAILURE" and not (
-                        c["id"] in allowed and str(c.get("errorMessage", "")).startswith("Not testable:"))]
-                    passed = [c for c in checks if c["status"] == "SUCCESS"]
-                    outcomes[label] = (len(passed), [c["id"] for c in failed])
-                    self.assertEqual(failed, [], f"{label} failed checks")
-                    self.assertTrue(passed, f"{label}: no check passed")
+            with tempfile.TemporaryDirectory() as root, ThreadPoolExecutor(max_workers=3) as pool:
+                outs = [os.path.join(root, str(i)) for i in range(len(SCENARIOS))]
+                runs = [pool.submit(run, scenario, spec, out) for (scenario, spec), out in zip(SCENARIOS, outs)]
+                for (scenario, spec), out, future in zip(SCENARIOS, outs, runs):
+                    label = scenario + (f"@{spec}" if spec else "")
+                    with self.subTest(scenario=label):
+                        rc, stdout, stderr = future.result()
+                        checks = []
+                        for d, _, files in os.walk(out):
+                            if "checks.json" in files:
+                                with open(os.path.join(d, "checks.json")) as f:
+                                    checks += json.load(f)
+                        self.assertTrue(checks, f"{label}: no checks recorded: {stdout[-2000:]} {stderr[-1000:]}")
+                        allowed = set(untestable.get(scenario, []))
+                        failed = [c for c in checks if c["status"] == "FAILURE" and not (
+                            c["id"] in allowed and str(c.get("errorMessage", "")).startswith("Not testable:"))]
+                        passed = [c for c in checks if c["status"] == "SUCCESS"]
+                        outcomes[label] = (len(passed), [c["id"] for c in failed])
+                        self.assertEqual(failed, [], f"{label} failed checks")
+                        self.assertTrue(passed, f"{label}: no check passed")
         finally:
             self.assertEqual(s.stop(), 0)
             print("conformance:", json.dumps(outcomes))
