@@ -8,6 +8,7 @@
 #include "core/json/stored_json.h"
 #include "core/mutations/bash_content.h"
 #include "core/mutations/bash_mutations.h"
+#include "core/mutations/screened_read.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
 #include "core/regex/substring_finder.h"
@@ -159,23 +160,13 @@ class ContentScan {
       out_.error = gate.error;
       return std::move(out_);
     }
-    ReadOptions opts;
-    opts.sequential = true;  // the screen follows the calls still awaiting a result
-    opts.cancel = cancel;
-    if (const RawLineProbes* probes = reader.raw_probes()) {
-      opts.want = [this, probes, &names](std::string_view line) {
-        return names.any_in(line) || probes->may_open_turn(line) ||
-               (line.find("tool_use") != std::string_view::npos &&
-                (line.find("Bash\"") != std::string_view::npos ||
-                 line.find("PowerShell\"") != std::string_view::npos)) ||
-               (!pending_ids_.empty() && line.find("tool_result") != std::string_view::npos &&
-                probes->mentions_tool_id(line, pending_ids_));
-      };
-    }
-    const ReadStats stats = for_each_record(transcript_, opts, [this](Record&& r) {
-      take(std::move(r));
-      return true;
-    });
+    const auto admits = [&names](std::string_view line) {
+      return names.any_in(line) || (line.find("tool_use") != std::string_view::npos &&
+                                    (line.find("Bash\"") != std::string_view::npos ||
+                                     line.find("PowerShell\"") != std::string_view::npos));
+    };
+    const ReadStats stats = read_screened(
+        transcript_, admits, pending_ids_, [this](Record&& r) { take(std::move(r)); }, cancel);
     out_.skipped_lines = stats.skipped_lines;
     out_.error = stats.error;
     number_turns();

@@ -6,6 +6,7 @@
 
 #include "core/harness/claude_code/claude_fields.h"
 #include "core/json/stored_json.h"
+#include "core/mutations/screened_read.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
 
@@ -58,20 +59,9 @@ class MutationScan {
   explicit MutationScan(const Transcript& t) : transcript_(t) {}
 
   TranscriptMutations run(const CancelToken* cancel) {
-    ReadOptions opts;
-    opts.sequential = true;  // the screen below depends on the calls seen so far
-    opts.cancel = cancel;
-    if (const RawLineProbes* probes = reader_for(transcript_).raw_probes()) {
-      opts.want = [this, probes](std::string_view line) {
-        return may_call_mutating_tool(line) || probes->may_open_turn(line) ||
-               (!pending_ids_.empty() && line.find("tool_result") != std::string_view::npos &&
-                probes->mentions_tool_id(line, pending_ids_));
-      };
-    }
-    const ReadStats stats = for_each_record(transcript_, opts, [this](Record&& r) {
-      take(std::move(r));
-      return true;
-    });
+    const ReadStats stats = read_screened(
+        transcript_, [this](std::string_view line) { return may_call_mutating_tool(line); }, pending_ids_,
+        [this](Record&& r) { take(std::move(r)); }, cancel);
     out_.skipped_lines = stats.skipped_lines;
     out_.error = stats.error;
     // A call with no result: a Bash command's text still names what it may have changed (kept, as a Bash
