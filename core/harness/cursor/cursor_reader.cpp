@@ -2,7 +2,7 @@
 // path), with every physical line accounted for: records + skipped + blank + declined == lines.
 #include "core/harness/cursor/cursor_reader.h"
 
-#include "core/json/json_syntax.h"
+#include "core/harness/decoded_line_walk.h"
 #include "core/scan/file_handle.h"
 #include "core/scan/line_scanner.h"
 
@@ -14,65 +14,24 @@ bool cursor_blank(std::string_view s) {
   return s.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
-struct CursorWalk {
-  const ReadOptions& opts;
-  RecordSink& sink;
-  ReadStats stats;
-
-  void census(const std::string& type) {
-    if (opts.census_types) ++stats.line_types[type.empty() ? "(untyped)" : type];
-  }
-  void skip(uint64_t line, std::string reason) {
-    ++stats.skipped_lines;
-    census("(malformed)");
-    sink.skipped({line, std::move(reason)});
-  }
-  bool line(const LineView& lv) {
-    ++stats.lines;
-    if (cursor_blank(lv.bytes)) {
-      ++stats.blank_lines;
-      census("(blank)");
-      return true;
-    }
-    const bool candidate = !opts.want || (lv.line == 1 && opts.parse_first_line) || opts.want(lv.bytes);
-    if (!candidate) {
-      size_t out_of_range = 0;
-      if (!json_object_well_formed(lv.bytes, &out_of_range)) {
-        skip(lv.line, "malformed JSON: not a {...} object");
-        return true;
-      }
-      ++stats.non_candidate_lines;
-      stats.values_out_of_range += out_of_range;
-      if (opts.keep_declined) sink.declined({lv.line, lv.offset, lv.bytes.size()});
-      census("(declined)");
-      return true;
-    }
-    Record r;
-    std::string error;
-    if (!decode_cursor_line(lv.bytes, r, error)) {
-      skip(lv.line, error);
-      return true;
-    }
-    r.line = lv.line;
-    r.offset = lv.offset;
-    r.length = lv.bytes.size();
-    census(r.type);
-    return sink.record(std::move(r));
-  }
-};
-
 class CursorReader final : public TranscriptReader {
  public:
   std::string_view harness() const override { return kCursorHarness; }
 
   ReadStats read(const Transcript& t, const ReadOptions& opts, RecordSink& sink) const override {
-    CursorWalk walk{opts, sink, {}};
+    DecodedLineWalk walk{opts, sink, &decode_cursor_line, "malformed JSON: not a {...} object"};
     LineScanner scanner;
     const ScanStats scan = scanner.scan_lines(
         t.path,
         [&](const LineView& lv) {
           if (opts.sequential && opts.max_lines && walk.stats.lines >= opts.max_lines) return false;
-          if (!walk.line(lv)) {
+          ++walk.stats.lines;
+          if (cursor_blank(lv.bytes)) {
+            ++walk.stats.blank_lines;
+            walk.census("(blank)");
+            return true;
+          }
+          if (!walk.line(lv.bytes, lv.line, lv.offset)) {
             walk.stats.stopped = true;
             return false;
           }

@@ -1,54 +1,12 @@
 #include "core/harness/opencode/opencode_reader.h"
 
+#include "core/harness/decoded_line_walk.h"
 #include "core/harness/opencode/opencode_fields.h"
 #include "core/harness/opencode/opencode_log.h"
-#include "core/json/json_syntax.h"
 
 namespace csift {
 
 namespace {
-
-struct OpenCodeLineWalk {
-  const ReadOptions& opts;
-  RecordSink& sink;
-  ReadStats stats;
-
-  void census(const std::string& type) {
-    if (opts.census_types) ++stats.line_types[type.empty() ? "(untyped)" : type];
-  }
-  void skip(uint64_t line, std::string reason) {
-    ++stats.skipped_lines;
-    census("(malformed)");
-    sink.skipped({line, std::move(reason)});
-  }
-  // One line of the log; false when the sink asks to stop.
-  bool line(const std::string& bytes, uint64_t number, uint64_t offset) {
-    const bool candidate = !opts.want || (number == 1 && opts.parse_first_line) || opts.want(bytes);
-    if (!candidate) {
-      size_t out_of_range = 0;
-      if (!json_object_well_formed(bytes, &out_of_range)) {
-        skip(number, "malformed JSON: the stored row is not a JSON object");
-        return true;
-      }
-      ++stats.non_candidate_lines;
-      stats.values_out_of_range += out_of_range;
-      if (opts.keep_declined) sink.declined({number, offset, bytes.size()});
-      census("(declined)");
-      return true;
-    }
-    Record r;
-    std::string error;
-    if (!decode_opencode_line(bytes, r, error)) {
-      skip(number, error);
-      return true;
-    }
-    r.line = number;
-    r.offset = offset;
-    r.length = bytes.size();
-    census(r.type);
-    return sink.record(std::move(r));
-  }
-};
 
 class OpenCodeReader final : public TranscriptReader {
  public:
@@ -57,7 +15,8 @@ class OpenCodeReader final : public TranscriptReader {
 
   ReadStats read(const Transcript& t, const ReadOptions& opts, RecordSink& sink) const override {
     const OpenCodeLog log = render_opencode_log(t);
-    OpenCodeLineWalk walk{opts, sink, {}};
+    DecodedLineWalk walk{opts, sink, &decode_opencode_line,
+                         "malformed JSON: the stored row is not a JSON object"};
     walk.stats.error = log.error;
     uint64_t offset = 0;
     for (size_t i = 0; i < log.lines.size(); ++i) {
