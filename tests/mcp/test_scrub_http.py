@@ -1,6 +1,6 @@
 """Scrubbing over HTTP: one server over the labelled triage corpus (fixtures/triage), every tool called in text
-and JSON against the session holding the planted secrets (fixtures/triage/secrets.json); no planted value may
-appear in any answer, and a call may not turn scrubbing off over HTTP."""
+and JSON against the session holding the planted secrets (fixtures/triage/secrets.json), and the session's
+resources; no planted value may appear in any answer, and a call may not turn scrubbing off over HTTP."""
 import json
 import os
 import unittest
@@ -52,6 +52,17 @@ class ScrubOverHttp(unittest.TestCase):
                         redactions += text.count("[REDACTED:")
                         for value in secrets:
                             self.assertNotIn(value, text, f"{name} {args}")
+            # Resources carry transcript text too: the listing's titles and a session read back.
+            for i, (method, params) in enumerate([("resources/list", {}),
+                                                  ("resources/read", {"uri": "csift://session/" + SESSION[1:]})]):
+                st, _, body = s.post({"jsonrpc": "2.0", "id": 10 + i, "method": method, "params": params},
+                                     session=sid, headers=h)
+                self.assertEqual(st, 200, body)
+                self.assertIn("result", body)
+                text = json.dumps(body, ensure_ascii=False)
+                redactions += text.count("[REDACTED:")
+                for value in secrets:
+                    self.assertNotIn(value, text, method)
             self.assertGreater(calls, len(tools))
             self.assertGreater(redactions, len(secrets))  # the secrets were read, and replaced
             st, _, body = s.post({"jsonrpc": "2.0", "id": 4, "method": "tools/call",

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/scrub/scrubber.h"
+#include "tools/common/tool.h"
 
 namespace {
 
@@ -81,4 +82,28 @@ TEST_CASE("scrubber: raw JSON lines, escapes and every kind documented") {
   for (int i = 0; i < 100000; ++i)
     big += "ghp_sk-@a.";
   CHECK(scrub_text(big).size() >= big.size() / 2);
+}
+
+TEST_CASE("scrubber: the scrub argument through the dispatcher, off by default, forced on over HTTP") {
+  const std::string home = std::string(CSIFT_SOURCE_DIR) + "/fixtures/triage/home";
+  csift::ToolContext ctx;
+  ctx.env.vars["HOME"] = home;
+  ctx.env.cwd = "/";
+  const csift::json args = {{"targets", {"@7a1a0000-0000-4000-8000-00000000cc01"}}, {"line", {".."}}};
+  const csift::ToolSpec& show = *csift::find_tool("show");
+  const std::string plain = csift::invoke_tool(show, args, ctx).text;
+  CHECK(plain.find("ghp_R2d2C3po") != std::string::npos);  // stdio / CLI: off unless asked
+  csift::json asked = args;
+  asked["scrub"] = true;
+  const csift::ToolOutcome scrubbed = csift::invoke_tool(show, asked, ctx);
+  CHECK(scrubbed.text.find("ghp_R2d2C3po") == std::string::npos);
+  CHECK(scrubbed.text.find("[REDACTED:github-token]") != std::string::npos);
+  CHECK(scrubbed.envelope.rows.front().dump().find("ghp_R2d2C3po") == std::string::npos);
+  ctx.env.caller = csift::CallerLink::network;  // HTTP: on by default, false refused
+  CHECK(csift::invoke_tool(show, args, ctx).text.find("[REDACTED:github-token]") != std::string::npos);
+  asked["scrub"] = false;
+  const csift::ToolOutcome refused = csift::invoke_tool(show, asked, ctx);
+  CHECK(refused.envelope.is_error);
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.text.find("HTTP") != std::string::npos);
 }

@@ -259,6 +259,9 @@ TEST_CASE("triage digest: the self rule and the flag phrases") {
   CHECK(csift::is_self_call("mcp__csift-mcp__search", "{}"));
   CHECK(csift::is_self_call("shell", R"({"command":["bash","-lc","csift-mcp --cli whoami"]})"));
   CHECK_FALSE(csift::is_self_call("shell", R"({"command":["bash","-lc","make csift"]})"));
+  CHECK(csift::is_self_call("shell", R"({"command":["/bin/dash","-cl","x; csift-mcp --cli list"]})"));
+  // Anything but a shell, a -c flag and one script is an argv, not a script: its first word is the shell.
+  CHECK_FALSE(csift::is_self_call("shell", R"({"command":["bash","-lc","csift-mcp --cli list","extra"]})"));
   CHECK(csift::args_digest(R"({"command":"make test","description":"a"})") ==
         csift::args_digest(R"({"command":"make test","description":"b"})"));
   CHECK(csift::args_digest(R"({"b":1,"a":2})") == csift::args_digest(R"({"a":2, "b":1})"));
@@ -269,4 +272,30 @@ TEST_CASE("triage digest: the self rule and the flag phrases") {
   bool cut = false;
   CHECK(csift::cut_utf8("h\xC3\xA9llo", 2, cut) == "h");
   CHECK(cut);
+}
+
+// The whole digest of each reader's session, against fixtures/triage/golden/<harness>.digest.json. After a
+// deliberate change of the digest, rerun with CSIFT_UPDATE_GOLDEN=1 to rewrite them, and review the diff.
+TEST_CASE("triage digest: golden digest per harness") {
+  const TriageOpenCodeData data;
+  const auto sessions = triage_sessions(data);
+  const nlohmann::json labels = triage_read_json(kTriageDir / "labels.json");
+  std::set<std::string> refs;
+  for (const auto& l : labels)
+    refs.insert(l["session"].get<std::string>());
+  const bool update = std::getenv("CSIFT_UPDATE_GOLDEN") != nullptr;
+  for (const std::string& ref : refs) {
+    CAPTURE(ref);
+    const Transcript& t = sessions.at(ref);
+    const std::string got = triage_digest(t).session.dump(1) + "\n";
+    const fs::path golden = kTriageDir / "golden" / (t.harness + ".digest.json");
+    if (update) {
+      fs::create_directories(golden.parent_path());
+      std::ofstream(golden, std::ios::binary) << got;
+    }
+    std::ifstream in(golden, std::ios::binary);
+    REQUIRE_MESSAGE(in.good(), "no golden digest for this harness");
+    const std::string want((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(got == want);
+  }
 }
