@@ -299,3 +299,29 @@ TEST_CASE("triage digest: golden digest per harness") {
     CHECK(got == want);
   }
 }
+
+TEST_CASE("triage digest: a torn last line is neither counted nor covered") {
+  const fs::path dir = fs::temp_directory_path() / ("csift-triage-torn-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string complete =
+      R"({"type":"user","uuid":"t-1","timestamp":"2026-04-01T09:00:01Z","message":{"role":"user","content":"go"}})"
+      "\n"
+      R"({"type":"assistant","uuid":"t-2","message":{"role":"assistant","content":[{"type":"tool_use","id":"tu1","name":"Bash","input":{"command":"false"}}]}})"
+      "\n"
+      R"({"type":"user","uuid":"t-3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"tu1","is_error":true,"content":"Exit code 1"}]}})"
+      "\n";
+  Transcript t;
+  t.path = (dir / "5e551011-0000-4000-8000-000000000001.jsonl").string();
+  t.id = "5e551011-0000-4000-8000-000000000001";
+  std::ofstream(t.path, std::ios::binary) << complete << R"({"type":"user","uuid":"t-4","message":{"ro)";
+  t.size = fs::file_size(t.path);
+  std::string error;
+  CHECK(csift::complete_size_of(t, error) == complete.size());
+  const SessionDigestResult d = triage_digest(t);
+  CHECK(d.covered_size == complete.size());
+  CHECK(d.session["counts"]["entries"] == 3);
+  CHECK(d.session["counts"]["unparsed"] == 0);
+  REQUIRE(d.session["events"].size() == 2);
+  CHECK(d.session["events"][1]["exit_code"] == 1);
+  fs::remove_all(dir);
+}
