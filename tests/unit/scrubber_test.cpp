@@ -82,6 +82,13 @@ TEST_CASE("scrubber: raw JSON lines, escapes and every kind documented") {
   for (int i = 0; i < 100000; ++i)
     big += "ghp_sk-@a.";
   CHECK(scrub_text(big).size() >= big.size() / 2);
+  std::string pems, keys;
+  for (int i = 0; i < 100000; ++i) {
+    pems += "-----BEGIN x ";
+    keys += "secret_access_key=x ";
+  }
+  CHECK(scrub_text(pems) == pems);
+  CHECK(scrub_text(keys) == keys);
 }
 
 TEST_CASE("scrubber: the scrub argument through the dispatcher, off by default, forced on over HTTP") {
