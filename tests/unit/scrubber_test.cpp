@@ -9,11 +9,11 @@
 
 namespace {
 
-std::string scrub_text(const std::string& s) {
+std::string scrubber_test_text(const std::string& s) {
   return csift::default_scrubber().scrub(s);
 }
 
-struct ScrubCase {
+struct ScrubberTestCase {
   const char* kind;
   std::string planted;    // replaced, and never seen in the output
   std::string near_miss;  // kept byte for byte
@@ -22,7 +22,7 @@ struct ScrubCase {
 }  // namespace
 
 TEST_CASE("scrubber: each pattern replaces its secret and keeps a near miss") {
-  const ScrubCase cases[] = {
+  const ScrubberTestCase cases[] = {
       {"anthropic-key", "key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123",
        "a task-ant-api03-abcdefghijklmnopqrstu"},
       {"openai-key", "OPENAI=sk-proj-abcdefghijklmnopqrstuvwxyz", "use sk-learn for this"},
@@ -49,29 +49,29 @@ TEST_CASE("scrubber: each pattern replaces its secret and keeps a near miss") {
       {"home-user", "C:\\Users\\Bob\\src", "C:\\Program Files\\x"},
       {"home-user", "/Users/carol", "/usr/share/Users"},
   };
-  for (const ScrubCase& c : cases) {
+  for (const ScrubberTestCase& c : cases) {
     CAPTURE(c.kind);
     CAPTURE(c.planted);
-    const std::string out = scrub_text(c.planted);
+    const std::string out = scrubber_test_text(c.planted);
     CHECK(out.find("[REDACTED:" + std::string(c.kind) + "]") != std::string::npos);
-    CHECK(scrub_text(c.near_miss) == c.near_miss);
+    CHECK(scrubber_test_text(c.near_miss) == c.near_miss);
   }
   // The parts around a secret stay; the secret itself is gone.
-  CHECK(scrub_text("https://bob:s3cretPass@example.com/x") ==
+  CHECK(scrubber_test_text("https://bob:s3cretPass@example.com/x") ==
         "https://bob:[REDACTED:url-password]@example.com/x");
-  CHECK(scrub_text("/home/alice/x and /Users/alice") ==
+  CHECK(scrubber_test_text("/home/alice/x and /Users/alice") ==
         "/home/[REDACTED:home-user]/x and /Users/[REDACTED:home-user]");
-  CHECK(scrub_text("a@b.c") == "a@b.c");  // a one-letter top-level domain is no address
+  CHECK(scrubber_test_text("a@b.c") == "a@b.c");  // a one-letter top-level domain is no address
 }
 
 TEST_CASE("scrubber: raw JSON lines, escapes and every kind documented") {
   // A raw transcript line: JSON escapes before a token and a PEM block with \n escapes.
   const std::string raw =
       R"({"text":"x\nghp_abcdefghijklmnopqrstuvwxyz0123456789\n-----BEGIN RSA PRIVATE KEY-----\nMIIEsecret\n-----END RSA PRIVATE KEY-----"})";
-  const std::string out = scrub_text(raw);
+  const std::string out = scrubber_test_text(raw);
   CHECK(out.find("ghp_abc") == std::string::npos);
   CHECK(out.find("MIIEsecret") == std::string::npos);
-  CHECK(scrub_text(R"("C:\\Users\\dave\\x")") == R"("C:\\Users\\[REDACTED:home-user]\\x")");
+  CHECK(scrubber_test_text(R"("C:\\Users\\dave\\x")") == R"("C:\\Users\\[REDACTED:home-user]\\x")");
   nlohmann::json j = {{"rows", {"mail me: a.b@example.com", 3}}};
   csift::default_scrubber().scrub_json(j);
   CHECK(j["rows"][0] == "mail me: [REDACTED:email]");
@@ -81,14 +81,14 @@ TEST_CASE("scrubber: raw JSON lines, escapes and every kind documented") {
   std::string big;
   for (int i = 0; i < 100000; ++i)
     big += "ghp_sk-@a.";
-  CHECK(scrub_text(big).size() >= big.size() / 2);
+  CHECK(scrubber_test_text(big).size() >= big.size() / 2);
   std::string pems, keys;
   for (int i = 0; i < 100000; ++i) {
     pems += "-----BEGIN x ";
     keys += "secret_access_key=x ";
   }
-  CHECK(scrub_text(pems) == pems);
-  CHECK(scrub_text(keys) == keys);
+  CHECK(scrubber_test_text(pems) == pems);
+  CHECK(scrubber_test_text(keys) == keys);
 }
 
 TEST_CASE("scrubber: the scrub argument through the dispatcher, off by default, forced on over HTTP") {

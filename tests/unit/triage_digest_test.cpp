@@ -78,6 +78,13 @@ std::map<std::string, Transcript> triage_sessions(const TriageOpenCodeData& data
   return out;
 }
 
+// Built once per run (the databases take a few tenths of a second), removed when the run ends.
+const std::map<std::string, Transcript>& triage_corpus() {
+  static const TriageOpenCodeData data;
+  static const std::map<std::string, Transcript> sessions = triage_sessions(data);
+  return sessions;
+}
+
 SessionDigestResult triage_digest(const Transcript& t, uint64_t from = 0, size_t session_cap = 64 * 1024) {
   SessionDigestInput in;
   in.transcript = &t;
@@ -115,8 +122,7 @@ bool triage_shows(const nlohmann::ordered_json& s, const nlohmann::json& label) 
 }  // namespace
 
 TEST_CASE("triage corpus: every label shows in the digest, every failed call is labelled") {
-  const TriageOpenCodeData data;
-  const auto sessions = triage_sessions(data);
+  const auto& sessions = triage_corpus();
   const nlohmann::json labels = triage_read_json(kTriageDir / "labels.json");
   std::map<std::string, std::vector<nlohmann::json>> by_session;
   for (const auto& l : labels)
@@ -166,8 +172,7 @@ TEST_CASE("triage corpus: every label shows in the digest, every failed call is 
 }
 
 TEST_CASE("triage digest: counts, exit codes and the excerpt cut of the Claude Code session") {
-  const TriageOpenCodeData data;
-  const auto sessions = triage_sessions(data);
+  const auto& sessions = triage_corpus();
   const Transcript& t = sessions.at("claude-code:7a1a0000-0000-4000-8000-00000000cc01");
   SessionDigestInput in;
   in.transcript = &t;
@@ -193,8 +198,7 @@ TEST_CASE("triage digest: counts, exit codes and the excerpt cut of the Claude C
 }
 
 TEST_CASE("triage digest: an incremental digest reports a call made before from_offset") {
-  const TriageOpenCodeData data;
-  const auto sessions = triage_sessions(data);
+  const auto& sessions = triage_corpus();
   const Transcript& t = sessions.at("claude-code:7a1a0000-0000-4000-8000-00000000cc01");
   // Start at the line of cc-03, the result of the call on line 2.
   std::ifstream in(t.path);
@@ -212,8 +216,7 @@ TEST_CASE("triage digest: an incremental digest reports a call made before from_
 }
 
 TEST_CASE("triage digest: the session cap keeps what completed first and the watermark resumes there") {
-  const TriageOpenCodeData data;
-  const auto sessions = triage_sessions(data);
+  const auto& sessions = triage_corpus();
   const Transcript& t = sessions.at("codex:0199bbbb-0000-7000-8000-00000000cd01");
   const auto whole = triage_digest(t);
   const size_t all_events = whole.session["events"].size() + whole.session["retries"].size();
@@ -229,8 +232,7 @@ TEST_CASE("triage digest: the session cap keeps what completed first and the wat
 }
 
 TEST_CASE("triage digest: no planted secret survives in any digest, and bad input is named") {
-  const TriageOpenCodeData data;
-  const auto sessions = triage_sessions(data);
+  const auto& sessions = triage_corpus();
   const nlohmann::json secrets = triage_read_json(kTriageDir / "secrets.json");
   for (const auto& [ref, t] : sessions) {
     const std::string text = triage_digest(t).session.dump();
@@ -277,8 +279,7 @@ TEST_CASE("triage digest: the self rule and the flag phrases") {
 // The whole digest of each reader's session, against fixtures/triage/golden/<harness>.digest.json. After a
 // deliberate change of the digest, rerun with CSIFT_UPDATE_GOLDEN=1 to rewrite them, and review the diff.
 TEST_CASE("triage digest: golden digest per harness") {
-  const TriageOpenCodeData data;
-  const auto sessions = triage_sessions(data);
+  const auto& sessions = triage_corpus();
   const nlohmann::json labels = triage_read_json(kTriageDir / "labels.json");
   std::set<std::string> refs;
   for (const auto& l : labels)
