@@ -7,6 +7,8 @@
 #include "core/scrub/scrubber.h"
 #include "tools/common/tool.h"
 
+namespace scrubber_unit {
+
 namespace {
 
 std::string scrubber_test_text(const std::string& s) {
@@ -114,3 +116,5 @@ TEST_CASE("scrubber: the scrub argument through the dispatcher, off by default, 
   CHECK(refused.exit_code == 2);
   CHECK(refused.text.find("HTTP") != std::string::npos);
 }
+
+}  // namespace scrubber_unit

@@ -17,6 +17,8 @@
 #include "core/triage/digest_text.h"
 #include "core/triage/session_digest.h"
 
+namespace triage_digest_unit {
+
 using csift::SessionDigestInput;
 using csift::SessionDigestResult;
 using csift::Transcript;
@@ -326,3 +328,5 @@ TEST_CASE("triage digest: a torn last line is neither counted nor covered") {
   CHECK(d.session["events"][1]["exit_code"] == 1);
   fs::remove_all(dir);
 }
+
+}  // namespace triage_digest_unit
