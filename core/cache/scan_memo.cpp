@@ -2,6 +2,12 @@
 
 #include <sys/stat.h>
 
+#include <cstring>
+#include <functional>
+#include <string_view>
+
+#include "core/scan/file_handle.h"
+
 namespace csift {
 namespace {
 
@@ -28,6 +34,18 @@ std::optional<FileStamp> stamp_file(const std::string& path) {
   return s;
 }
 
+std::optional<uint64_t> head_hash_of(const std::string& path) {
+  FileHandle f(path);
+  if (f.fd < 0) return std::nullopt;
+  char head[kHeadBytes];
+  const ssize_t got = pread_upto(f.fd, head, sizeof head, 0);
+  if (got < 0) return std::nullopt;
+  std::string_view line(head, static_cast<size_t>(got));
+  if (const void* nl = std::memchr(head, '\n', line.size()))
+    line = line.substr(0, static_cast<size_t>(static_cast<const char*>(nl) - head));
+  return std::hash<std::string_view>{}(line);
+}
+
 void ScanMemo::drop_locked(std::unordered_map<std::string, Slot>::iterator it) {
   bytes_ -= memo_entry_bytes(it->first, *it->second.facts);
   recency_.erase(it->second.recency);
@@ -38,11 +56,22 @@ std::shared_ptr<const ScreenFacts> ScanMemo::find(const std::string& path, const
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = slots_.find(path);
   if (it == slots_.end()) return nullptr;
-  if (!(it->second.facts->stamp == stamp)) {
-    drop_locked(it);
+  const FileStamp& was = it->second.facts->stamp;
+  if (!(was == stamp)) {
+    // A grown file's entry stays for find_grown(); any other change makes it useless.
+    if (was.device != stamp.device || was.inode != stamp.inode || was.size >= stamp.size) drop_locked(it);
     return nullptr;
   }
   recency_.splice(recency_.begin(), recency_, it->second.recency);
+  return it->second.facts;
+}
+
+std::shared_ptr<const ScreenFacts> ScanMemo::find_grown(const std::string& path, const FileStamp& stamp) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = slots_.find(path);
+  if (it == slots_.end()) return nullptr;
+  const FileStamp& was = it->second.facts->stamp;
+  if (was.device != stamp.device || was.inode != stamp.inode || was.size >= stamp.size) return nullptr;
   return it->second.facts;
 }
 
@@ -58,6 +87,11 @@ void ScanMemo::remember(const std::string& path, std::shared_ptr<const ScreenFac
     drop_locked(slots_.find(recency_.back()));
     ++evictions_;
   }
+}
+
+void ScanMemo::forget(const std::string& path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = slots_.find(path); it != slots_.end()) drop_locked(it);
 }
 
 ScanMemo::Usage ScanMemo::usage() const {

@@ -33,17 +33,27 @@ std::optional<FileStamp> stamp_file(const std::string& path);
 // The pattern-independent facts of one whole-file screen that found no hit.
 struct ScreenFacts {
   FileStamp stamp;
-  uint64_t skipped_lines = 0;  // as read() counts them (the torn tail included)
+  uint64_t malformed_lines = 0;  // complete lines read() would skip
+  bool torn_tail = false;        // the file ended in a line with no newline (read() skips it too)
+  uint64_t screened_end = 0;     // end of the last complete line: where an append's screen starts
   uint64_t values_out_of_range = 0;
+  uint64_t head_hash = 0;  // hash of the file's first line (at most kHeadBytes): an append keeps it
   GramSketch grams;
   explicit ScreenFacts(uint64_t file_bytes) : grams(file_bytes) {}
+  uint64_t skipped_lines() const { return malformed_lines + (torn_tail ? 1 : 0); }
 };
+
+// The bytes of a file's first line its head hash covers.
+inline constexpr size_t kHeadBytes = 4096;
+// The hash of the file's first line (up to kHeadBytes), or nullopt when it cannot be read.
+std::optional<uint64_t> head_hash_of(const std::string& path);
 
 // One call's use of the memo (reported in the tool's summary).
 struct MemoTally {
   std::atomic<uint64_t> hits{0};            // files answered from memory, never opened
   std::atomic<uint64_t> rescreened{0};      // remembered, but a needle may occur: screened again
   std::atomic<uint64_t> misses{0};          // not remembered (new, changed, or evicted): screened
+  std::atomic<uint64_t> appended{0};        // grown since: only the appended bytes screened
   std::atomic<uint64_t> bytes_not_read{0};  // the hits' file sizes
 };
 
@@ -51,8 +61,13 @@ class ScanMemo {
  public:
   explicit ScanMemo(size_t budget_bytes) : budget_(budget_bytes) {}
   // The facts remembered for `path` when still valid for `stamp` (and marks them recently used); a stale
-  // entry is dropped.
+  // entry is dropped, unless the file only grew (same device and inode, larger): find_grown() wants it.
   std::shared_ptr<const ScreenFacts> find(const std::string& path, const FileStamp& stamp);
+  // The facts remembered for `path` when the file is the same one grown since (same device and inode, larger
+  // now): what an append screen extends. Anything else yields nullptr.
+  std::shared_ptr<const ScreenFacts> find_grown(const std::string& path, const FileStamp& stamp);
+  // Drops what is remembered for `path`.
+  void forget(const std::string& path);
   // Remembers facts for `path` (replacing any), then evicts least recently used entries over the budget.
   void remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts);
 

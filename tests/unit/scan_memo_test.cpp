@@ -50,7 +50,8 @@ namespace {
 std::shared_ptr<const ScreenFacts> memo_test_facts(uint64_t bytes, uint64_t size_stamp) {
   auto f = std::make_shared<ScreenFacts>(bytes);
   f->stamp = FileStamp{1, 2, size_stamp, 3};
-  f->skipped_lines = 4;
+  f->malformed_lines = 4;
+  f->torn_tail = true;
   return f;
 }
 }  // namespace
@@ -65,20 +66,32 @@ TEST_CASE("scan memo: a changed stamp drops the entry; the budget evicts the lea
   CHECK(memo.usage().evictions == 1);
   CHECK(memo.usage().bytes <= memo.usage().budget);
   CHECK_FALSE(memo.find("/b", FileStamp{1, 2, 20, 3}));
-  CHECK(memo.find("/c", FileStamp{1, 2, 30, 3})->skipped_lines == 4);
-  CHECK_FALSE(memo.find("/a", FileStamp{1, 2, 11, 3}));  // grown since: stale, dropped
+  CHECK(memo.find("/c", FileStamp{1, 2, 30, 3})->skipped_lines() == 5);
+  CHECK(memo.find_grown("/c", FileStamp{1, 2, 31, 4}));        // the same file, grown: an append to extend
+  CHECK_FALSE(memo.find_grown("/c", FileStamp{1, 9, 31, 4}));  // another file at that path
+  CHECK_FALSE(memo.find_grown("/c", FileStamp{1, 2, 29, 4}));  // shrunk: rewritten
+  CHECK_FALSE(memo.find("/a", FileStamp{1, 2, 11, 3}));  // grown since: stale, kept for an append screen
+  CHECK(memo.usage().entries == 2);
+  CHECK_FALSE(memo.find("/a", FileStamp{1, 2, 9, 3}));  // shrunk: rewritten, dropped
   CHECK(memo.usage().entries == 1);
+  memo.forget("/c");
+  CHECK(memo.usage().entries == 0);
 }
 
-TEST_CASE("scan memo: a file's stamp changes when it is appended to") {
+TEST_CASE("scan memo: a file's stamp changes when it is appended to; its head hash does not") {
   csift_test::TempStore store;
   const std::string path = store.write("p/s.jsonl", "{}\n");
   const auto before = csift::stamp_file(path);
+  const auto head = csift::head_hash_of(path);
   REQUIRE(before);
+  REQUIRE(head);
   store.write("p/s.jsonl", "{}\n{}\n");
+  CHECK(csift::head_hash_of(path) == head);
   const auto after = csift::stamp_file(path);
   REQUIRE(after);
   CHECK(after->size == 6);
   CHECK_FALSE(*before == *after);
   CHECK_FALSE(csift::stamp_file(path + ".missing"));
+  store.write("p/s.jsonl", "{\"a\":1}\n{}\n");
+  CHECK_FALSE(csift::head_hash_of(path) == head);  // rewritten
 }

@@ -56,10 +56,15 @@ json exchange_row(const SearchRequest& req, const TranscriptHits& th, const Exch
 // but a needle may occur) and misses, and what the memo holds. Absent when no memo is installed (the CLI).
 json scan_memo_json(const SearchScan& scan) {
   const ScanMemo::Usage use = process_scan_memo()->usage();
-  return json{{"hits", scan.memo_hits},     {"rescreened", scan.memo_rescreened},
-              {"misses", scan.memo_misses}, {"bytes_not_read", scan.memo_bytes_not_read},
-              {"entries", use.entries},     {"bytes_held", use.bytes},
-              {"budget_bytes", use.budget}, {"evictions", use.evictions}};
+  return json{{"hits", scan.memo_hits},
+              {"rescreened", scan.memo_rescreened},
+              {"misses", scan.memo_misses},
+              {"appended", scan.memo_appended},
+              {"bytes_not_read", scan.memo_bytes_not_read},
+              {"entries", use.entries},
+              {"bytes_held", use.bytes},
+              {"budget_bytes", use.budget},
+              {"evictions", use.evictions}};
 }
 
 // Per-transcript facts of the summary (counts, ids, the sidecar note).

@@ -37,6 +37,8 @@ class SearchPrefilter {
   SkimResult plain_skim(const Transcript& t, const CancelToken* cancel) const;
   SkimResult remembering_skim(const Transcript& t, const FileStamp& stamp, ScanMemo& memo,
                               const CancelToken* cancel) const;
+  std::optional<SkimResult> appended_skim(const Transcript& t, const FileStamp& stamp, const ScreenFacts& was,
+                                          ScanMemo& memo, const CancelToken* cancel) const;
   bool sketch_may_match(const GramSketch& grams) const;
   std::vector<std::string> screened_;  // every needle and marker the gate looks for
   mutable MemoTally tally_;
