@@ -74,7 +74,10 @@ def rg_seconds(argv):
 
 def memo_of(sc):
     memo = (sc or {}).get("summary", {}).get("scan_memo")
-    return "" if not memo else f" (memo: {memo.get('hits', 0)} hits, {memo.get('misses', 0)} misses)"
+    if not memo:
+        return ""
+    return (f" (memo: {memo.get('hits', 0)} hits, {memo.get('misses', 0)} misses, "
+            f"{memo.get('bytes_not_read', 0) / 2**20:.0f} MiB not read, {memo.get('bytes_held', 0) / 2**20:.0f} MiB held)")
 
 
 def main():
