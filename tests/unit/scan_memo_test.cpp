@@ -4,6 +4,7 @@
 
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/cache/gram_sketch.h"
@@ -94,4 +95,36 @@ TEST_CASE("scan memo: a file's stamp changes when it is appended to; its head ha
   CHECK_FALSE(csift::stamp_file(path + ".missing"));
   store.write("p/s.jsonl", "{\"a\":1}\n{}\n");
   CHECK_FALSE(csift::head_hash_of(path) == head);  // rewritten
+}
+
+TEST_CASE("scan memo: parallel finds, grows, forgets and remembers keep it within its budget") {
+  ScanMemo memo(size_t{16} << 10);  // room for ~13 of the 40 paths: evictions on every thread
+  std::vector<std::thread> workers;
+  for (int w = 0; w < 4; ++w) {
+    workers.emplace_back([&memo, w] {
+      std::mt19937 memo_thread_rng(static_cast<unsigned>(w));
+      for (int i = 0; i < 3000; ++i) {
+        const std::string path = "/p" + std::to_string(memo_thread_rng() % 40);
+        const uint64_t size = 1 + memo_thread_rng() % 4;
+        const FileStamp stamp{1, 2, size, 3};
+        switch (memo_thread_rng() % 4) {
+          case 0:
+            memo.remember(path, memo_test_facts(uint64_t{16} << 10, size));
+            break;
+          case 1:
+            if (const auto f = memo.find(path, stamp)) CHECK(f->stamp == stamp);
+            break;
+          case 2:
+            if (const auto f = memo.find_grown(path, stamp)) CHECK(f->stamp.size < size);
+            break;
+          default:
+            memo.forget(path);
+        }
+      }
+    });
+  }
+  for (auto& t : workers)
+    t.join();
+  CHECK(memo.usage().bytes <= memo.usage().budget);
+  CHECK(memo.usage().evictions > 0);
 }
