@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "core/cache/scan_memo.h"
 #include "server/http_security.h"
 #include "server/http_transport.h"
 #include "server/stdio_transport.h"
@@ -58,7 +59,22 @@ std::string checked_claude_home(const std::string& dir) {
   return home;
 }
 
-HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home) {
+// `--scan-memo-mb N`: the budget of the memo of whole-file screens kept across calls (0 turns it off).
+size_t scan_memo_budget(const std::string& v) {
+  const bool digits = !v.empty() && v.size() <= 7 && v.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || std::stoull(v) > (1ull << 20))
+    throw std::invalid_argument("--scan-memo-mb '" + v +
+                                "': takes a whole number of MiB, 0..1048576 (0 turns the memo off)");
+  return static_cast<size_t>(std::stoull(v)) << 20;
+}
+
+void report_scan_memo() {
+  if (const ScanMemo* memo = process_scan_memo())
+    std::fprintf(stderr, "csift-mcp: scan memo budget %zu MiB (--scan-memo-mb)\n",
+                 memo->usage().budget >> 20);
+}
+
+HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, size_t& memo_budget) {
   HttpOptions o;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -74,9 +90,12 @@ HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home) {
       o.port = port;
     } else if (auto v = flag_value(argc, argv, i, "--token")) {
       o.token = *v;
+    } else if (auto v = flag_value(argc, argv, i, "--scan-memo-mb")) {
+      memo_budget = scan_memo_budget(*v);
     } else {
-      throw std::invalid_argument("unknown flag '" + arg +
-                                  "' (valid: --http, --host H, --port N, --token T, --claude-home DIR)");
+      throw std::invalid_argument(
+          "unknown flag '" + arg +
+          "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, --scan-memo-mb N)");
     }
   }
   if (o.token.empty()) {
@@ -106,6 +125,7 @@ void watch_stop_signals(std::atomic<bool>& flag) {
 
 int run_stdio_server(int argc, char** argv) {
   std::string claude_home;
+  size_t memo_budget = kDefaultScanMemoBytes;
   try {
     for (int i = 1; i < argc; ++i) {
       if (std::string(argv[i]) == "--stdio") continue;
@@ -113,23 +133,31 @@ int run_stdio_server(int argc, char** argv) {
         claude_home = checked_claude_home(*v);
         continue;
       }
-      throw std::invalid_argument("unknown flag '" + std::string(argv[i]) +
-                                  "' for the stdio server (valid: --stdio, --claude-home DIR)");
+      if (auto v = flag_value(argc, argv, i, "--scan-memo-mb")) {
+        memo_budget = scan_memo_budget(*v);
+        continue;
+      }
+      throw std::invalid_argument(
+          "unknown flag '" + std::string(argv[i]) +
+          "' for the stdio server (valid: --stdio, --claude-home DIR, --scan-memo-mb N)");
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "csift-mcp: %s\n", e.what());
     return 2;
   }
+  install_scan_memo(memo_budget);
   McpServer server(server_options(claude_home, CallerLink::spawning_process));
   std::fprintf(stderr, "csift-mcp %s: serving MCP on stdio\n", server_version());
+  report_scan_memo();
   return serve_stdio(server, stdin, stdout);
 }
 
 int run_http_server(int argc, char** argv) {
   HttpOptions options;
   std::string claude_home;
+  size_t memo_budget = kDefaultScanMemoBytes;
   try {
-    options = parse_http_flags(argc, argv, claude_home);
+    options = parse_http_flags(argc, argv, claude_home, memo_budget);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "csift-mcp: %s\n", e.what());
     return 2;
@@ -144,6 +172,8 @@ int run_http_server(int argc, char** argv) {
   }
   static std::atomic<bool> stop{false};
   watch_stop_signals(stop);
+  install_scan_memo(memo_budget);
+  report_scan_memo();
   McpServer server(server_options(claude_home, CallerLink::network));
   const int rc = serve_http(server, options, stop, [&](int port) {
     const bool v6 = options.host.find(':') != std::string::npos;

@@ -38,6 +38,15 @@ SkimResult TranscriptReader::skim(const Transcript&, const std::function<bool(st
   return out;
 }
 
+SkimResult TranscriptReader::skim_from(const Transcript&, uint64_t,
+                                       const std::function<bool(std::string_view)>&,
+                                       const std::function<double(std::string_view)>&,
+                                       const CancelToken*) const {
+  SkimResult out;
+  out.may_match = true;
+  return out;
+}
+
 ScanStats read_jsonl_raw_lines(const std::string& path, const RawLineFn& fn, const CancelToken* cancel) {
   LineScanner scanner;
   ScanStats stats = scanner.scan_lines(

@@ -105,6 +105,8 @@ struct SkimResult {
   double needle_line_share = 0;      // from the first such block, the share of its lines that did
   uint64_t skipped_lines = 0;        // when !may_match: exactly the lines read() would skip
   uint64_t values_out_of_range = 0;  // when !may_match: exactly read()'s count
+  bool torn_tail = false;            // when !may_match: the file ended in a line with no newline ...
+  uint64_t torn_tail_offset = 0;     // ... starting here (counted in skipped_lines)
   bool cancelled = false;
   std::string error;
 };
@@ -143,6 +145,12 @@ class TranscriptReader {
   virtual SkimResult skim(const Transcript& t, const std::function<bool(std::string_view)>& block_may_match,
                           const std::function<double(std::string_view)>& line_share,
                           const CancelToken* cancel) const;
+  // The same screen over the bytes from `begin` (a line start) to the end of the file only: the lines
+  // appended since a screen that ended there. The default says "may match" (read it all).
+  virtual SkimResult skim_from(const Transcript& t, uint64_t begin,
+                               const std::function<bool(std::string_view)>& block_may_match,
+                               const std::function<double(std::string_view)>& line_share,
+                               const CancelToken* cancel) const;
   virtual const RawLineProbes* raw_probes() const { return nullptr; }
   // The harness's turn-opening rule (turn numbering itself is harness-neutral: core/record/turns.h).
   virtual TurnOpener turn_opener() const = 0;

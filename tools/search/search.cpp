@@ -6,6 +6,7 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/cache/scan_memo.h"
 #include "tools/common/span_args.h"
 #include "tools/common/unread_report.h"
 #include "tools/search/search_envelope.h"
@@ -51,6 +52,21 @@ json exchange_row(const SearchRequest& req, const TranscriptHits& th, const Exch
   return row;
 }
 
+// A server's scan memo: this call's hits (files answered from memory, never opened), rescreens (remembered,
+// but a needle may occur) and misses, and what the memo holds. Absent when no memo is installed (the CLI).
+json scan_memo_json(const SearchScan& scan) {
+  const ScanMemo::Usage use = process_scan_memo()->usage();
+  return json{{"hits", scan.memo_hits},
+              {"rescreened", scan.memo_rescreened},
+              {"misses", scan.memo_misses},
+              {"appended", scan.memo_appended},
+              {"bytes_not_read", scan.memo_bytes_not_read},
+              {"entries", use.entries},
+              {"bytes_held", use.bytes},
+              {"budget_bytes", use.budget},
+              {"evictions", use.evictions}};
+}
+
 // Per-transcript facts of the summary (counts, ids, the sidecar note).
 void summarize_scan(Envelope& env, const SearchRequest& req, const Scope& scope, const SearchScan& scan) {
   json ids = json::array();
@@ -70,6 +86,7 @@ void summarize_scan(Envelope& env, const SearchRequest& req, const Scope& scope,
   env.summary["active_filters"] = active_filters_text(req);
   env.summary["excluded_by_label"] = nullptr;
   env.summary["gated_leaves_unreached"] = gated_leaves_unreached(req);
+  if (scan.memo_active) env.summary["scan_memo"] = scan_memo_json(scan);
   if (sidecar) env.notes.push_back("with elicitation sidecar");
   if (scan.too_complex_lines > 0) {
     env.notes.push_back(

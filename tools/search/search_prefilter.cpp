@@ -1,6 +1,7 @@
 #include "tools/search/search_prefilter.h"
 
 #include <cstring>
+#include <mutex>
 
 #include "core/scan/line_scanner.h"
 
@@ -41,6 +42,7 @@ SearchPrefilter::SearchPrefilter(const SearchRequest& req, bool diagnose_labels)
     std::vector<std::string> both = ns.all();
     both.insert(both.end(), markers.begin(), markers.end());
     if (ns.all().size() > 1 && both.size() <= 8) gate_.emplace(both, ns.caseless);
+    screened_ = std::move(both);
   }
   queue_ = req.labels.explicitly_reaches(Label::user_queued);
   snapshot_ = req.labels.explicitly_reaches(Label::harness_meta_snapshot);
@@ -78,10 +80,150 @@ double SearchPrefilter::needle_line_share(std::string_view block) const {
 
 // Skims the file through its reader's byte screen: a needle or marker anywhere in a block sends the file to
 // the full read; otherwise the reader counts the malformed lines exactly as a full read would.
-SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel) const {
+SkimResult SearchPrefilter::plain_skim(const Transcript& t, const CancelToken* cancel) const {
   return reader_for(t).skim(
       t, [this](std::string_view block) { return may_match(block); },
       [this](std::string_view block) { return needle_line_share(block); }, cancel);
+}
+
+bool SearchPrefilter::sketch_may_match(const GramSketch& grams) const {
+  for (const std::string& s : screened_)
+    if (grams.may_contain(s)) return true;
+  return false;
+}
+
+namespace {
+
+// Sketches handed to the screen's concurrent block callbacks (a large file is screened in chunks on several
+// workers): each callback borrows a sketch no other holds, and the borrowed sketches are merged at the end.
+class PrefilterSketchPool {
+ public:
+  explicit PrefilterSketchPool(uint64_t file_bytes) : file_bytes_(file_bytes) {}
+  std::unique_ptr<GramSketch> borrow() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) return std::make_unique<GramSketch>(file_bytes_);
+    auto s = std::move(free_.back());
+    free_.pop_back();
+    return s;
+  }
+  void give_back(std::unique_ptr<GramSketch> s) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::move(s));
+  }
+  void merge_into(GramSketch& out) {
+    for (const auto& s : free_)
+      out.merge(*s);
+  }
+
+ private:
+  uint64_t file_bytes_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<GramSketch>> free_;
+};
+
+}  // namespace
+
+namespace {
+
+// The facts a screen without a hit learned, for a file whose stamp was `stamp` before and after it.
+std::shared_ptr<ScreenFacts> facts_of_screen(const SkimResult& out, const FileStamp& stamp,
+                                             uint64_t head_hash) {
+  auto facts = std::make_shared<ScreenFacts>(stamp.size);
+  facts->stamp = stamp;
+  facts->torn_tail = out.torn_tail;
+  facts->malformed_lines = out.skipped_lines - (out.torn_tail ? 1 : 0);
+  facts->screened_end = out.torn_tail ? out.torn_tail_offset : stamp.size;
+  facts->values_out_of_range = out.values_out_of_range;
+  facts->head_hash = head_hash;
+  return facts;
+}
+
+}  // namespace
+
+// The plain skim, sketching every block it refuses; a screen that read the whole file without a hit (and
+// saw the file unchanged from start to end) is remembered.
+SkimResult SearchPrefilter::remembering_skim(const Transcript& t, const FileStamp& stamp, ScanMemo& memo,
+                                             const CancelToken* cancel) const {
+  PrefilterSketchPool pool(stamp.size);
+  const SkimResult out = reader_for(t).skim(
+      t,
+      [&](std::string_view block) {
+        if (may_match(block)) return true;
+        auto sketch = pool.borrow();
+        sketch->add(block);
+        pool.give_back(std::move(sketch));
+        return false;
+      },
+      [this](std::string_view block) { return needle_line_share(block); }, cancel);
+  if (out.may_match || out.cancelled || !out.error.empty()) return out;
+  const auto head = head_hash_of(t.path);
+  if (!head || stamp_file(t.path) != stamp) return out;  // changed while read: the sketch may not cover it
+  auto facts = facts_of_screen(out, stamp, *head);
+  pool.merge_into(facts->grams);
+  memo.remember(t.path, std::move(facts));
+  return out;
+}
+
+// A remembered file grown since, whose remembered part cannot match: screens only the bytes from where the
+// remembered screen ended (the old torn tail included, now complete or not), and remembers the sum. nullopt:
+// the file must be screened whole (its head changed, or the read failed).
+std::optional<SkimResult> SearchPrefilter::appended_skim(const Transcript& t, const FileStamp& stamp,
+                                                         const ScreenFacts& was, ScanMemo& memo,
+                                                         const CancelToken* cancel) const {
+  const auto head = head_hash_of(t.path);
+  if (!head || *head != was.head_hash) return std::nullopt;  // rewritten, not appended to
+  auto facts = std::make_shared<ScreenFacts>(was);
+  SkimResult out = reader_for(t).skim_from(
+      t, was.screened_end,
+      [&](std::string_view block) {
+        if (may_match(block)) return true;
+        facts->grams.add(block);
+        return false;
+      },
+      [this](std::string_view block) { return needle_line_share(block); }, cancel);
+  if (!out.error.empty()) return std::nullopt;
+  if (out.may_match || out.cancelled) return out;
+  const uint64_t appended_malformed = out.skipped_lines - (out.torn_tail ? 1 : 0);
+  out.skipped_lines += was.malformed_lines;
+  out.values_out_of_range += was.values_out_of_range;
+  if (stamp_file(t.path) != stamp) return out;
+  facts->stamp = stamp;
+  facts->malformed_lines = was.malformed_lines + appended_malformed;
+  facts->torn_tail = out.torn_tail;
+  facts->screened_end = out.torn_tail ? out.torn_tail_offset : stamp.size;
+  facts->values_out_of_range = out.values_out_of_range;
+  memo.remember(t.path, std::move(facts));
+  return out;
+}
+
+SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel) const {
+  ScanMemo* memo = process_scan_memo();
+  const auto stamp = memo ? stamp_file(t.path) : std::nullopt;
+  if (!stamp) return plain_skim(t, cancel);
+  if (const auto facts = memo->find(t.path, *stamp)) {
+    if (!sketch_may_match(facts->grams)) {
+      tally_.hits.fetch_add(1, std::memory_order_relaxed);
+      tally_.bytes_not_read.fetch_add(stamp->size, std::memory_order_relaxed);
+      SkimResult out;
+      out.skipped_lines = facts->skipped_lines();
+      out.values_out_of_range = facts->values_out_of_range;
+      return out;
+    }
+    tally_.rescreened.fetch_add(1, std::memory_order_relaxed);
+    return plain_skim(t, cancel);
+  }
+  if (const auto was = memo->find_grown(t.path, *stamp)) {
+    if (!sketch_may_match(was->grams)) {
+      if (auto out = appended_skim(t, *stamp, *was, *memo, cancel)) {
+        tally_.appended.fetch_add(1, std::memory_order_relaxed);
+        tally_.bytes_not_read.fetch_add(was->screened_end, std::memory_order_relaxed);
+        return *out;
+      }
+    }
+    memo->forget(t.path);  // screened whole below: remembered afresh only when no line may match
+  }
+  tally_.misses.fetch_add(1, std::memory_order_relaxed);
+  return remembering_skim(t, *stamp, *memo, cancel);
 }
 
 }  // namespace csift

@@ -4,7 +4,11 @@
 // whole-file gate that skips a file with no needle and no marker without building records.
 #pragma once
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
+
+#include "core/cache/scan_memo.h"
 
 #include "core/record/transcript_reader.h"
 #include "core/regex/substring_finder.h"
@@ -23,9 +27,21 @@ class SearchPrefilter {
   bool label_candidate(std::string_view line, const RawLineProbes& probes) const;
 
   // Stage 1: skims the file; stops at the first needle/marker. Counts malformed lines as the full read would.
+  // With a server's scan memo, a file remembered whole whose sketch lacks every needle and marker is
+  // answered without reading it, and a whole-file screen without a hit is remembered.
   SkimResult skim(const Transcript& t, const CancelToken* cancel) const;
+  // This call's use of the scan memo (all zero without one).
+  const MemoTally& memo_tally() const { return tally_; }
 
  private:
+  SkimResult plain_skim(const Transcript& t, const CancelToken* cancel) const;
+  SkimResult remembering_skim(const Transcript& t, const FileStamp& stamp, ScanMemo& memo,
+                              const CancelToken* cancel) const;
+  std::optional<SkimResult> appended_skim(const Transcript& t, const FileStamp& stamp, const ScreenFacts& was,
+                                          ScanMemo& memo, const CancelToken* cancel) const;
+  bool sketch_may_match(const GramSketch& grams) const;
+  std::vector<std::string> screened_;  // every needle and marker the gate looks for
+  mutable MemoTally tally_;
   double needle_line_share(std::string_view block) const;
   std::optional<SubstringFinder> needles_;
   std::optional<SubstringFinder> markers_;

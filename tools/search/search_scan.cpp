@@ -259,6 +259,12 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   SearchScan out;
   out.transcripts_scanned = n;
   out.cancelled = ctx.cancelled();
+  out.memo_active = process_scan_memo() != nullptr;
+  out.memo_hits = pf.memo_tally().hits.load();
+  out.memo_rescreened = pf.memo_tally().rescreened.load();
+  out.memo_misses = pf.memo_tally().misses.load();
+  out.memo_appended = pf.memo_tally().appended.load();
+  out.memo_bytes_not_read = pf.memo_tally().bytes_not_read.load();
   for (size_t i = 0; i < n; ++i) {
     if (!errors[i].empty()) out.unread.push_back({scope.transcripts[i].path, errors[i]});
     if (results[i]) merge_into(out, std::move(*results[i]), std::move(notes[i]));

@@ -302,6 +302,37 @@ class ClaudeCodeReader final : public TranscriptReader {
     out.skipped_lines = invalid.load() + (stats.torn_tail ? 1 : 0);
     out.values_out_of_range = out_of_range.load();
     out.needle_line_share = share.load();
+    out.torn_tail = stats.torn_tail;
+    out.torn_tail_offset = stats.torn_tail_offset;
+    return out;
+  }
+
+  // One sequential pass from `begin`: appended bytes are few, and their line numbers are not needed.
+  SkimResult skim_from(const Transcript& t, uint64_t begin,
+                       const std::function<bool(std::string_view)>& block_may_match,
+                       const std::function<double(std::string_view)>& line_share,
+                       const CancelToken* cancel) const override {
+    SkimResult out;
+    LineScanner scanner;
+    const ScanStats stats = scanner.scan(
+        t.path,
+        [&](const LineBlock& block) {
+          if (block_may_match(block.data)) {
+            out.may_match = true;
+            out.needle_line_share = line_share(block.data);
+            return false;
+          }
+          const BlockCheck check = check_lines(block.data);
+          out.skipped_lines += check.malformed;
+          out.values_out_of_range += check.out_of_range;
+          return true;
+        },
+        begin, UINT64_MAX, 1, cancel);
+    out.cancelled = cancel && cancel->is_cancelled();
+    out.error = stats.error;
+    out.torn_tail = stats.torn_tail;
+    out.torn_tail_offset = stats.torn_tail_offset;
+    if (stats.torn_tail) ++out.skipped_lines;
     return out;
   }
 

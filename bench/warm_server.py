@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Times one long-lived `csift-mcp --stdio` server over a store: each tool call twice, the second with a
+different pattern (what a warm server's memory can serve), beside `rg` over the same files in the same run.
+Also the p50 of a trivial call (MCP overhead) and the server's resident memory after warming.
+
+Usage: bench/warm_server.py --bin build/csift-mcp --store DIR [--threads 2] [--trivial-calls 20]
+Prints Markdown rows: | case | call s | rg s | ratio |.
+"""
+import argparse
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+class StdioServer:
+    def __init__(self, argv, env):
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, env=env)
+        self.next_id = 1
+        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "warm-bench", "version": "1"}})
+        self.notify("notifications/initialized")
+
+    def notify(self, method):
+        self.proc.stdin.write((json.dumps({"jsonrpc": "2.0", "method": method}) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def request(self, method, params):
+        rid = self.next_id
+        self.next_id += 1
+        self.proc.stdin.write((json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
+                                           "params": params}) + "\n").encode())
+        self.proc.stdin.flush()
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("server closed stdout")
+            msg = json.loads(line)
+            if msg.get("id") == rid:
+                return msg
+
+    def call(self, tool, args, tool_error_ok=False):
+        t0 = time.perf_counter()
+        msg = self.request("tools/call", {"name": tool, "arguments": args})
+        dt = time.perf_counter() - t0
+        res = msg.get("result", {})
+        if "error" in msg or (res.get("isError") and not tool_error_ok):
+            raise RuntimeError(f"{tool} {args} failed: {json.dumps(msg)[:400]}")
+        return dt, res.get("structuredContent")
+
+    def rss_mb(self):
+        fields = {}
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                fields[k] = v.strip()
+        kb = lambda k: int(fields.get(k, "0 kB").split()[0])  # noqa: E731
+        return kb("VmRSS") / 1024, kb("VmHWM") / 1024
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def rg_seconds(argv):
+    t0 = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+
+
+def memo_of(sc):
+    memo = (sc or {}).get("summary", {}).get("scan_memo")
+    if not memo:
+        return ""
+    return (f" (memo: {memo.get('hits', 0)} hits, {memo.get('misses', 0)} misses, "
+            f"{memo.get('bytes_not_read', 0) / 2**20:.0f} MiB not read, {memo.get('bytes_held', 0) / 2**20:.0f} MiB held)")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--server-arg", action="append", default=[],
+                    help="extra server flag, e.g. --server-arg=--scan-memo-mb=0 (the uncached baseline)")
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--store", required=True)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--trivial-calls", type=int, default=20)
+    a = ap.parse_args()
+    files = sorted(glob.glob(os.path.join(a.store, "projects", "**", "*.jsonl"), recursive=True))
+    env = dict(os.environ, CSIFT_THREADS=str(a.threads), TBB_NUM_THREADS=str(a.threads))
+    server = StdioServer([a.bin, "--stdio", "--claude-home", a.store] + a.server_arg, env)
+    rg = ["rg", "-j", str(a.threads)]
+    rows = []
+
+    def row(name, tool, args, rg_argv):
+        dt, sc = server.call(tool, args)
+        r = rg_seconds(rg_argv + files)
+        rows.append(f"| {name}{memo_of(sc)} | {dt:.3f} | {r:.3f} | {dt / r:.2f}x |")
+
+    search = {"count_only": True, "format": "json"}
+    row("search absent literal, first call (cold server)", "search",
+        dict(search, pattern="xylophonezebraquartz"), rg + ["-c", "-F", "xylophonezebraquartz"])
+    row("search another absent literal, second call", "search",
+        dict(search, pattern="quuxzanzibarvelour"), rg + ["-c", "-F", "quuxzanzibarvelour"])
+    row("search rare literal ENOSPC, third call", "search", dict(search, pattern="ENOSPC"),
+        rg + ["-c", "-F", "ENOSPC"])
+    row("list, first call", "list", {"max_count": 0, "format": "json"}, rg + ["-c", "x"])
+    row("list, second call", "list", {"max_count": 0, "format": "json"}, rg + ["-c", "x"])
+    row("stats, first call", "stats", {"max_count": 0, "format": "json"}, rg + ["-c", "x"])
+    row("stats, second call", "stats", {"max_count": 0, "format": "json"}, rg + ["-c", "x"])
+    # A trivial call: whoami answers at once (here with "no session registry row", a tool-level answer).
+    trivial = [server.call("whoami", {"format": "json"}, tool_error_ok=True)[0] for _ in range(a.trivial_calls)]
+    rss, hwm = server.rss_mb()
+    server.close()
+    print("| warm server case | call s | rg s | ratio |")
+    print("|---|---:|---:|---:|")
+    for r in rows:
+        print(r)
+    print()
+    print(f"trivial call (whoami) p50 over {len(trivial)} calls: {statistics.median(trivial) * 1000:.1f} ms; "
+          f"server RSS after warming: {rss:.0f} MB (peak {hwm:.0f} MB)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+// ScanMemo: what a long-lived server learned from screening a transcript whole, kept across calls. A screen
+// that read every line of a file without a hit learned facts no pattern changes — the lines a read would skip
+// as malformed, the values out of range, and which 4-grams the bytes hold (GramSketch) — so a later call
+// with a different pattern can answer "no line of this file can match" from memory when a 4-gram of every
+// needle is missing, without opening the file. SPEC.md §"Warm scan memo" states keying and invalidation.
+//
+// Keyed by path, valid only while (device, inode, size, mtime) are unchanged: any change (an append, a
+// rewrite, a replaced file) makes the entry stale and the file is screened again from its first byte. Bounded
+// by a byte budget over the sketches, least recently used first out. Thread-safe. The CLI never installs one,
+// so a one-shot run reads exactly what it always read.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "core/cache/gram_sketch.h"
+
+namespace csift {
+
+struct FileStamp {
+  uint64_t device = 0, inode = 0, size = 0;
+  int64_t mtime_ns = 0;
+  bool operator==(const FileStamp&) const = default;
+};
+// The file's stamp by stat(2), or nullopt when it cannot be stat'ed.
+std::optional<FileStamp> stamp_file(const std::string& path);
+
+// The pattern-independent facts of one whole-file screen that found no hit.
+struct ScreenFacts {
+  FileStamp stamp;
+  uint64_t malformed_lines = 0;  // complete lines read() would skip
+  bool torn_tail = false;        // the file ended in a line with no newline (read() skips it too)
+  uint64_t screened_end = 0;     // end of the last complete line: where an append's screen starts
+  uint64_t values_out_of_range = 0;
+  uint64_t head_hash = 0;  // hash of the file's first line (at most kHeadBytes): an append keeps it
+  GramSketch grams;
+  explicit ScreenFacts(uint64_t file_bytes) : grams(file_bytes) {}
+  uint64_t skipped_lines() const { return malformed_lines + (torn_tail ? 1 : 0); }
+};
+
+// The bytes of a file's first line its head hash covers.
+inline constexpr size_t kHeadBytes = 4096;
+// The hash of the file's first line (up to kHeadBytes), or nullopt when it cannot be read.
+std::optional<uint64_t> head_hash_of(const std::string& path);
+
+// One call's use of the memo (reported in the tool's summary).
+struct MemoTally {
+  std::atomic<uint64_t> hits{0};            // files answered from memory, never opened
+  std::atomic<uint64_t> rescreened{0};      // remembered, but a needle may occur: screened again
+  std::atomic<uint64_t> misses{0};          // not remembered (new, changed, or evicted): screened
+  std::atomic<uint64_t> appended{0};        // grown since: only the appended bytes screened
+  std::atomic<uint64_t> bytes_not_read{0};  // the hits' file sizes
+};
+
+class ScanMemo {
+ public:
+  explicit ScanMemo(size_t budget_bytes) : budget_(budget_bytes) {}
+  // The facts remembered for `path` when still valid for `stamp` (and marks them recently used); a stale
+  // entry is dropped, unless the file only grew (same device and inode, larger): find_grown() wants it.
+  std::shared_ptr<const ScreenFacts> find(const std::string& path, const FileStamp& stamp);
+  // The facts remembered for `path` when the file is the same one grown since (same device and inode, larger
+  // now): what an append screen extends. Anything else yields nullptr.
+  std::shared_ptr<const ScreenFacts> find_grown(const std::string& path, const FileStamp& stamp);
+  // Drops what is remembered for `path`.
+  void forget(const std::string& path);
+  // Remembers facts for `path` (replacing any), then evicts least recently used entries over the budget.
+  void remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts);
+
+  struct Usage {
+    size_t entries = 0;
+    size_t bytes = 0;
+    size_t budget = 0;
+    uint64_t evictions = 0;
+  };
+  Usage usage() const;
+
+ private:
+  struct Slot {
+    std::shared_ptr<const ScreenFacts> facts;
+    std::list<std::string>::iterator recency;
+  };
+  void drop_locked(std::unordered_map<std::string, Slot>::iterator it);
+
+  mutable std::mutex mutex_;
+  std::list<std::string> recency_;  // most recently used first
+  std::unordered_map<std::string, Slot> slots_;
+  size_t bytes_ = 0;
+  size_t budget_;
+  uint64_t evictions_ = 0;
+};
+
+// The process's memo: nullptr unless a server installed one.
+ScanMemo* process_scan_memo();
+// Installs the process's memo with this budget (0: none). Called once, before serving.
+void install_scan_memo(size_t budget_bytes);
+// The default budget of a server's memo.
+inline constexpr size_t kDefaultScanMemoBytes = size_t{256} << 20;
+
+}  // namespace csift

@@ -1,0 +1,116 @@
+"""The warm server answers exactly as the uncached path: one stdio server with the scan memo (the default)
+and one with `--scan-memo-mb 0` over the same temp store (the fixtures copied, three corpus sessions linked),
+each call made twice on the warm server, then again after records are appended to a copied transcript.
+Outputs are compared whole, with only the memo's own report removed. Few spawns: two servers, one store."""
+import glob
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from mcp_harness import FIXTURE_HOME, REPO, StdioClient, server_env
+
+CORPUS_CANDIDATES = [os.path.join(REPO, "..", "shared", "corpus"), "/work/shared/corpus"]
+PLANTED = "warmmemoplantedword"
+WARM_CALLS = [
+    ("search", {"pattern": PLANTED, "count_only": True}),
+    ("search", {"pattern": "xylophonezebraquartz"}),
+    ("search", {"pattern": "ENOSPC|segfault", "count_only": True}),
+    ("search", {"pattern": "ERROR", "ignore_case": True, "count_only": True}),
+    ("search", {"pattern": "the build", "max_count": 5}),
+    ("search", {"pattern": "function", "sessions_with_matches": True}),
+    ("search", {"pattern": PLANTED, "count_by": "session"}),
+    ("list", {"max_count": 0}),
+    ("stats", {"max_count": 0}),
+]
+
+
+def corpus_sessions(n=3):
+    for root in CORPUS_CANDIDATES:
+        found = sorted(glob.glob(os.path.join(root, "skills", "*", "*", "0", "full.jsonl")),
+                       key=os.path.getsize)
+        if found:
+            return found[:n]
+    return []
+
+
+def without_memo(structured):
+    s = json.loads(json.dumps(structured))
+    s.get("summary", {}).pop("scan_memo", None)
+    return s
+
+
+class WarmMemoMatchesUncached(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="csift-warm-memo-")
+        cls.home = os.path.join(cls.tmp, ".claude")
+        shutil.copytree(FIXTURE_HOME, cls.home, symlinks=True)
+        corpus = corpus_sessions()
+        if not corpus:
+            raise AssertionError("the corpus (../shared/corpus) is needed for this test")
+        project = os.path.join(cls.home, "projects", "-home-dev-corpus-warm")
+        os.makedirs(project)
+        for i, path in enumerate(corpus):
+            os.symlink(path, os.path.join(project, f"c0c0c0c0-0000-4000-8000-00000000000{i}.jsonl"))
+        cls.appended = os.path.join(cls.home, "projects", "-home-dev-projets-caf---------app",
+                                    "77777777-7777-4777-8777-000000000007.jsonl")
+        cls.servers = {}
+        for name, args in (("warm", []), ("uncached", ["--scan-memo-mb", "0"])):
+            c = StdioClient(args=args, env=server_env(cls.home))
+            c.initialize()
+            cls.servers[name] = c
+
+    @classmethod
+    def tearDownClass(cls):
+        for c in cls.servers.values():
+            c.close()
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def call(self, server, tool, args):
+        r = self.servers[server].request("tools/call", {"name": tool, "arguments": dict(args, format="json")},
+                                         timeout=120)
+        self.assertNotIn("error", r, r)
+        self.assertFalse(r["result"].get("isError"), json.dumps(r)[:500])
+        return r["result"]["structuredContent"]
+
+    def compare_all(self, stage):
+        """Every call on both servers (twice on the warm one); returns the warm one's memo tallies summed."""
+        used = {"hits": 0, "appended": 0}
+        for tool, args in WARM_CALLS:
+            expected = without_memo(self.call("uncached", tool, args))
+            for round_ in ("first", "second"):
+                got = self.call("warm", tool, args)
+                for k in used:
+                    used[k] += got.get("summary", {}).get("scan_memo", {}).get(k, 0)
+                self.assertEqual(without_memo(got), expected, f"{stage}, {round_} warm call: {tool} {args}")
+        return used
+
+    def append(self, text):
+        with open(self.appended, "a") as f:
+            f.write(text)
+
+    def test_warm_calls_equal_uncached_before_and_after_an_append(self):
+        # The memo answered from memory on the repeated calls (else this test would prove nothing).
+        self.assertGreater(self.compare_all("before the append")["hits"], 0)
+        first = self.call("warm", "search", {"pattern": PLANTED, "count_only": True})
+        self.assertEqual(first["summary"]["matched_records"], 0)
+        record = json.dumps({"type": "user", "uuid": "warm-append-1", "parentUuid": None,
+                             "sessionId": "77777777-7777-4777-8777-000000000007",
+                             "timestamp": "2026-01-02T03:04:05.000Z",
+                             "message": {"role": "user", "content": f"please find {PLANTED} now"}})
+        # The fixture ends in a torn line: the append completes it as a malformed line and leaves half a record
+        # torn (only the bytes from the remembered torn line on are screened: the remembered counts plus theirs
+        # must equal a full read's), then the rest of the record completes it.
+        self.append("{not json\n" + record[:40])
+        self.assertGreater(self.compare_all("after a torn append")["appended"], 0)
+        self.append(record[40:] + "\n")
+        self.compare_all("after the append")
+        after = self.call("warm", "search", {"pattern": PLANTED, "count_only": True})
+        self.assertEqual(after["summary"]["matched_records"], 1)
+        self.assertIn("scan_memo", after["summary"])
+
+
+if __name__ == "__main__":
+    unittest.main()

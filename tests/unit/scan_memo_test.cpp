@@ -1,0 +1,130 @@
+// The warm server's scan memo: the 4-gram sketch never refuses a needle that occurs (caseless, any offset),
+// refuses absent ones in small text, and the memo drops stale entries and stays within its budget.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/cache/gram_sketch.h"
+#include "core/cache/scan_memo.h"
+#include "temp_store.h"
+
+using csift::FileStamp;
+using csift::GramSketch;
+using csift::ScanMemo;
+using csift::ScreenFacts;
+
+TEST_CASE("gram sketch: every substring of the added bytes may occur, in either case") {
+  std::mt19937 memo_rng(17);
+  std::string text;
+  for (int i = 0; i < 20000; ++i)
+    text.push_back(static_cast<char>(memo_rng() % 2 ? 'a' + memo_rng() % 26 : 32 + memo_rng() % 95));
+  GramSketch sketch(text.size());
+  // Two blocks of whole lines, as the screen hands them over.
+  sketch.add(std::string_view(text).substr(0, 9000));
+  sketch.add(std::string_view(text).substr(9000));
+  for (int i = 0; i < 2000; ++i) {
+    const size_t len = 4 + memo_rng() % 12;
+    size_t at = memo_rng() % (text.size() - len);
+    if (at < 9000 && at + len > 9000) at = 9000;  // a needle never spans two blocks (two lines)
+    std::string needle = text.substr(at, len);
+    CHECK(sketch.may_contain(needle));
+    for (char& c : needle)
+      if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+    CHECK(sketch.may_contain(needle));
+  }
+}
+
+TEST_CASE("gram sketch: absent words are refused; short or multi-line needles are always a maybe") {
+  GramSketch sketch(4096);
+  sketch.add(R"({"type":"user","message":{"role":"user","content":"make the build green"}})");
+  CHECK_FALSE(sketch.may_contain("xylophonezebraquartz"));
+  CHECK_FALSE(sketch.may_contain("ENOSPC"));
+  CHECK(sketch.may_contain("BUILD green"));
+  CHECK(sketch.may_contain("zq"));        // shorter than one 4-gram
+  CHECK(sketch.may_contain("ab\ncdef"));  // a newline: blocks are not sketched across lines
+}
+
+namespace {
+std::shared_ptr<const ScreenFacts> memo_test_facts(uint64_t bytes, uint64_t size_stamp) {
+  auto f = std::make_shared<ScreenFacts>(bytes);
+  f->stamp = FileStamp{1, 2, size_stamp, 3};
+  f->malformed_lines = 4;
+  f->torn_tail = true;
+  return f;
+}
+}  // namespace
+
+TEST_CASE("scan memo: a changed stamp drops the entry; the budget evicts the least recently used") {
+  ScanMemo memo(size_t{600} << 10);  // room for two 256 KiB sketches, not three
+  memo.remember("/a", memo_test_facts(uint64_t{64} << 20, 10));
+  memo.remember("/b", memo_test_facts(uint64_t{64} << 20, 20));
+  REQUIRE(memo.find("/a", FileStamp{1, 2, 10, 3}));  // /a is now the most recently used
+  memo.remember("/c", memo_test_facts(uint64_t{64} << 20, 30));
+  CHECK(memo.usage().entries == 2);
+  CHECK(memo.usage().evictions == 1);
+  CHECK(memo.usage().bytes <= memo.usage().budget);
+  CHECK_FALSE(memo.find("/b", FileStamp{1, 2, 20, 3}));
+  CHECK(memo.find("/c", FileStamp{1, 2, 30, 3})->skipped_lines() == 5);
+  CHECK(memo.find_grown("/c", FileStamp{1, 2, 31, 4}));        // the same file, grown: an append to extend
+  CHECK_FALSE(memo.find_grown("/c", FileStamp{1, 9, 31, 4}));  // another file at that path
+  CHECK_FALSE(memo.find_grown("/c", FileStamp{1, 2, 29, 4}));  // shrunk: rewritten
+  CHECK_FALSE(memo.find("/a", FileStamp{1, 2, 11, 3}));  // grown since: stale, kept for an append screen
+  CHECK(memo.usage().entries == 2);
+  CHECK_FALSE(memo.find("/a", FileStamp{1, 2, 9, 3}));  // shrunk: rewritten, dropped
+  CHECK(memo.usage().entries == 1);
+  memo.forget("/c");
+  CHECK(memo.usage().entries == 0);
+}
+
+TEST_CASE("scan memo: a file's stamp changes when it is appended to; its head hash does not") {
+  csift_test::TempStore store;
+  const std::string path = store.write("p/s.jsonl", "{}\n");
+  const auto before = csift::stamp_file(path);
+  const auto head = csift::head_hash_of(path);
+  REQUIRE(before);
+  REQUIRE(head);
+  store.write("p/s.jsonl", "{}\n{}\n");
+  CHECK(csift::head_hash_of(path) == head);
+  const auto after = csift::stamp_file(path);
+  REQUIRE(after);
+  CHECK(after->size == 6);
+  CHECK_FALSE(*before == *after);
+  CHECK_FALSE(csift::stamp_file(path + ".missing"));
+  store.write("p/s.jsonl", "{\"a\":1}\n{}\n");
+  CHECK_FALSE(csift::head_hash_of(path) == head);  // rewritten
+}
+
+TEST_CASE("scan memo: parallel finds, grows, forgets and remembers keep it within its budget") {
+  ScanMemo memo(size_t{16} << 10);  // room for ~13 of the 40 paths: evictions on every thread
+  std::vector<std::thread> workers;
+  for (int w = 0; w < 4; ++w) {
+    workers.emplace_back([&memo, w] {
+      std::mt19937 memo_thread_rng(static_cast<unsigned>(w));
+      for (int i = 0; i < 3000; ++i) {
+        const std::string path = "/p" + std::to_string(memo_thread_rng() % 40);
+        const uint64_t size = 1 + memo_thread_rng() % 4;
+        const FileStamp stamp{1, 2, size, 3};
+        switch (memo_thread_rng() % 4) {
+          case 0:
+            memo.remember(path, memo_test_facts(uint64_t{16} << 10, size));
+            break;
+          case 1:
+            if (const auto f = memo.find(path, stamp)) CHECK(f->stamp == stamp);
+            break;
+          case 2:
+            if (const auto f = memo.find_grown(path, stamp)) CHECK(f->stamp.size < size);
+            break;
+          default:
+            memo.forget(path);
+        }
+      }
+    });
+  }
+  for (auto& t : workers)
+    t.join();
+  CHECK(memo.usage().bytes <= memo.usage().budget);
+  CHECK(memo.usage().evictions > 0);
+}
