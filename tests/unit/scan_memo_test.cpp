@@ -11,6 +11,8 @@
 #include "core/cache/scan_memo.h"
 #include "temp_store.h"
 
+namespace scan_memo_unit {
+
 using csift::FileStamp;
 using csift::GramSketch;
 using csift::ScanMemo;
@@ -128,3 +130,5 @@ TEST_CASE("scan memo: parallel finds, grows, forgets and remembers keep it withi
   CHECK(memo.usage().bytes <= memo.usage().budget);
   CHECK(memo.usage().evictions > 0);
 }
+
+}  // namespace scan_memo_unit
