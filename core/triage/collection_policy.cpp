@@ -167,7 +167,7 @@ PolicyVerdict check_directory(const CollectPolicy& policy, const std::string& di
   const std::string dir_resolved = resolved_path(dir);
   for (const std::string* d : {&dir, &dir_resolved}) {
     if (d->empty()) continue;
-    for (const CollectPolicy* p : {&policy, &resolved}) {
+    for (const CollectPolicy* p : {&policy, static_cast<const CollectPolicy*>(&resolved)}) {
       PolicyVerdict v = user_rules_verdict(*p, *d);
       if (v.state == "denied") return v;
     }
@@ -176,7 +176,7 @@ PolicyVerdict check_directory(const CollectPolicy& policy, const std::string& di
   if (policy.opt_in_only) {
     bool admitted = false;
     for (const std::string* d : {&dir, &dir_resolved})
-      for (const CollectPolicy* p : {&policy, &resolved})
+      for (const CollectPolicy* p : {&policy, static_cast<const CollectPolicy*>(&resolved)})
         if (!d->empty() && user_rules_verdict(*p, *d).allowed()) admitted = true;
     if (!admitted) return {"denied", dir + " lies outside every opt_in_paths entry and opt_in_only is set"};
   }

@@ -152,7 +152,13 @@ void assess_session(TriageSession& s, const CollectPolicy& policy, const StateDb
     const PolicyVerdict after = check_directories(policy, dirs);
     if (!after.allowed()) {
       // Refused after the read: nothing read from the log is shown.
-      s = TriageSession{s.transcript, s.ref, {after.state, after.reason, 0}, s.current, s.gate_dir};
+      s.read = false;
+      s.project.clear();
+      s.cwds.clear();
+      s.start.clear();
+      s.end.clear();
+      s.entries = s.unparsed = 0;
+      s.state = {after.state, after.reason, 0};
       return;
     }
     s.project = s.cwds.empty() ? s.gate_dir : s.cwds.front();
@@ -172,10 +178,8 @@ void list_claude_store(const Environment& env, TriageStore& store, std::vector<T
   store.state = ::stat(store.location.c_str(), &st) == 0 && S_ISDIR(st.st_mode) ? "found" : "absent";
   if (store.state != "found") return;
   for (const std::string& dir : list_project_dirs(store.location)) {
-    for (Transcript& t : list_sessions(dir, &store.problems)) {
-      t.id = harness_ref("claude-code", t.id);
+    for (Transcript& t : list_sessions(dir, &store.problems))
       out.push_back(std::move(t));
-    }
   }
 }
 
@@ -214,7 +218,8 @@ TriageInventory take_inventory(const Environment& env, const CollectPolicy& poli
     store.sessions = transcripts.size();
     for (Transcript& t : transcripts) {
       TriageSession s;
-      s.ref = t.id;
+      // A Claude Code transcript's id is the session uuid; every other harness's is already its ref.
+      s.ref = h->name == "claude-code" ? harness_ref("claude-code", t.id) : t.id;
       s.transcript = std::move(t);
       listed.insert(s.ref);
       assess_session(s, policy, db);
@@ -236,7 +241,7 @@ TriageInventory take_inventory(const Environment& env, const CollectPolicy& poli
     s.ref = row.ref;
     s.transcript.harness = row.harness;
     s.transcript.path = row.path;
-    s.transcript.id = row.ref;
+    s.transcript.id = row.harness == "claude-code" ? row.ref.substr(row.ref.find(':') + 1) : row.ref;
     SessionFacts f;
     f.marked = row.marked;
     const auto hidden = problem_paths.find(row.path);

@@ -24,7 +24,7 @@ struct TriageStore {
 };
 
 struct TriageSession {
-  Transcript transcript;  // id = ref
+  Transcript transcript;  // as its store lists it
   std::string ref;
   SessionState state;
   Watermark current;

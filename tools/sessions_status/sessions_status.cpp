@@ -52,7 +52,8 @@ Envelope run_sessions_status(const json& args, ToolContext& ctx) {
     ++per_harness[s.transcript.harness][s.state.state];
   for (const TriageStore& st : inv.stores) {
     json& row = env.add_row("store");
-    for (const auto& [k, v] : triage_store_json(run, st).items())
+    const json store = triage_store_json(run, st);
+    for (const auto& [k, v] : store.items())
       row[k] = v;
     row["states"] = per_harness[st.harness];
   }
