@@ -6,6 +6,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
+#include "tools/common/output_scrub.h"
 #include "tools/common/row_window.h"
 #include "tools/common/schema_validator.h"
 #include "tools/common/tool.h"
@@ -292,14 +293,20 @@ ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, co
   json args = original_args.is_null() ? json::object() : original_args;
   const auto issues = validate_and_apply_defaults(schema, args);
   ctx.carried_args = issues.empty() ? carried_args_of(args, ctx.env) : json::object();
+  std::string scrub_refusal;
+  const bool scrub = output_scrub_wanted(args, ctx, scrub_refusal);
   if (!issues.empty()) {
     outcome.envelope = error_envelope(name, "usage", validation_message(issues));
+  } else if (!scrub_refusal.empty()) {
+    outcome.envelope = error_envelope(name, "usage", scrub_refusal);
   } else {
     outcome.envelope = run_guarded(tool, args, ctx);
     carry_into_follow_ups(outcome.envelope, ctx.carried_args);
   }
   Envelope& env = outcome.envelope;
   spell_messages(env, tool.name, ctx);
+  // Before paging and rendering: every size a budget measures is of the scrubbed text.
+  if (scrub) scrub_envelope(env);
   if (!env.is_error) {
     const Budget budget{
         tool, ctx, args, original_args, integer_arg(args, "max_chars"), integer_arg(args, "row_offset")};

@@ -42,4 +42,12 @@ std::string persisted_output_path(const Record& r) {
   return stored_string_field(cc(r).tool_use_result_json, "persistedOutputPath");
 }
 
+bool tool_result_interrupted(const Record& r) {
+  const std::string& raw = cc(r).tool_use_result_json;
+  if (raw.find("\"interrupted\"") == std::string::npos) return false;  // the common case: no parse
+  const nlohmann::json j = parse_stored_object(raw);
+  const auto it = j.find("interrupted");
+  return it != j.end() && it->is_boolean() && it->get<bool>();
+}
+
 }  // namespace csift

@@ -66,5 +66,7 @@ std::optional<std::string> attachment_type(const Record& r);
 const std::string& api_request_id(const Record& r);
 // The file a tool result Claude Code externalised was saved to (toolUseResult.persistedOutputPath), or "".
 std::string persisted_output_path(const Record& r);
+// The tool result record says the call was interrupted (toolUseResult.interrupted is true).
+bool tool_result_interrupted(const Record& r);
 
 }  // namespace csift

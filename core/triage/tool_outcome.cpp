@@ -1,0 +1,149 @@
+// Each harness's reader already classifies what its log records (core/harness/*): the JSON-lines readers
+// leave `[denied]`, `[interrupted]`, `[error · exit N]` or `[exit N]` on the result block, OpenCode keeps its
+// outcome per call, and Claude Code records only is_error, so its fixed texts decide denial and interrupt.
+#include "core/triage/tool_outcome.h"
+
+#include "core/base/text.h"
+#include "core/harness/claude_code/claude_fields.h"
+#include "core/harness/opencode/opencode_fields.h"
+
+namespace csift {
+
+namespace {
+
+constexpr std::string_view kOutcomeRejected = "The user doesn't want to proceed with this tool use";
+constexpr std::string_view kOutcomeDenied = "has been denied";
+constexpr std::string_view kOutcomeInterrupted = "[Request interrupted by user";
+
+// Reads a status marker `[<status>]`, `[<status> · exit N]` or `[exit N]`.
+void outcome_from_marker(std::string_view marker, CallOutcome& out) {
+  if (marker.size() < 2 || marker.front() != '[' || marker.back() != ']') return;
+  std::string_view body = marker.substr(1, marker.size() - 2);
+  std::string_view exit_part;
+  if (const size_t dot = body.find(" \xC2\xB7 "); dot != std::string_view::npos) {
+    exit_part = body.substr(dot + 4);
+    body = body.substr(0, dot);
+  } else if (body.starts_with("exit ")) {
+    exit_part = body;
+    body = {};
+  }
+  if (exit_part.starts_with("exit ")) {
+    if (auto code = leading_exit_code("Exit code " + std::string(exit_part.substr(5)))) out.exit_code = code;
+  }
+  if (body == "denied")
+    out.status = CallStatus::denied;
+  else if (body == "interrupted")
+    out.status = CallStatus::interrupted;
+  else if (body == "error" || (out.exit_code && *out.exit_code != 0))
+    out.status = CallStatus::error;
+}
+
+void outcome_from_claude_code(const Record& rec, const Block& result, CallOutcome& out) {
+  const std::string& text = result.content_text;
+  if (tool_result_interrupted(rec)) {
+    out.status = CallStatus::interrupted;
+    return;
+  }
+  if (!result.is_error) return;
+  if (text.find(kOutcomeRejected) != std::string::npos || text.find(kOutcomeDenied) != std::string::npos)
+    out.status = CallStatus::denied;
+  else if (text.find(kOutcomeInterrupted) != std::string::npos)
+    out.status = CallStatus::interrupted;
+  else
+    out.status = CallStatus::error;
+}
+
+void outcome_from_opencode(const Record& rec, const Block& result, CallOutcome& out) {
+  const OpenCodeToolOutcome* o = opencode_tool_outcome(rec, result.tool_use_id);
+  if (!o) {
+    if (result.is_error) out.status = CallStatus::error;
+    return;
+  }
+  out.exit_code = o->exit_code;
+  switch (o->status) {
+    case ToolStatus::error:
+      out.status = CallStatus::error;
+      break;
+    case ToolStatus::denied:
+      out.status = CallStatus::denied;
+      break;
+    case ToolStatus::interrupted:
+      out.status = CallStatus::interrupted;
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+const char* call_status_name(CallStatus s) {
+  switch (s) {
+    case CallStatus::error:
+      return "error";
+    case CallStatus::denied:
+      return "denied";
+    case CallStatus::interrupted:
+      return "interrupted";
+    default:
+      return "ok";
+  }
+}
+
+std::optional<int64_t> leading_exit_code(std::string_view text) {
+  text = trim_start(text);
+  constexpr std::string_view prefix = "Exit code ";
+  if (!text.starts_with(prefix)) return std::nullopt;
+  size_t i = prefix.size();
+  const bool negative = i < text.size() && text[i] == '-';
+  if (negative) ++i;
+  const size_t digits = i;
+  int64_t value = 0;
+  while (i < text.size() && is_ascii_digit(text[i]) && i - digits < 12)
+    value = value * 10 + (text[i++] - '0');
+  if (i == digits || (i < text.size() && !is_ascii_space(text[i]))) return std::nullopt;
+  return negative ? -value : value;
+}
+
+bool is_interrupt_entry(std::string_view harness, const Record& r) {
+  if (harness.starts_with("opencode")) {
+    const OpenCodeFields* f = opencode_fields(r);
+    return f && r.type == "assistant" && f->ended == "interrupted";
+  }
+  if (r.type != "user") return false;
+  if (r.message.content_is_string)
+    return trim_start(r.message.content_string).starts_with(kOutcomeInterrupted);
+  for (const Block& b : r.message.blocks)
+    if (b.kind == BlockKind::text && trim_start(b.text).starts_with(kOutcomeInterrupted)) return true;
+  return false;
+}
+
+CallOutcome call_outcome(std::string_view harness, const Record& result_record, const Block& result) {
+  CallOutcome out;
+  if (harness == "claude-code" || harness == "cursor")
+    outcome_from_claude_code(result_record, result, out);
+  else if (harness.starts_with("opencode"))
+    outcome_from_opencode(result_record, result, out);
+  else if (!result.status_marker.empty())
+    outcome_from_marker(result.status_marker, out);
+  else if (result.is_error)
+    out.status = CallStatus::error;
+  if (out.status != CallStatus::ok && !out.exit_code) out.exit_code = leading_exit_code(result.content_text);
+  if (out.status == CallStatus::ok && result.is_error) out.status = CallStatus::error;
+  switch (out.status) {
+    case CallStatus::error:
+      out.error_class = out.exit_code && *out.exit_code != 0 ? "exit" : "tool_error";
+      break;
+    case CallStatus::denied:
+      out.error_class = "denied";
+      break;
+    case CallStatus::interrupted:
+      out.error_class = "interrupted";
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+}  // namespace csift
