@@ -28,8 +28,22 @@ def binary():
     return os.environ.get("CSIFT_MCP_BIN") or os.path.join(REPO, "build", "csift-mcp")
 
 
+_STATE_ROOT = []
+
+
+def state_root():
+    """The directory of this test process's state database (the sessions_* tools write there, never to the
+    user's): one per process, shared by the server and the CLI runs it is compared with; removed at exit."""
+    if not _STATE_ROOT:
+        import atexit
+        _STATE_ROOT.append(tempfile.mkdtemp(prefix="csift-mcp-state-"))
+        atexit.register(shutil.rmtree, _STATE_ROOT[0], True)
+    return _STATE_ROOT[0]
+
+
 def server_env(claude_home=FIXTURE_HOME, **extra):
-    env = dict(os.environ, CLAUDE_CONFIG_DIR=claude_home, TZ="UTC")
+    env = dict(os.environ, CLAUDE_CONFIG_DIR=claude_home, TZ="UTC", CSIFT_STATE_DB=os.path.join(state_root(), "state.db"),
+               CSIFT_CONFIG=os.path.join(state_root(), "no-config.toml"))
     env.pop("CSIFT_MCP_TOKEN", None)
     env.update({k: str(v) for k, v in extra.items()})
     return env

@@ -11,6 +11,10 @@
 namespace csift {
 
 TriageRun open_triage_run(const json& args, const ToolContext& ctx) {
+  if (ctx.env.caller == CallerLink::network)
+    usage_error(
+        "the session triage tools are served to a local caller only (stdio or the command line): over "
+        "HTTP the server may answer another machine, and the sessions and their state are this one's");
   TriageRun run;
   run.env = ctx.env;
   if (args.contains("claude_home") && args["claude_home"].is_string())

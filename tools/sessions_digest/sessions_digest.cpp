@@ -193,7 +193,8 @@ Envelope run_sessions_digest(const json& args, ToolContext& ctx) {
     env.rows.clear();
     env.add_row("digest")["digest"] = std::move(obj);
   }
-  if (recorded.empty() && !refs.empty()) {
+  // Sessions were asked for (named, or found unprocessed) and none could be digested: an error result.
+  if (recorded.empty() && (!refs.empty() || !picks.empty())) {
     std::string why;
     for (const json& row : env.rows) {
       if (row["kind"] == "error")

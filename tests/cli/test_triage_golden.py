@@ -1,0 +1,58 @@
+"""Golden sessions_list and sessions_digest outputs per harness over the labelled triage fixtures
+(fixtures/triage/home plays $HOME for every store): any difference fails. Only what varies by machine is
+normalised: the source tree's path and the temporary state database's. CSIFT_REGEN_GOLDEN=1 rewrites the files
+(review the diff before committing)."""
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+import harness as h
+
+TRIAGE = os.path.join(h.REPO, "fixtures", "triage")
+GOLDEN = os.path.join(TRIAGE, "golden")
+FILE_HARNESSES = ["claude-code", "codex", "gemini-cli", "copilot", "cursor"]
+
+
+def normalise(text, tmp):
+    return text.replace(tmp, "<tmp>").replace(os.path.realpath(h.REPO), "<repo>").replace(h.REPO, "<repo>")
+
+
+class TriageGoldenTest(unittest.TestCase):
+    def run_harness(self, harness):
+        tmp = tempfile.mkdtemp(prefix="csift-golden-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        home = os.path.join(TRIAGE, "home")
+        env = h.test_env(HOME=home, CSIFT_STATE_DB=os.path.join(tmp, "state.db"),
+                         CSIFT_CONFIG=os.path.join(tmp, "none.toml"), XDG_DATA_HOME=os.path.join(tmp, "data"))
+        for var in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "OPENCODE_DB",
+                    "XDG_CONFIG_HOME", "CURSOR_CONFIG_DIR"):
+            env.pop(var, None)
+        out = {}
+        for tool, args in (("sessions_list", []), ("sessions_digest", ["--unprocessed"])):
+            code, text, err = h.run_cli(tool, "--harness", harness, *args, "--format", "json", env=env)
+            self.assertEqual(code, 0, err)
+            header, rows, summary = h.parse_envelope(text)
+            out[tool] = normalise(json.dumps({"header": header, "rows": rows, "summary": summary}, indent=1,
+                                             ensure_ascii=False) + "\n", tmp)
+        return out
+
+    def test_golden_per_harness(self):
+        regen = os.environ.get("CSIFT_REGEN_GOLDEN") == "1"
+        for harness in FILE_HARNESSES:
+            with self.subTest(harness=harness):
+                got = self.run_harness(harness)
+                for tool, kind in (("sessions_list", "list"), ("sessions_digest", "digest")):
+                    path = os.path.join(GOLDEN, f"{harness}.{kind}.json")
+                    if regen:
+                        os.makedirs(GOLDEN, exist_ok=True)
+                        with open(path, "w") as f:
+                            f.write(got[tool])
+                    with open(path) as f:
+                        self.assertEqual(got[tool], f.read(), f"{path} differs (CSIFT_REGEN_GOLDEN=1 rewrites it)")
+                self.assertGreater(json.loads(got["sessions_list"])["summary"]["sessions"], 0, harness)
+
+
+if __name__ == "__main__":
+    unittest.main()
