@@ -2,6 +2,7 @@
 // What a session is, its title and its text come from tools/resources; this file only pages and frames.
 #include <functional>
 
+#include "core/scrub/scrubber.h"
 #include "server/mcp_server.h"
 #include "server/resource_watch.h"
 #include "tools/resources/session_resources.h"
@@ -75,10 +76,12 @@ json McpServer::list_resources(const rpc::Message& m, bool stateless, ToolContex
   const size_t page = options_.page_size ? options_.page_size : 100;
   for (size_t i = offset; i < all.items.size() && i < offset + page; ++i) {
     const SessionResource& r = all.items[i];
+    // Over HTTP every text from a transcript is scrubbed, as tool output is (SPEC.md §13.4).
+    const bool scrub = ctx.env.caller == CallerLink::network;
     resources.push_back(json{{"uri", r.uri},
                              {"name", r.name},
-                             {"title", r.title},
-                             {"description", r.description},
+                             {"title", scrub ? default_scrubber().scrub(r.title) : r.title},
+                             {"description", scrub ? default_scrubber().scrub(r.description) : r.description},
                              {"mimeType", "text/plain"},
                              {"annotations", {{"audience", {"user", "assistant"}}}}});
   }
@@ -114,7 +117,8 @@ json McpServer::read_resource(const rpc::Message& m, bool stateless, ToolContext
   if (!r.error.empty())
     return rpc::make_error(m.id, stateless ? rpc::kInvalidParams : kResourceNotFound, r.error,
                            json{{"uri", uri}});
-  json contents = json::array({json{{"uri", uri}, {"mimeType", "text/plain"}, {"text", r.text}}});
+  const std::string text = ctx.env.caller == CallerLink::network ? default_scrubber().scrub(r.text) : r.text;
+  json contents = json::array({json{{"uri", uri}, {"mimeType", "text/plain"}, {"text", text}}});
   return rpc::make_result(m.id, with_result_type(json{{"contents", std::move(contents)}}, stateless));
 }
 

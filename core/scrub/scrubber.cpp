@@ -4,6 +4,7 @@
 // replacement `[REDACTED:<kind>]` holds no byte a later pass matches.
 #include "core/scrub/scrubber.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -126,10 +127,12 @@ std::string scrub_pem_blocks(std::string_view s) {
   size_t copied = 0;
   size_t at = 0;
   while ((at = s.find(begin, at)) != std::string_view::npos) {
-    const size_t line_end = s.find_first_of("\n\\", at);
-    const size_t tail = s.find(key_tail, at + begin.size());
-    if (tail == std::string_view::npos || (line_end != std::string_view::npos && tail > line_end)) {
-      at += begin.size();
+    // The BEGIN line ends at a newline or, in a raw JSON line, at the backslash of its `\n` escape. With no
+    // PRIVATE KEY on it, no later BEGIN on the same line has one either: resume after the line (linear).
+    const size_t line_end = std::min(s.find_first_of("\n\\", at), s.size());
+    const size_t tail = s.substr(0, line_end).find(key_tail, at + begin.size());
+    if (tail == std::string_view::npos) {
+      at = line_end;
       continue;
     }
     size_t stop = s.find(end_mark, tail + key_tail.size());
@@ -211,9 +214,12 @@ std::string scrub_aws_secrets(std::string_view s) {
   std::string out;
   size_t copied = 0;
   size_t at = 0;
+  // The next occurrence of each spelling, found again only once passed (each search runs forward once).
+  size_t a = low.find("secret_access_key");
+  size_t b = low.find("secretaccesskey");
   while (at < low.size()) {
-    const size_t a = low.find("secret_access_key", at);
-    const size_t b = low.find("secretaccesskey", at);
+    if (a != std::string::npos && a < at) a = low.find("secret_access_key", at);
+    if (b != std::string::npos && b < at) b = low.find("secretaccesskey", at);
     const size_t hit = std::min(a, b);
     if (hit == std::string::npos) break;
     size_t v = hit + (hit == a ? 17 : 15);

@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/text.h"
-#include "core/harness/jsonl_entry_reader.h"
 #include "core/json/stored_json.h"
 #include "core/mutations/shell_words.h"
 
@@ -48,6 +47,20 @@ std::string_view facts_basename(std::string_view w) {
   return slash == std::string_view::npos ? w : w.substr(slash + 1);
 }
 
+// A `["bash", "-lc", "<script>"]` argv (bash, sh, zsh or dash; -c, -lc or -cl; nothing more): its script.
+std::optional<std::string> facts_shell_script(const nlohmann::json& argv) {
+  if (!argv.is_array() || argv.size() != 3) return std::nullopt;
+  for (const auto& a : argv)
+    if (!a.is_string()) return std::nullopt;
+  const std::string shell(facts_basename(argv[0].get_ref<const std::string&>()));
+  const std::string& flag = argv[1].get_ref<const std::string&>();
+  if (shell != "bash" && shell != "sh" && shell != "zsh" && shell != "dash") return std::nullopt;
+  // The shell's options after its dash: `c` (run the script), with `l` (a login shell) before or after it.
+  const std::string opts = flag.size() > 1 && flag[0] == '-' ? flag.substr(1) : "";
+  if (opts != "c" && opts != "lc" && opts != "cl") return std::nullopt;
+  return argv[2].get<std::string>();
+}
+
 }  // namespace
 
 std::optional<std::string> command_of_input(std::string_view input_json) {
@@ -59,7 +72,7 @@ std::optional<std::string> command_of_input(std::string_view input_json) {
     if (it == input.end()) continue;
     if (it->is_string()) return it->get<std::string>();
     if (it->is_array()) {
-      if (auto script = shell_script_of(*it)) return script;
+      if (auto script = facts_shell_script(*it)) return script;
       std::string joined;
       for (const auto& a : *it)
         if (a.is_string()) joined += (joined.empty() ? "" : " ") + a.get<std::string>();

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/base/text.h"
@@ -133,9 +134,10 @@ class DigestBuilder : public RecordSink {
       if (std::find(cwds_.begin(), cwds_.end(), r.cwd) == cwds_.end()) cwds_.push_back(r.cwd);
       last_cwd_ = r.cwd;
     }
-    if (!r.timestamp.empty()) {
-      if (start_.empty()) start_ = digest_utc(r.timestamp);
-      end_ = digest_utc(r.timestamp);
+    // The earliest and latest times: a message written again later (Gemini CLI) keeps its first time.
+    if (const auto ms = r.timestamp.empty() ? std::nullopt : parse_iso8601(r.timestamp)) {
+      if (!first_ms_ || *ms < *first_ms_) first_ms_ = ms;
+      if (!last_ms_ || *ms > *last_ms_) last_ms_ = ms;
     }
     if (!r.message.model.empty() && r.message.model != "<synthetic>") model_ = r.message.model;
   }
@@ -149,6 +151,8 @@ class DigestBuilder : public RecordSink {
   }
 
   void on_prompt(const Record& r, bool fresh, uint64_t& seq) {
+    // A message written again under its id (Gemini CLI) is the same prompt.
+    if (!r.uuid.empty() && !prompt_ids_.insert(r.uuid).second) return;
     if (!fresh) return;
     ++counts_.prompts;
     const std::string text = digest_prompt_text(r);
@@ -237,8 +241,10 @@ class DigestBuilder : public RecordSink {
   TurnOpener foreign_;
   DigestCounts counts_;
   std::vector<std::string> cwds_;
-  std::string last_cwd_, start_, end_, model_, final_text_;
+  std::string last_cwd_, model_, final_text_;
+  std::optional<EpochMs> first_ms_, last_ms_;
   std::map<std::string, CallSeen> calls_;
+  std::set<std::string> prompt_ids_;
   std::map<std::pair<std::string, std::string>, std::string> failed_;  // (tool, args digest) -> first span
   std::vector<DigestItem> items_;
   uint64_t next_order_ = 0;
@@ -286,8 +292,8 @@ SessionDigestResult DigestBuilder::finish(const ReadStats& stats) {
   s["session_id"] = ref_.substr(t.harness.size() + 1);
   s["project"] = out.project.empty() ? ojson(nullptr) : ojson(scrubber_.scrub(out.project));
   s["cwd"] = last_cwd_.empty() ? ojson(nullptr) : ojson(scrubber_.scrub(last_cwd_));
-  s["start"] = start_.empty() ? ojson(nullptr) : ojson(start_);
-  s["end"] = end_.empty() ? ojson(nullptr) : ojson(end_);
+  s["start"] = first_ms_ ? ojson(format_utc(*first_ms_)) : ojson(nullptr);
+  s["end"] = last_ms_ ? ojson(format_utc(*last_ms_)) : ojson(nullptr);
   s["model"] = model_.empty() ? ojson(nullptr) : ojson(scrubber_.scrub(model_));
   s["from_offset"] = in_.from_offset;
   s["truncated"] = false;
@@ -348,6 +354,22 @@ SessionDigestResult digest_session(const SessionDigestInput& in) {
   opts.sequential = true;
   const ReadStats stats = reader_for(t).read(t, opts, builder);
   return builder.finish(stats);
+}
+
+uint64_t complete_size_of(const Transcript& t, std::string& error) {
+  uint64_t complete = 0;
+  const ScanStats stats = reader_for(t).read_raw_lines(
+      t,
+      [&](const RawLine& l) {
+        if (!l.torn) complete = l.offset + l.bytes.size() + 1;
+        return true;
+      },
+      nullptr);
+  if (!stats.error.empty()) {
+    error = stats.error;
+    return 0;
+  }
+  return complete;
 }
 
 }  // namespace csift
