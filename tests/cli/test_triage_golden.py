@@ -7,6 +7,7 @@ temporary state database's. CSIFT_REGEN_GOLDEN=1 rewrites the two files of this 
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 import unittest
 
@@ -15,6 +16,8 @@ import harness as h
 TRIAGE = os.path.realpath(os.path.join(h.REPO, "fixtures", "triage"))
 GOLDEN = os.path.join(TRIAGE, "golden")
 FILE_HARNESSES = ["claude-code", "codex", "gemini-cli", "copilot", "cursor"]
+# OpenCode 1's session lives in a database built from the export file at test time (nothing binary committed).
+MAKE_OPENCODE_DB = os.path.join(h.REPO, "fixtures", "opencode", "make_opencode_db.sh")
 
 
 def normalise(text, tmp):
@@ -28,9 +31,15 @@ class TriageGoldenTest(unittest.TestCase):
         home = os.path.join(TRIAGE, "home")
         env = h.test_env(HOME=home, CSIFT_STATE_DB=os.path.join(tmp, "state.db"),
                          CSIFT_CONFIG=os.path.join(tmp, "none.toml"), XDG_DATA_HOME=os.path.join(tmp, "data"))
+        if harness == "opencode-v1":
+            db = os.path.join(tmp, "opencode.db")
+            subprocess.run(["bash", MAKE_OPENCODE_DB, "export", db, os.path.join(TRIAGE, "opencode-session.json")],
+                           check=True, capture_output=True)
+            env["OPENCODE_DB"] = db
         for var in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "OPENCODE_DB",
                     "XDG_CONFIG_HOME", "CURSOR_CONFIG_DIR"):
-            env.pop(var, None)
+            if not (var == "OPENCODE_DB" and harness == "opencode-v1"):
+                env.pop(var, None)
         out = {}
         for tool, args in (("sessions_list", []), ("sessions_digest", ["--unprocessed"])):
             code, text, err = h.run_cli(tool, "--harness", harness, *args, "--format", "json", env=env)
@@ -46,7 +55,7 @@ class TriageGoldenTest(unittest.TestCase):
 
     def test_golden_per_harness(self):
         regen = os.environ.get("CSIFT_REGEN_GOLDEN") == "1"
-        for harness in FILE_HARNESSES:
+        for harness in FILE_HARNESSES + ["opencode-v1"]:
             with self.subTest(harness=harness):
                 got = self.run_harness(harness)
                 for tool, kind in (("sessions_list", "list"), ("sessions_digest", "digest-run")):
