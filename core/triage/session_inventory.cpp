@@ -145,6 +145,16 @@ void assess_session(TriageSession& s, const CollectPolicy& policy, const StateDb
   if (f.read_error.empty()) {
     read_session_facts(s);
     if (!s.read) return;  // unreadable, set by the read
+    // The metadata the gate checked is read again: a different directory now means the log changed under the
+    // check, and what was read may belong to a directory the policy refuses.
+    if (!s.gate_dir.empty()) {
+      bool unreadable_again = false;
+      if (pre_open_directory(t, unreadable_again) != s.gate_dir) {
+        s.read = false;
+        s.state = {"unreadable", "the session changed since its policy was checked", 0};
+        return;
+      }
+    }
     // After the read: the policy on every recorded working directory.
     std::vector<std::string> dirs = s.cwds;
     if (!s.gate_dir.empty() && std::find(dirs.begin(), dirs.end(), s.gate_dir) == dirs.end())
