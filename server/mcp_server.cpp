@@ -221,7 +221,7 @@ json McpServer::list_tools(const rpc::Message& m, bool stateless) {
     }
     cursor = m.params["cursor"].get<std::string>();
   }
-  auto page = tool_page(cursor, options_.page_size);
+  auto page = tool_page(cursor, options_.page_size, options_.env.caller == CallerLink::network);
   if (!page) {
     return rpc::make_error(m.id, rpc::kInvalidParams,
                            "invalid cursor '" + cursor + "': pass a nextCursor from a previous tools/list, " +

@@ -64,8 +64,18 @@ const json& tool_descriptors() {
   return all;
 }
 
-std::optional<ToolPage> tool_page(const std::string& cursor, size_t page_size) {
-  const json& all = tool_descriptors();
+const json& network_tool_descriptors() {
+  static const json served = [] {
+    json out = json::array();
+    for (const auto& tool : tool_table())
+      if (!tool.local_only) out.push_back(descriptor(tool));
+    return out;
+  }();
+  return served;
+}
+
+std::optional<ToolPage> tool_page(const std::string& cursor, size_t page_size, bool network) {
+  const json& all = network ? network_tool_descriptors() : tool_descriptors();
   size_t offset = 0;
   if (!cursor.empty()) {
     auto parsed = read_cursor(cursor, all.size());

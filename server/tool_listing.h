@@ -20,6 +20,8 @@ struct ToolPage {
 };
 
 // The page starting at `cursor` ("" for the first); nullopt when the cursor is not one this server issued.
-std::optional<ToolPage> tool_page(const std::string& cursor, size_t page_size);
+// `network`: the HTTP listing, without the tools served only to a local caller (ToolSpec::local_only).
+const json& network_tool_descriptors();
+std::optional<ToolPage> tool_page(const std::string& cursor, size_t page_size, bool network = false);
 
 }  // namespace csift

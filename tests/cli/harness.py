@@ -22,9 +22,24 @@ def binary():
     return os.environ.get("CSIFT_MCP_BIN") or os.path.join(REPO, "build", "csift-mcp")
 
 
+_STATE_DIR = []
+
+
+def state_dir():
+    """A temporary directory for the sessions_* tools' state database and config (removed at exit), so no
+    test ever writes the user's."""
+    if not _STATE_DIR:
+        import atexit
+        _STATE_DIR.append(tempfile.mkdtemp(prefix="csift-cli-state-"))
+        atexit.register(shutil.rmtree, _STATE_DIR[0], True)
+    return _STATE_DIR[0]
+
+
 def test_env(**extra):
-    """The process environment for a run: UTC so text timestamps are stable, plus any overrides."""
-    env = dict(os.environ, TZ="UTC")
+    """The process environment for a run: UTC so text timestamps are stable, a state database of the tests'
+    own, plus any overrides."""
+    env = dict(os.environ, TZ="UTC", CSIFT_STATE_DB=os.path.join(state_dir(), "state.db"),
+               CSIFT_CONFIG=os.path.join(state_dir(), "no-config.toml"))
     env.update({k: str(v) for k, v in extra.items()})
     return env
 

@@ -28,8 +28,27 @@ def binary():
     return os.environ.get("CSIFT_MCP_BIN") or os.path.join(REPO, "build", "csift-mcp")
 
 
+# The session triage tools: served to local callers only (never over HTTP), and the three that can write the
+# state database say so (readOnlyHint false).
+LOCAL_ONLY_TOOLS = ("sessions_list", "sessions_digest", "sessions_mark", "sessions_status")
+STATE_WRITING_TOOLS = ("sessions_digest", "sessions_mark", "sessions_status")
+
+_STATE_ROOT = []
+
+
+def state_root():
+    """The directory of this test process's state database (the sessions_* tools write there, never to the
+    user's): one per process, shared by the server and the CLI runs it is compared with; removed at exit."""
+    if not _STATE_ROOT:
+        import atexit
+        _STATE_ROOT.append(tempfile.mkdtemp(prefix="csift-mcp-state-"))
+        atexit.register(shutil.rmtree, _STATE_ROOT[0], True)
+    return _STATE_ROOT[0]
+
+
 def server_env(claude_home=FIXTURE_HOME, **extra):
-    env = dict(os.environ, CLAUDE_CONFIG_DIR=claude_home, TZ="UTC")
+    env = dict(os.environ, CLAUDE_CONFIG_DIR=claude_home, TZ="UTC", CSIFT_STATE_DB=os.path.join(state_root(), "state.db"),
+               CSIFT_CONFIG=os.path.join(state_root(), "no-config.toml"))
     env.pop("CSIFT_MCP_TOKEN", None)
     env.update({k: str(v) for k, v in extra.items()})
     return env

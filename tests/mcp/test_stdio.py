@@ -7,8 +7,8 @@ import tempfile
 import time
 import unittest
 
-from mcp_harness import (REPO, BigStore, SESSION_VERSIONS, SLOW, STATELESS, StdioClient, make_big_store, meta,
-                         schema_errors, server_env, slow_call)
+from mcp_harness import (REPO, STATE_WRITING_TOOLS, BigStore, SESSION_VERSIONS, SLOW, STATELESS, StdioClient,
+                         make_big_store, meta, schema_errors, server_env, slow_call)
 
 
 class StdioBase(unittest.TestCase):
@@ -126,7 +126,7 @@ class ToolsList(StdioBase):
                 self.assertEqual(out.get("type"), "object")
                 for part in ("header", "rows", "summary"):
                     self.assertIn(part, out.get("properties", {}))
-                self.assertIs(t["annotations"]["readOnlyHint"], True)
+                self.assertIs(t["annotations"]["readOnlyHint"], t["name"] not in STATE_WRITING_TOOLS)
                 self.assertIs(t["annotations"]["openWorldHint"], False)
                 self.assertNotIn("x-cli", json.dumps(t["inputSchema"]), "CLI annotations leak into the served schema")
 

@@ -65,6 +65,9 @@ struct ToolSpec {
   // Blocks for long on purpose (wait): the MCP transports run it on threads of its own, so it never holds
   // a worker that other calls need.
   bool blocks = false;
+  // Served to a local caller only (stdio and the command line), never over HTTP, where the server may answer
+  // another machine: the session triage tools, whose state and stores are this machine's.
+  bool local_only = false;
 };
 
 const std::vector<ToolSpec>& tool_table();

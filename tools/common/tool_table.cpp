@@ -14,6 +14,10 @@
 #include "tools/plan/plan.h"
 #include "tools/recover/recover.h"
 #include "tools/search/search.h"
+#include "tools/sessions_digest/sessions_digest.h"
+#include "tools/sessions_list/sessions_list.h"
+#include "tools/sessions_mark/sessions_mark.h"
+#include "tools/sessions_status/sessions_status.h"
 #include "tools/show/show.h"
 #include "tools/stats/stats.h"
 #include "tools/status/status.h"
@@ -49,6 +53,12 @@ std::vector<ToolSpec> build_table() {
   table.push_back({"image", &run_image, &render_image_text, true});
   table.push_back({"status", &run_status, &render_status_text, true});
   table.push_back({"wait", &run_wait, &render_wait_text, true, true});
+  table.push_back({"sessions_list", &run_sessions_list, &render_sessions_list_text, true, false, true});
+  table.push_back(
+      {"sessions_digest", &run_sessions_digest, &render_sessions_digest_text, false, false, true});
+  table.push_back({"sessions_mark", &run_sessions_mark, &render_sessions_mark_text, false, false, true});
+  table.push_back(
+      {"sessions_status", &run_sessions_status, &render_sessions_status_text, false, false, true});
   return table;
 }
 

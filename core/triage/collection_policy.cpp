@@ -1,0 +1,212 @@
+#include "core/triage/collection_policy.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/base/error.h"
+#include "core/triage/toml_include.h"
+
+namespace csift {
+namespace {
+
+std::string policy_position(const std::string& file, const toml::source_region& where) {
+  return file + " line " + std::to_string(where.begin.line);
+}
+
+bool policy_bool(const toml::table& collect, std::string_view key, const std::string& file) {
+  const toml::node* node = collect.get(key);
+  if (!node) return false;
+  if (const auto* b = node->as_boolean()) return b->get();
+  usage_error(policy_position(file, node->source()) + ": [collect] " + std::string(key) +
+              " must be true or false");
+}
+
+std::vector<std::string> policy_paths(const toml::table& collect, std::string_view key,
+                                      const std::string& file, const Environment& env) {
+  std::vector<std::string> out;
+  const toml::node* node = collect.get(key);
+  if (!node) return out;
+  const auto* array = node->as_array();
+  if (!array)
+    usage_error(policy_position(file, node->source()) + ": [collect] " + std::string(key) +
+                " must be an array of absolute paths, e.g. [\"/home/me/private\"]");
+  for (const toml::node& item : *array) {
+    const auto* s = item.as_string();
+    std::string path = s ? expand_home(s->get(), env) : std::string();
+    if (!s || path.empty() || path[0] != '/') {
+      usage_error(policy_position(file, item.source()) + ": every entry of [collect] " + std::string(key) +
+                  " must be an absolute path (or start with ~/), e.g. \"/home/me/private\"");
+    }
+    while (path.size() > 1 && path.back() == '/')
+      path.pop_back();
+    out.push_back(path);
+  }
+  return out;
+}
+
+toml::table parse_toml_or_explain(std::string_view text, const std::string& file) {
+  try {
+    return toml::parse(text, file);
+  } catch (const toml::parse_error& e) {
+    usage_error(policy_position(file, e.source()) + ": not valid TOML: " + std::string(e.description()));
+  }
+}
+
+std::string resolved_path(const std::string& path) {
+  std::error_code ec;
+  const auto canonical = std::filesystem::canonical(path, ec);
+  return ec ? std::string() : canonical.string();
+}
+
+// The repository root holding `dir`: the nearest directory with a `.git` entry ("" when none).
+std::string repository_root(const std::string& dir) {
+  std::string at = dir;
+  while (!at.empty()) {
+    struct stat st {};
+    if (::stat((at + "/.git").c_str(), &st) == 0) return at;
+    if (at == "/") break;
+    const size_t slash = at.rfind('/');
+    at = slash == 0 ? "/" : at.substr(0, slash);
+  }
+  return "";
+}
+
+// A repository's own `.csift-mcp.toml` with `[collect] disabled = true`. A file that does not parse switches
+// collection off too: the repository asked for something, and reading its sessions anyway is the wrong guess.
+PolicyVerdict repository_verdict(const std::string& dir) {
+  const std::string root = repository_root(dir);
+  if (root.empty()) return {};
+  const std::string file = (root == "/" ? "" : root) + "/.csift-mcp.toml";
+  std::ifstream in(file);
+  if (!in) return {};
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    const toml::table doc = parse_toml_or_explain(text.str(), file);
+    const toml::table* collect = doc["collect"].as_table();
+    if (collect && policy_bool(*collect, "disabled", file))
+      return {"disabled", "the repository's " + file + " sets [collect] disabled"};
+  } catch (const ToolError& e) {
+    return {"disabled", std::string(e.what()) + " (collection stays off until it parses)"};
+  }
+  return {};
+}
+
+PolicyVerdict user_rules_verdict(const CollectPolicy& policy, const std::string& dir) {
+  for (const std::string& entry : policy.deny_paths) {
+    if (path_within(dir, entry)) return {"denied", dir + " lies within deny_paths entry " + entry};
+  }
+  if (policy.opt_in_only) {
+    for (const std::string& entry : policy.opt_in_paths) {
+      if (path_within(dir, entry)) return {};
+    }
+    return {"denied", dir + " lies outside every opt_in_paths entry and opt_in_only is set"};
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string policy_file_path(const Environment& env) {
+  if (auto v = env.get("CSIFT_CONFIG"); v && !v->empty() && (*v)[0] == '/') return *v;
+  if (auto v = env.get("XDG_CONFIG_HOME"); v && !v->empty() && (*v)[0] == '/')
+    return *v + "/csift-mcp/config.toml";
+  return home_dir(env) + "/.config/csift-mcp/config.toml";
+}
+
+CollectPolicy parse_collect_policy(std::string_view text, const std::string& file, const Environment& env) {
+  CollectPolicy policy;
+  policy.file = file;
+  const toml::table doc = parse_toml_or_explain(text, file);
+  const toml::node* collect_node = doc.get("collect");
+  if (!collect_node) return policy;
+  const toml::table* collect = collect_node->as_table();
+  if (!collect)
+    usage_error(policy_position(file, collect_node->source()) + ": collect must be a [collect] table");
+  for (const auto& [key, value] : *collect) {
+    const std::string_view k = key.str();
+    if (k != "disabled" && k != "deny_paths" && k != "opt_in_paths" && k != "opt_in_only") {
+      usage_error(policy_position(file, value.source()) + ": [collect] has no member " + std::string(k) +
+                  "; it takes disabled, deny_paths, opt_in_paths and opt_in_only");
+    }
+  }
+  policy.disabled = policy_bool(*collect, "disabled", file);
+  policy.opt_in_only = policy_bool(*collect, "opt_in_only", file);
+  policy.deny_paths = policy_paths(*collect, "deny_paths", file, env);
+  policy.opt_in_paths = policy_paths(*collect, "opt_in_paths", file, env);
+  return policy;
+}
+
+CollectPolicy load_collect_policy(const Environment& env) {
+  const std::string file = policy_file_path(env);
+  std::ifstream in(file);
+  if (!in) return {};
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_collect_policy(text.str(), file, env);
+}
+
+bool path_within(std::string_view dir, std::string_view entry) {
+  if (entry == "/") return true;
+  if (!dir.starts_with(entry)) return false;
+  return dir.size() == entry.size() || dir[entry.size()] == '/';
+}
+
+PolicyVerdict check_directory(const CollectPolicy& policy, const std::string& dir) {
+  if (policy.disabled) return {"disabled", "[collect] disabled is set in " + policy.file};
+  CollectPolicy resolved = policy;
+  for (auto* list : {&resolved.deny_paths, &resolved.opt_in_paths}) {
+    for (std::string& entry : *list) {
+      const std::string r = resolved_path(entry);
+      if (!r.empty()) entry = r;
+    }
+  }
+  const std::string dir_resolved = resolved_path(dir);
+  for (const std::string* d : {&dir, &dir_resolved}) {
+    if (d->empty()) continue;
+    for (const CollectPolicy* p : {&policy, static_cast<const CollectPolicy*>(&resolved)}) {
+      PolicyVerdict v = user_rules_verdict(*p, *d);
+      if (v.state == "denied") return v;
+    }
+  }
+  // opt_in_only: a directory is admitted when it lies within an entry in either form.
+  if (policy.opt_in_only) {
+    bool admitted = false;
+    for (const std::string* d : {&dir, &dir_resolved})
+      for (const CollectPolicy* p : {&policy, static_cast<const CollectPolicy*>(&resolved)})
+        if (!d->empty() && user_rules_verdict(*p, *d).allowed()) admitted = true;
+    if (!admitted) return {"denied", dir + " lies outside every opt_in_paths entry and opt_in_only is set"};
+  }
+  PolicyVerdict repo = repository_verdict(dir_resolved.empty() ? dir : dir_resolved);
+  return repo;
+}
+
+PolicyVerdict check_directories(const CollectPolicy& policy, const std::vector<std::string>& dirs) {
+  for (const std::string& dir : dirs) {
+    PolicyVerdict v = check_directory(policy, dir);
+    if (!v.allowed()) return v;
+  }
+  return {};
+}
+
+PolicyVerdict check_claude_encoded_dir(const CollectPolicy& policy, std::string_view encoded_name) {
+  if (policy.disabled) return {"disabled", "[collect] disabled is set in " + policy.file};
+  for (const std::string& entry : policy.deny_paths) {
+    for (const std::string& form : {entry, resolved_path(entry)}) {
+      if (form.empty()) continue;
+      const std::string enc = encode_cwd(form);
+      if (form == "/" || encoded_name == enc ||
+          (encoded_name.starts_with(enc) && encoded_name[enc.size()] == '-')) {
+        return {"denied", "the project directory " + std::string(encoded_name) +
+                              " encodes a path within deny_paths entry " + entry +
+                              " (checked before the open; a sibling sharing the prefix is refused too)"};
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace csift

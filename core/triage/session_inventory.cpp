@@ -1,0 +1,269 @@
+#include "core/triage/session_inventory.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "core/record/transcript_reader.h"
+#include "core/store/harness_stores.h"
+
+namespace csift {
+namespace {
+
+constexpr uint64_t kCodexMetaMax = 1 << 20;
+constexpr uint64_t kCopilotWorkspaceMax = 64 * 1024;
+constexpr uint64_t kGeminiRootMax = 4 * 1024;
+
+std::string inventory_dirname(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+bool inventory_absolute(const std::string& p) {
+  return !p.empty() && p[0] == '/';
+}
+
+// A small regular file's text, or nullopt (missing, not regular, larger than `max`).
+std::optional<std::string> small_regular_file(const std::string& path, uint64_t max) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || static_cast<uint64_t>(st.st_size) > max)
+    return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string inventory_trim(std::string s) {
+  const auto not_space = [](unsigned char c) { return !std::isspace(c); };
+  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
+  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
+  return s;
+}
+
+std::string codex_meta_cwd(const std::string& path, bool& unreadable) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  char c = 0;
+  while (in.get(c) && c != '\n' && line.size() <= kCodexMetaMax)
+    line.push_back(c);
+  if (c != '\n' || line.size() > kCodexMetaMax) {
+    unreadable = true;
+    return "";
+  }
+  const auto doc = nlohmann::json::parse(line, nullptr, false);
+  if (!doc.is_object() || doc.value("type", "") != "session_meta" || !doc.contains("payload") ||
+      !doc["payload"].is_object()) {
+    unreadable = true;
+    return "";
+  }
+  const auto& payload = doc["payload"];
+  return payload.contains("cwd") && payload["cwd"].is_string() ? payload["cwd"].get<std::string>() : "";
+}
+
+std::string copilot_workspace_cwd(const std::string& path) {
+  const auto text = small_regular_file(inventory_dirname(path) + "/workspace.yaml", kCopilotWorkspaceMax);
+  if (!text) return "";
+  size_t at = 0;
+  while (at < text->size()) {
+    size_t end = text->find('\n', at);
+    if (end == std::string::npos) end = text->size();
+    const std::string line = text->substr(at, end - at);
+    if (line.rfind("cwd:", 0) == 0) {
+      std::string v = inventory_trim(line.substr(4));
+      if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front())
+        v = v.substr(1, v.size() - 2);
+      return v;
+    }
+    at = end + 1;
+  }
+  return "";
+}
+
+std::string gemini_project_root(const std::string& path) {
+  const std::string project = inventory_dirname(inventory_dirname(path));
+  const auto text = small_regular_file(project + "/.project_root", kGeminiRootMax);
+  return text ? inventory_trim(*text) : "";
+}
+
+// Reads the log: its recorded working directories, entry times and counts, over complete lines only.
+void read_session_facts(TriageSession& s) {
+  ReadOptions opts;
+  opts.sequential = true;
+  std::set<std::string> seen;
+  const ReadStats stats = for_each_record(s.transcript, opts, [&](Record&& r) {
+    if (r.offset >= s.current.size) return true;  // the torn tail is not counted
+    ++s.entries;
+    if (!r.timestamp.empty()) {
+      if (s.start.empty()) s.start = r.timestamp;
+      s.end = r.timestamp;
+    }
+    if (inventory_absolute(r.cwd) && seen.insert(r.cwd).second) s.cwds.push_back(r.cwd);
+    return true;
+  });
+  if (!stats.error.empty()) {
+    s.state = {"unreadable", stats.error, 0};
+    return;
+  }
+  s.unparsed = stats.skipped_lines - (stats.torn_tail ? 1 : 0);
+  s.read = true;
+}
+
+void assess_session(TriageSession& s, const CollectPolicy& policy, const StateDb& db) {
+  SessionFacts f;
+  const Transcript& t = s.transcript;
+  // Before the open: the policy on what the store's metadata says.
+  PolicyVerdict gate;
+  if (t.harness == "claude-code") {
+    const std::string& dir = t.project_dir;
+    gate = check_claude_encoded_dir(policy, dir.substr(dir.rfind('/') + 1));
+  } else if (policy.disabled) {
+    gate = {"disabled", "[collect] disabled is set in " + policy.file};
+  } else {
+    bool unreadable_meta = false;
+    s.gate_dir = pre_open_directory(t, unreadable_meta);
+    if (!inventory_absolute(s.gate_dir)) s.gate_dir.clear();
+    if (!s.gate_dir.empty()) {
+      gate = check_directory(policy, s.gate_dir);
+    } else if (unreadable_meta && policy.restricts_paths()) {
+      gate = {"denied", "the session metadata could not be read, so the policy could not be checked"};
+    }
+  }
+  const auto row = db.row(s.ref);
+  if (row) f.marked = row->marked;
+  if (!gate.allowed()) {
+    s.state = {gate.state, gate.reason, 0};
+    return;
+  }
+  const WatermarkRead wm = transcript_watermark(t);
+  s.current = wm.mark;
+  f.current = wm.mark;
+  f.read_error = wm.error;
+  if (f.read_error.empty()) {
+    read_session_facts(s);
+    if (!s.read) return;  // unreadable, set by the read
+    // The metadata the gate checked is read again: a different directory now means the log changed under the
+    // check, and what was read may belong to a directory the policy refuses.
+    if (!s.gate_dir.empty()) {
+      bool unreadable_again = false;
+      if (pre_open_directory(t, unreadable_again) != s.gate_dir) {
+        s.read = false;
+        s.state = {"unreadable", "the session changed since its policy was checked", 0};
+        return;
+      }
+    }
+    // After the read: the policy on every recorded working directory.
+    std::vector<std::string> dirs = s.cwds;
+    if (!s.gate_dir.empty() && std::find(dirs.begin(), dirs.end(), s.gate_dir) == dirs.end())
+      dirs.insert(dirs.begin(), s.gate_dir);
+    const PolicyVerdict after = check_directories(policy, dirs);
+    if (!after.allowed()) {
+      // Refused after the read: nothing read from the log is shown.
+      s.read = false;
+      s.project.clear();
+      s.cwds.clear();
+      s.start.clear();
+      s.end.clear();
+      s.entries = s.unparsed = 0;
+      s.state = {after.state, after.reason, 0};
+      return;
+    }
+    s.project = s.cwds.empty() ? s.gate_dir : s.cwds.front();
+    if (s.cwds.empty() && !s.gate_dir.empty()) s.cwds.push_back(s.gate_dir);
+    f.project_known = !s.project.empty();
+    if (s.entries == 0 && s.unparsed > 0)
+      f.unsupported = "no complete line parses as an entry of the " + t.harness + " log format";
+  }
+  s.state = decide_session_state(f);
+}
+
+void list_claude_store(const Environment& env, TriageStore& store, std::vector<Transcript>& out) {
+  const std::string home = resolve_claude_home(std::nullopt, env);
+  store.location = projects_root(home);
+  store.source = env.get("CLAUDE_CONFIG_DIR") ? "$CLAUDE_CONFIG_DIR" : "default ~/.claude";
+  struct stat st {};
+  store.state = ::stat(store.location.c_str(), &st) == 0 && S_ISDIR(st.st_mode) ? "found" : "absent";
+  if (store.state != "found") return;
+  for (const std::string& dir : list_project_dirs(store.location)) {
+    for (Transcript& t : list_sessions(dir, &store.problems))
+      out.push_back(std::move(t));
+  }
+}
+
+}  // namespace
+
+std::string pre_open_directory(const Transcript& t, bool& unreadable_meta) {
+  if (t.harness == "codex") return codex_meta_cwd(t.path, unreadable_meta);
+  if (t.harness == "copilot") return copilot_workspace_cwd(t.path);
+  if (t.harness == "gemini-cli") return gemini_project_root(t.path);
+  return "";
+}
+
+TriageInventory take_inventory(const Environment& env, const CollectPolicy& policy, const StateDb& db,
+                               const std::vector<const HarnessEntry*>& harnesses) {
+  TriageInventory inv;
+  std::vector<const HarnessEntry*> selected = harnesses;
+  if (selected.empty())
+    for (const HarnessEntry& h : registered_harnesses())
+      selected.push_back(&h);
+  std::set<std::string> listed;
+  for (const HarnessEntry* h : selected) {
+    TriageStore store;
+    store.harness = std::string(h->name);
+    std::vector<Transcript> transcripts;
+    if (h->name == "claude-code") {
+      list_claude_store(env, store, transcripts);
+    } else {
+      StoreListing listing;
+      const StoreReport report = list_harness_store(*h, env, listing);
+      store.location = report.root;
+      store.source = report.source;
+      store.state = report.found ? "found" : "absent";
+      store.problems = std::move(listing.problems);
+      transcripts = std::move(listing.transcripts);
+    }
+    store.sessions = transcripts.size();
+    for (Transcript& t : transcripts) {
+      TriageSession s;
+      // A Claude Code transcript's id is the session uuid; every other harness's is already its ref.
+      s.ref = h->name == "claude-code" ? harness_ref("claude-code", t.id) : t.id;
+      s.transcript = std::move(t);
+      listed.insert(s.ref);
+      assess_session(s, policy, db);
+      inv.sessions.push_back(std::move(s));
+    }
+    inv.stores.push_back(std::move(store));
+  }
+  // Watermark rows whose log is gone. A row whose file a store problem hides is unreadable, not absent.
+  std::map<std::string, const StoreProblem*> problem_paths;
+  for (const TriageStore& st : inv.stores)
+    for (const StoreProblem& p : st.problems)
+      problem_paths[p.path] = &p;
+  for (const SessionRow& row : db.rows()) {
+    if (listed.count(row.ref)) continue;
+    const bool selected_harness = std::any_of(selected.begin(), selected.end(),
+                                              [&](const HarnessEntry* h) { return h->name == row.harness; });
+    if (!selected_harness) continue;
+    TriageSession s;
+    s.ref = row.ref;
+    s.transcript.harness = row.harness;
+    s.transcript.path = row.path;
+    s.transcript.id = row.harness == "claude-code" ? row.ref.substr(row.ref.find(':') + 1) : row.ref;
+    SessionFacts f;
+    f.marked = row.marked;
+    const auto hidden = problem_paths.find(row.path);
+    if (hidden != problem_paths.end()) {
+      f.read_error = hidden->second->reason;
+    } else {
+      f.exists = false;
+    }
+    s.state = decide_session_state(f);
+    inv.sessions.push_back(std::move(s));
+  }
+  return inv;
+}
+
+}  // namespace csift

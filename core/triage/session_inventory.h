@@ -1,0 +1,54 @@
+// Every session of the selected harnesses with its triage state: the stores are listed, the collection policy
+// is applied before a log is opened where the store's metadata names its working directory, the log's
+// watermark is compared with the marked one, and a session's recorded facts (working directories, first and
+// last entry time, counts) are read from its log when the policy lets it be read.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/harness/harness_entry.h"
+#include "core/triage/collection_policy.h"
+#include "core/triage/session_state.h"
+#include "core/triage/state_db.h"
+
+namespace csift {
+
+struct TriageStore {
+  std::string harness;
+  std::string location;  // the store's directory or database ("" when no location applies)
+  std::string source;    // what put it there
+  std::string state;     // found, absent
+  std::vector<StoreProblem> problems;
+  size_t sessions = 0;
+};
+
+struct TriageSession {
+  Transcript transcript;  // as its store lists it
+  std::string ref;
+  SessionState state;
+  Watermark current;
+  std::string gate_dir;  // the working directory the store's metadata names before the open ("" = none)
+  bool read = false;     // the log was read (its facts below are known)
+  std::string project;   // first recorded working directory
+  std::vector<std::string> cwds;
+  std::string start, end;  // first and last entry time as recorded
+  uint64_t entries = 0, unparsed = 0;
+};
+
+struct TriageInventory {
+  std::vector<TriageStore> stores;
+  std::vector<TriageSession> sessions;  // store order, then listing order; absent rows last
+};
+
+// `harnesses` empty: every registered harness. Rows of the state database whose log is no longer listed are
+// sessions in state `absent` (only for the harnesses selected).
+TriageInventory take_inventory(const Environment& env, const CollectPolicy& policy, const StateDb& db,
+                               const std::vector<const HarnessEntry*>& harnesses);
+
+// The working directory a harness's store metadata names for a session before its log is opened: Codex's
+// session_meta first line, Copilot CLI's workspace.yaml, Gemini CLI's .project_root ("" when none).
+// `unreadable_meta` is set when the harness keeps such metadata and it could not be read.
+std::string pre_open_directory(const Transcript& t, bool& unreadable_meta);
+
+}  // namespace csift

@@ -1,0 +1,34 @@
+// A session's watermark: how far its log has been read, on complete lines only. A final line without its
+// newline is still being written, so it is neither covered nor hashed; the digest covers it once complete.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/store/store.h"
+
+namespace csift {
+
+struct Watermark {
+  uint64_t size = 0;              // bytes of complete lines (up to and including the last '\n')
+  std::string first_line_sha256;  // SHA-256 hex of the first complete line, without its '\n' ("" when none)
+  int64_t mtime_ns = 0;           // recorded, never decides a state
+  std::string at;                 // when it was taken (RFC 3339 UTC); set by whoever records it
+};
+
+struct WatermarkRead {
+  Watermark mark;
+  std::string error;  // non-empty: the log could not be read (the session is `unreadable`)
+};
+
+// SHA-256 of `bytes` as 64 lower-case hex digits (OpenSSL's EVP interface).
+std::string sha256_hex(std::string_view bytes);
+
+// The current watermark of a file of lines: the first line read alone, the last '\n' found from the end.
+WatermarkRead file_watermark(const std::string& path);
+// The current watermark of any transcript: a file's as above; a database-backed session's (OpenCode) over the
+// virtual log its reader lays out, one line per message then per part, with the session's update time as
+// mtime.
+WatermarkRead transcript_watermark(const Transcript& t);
+
+}  // namespace csift
