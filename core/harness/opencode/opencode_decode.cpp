@@ -116,7 +116,8 @@ const OpenCodeToolOutcome* opencode_tool_outcome(const Record& r, std::string_vi
 }
 
 bool decode_opencode_line(std::string_view line, Record& r, std::string& error) {
-  using namespace opencode_detail;
+  using opencode_detail::decode_v1, opencode_detail::decode_v2, opencode_detail::json,
+      opencode_detail::member;
   const json j = json::parse(line, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
     error = "malformed JSON: the stored row is not a JSON object";
