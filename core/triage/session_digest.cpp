@@ -356,20 +356,4 @@ SessionDigestResult digest_session(const SessionDigestInput& in) {
   return builder.finish(stats);
 }
 
-uint64_t complete_size_of(const Transcript& t, std::string& error) {
-  uint64_t complete = 0;
-  const ScanStats stats = reader_for(t).read_raw_lines(
-      t,
-      [&](const RawLine& l) {
-        if (!l.torn) complete = l.offset + l.bytes.size() + 1;
-        return true;
-      },
-      nullptr);
-  if (!stats.error.empty()) {
-    error = stats.error;
-    return 0;
-  }
-  return complete;
-}
-
 }  // namespace csift

@@ -42,12 +42,6 @@ struct SessionDigestResult {
 
 SessionDigestResult digest_session(const SessionDigestInput& in);
 
-// The bytes of `t`'s complete lines as its reader lays them out (a final line without its newline excluded):
-// the file's for a JSON-lines harness, the virtual log's for OpenCode (whose listed size counts database
-// rows, not log bytes). The complete_size a digest of `t` takes. On failure `error` says why and 0 is
-// returned.
-uint64_t complete_size_of(const Transcript& t, std::string& error);
-
 inline constexpr std::string_view kDetectorVersion = "csift-digest/1";
 
 }  // namespace csift

@@ -16,6 +16,7 @@
 #include "core/triage/call_facts.h"
 #include "core/triage/digest_text.h"
 #include "core/triage/session_digest.h"
+#include "core/triage/watermark.h"
 
 namespace triage_digest_unit {
 
@@ -91,9 +92,9 @@ SessionDigestResult triage_digest(const Transcript& t, uint64_t from = 0, size_t
   SessionDigestInput in;
   in.transcript = &t;
   in.from_offset = from;
-  std::string error;
-  in.complete_size = csift::complete_size_of(t, error);
-  REQUIRE(error.empty());
+  const csift::WatermarkRead now = csift::transcript_watermark(t);
+  REQUIRE(now.error.empty());
+  in.complete_size = now.mark.size;
   in.caps.session_bytes = session_cap;
   return csift::digest_session(in);
 }
@@ -141,8 +142,7 @@ TEST_CASE("triage corpus: every label shows in the digest, every failed call is 
     CAPTURE(s.dump(1));
     CHECK(s["ref"] == ref);
     CHECK(s["truncated"] == false);
-    std::string error;
-    CHECK(d.covered_size == csift::complete_size_of(t, error));
+    CHECK(d.covered_size == csift::transcript_watermark(t).mark.size);
     // Cursor's log records no working directory; the OpenCode 2 session is the generator's, in /srv/app.
     const std::string project = t.harness == "cursor"        ? ""
                                 : t.harness == "opencode-v2" ? "/srv/app"
@@ -318,8 +318,7 @@ TEST_CASE("triage digest: a torn last line is neither counted nor covered") {
   t.id = "5e551011-0000-4000-8000-000000000001";
   std::ofstream(t.path, std::ios::binary) << complete << R"({"type":"user","uuid":"t-4","message":{"ro)";
   t.size = fs::file_size(t.path);
-  std::string error;
-  CHECK(csift::complete_size_of(t, error) == complete.size());
+  CHECK(csift::transcript_watermark(t).mark.size == complete.size());
   const SessionDigestResult d = triage_digest(t);
   CHECK(d.covered_size == complete.size());
   CHECK(d.session["counts"]["entries"] == 3);
