@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <string_view>
@@ -13,7 +14,11 @@ namespace {
 
 // What an entry costs: the sketch, plus the path and the bookkeeping (a rough constant).
 size_t memo_entry_bytes(const std::string& path, const ScreenFacts& f) {
-  return f.grams.bytes() + 2 * path.size() + 160;
+  size_t markers = 0;
+  if (f.rendered)
+    for (const std::string& m : f.rendered->markers)
+      markers += m.size() + sizeof(std::string);
+  return f.grams.bytes() + 2 * path.size() + markers + 160;
 }
 
 std::unique_ptr<ScanMemo>& memo_slot() {
@@ -22,6 +27,12 @@ std::unique_ptr<ScanMemo>& memo_slot() {
 }
 
 }  // namespace
+
+bool CoverScope::includes(const CoverScope& other) const {
+  if ((other.attachments && !attachments) || (other.queued && !queued) || (other.snapshots && !snapshots))
+    return false;
+  return std::includes(markers.begin(), markers.end(), other.markers.begin(), other.markers.end());
+}
 
 std::optional<FileStamp> stamp_file(const std::string& path) {
   struct stat st {};

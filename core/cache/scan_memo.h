@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core/cache/gram_sketch.h"
 
@@ -30,7 +31,17 @@ struct FileStamp {
 // The file's stamp by stat(2), or nullopt when it cannot be stat'ed.
 std::optional<FileStamp> stamp_file(const std::string& path);
 
-// The pattern-independent facts of one whole-file screen that found no hit.
+// What a rendered cover (below) covers: the records a search parses for their synthesized text are those
+// holding one of these markers, minus the record types a gate keeps unparsed unless asked for.
+struct CoverScope {
+  std::vector<std::string> markers;  // sorted
+  bool attachments = false, queued = false, snapshots = false;
+  // Every record `other` parses, this scope parses too: an entry built under this scope answers for `other`.
+  bool includes(const CoverScope& other) const;
+};
+
+// The pattern-independent facts of one whole-file screen that found no hit, or of one full read that built
+// a rendered cover.
 struct ScreenFacts {
   FileStamp stamp;
   uint64_t malformed_lines = 0;  // complete lines read() would skip
@@ -39,6 +50,10 @@ struct ScreenFacts {
   uint64_t values_out_of_range = 0;
   uint64_t head_hash = 0;  // hash of the file's first line (at most kHeadBytes): an append keeps it
   GramSketch grams;
+  // Set when `grams` also holds the rendered text of every record a search under this scope parses (a file
+  // whose bytes hold a synthesized-text marker): then only the needles need be missing, not the markers.
+  // Such an entry is never extended by an append: a grown file is read whole again.
+  std::optional<CoverScope> rendered;
   explicit ScreenFacts(uint64_t file_bytes) : grams(file_bytes) {}
   uint64_t skipped_lines() const { return malformed_lines + (torn_tail ? 1 : 0); }
 };
@@ -55,6 +70,8 @@ struct MemoTally {
   std::atomic<uint64_t> misses{0};          // not remembered (new, changed, or evicted): screened
   std::atomic<uint64_t> appended{0};        // grown since: only the appended bytes screened
   std::atomic<uint64_t> bytes_not_read{0};  // the hits' file sizes
+  std::atomic<uint64_t> rendered_hits{0};   // hits among files whose sketch covers their rendered text
+  std::atomic<uint64_t> covers_built{0};    // full reads that remembered a rendered cover
 };
 
 class ScanMemo {

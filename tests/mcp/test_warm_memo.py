@@ -20,6 +20,13 @@ WARM_CALLS = [
     ("search", {"pattern": "ERROR", "ignore_case": True, "count_only": True}),
     ("search", {"pattern": "the build", "max_count": 5}),
     ("search", {"pattern": "function", "sessions_with_matches": True}),
+    # Only in rendered text: no file's bytes hold "[AskUserQuestion", the AskUserQuestion unit renders it. A
+    # remembered cover must hold it, or this would be answered "absent" from memory.
+    ("search", {"pattern": r"\[AskUserQuestion", "count_only": True}),
+    ("search", {"pattern": "/review the verbose", "count_only": True}),
+    # A wider scope than the covers were built under (attachments parsed, persisted outputs resolved).
+    ("search", {"pattern": PLANTED, "attachments": True, "count_only": True}),
+    ("search", {"pattern": "xylophonezebraquartz", "resolve_persisted": True, "count_only": True}),
     ("search", {"pattern": PLANTED, "count_by": "session"}),
     ("list", {"max_count": 0}),
     ("stats", {"max_count": 0}),
@@ -77,7 +84,7 @@ class WarmMemoMatchesUncached(unittest.TestCase):
 
     def compare_all(self, stage):
         """Every call on both servers (twice on the warm one); returns the warm one's memo tallies summed."""
-        used = {"hits": 0, "appended": 0}
+        used = {"hits": 0, "appended": 0, "rendered_hits": 0, "covers_built": 0}
         for tool, args in WARM_CALLS:
             expected = without_memo(self.call("uncached", tool, args))
             for round_ in ("first", "second"):
@@ -92,8 +99,12 @@ class WarmMemoMatchesUncached(unittest.TestCase):
             f.write(text)
 
     def test_warm_calls_equal_uncached_before_and_after_an_append(self):
-        # The memo answered from memory on the repeated calls (else this test would prove nothing).
-        self.assertGreater(self.compare_all("before the append")["hits"], 0)
+        # The memo answered from memory on the repeated calls (else this test would prove nothing), files with
+        # synthesized text included.
+        used = self.compare_all("before the append")
+        self.assertGreater(used["hits"], 0)
+        self.assertGreater(used["covers_built"], 0)
+        self.assertGreater(used["rendered_hits"], 0)
         first = self.call("warm", "search", {"pattern": PLANTED, "count_only": True})
         self.assertEqual(first["summary"]["matched_records"], 0)
         record = json.dumps({"type": "user", "uuid": "warm-append-1", "parentUuid": None,

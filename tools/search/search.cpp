@@ -61,6 +61,8 @@ json scan_memo_json(const SearchScan& scan) {
               {"misses", scan.memo_misses},
               {"appended", scan.memo_appended},
               {"bytes_not_read", scan.memo_bytes_not_read},
+              {"rendered_hits", scan.memo_rendered_hits},
+              {"covers_built", scan.memo_covers_built},
               {"entries", use.entries},
               {"bytes_held", use.bytes},
               {"budget_bytes", use.budget},

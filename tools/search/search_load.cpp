@@ -53,7 +53,7 @@ bool has_sidecar(const Transcript& t) {
 }
 
 SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
-                           double needle_line_share) {
+                           double needle_line_share, RawLineSketcher* raw) {
   SearchLoad load;
   const bool sidecar = has_sidecar(t);
   // A needle on a fifth of the lines or more (a common word): piecemeal
@@ -76,7 +76,8 @@ SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const
   options.cancel = cancel;
   options.parse_first_line = true;
   options.keep_declined = true;
-  options.want = [&pf, probes](std::string_view line) {
+  options.want = [&pf, probes, raw](std::string_view line) {
+    if (raw) raw->add(line);
     return pf.label_candidate(line, *probes) && (pf.may_match(line) || probes->may_open_turn(line));
   };
   load.ct.read = read_transcript(t, options);

@@ -1,5 +1,6 @@
 #include "tools/search/search_prefilter.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 
@@ -43,10 +44,17 @@ SearchPrefilter::SearchPrefilter(const SearchRequest& req, bool diagnose_labels)
     both.insert(both.end(), markers.begin(), markers.end());
     if (ns.all().size() > 1 && both.size() <= 8) gate_.emplace(both, ns.caseless);
     screened_ = std::move(both);
+    needles_only_ = ns.all();
+    cover_scope_.markers = markers;
+    std::sort(cover_scope_.markers.begin(), cover_scope_.markers.end());
   }
   queue_ = req.labels.explicitly_reaches(Label::user_queued);
   snapshot_ = req.labels.explicitly_reaches(Label::harness_meta_snapshot);
   attachments_ = req.attachments;
+  cover_scope_.queued = queue_;
+  cover_scope_.snapshots = snapshot_;
+  cover_scope_.attachments = attachments_;
+  resolve_persisted_ = req.resolve_persisted;
 }
 
 bool SearchPrefilter::may_match(std::string_view line) const {
@@ -196,13 +204,28 @@ std::optional<SkimResult> SearchPrefilter::appended_skim(const Transcript& t, co
   return out;
 }
 
-SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel) const {
+// A plain entry answers when every needle and marker is missing from its sketch. A rendered cover answers
+// when every needle is missing from it (the markers' records are in it, rendered), provided it was built
+// under a scope that parses all this call parses, and no persisted output is to be resolved from another
+// file.
+bool SearchPrefilter::answers_from_memory(const ScreenFacts& facts) const {
+  if (!facts.rendered) return !sketch_may_match(facts.grams);
+  if (!facts.rendered->includes(cover_scope_)) return false;
+  if (resolve_persisted_ && facts.grams.may_contain("persisted-output")) return false;
+  for (const std::string& n : needles_only_)
+    if (facts.grams.may_contain(n)) return false;
+  return true;
+}
+
+SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
+                                 std::optional<FileStamp>* cover) const {
   ScanMemo* memo = process_scan_memo();
   const auto stamp = memo ? stamp_file(t.path) : std::nullopt;
   if (!stamp) return plain_skim(t, cancel);
   if (const auto facts = memo->find(t.path, *stamp)) {
-    if (!sketch_may_match(facts->grams)) {
+    if (answers_from_memory(*facts)) {
       tally_.hits.fetch_add(1, std::memory_order_relaxed);
+      if (facts->rendered) tally_.rendered_hits.fetch_add(1, std::memory_order_relaxed);
       tally_.bytes_not_read.fetch_add(stamp->size, std::memory_order_relaxed);
       SkimResult out;
       out.skipped_lines = facts->skipped_lines();
@@ -210,10 +233,15 @@ SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel)
       return out;
     }
     tally_.rescreened.fetch_add(1, std::memory_order_relaxed);
-    return plain_skim(t, cancel);
+    SkimResult out = plain_skim(t, cancel);
+    // A cover built under a narrower scope is rebuilt under this call's (a needle that may occur is no
+    // reason: the new cover would hold the same grams).
+    if (out.may_match && cover && facts->rendered && !facts->rendered->includes(cover_scope_))
+      *cover = *stamp;
+    return out;
   }
   if (const auto was = memo->find_grown(t.path, *stamp)) {
-    if (!sketch_may_match(was->grams)) {
+    if (!was->rendered && !sketch_may_match(was->grams)) {
       if (auto out = appended_skim(t, *stamp, *was, *memo, cancel)) {
         tally_.appended.fetch_add(1, std::memory_order_relaxed);
         tally_.bytes_not_read.fetch_add(was->screened_end, std::memory_order_relaxed);
@@ -223,7 +251,9 @@ SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel)
     memo->forget(t.path);  // screened whole below: remembered afresh only when no line may match
   }
   tally_.misses.fetch_add(1, std::memory_order_relaxed);
-  return remembering_skim(t, *stamp, *memo, cancel);
+  SkimResult out = remembering_skim(t, *stamp, *memo, cancel);
+  if (out.may_match && cover) *cover = *stamp;
+  return out;
 }
 
 }  // namespace csift

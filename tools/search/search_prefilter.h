@@ -29,7 +29,16 @@ class SearchPrefilter {
   // Stage 1: skims the file; stops at the first needle/marker. Counts malformed lines as the full read would.
   // With a server's scan memo, a file remembered whole whose sketch lacks every needle and marker is
   // answered without reading it, and a whole-file screen without a hit is remembered.
-  SkimResult skim(const Transcript& t, const CancelToken* cancel) const;
+  // When the file is remembered by no cover that serves this call and the skim found a needle or marker,
+  // `*cover` is set to the stamp taken before the skim: the full read should build a rendered cover
+  // (search_cover.h) and hand it to remember_cover().
+  SkimResult skim(const Transcript& t, const CancelToken* cancel,
+                  std::optional<FileStamp>* cover = nullptr) const;
+  // Remembers the rendered cover of a sparse full read: `raw` sketches every line the read offered its
+  // filter, `ct` holds the records it parsed (tool partners completed). Not when the file changed since
+  // `stamp` or the read failed.
+  void remember_cover(const Transcript& t, const FileStamp& stamp, const ClassifiedTranscript& ct,
+                      GramSketch&& raw) const;
   // This call's use of the scan memo (all zero without one).
   const MemoTally& memo_tally() const { return tally_; }
 
@@ -40,7 +49,11 @@ class SearchPrefilter {
   std::optional<SkimResult> appended_skim(const Transcript& t, const FileStamp& stamp, const ScreenFacts& was,
                                           ScanMemo& memo, const CancelToken* cancel) const;
   bool sketch_may_match(const GramSketch& grams) const;
-  std::vector<std::string> screened_;  // every needle and marker the gate looks for
+  bool answers_from_memory(const ScreenFacts& facts) const;
+  std::vector<std::string> screened_;      // every needle and marker the gate looks for
+  std::vector<std::string> needles_only_;  // the pattern's needles (and fold markers), without the markers
+  CoverScope cover_scope_;                 // the records this call parses for their synthesized text
+  bool resolve_persisted_ = false;
   mutable MemoTally tally_;
   double needle_line_share(std::string_view block) const;
   std::optional<SubstringFinder> needles_;

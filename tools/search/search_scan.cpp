@@ -156,8 +156,9 @@ struct TranscriptScanner {
 
   std::unique_ptr<TranscriptHits> scan(const Transcript& t, size_t scope_index) {
     double needle_share = 0;
+    std::optional<FileStamp> cover;
     if (pf.gates_files() && !has_sidecar(t)) {
-      const auto gate = pf.skim(t, cancel);
+      const auto gate = pf.skim(t, cancel, &cover);
       if (!gate.error.empty()) failure_error("cannot read " + t.path + ": " + gate.error);
       if (!gate.may_match) {
         auto skipped = std::make_unique<TranscriptHits>();
@@ -170,10 +171,13 @@ struct TranscriptScanner {
       }
       needle_share = gate.needle_line_share;
     }
-    SearchLoad load = load_for_search(t, pf, cancel, needle_share);
+    std::optional<RawLineSketcher> raw;
+    if (cover) raw.emplace(cover->size);
+    SearchLoad load = load_for_search(t, pf, cancel, needle_share, raw ? &*raw : nullptr);
     // A record classifies as the full read would only once its tool partners are in (search_load.cpp).
     complete_tool_partners(
         load, pf, [](const Record&) { return true; }, cancel);
+    if (raw && load.sparse) pf.remember_cover(t, *cover, load.ct, raw->merged());
     auto out = match(std::move(load.ct), scope_index);
     if (!load.sparse || out->hits.empty()) return out;
     const std::set<int> turns = context_turns(*out);
@@ -265,6 +269,8 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   out.memo_misses = pf.memo_tally().misses.load();
   out.memo_appended = pf.memo_tally().appended.load();
   out.memo_bytes_not_read = pf.memo_tally().bytes_not_read.load();
+  out.memo_rendered_hits = pf.memo_tally().rendered_hits.load();
+  out.memo_covers_built = pf.memo_tally().covers_built.load();
   for (size_t i = 0; i < n; ++i) {
     if (!errors[i].empty()) out.unread.push_back({scope.transcripts[i].path, errors[i]});
     if (results[i]) merge_into(out, std::move(*results[i]), std::move(notes[i]));

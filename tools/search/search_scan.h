@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "tools/search/search_cover.h"
 #include "tools/search/search_prefilter.h"
 #include "tools/search/search_types.h"
 
@@ -22,8 +23,9 @@ struct SearchLoad {
   std::vector<LineRef> declined;          // sparse: the well-formed lines not parsed, file order
   std::vector<bool> fetched;              // per declined line: read back and parsed since
 };
+// With `raw`, a sparse load also sketches every line it offers its line filter (a rendered cover's bytes).
 SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
-                           double needle_line_share = 0);
+                           double needle_line_share = 0, RawLineSketcher* raw = nullptr);
 // Sparse only: reads back the lines holding the missing tool partner of any tool id a `subject` record
 // carries (its own turn first, then the whole file) and rebuilds the model, so those records classify as a
 // full read would classify them.

@@ -131,6 +131,7 @@ struct SearchScan {
   // A server's scan memo (core/cache/scan_memo.h), when one is installed: how this call used it.
   bool memo_active = false;
   uint64_t memo_hits = 0, memo_rescreened = 0, memo_misses = 0, memo_appended = 0, memo_bytes_not_read = 0;
+  uint64_t memo_rendered_hits = 0, memo_covers_built = 0;
 };
 
 // Runs the filter pipeline (SPEC.md §9.2; in order: label eligibility -> time/turn window -> regex) over

@@ -1,0 +1,29 @@
+#include "tools/search/search_cover.h"
+
+#include "tools/search/search_prefilter.h"
+
+namespace csift {
+
+void SearchPrefilter::remember_cover(const Transcript& t, const FileStamp& stamp,
+                                     const ClassifiedTranscript& ct, GramSketch&& raw) const {
+  ScanMemo* memo = process_scan_memo();
+  if (!memo || ct.read.cancelled || !ct.read.error.empty()) return;
+  const auto head = head_hash_of(t.path);
+  if (!head || stamp_file(t.path) != stamp) return;  // changed while read: the sketch may not cover it
+  auto facts = std::make_shared<ScreenFacts>(stamp.size);
+  facts->grams = std::move(raw);
+  for (const ClassifiedEntry& e : ct.entries)
+    for (const Unit& u : e.units)
+      facts->grams.add(u.text);
+  facts->stamp = stamp;
+  facts->torn_tail = ct.read.torn_tail;
+  facts->malformed_lines = ct.read.skipped_lines - (ct.read.torn_tail ? 1 : 0);
+  facts->screened_end = stamp.size;
+  facts->values_out_of_range = ct.read.values_out_of_range;
+  facts->head_hash = *head;
+  facts->rendered = cover_scope_;
+  memo->remember(t.path, std::move(facts));
+  tally_.covers_built.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace csift
