@@ -20,7 +20,60 @@ const std::array<uint8_t, 256>& sketch_fold_table() {
   return table;
 }
 
+size_t wide_pair_bit(unsigned char lead, unsigned char next) {
+  return (static_cast<size_t>(lead - 0xC0) << 8) | next;
+}
+
+size_t wide_triple_bit(unsigned char lead, unsigned char b1, unsigned char b2) {
+  const uint32_t key = (uint32_t{lead} << 16) | (uint32_t{b1} << 8) | b2;
+  return (uint64_t{key} * 0x9E3779B97F4A7C15ull) >> 50;  // 14 bits
+}
+
+// The code point of 4 hex digits, or -1.
+int32_t escape_code(const unsigned char* h) {
+  int32_t code = 0;
+  for (int k = 0; k < 4; ++k) {
+    const unsigned char c = h[k];
+    int v = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : -1;
+    if (v < 0) return -1;
+    code = code * 16 + v;
+  }
+  return code;
+}
+
+size_t escape_bit(int32_t code) {
+  return (uint64_t(code) * 0x9E3779B97F4A7C15ull) >> 50;  // 14 bits
+}
+
 }  // namespace
+
+void GramSketch::add_escape(const unsigned char* p, size_t left) {
+  if (left < 6 || p[1] != 'u') return;
+  const int32_t code = escape_code(p + 2);
+  if (code < 0x80) return;
+  const size_t bit = escape_bit(code);
+  escapes_[bit >> 6] |= uint64_t{1} << (bit & 63);
+}
+
+bool GramSketch::may_hold_escape(std::string_view hex4) const {
+  if (hex4.size() != 4) return true;
+  const int32_t code = escape_code(reinterpret_cast<const unsigned char*>(hex4.data()));
+  if (code < 0x80) return true;
+  const size_t bit = escape_bit(code);
+  return escapes_[bit >> 6] >> (bit & 63) & 1;
+}
+
+void GramSketch::add_wide(const unsigned char* p, size_t left) {
+  if (left < 2) return;
+  const size_t pair = wide_pair_bit(p[0], p[1]);
+  wide_pairs_[pair >> 6] |= uint64_t{1} << (pair & 63);
+  if (left < 3) return;
+  const size_t triple = wide_triple_bit(p[0], p[1], p[2]);
+  wide_triples_[triple >> 6] |= uint64_t{1} << (triple & 63);
+}
 
 GramSketch::GramSketch(uint64_t file_bytes) {
   int log2 = kSketchMinBitsLog2;
@@ -37,6 +90,8 @@ void GramSketch::add(std::string_view bytes) {
   uint32_t gram = 0;
   for (size_t i = 0; i < n; ++i) {
     gram = (gram << 8) | fold[p[i]];
+    if (p[i] >= 0xC0) add_wide(p + i, n - i);
+    if (p[i] == '\\') add_escape(p + i, n - i);
     if (i < 3) continue;
     const uint64_t s = slot(gram);
     words_[s >> 6] |= uint64_t{1} << (s & 63);
@@ -47,10 +102,23 @@ void GramSketch::merge(const GramSketch& other) {
   const size_t n = std::min(words_.size(), other.words_.size());
   for (size_t i = 0; i < n; ++i)
     words_[i] |= other.words_[i];
+  for (size_t i = 0; i < wide_pairs_.size(); ++i) {
+    wide_pairs_[i] |= other.wide_pairs_[i];
+    wide_triples_[i] |= other.wide_triples_[i];
+    escapes_[i] |= other.escapes_[i];
+  }
 }
 
 bool GramSketch::may_contain(std::string_view needle) const {
-  if (needle.size() < 4 || needle.find('\n') != std::string_view::npos) return true;
+  if (needle.find('\n') != std::string_view::npos) return true;
+  if (needle.size() < 4) {
+    const auto* w = reinterpret_cast<const unsigned char*>(needle.data());
+    if (needle.size() < 2 || w[0] < 0xC0) return true;
+    if (needle.size() == 2)
+      return wide_pairs_[wide_pair_bit(w[0], w[1]) >> 6] >> (wide_pair_bit(w[0], w[1]) & 63) & 1;
+    const size_t bit = wide_triple_bit(w[0], w[1], w[2]);
+    return wide_triples_[bit >> 6] >> (bit & 63) & 1;
+  }
   const auto& fold = sketch_fold_table();
   uint32_t gram = 0;
   for (size_t i = 0; i < needle.size(); ++i) {

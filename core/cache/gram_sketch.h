@@ -6,6 +6,7 @@
 // sketch answer "maybe" for most absent words in files with a screenshot (measured on ../shared/corpus:
 // 5-10 of 108 files per absent word with trigrams, 0-2 with 4-grams, at the same size).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -22,14 +23,28 @@ class GramSketch {
   // ORs another sketch of the same size into this one.
   void merge(const GramSketch& other);
   // False only when `needle` cannot occur in the bytes added (ASCII letters compared caselessly). A needle
-  // shorter than 4 bytes, or holding a newline, is always a maybe.
+  // shorter than 4 bytes is a maybe, unless it is a 2- or 3-byte UTF-8 character (the caseless fold markers
+  // `ſ` and `K` a lowercase `s` or `k` brings: kept exactly for pairs, hashed for triples); a needle holding
+  // a newline is always a maybe.
   bool may_contain(std::string_view needle) const;
-  size_t bytes() const { return words_.size() * sizeof(uint64_t); }
+  // False only when no `\uXXXX` JSON escape of this code point (4 hex digits, either case) of at least U+0080
+  // occurs in the bytes added (the escaped form of a fold marker).
+  bool may_hold_escape(std::string_view hex4) const;
+  size_t bytes() const {
+    return words_.size() * sizeof(uint64_t) + sizeof(wide_pairs_) + sizeof(wide_triples_) + sizeof(escapes_);
+  }
 
  private:
   uint64_t slot(uint32_t gram) const { return (uint64_t{gram} * 0x9E3779B97F4A7C15ull) >> shift_; }
+  void add_wide(const unsigned char* p, size_t left);
+  void add_escape(const unsigned char* p, size_t left);
   std::vector<uint64_t> words_;
   int shift_ = 0;
+  // Which UTF-8 lead byte (0xC0..0xFF) is followed by which byte, and (hashed) by which two bytes.
+  std::array<uint64_t, 256> wide_pairs_{};
+  std::array<uint64_t, 256> wide_triples_{};
+  // Which code points (hashed) `\uXXXX` escapes of U+0080 and above name.
+  std::array<uint64_t, 256> escapes_{};
 };
 
 }  // namespace csift

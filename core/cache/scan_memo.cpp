@@ -18,6 +18,8 @@ size_t memo_entry_bytes(const std::string& path, const ScreenFacts& f) {
   if (f.rendered)
     for (const std::string& m : f.rendered->markers)
       markers += m.size() + sizeof(std::string);
+  for (const std::string& m : f.absent_markers)
+    markers += m.size() + sizeof(std::string);
   return f.grams.bytes() + 2 * path.size() + markers + 160;
 }
 

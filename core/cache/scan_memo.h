@@ -50,6 +50,8 @@ struct ScreenFacts {
   uint64_t values_out_of_range = 0;
   uint64_t head_hash = 0;  // hash of the file's first line (at most kHeadBytes): an append keeps it
   GramSketch grams;
+  // The markers the screen looked for and found nowhere (sorted): a later call need not ask the sketch.
+  std::vector<std::string> absent_markers;
   // Set when `grams` also holds the rendered text of every record a search under this scope parses (a file
   // whose bytes hold a synthesized-text marker): then only the needles need be missing, not the markers.
   // Such an entry is never extended by an append: a grown file is read whole again.

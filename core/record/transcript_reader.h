@@ -124,6 +124,12 @@ class RawLineProbes {
   virtual bool may_open_turn(std::string_view line) const = 0;
   // Does the line carry one of `ids` as a tool call id or a tool result's call id?
   virtual bool mentions_tool_id(std::string_view line, const std::unordered_set<std::string>& ids) const = 0;
+  // The pieces of a block of whole lines that some record's searchable text can hold (a warm memo sketches
+  // only these): the whole block unless the harness knows of bytes no search ever matches.
+  virtual void sketchable_spans(std::string_view block,
+                                const std::function<void(std::string_view)>& fn) const {
+    fn(block);
+  }
 };
 
 // Does this record open a turn (a genuine human prompt, by the harness's own rules)?

@@ -11,16 +11,24 @@
 #include <string_view>
 
 #include "core/cache/gram_sketch.h"
+#include "core/record/transcript_reader.h"
 
 namespace csift {
+
+// Adds the bytes of `block` (whole lines) a search can match to `sketch`: the harness leaves out what none
+// can (RawLineProbes::sketchable_spans); without probes, every byte.
+inline void add_sketchable(GramSketch& sketch, std::string_view block, const RawLineProbes* probes) {
+  if (!probes) return sketch.add(block);
+  probes->sketchable_spans(block, [&sketch](std::string_view span) { sketch.add(span); });
+}
 
 // The 4-gram sketch of the raw lines a read offers its line filter. The filter runs on the read's parallel
 // chunk workers, so each thread adds to a sketch of its own; merged() ORs them once the read is done.
 class RawLineSketcher {
  public:
-  explicit RawLineSketcher(uint64_t file_bytes)
-      : file_bytes_(file_bytes), local_([file_bytes] { return GramSketch(file_bytes); }) {}
-  void add(std::string_view line) { local_.local().add(line); }
+  RawLineSketcher(uint64_t file_bytes, const RawLineProbes* probes)
+      : file_bytes_(file_bytes), probes_(probes), local_([file_bytes] { return GramSketch(file_bytes); }) {}
+  void add(std::string_view line) { add_sketchable(local_.local(), line, probes_); }
   GramSketch merged() {
     GramSketch out(file_bytes_);
     for (const GramSketch& s : local_)
@@ -30,6 +38,7 @@ class RawLineSketcher {
 
  private:
   uint64_t file_bytes_;
+  const RawLineProbes* probes_;
   tbb::enumerable_thread_specific<GramSketch> local_;
 };
 

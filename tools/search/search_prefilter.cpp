@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "core/scan/line_scanner.h"
+#include "tools/search/search_cover.h"
 
 namespace csift {
 namespace {
@@ -43,8 +44,11 @@ SearchPrefilter::SearchPrefilter(const SearchRequest& req, bool diagnose_labels)
     std::vector<std::string> both = ns.all();
     both.insert(both.end(), markers.begin(), markers.end());
     if (ns.all().size() > 1 && both.size() <= 8) gate_.emplace(both, ns.caseless);
-    screened_ = std::move(both);
-    needles_only_ = ns.all();
+    // A sketch is asked for the fold markers' escaped forms ("u017f" for `\u017f`) as escapes: as 4-grams,
+    // two grams of hex, they would be a maybe in most files.
+    needles_only_ = ns.needles;
+    for (const std::string& m : ns.fold_markers)
+      (m.size() == 5 && m[0] == 'u' ? fold_escapes_ : needles_only_).push_back(m);
     cover_scope_.markers = markers;
     std::sort(cover_scope_.markers.begin(), cover_scope_.markers.end());
   }
@@ -94,10 +98,23 @@ SkimResult SearchPrefilter::plain_skim(const Transcript& t, const CancelToken* c
       [this](std::string_view block) { return needle_line_share(block); }, cancel);
 }
 
-bool SearchPrefilter::sketch_may_match(const GramSketch& grams) const {
-  for (const std::string& s : screened_)
+bool SearchPrefilter::sketch_may_hold_needle(const GramSketch& grams) const {
+  for (const std::string& s : needles_only_)
     if (grams.may_contain(s)) return true;
+  for (const std::string& e : fold_escapes_)
+    if (grams.may_hold_escape(std::string_view(e).substr(1))) return true;
   return false;
+}
+
+// A marker the screen found absent needs no sketch (an English phrase such as "The user answered:" has
+// every 4-gram in many files that never hold it); any other marker of this call must be missing from it.
+bool SearchPrefilter::plain_rules_out(const ScreenFacts& facts) const {
+  if (sketch_may_hold_needle(facts.grams)) return false;
+  for (const std::string& m : cover_scope_.markers) {
+    const bool screened = std::binary_search(facts.absent_markers.begin(), facts.absent_markers.end(), m);
+    if (!screened && facts.grams.may_contain(m)) return false;
+  }
+  return true;
 }
 
 namespace {
@@ -153,12 +170,13 @@ std::shared_ptr<ScreenFacts> facts_of_screen(const SkimResult& out, const FileSt
 SkimResult SearchPrefilter::remembering_skim(const Transcript& t, const FileStamp& stamp, ScanMemo& memo,
                                              const CancelToken* cancel) const {
   PrefilterSketchPool pool(stamp.size);
+  const RawLineProbes* probes = reader_for(t).raw_probes();
   const SkimResult out = reader_for(t).skim(
       t,
       [&](std::string_view block) {
         if (may_match(block)) return true;
         auto sketch = pool.borrow();
-        sketch->add(block);
+        add_sketchable(*sketch, block, probes);
         pool.give_back(std::move(sketch));
         return false;
       },
@@ -167,6 +185,7 @@ SkimResult SearchPrefilter::remembering_skim(const Transcript& t, const FileStam
   const auto head = head_hash_of(t.path);
   if (!head || stamp_file(t.path) != stamp) return out;  // changed while read: the sketch may not cover it
   auto facts = facts_of_screen(out, stamp, *head);
+  facts->absent_markers = cover_scope_.markers;
   pool.merge_into(facts->grams);
   memo.remember(t.path, std::move(facts));
   return out;
@@ -181,11 +200,12 @@ std::optional<SkimResult> SearchPrefilter::appended_skim(const Transcript& t, co
   const auto head = head_hash_of(t.path);
   if (!head || *head != was.head_hash) return std::nullopt;  // rewritten, not appended to
   auto facts = std::make_shared<ScreenFacts>(was);
+  const RawLineProbes* probes = reader_for(t).raw_probes();
   SkimResult out = reader_for(t).skim_from(
       t, was.screened_end,
       [&](std::string_view block) {
         if (may_match(block)) return true;
-        facts->grams.add(block);
+        add_sketchable(facts->grams, block, probes);
         return false;
       },
       [this](std::string_view block) { return needle_line_share(block); }, cancel);
@@ -199,6 +219,9 @@ std::optional<SkimResult> SearchPrefilter::appended_skim(const Transcript& t, co
   facts->malformed_lines = was.malformed_lines + appended_malformed;
   facts->torn_tail = out.torn_tail;
   facts->screened_end = out.torn_tail ? out.torn_tail_offset : stamp.size;
+  // The remembered part lacks this call's markers (screened, or missing from its sketch), the appended part
+  // was screened for them.
+  facts->absent_markers = cover_scope_.markers;
   facts->values_out_of_range = out.values_out_of_range;
   memo.remember(t.path, std::move(facts));
   return out;
@@ -209,12 +232,10 @@ std::optional<SkimResult> SearchPrefilter::appended_skim(const Transcript& t, co
 // under a scope that parses all this call parses, and no persisted output is to be resolved from another
 // file.
 bool SearchPrefilter::answers_from_memory(const ScreenFacts& facts) const {
-  if (!facts.rendered) return !sketch_may_match(facts.grams);
+  if (!facts.rendered) return plain_rules_out(facts);
   if (!facts.rendered->includes(cover_scope_)) return false;
   if (resolve_persisted_ && facts.grams.may_contain("persisted-output")) return false;
-  for (const std::string& n : needles_only_)
-    if (facts.grams.may_contain(n)) return false;
-  return true;
+  return !sketch_may_hold_needle(facts.grams);
 }
 
 SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
@@ -241,7 +262,7 @@ SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
     return out;
   }
   if (const auto was = memo->find_grown(t.path, *stamp)) {
-    if (!was->rendered && !sketch_may_match(was->grams)) {
+    if (!was->rendered && plain_rules_out(*was)) {
       if (auto out = appended_skim(t, *stamp, *was, *memo, cancel)) {
         tally_.appended.fetch_add(1, std::memory_order_relaxed);
         tally_.bytes_not_read.fetch_add(was->screened_end, std::memory_order_relaxed);

@@ -48,10 +48,11 @@ class SearchPrefilter {
                               const CancelToken* cancel) const;
   std::optional<SkimResult> appended_skim(const Transcript& t, const FileStamp& stamp, const ScreenFacts& was,
                                           ScanMemo& memo, const CancelToken* cancel) const;
-  bool sketch_may_match(const GramSketch& grams) const;
+  bool plain_rules_out(const ScreenFacts& facts) const;
   bool answers_from_memory(const ScreenFacts& facts) const;
-  std::vector<std::string> screened_;      // every needle and marker the gate looks for
-  std::vector<std::string> needles_only_;  // the pattern's needles (and fold markers), without the markers
+  bool sketch_may_hold_needle(const GramSketch& grams) const;
+  std::vector<std::string> needles_only_;  // the pattern's needles and fold markers, but escaped fold markers
+  std::vector<std::string> fold_escapes_;  // escaped fold markers ("u017f")
   CoverScope cover_scope_;                 // the records this call parses for their synthesized text
   bool resolve_persisted_ = false;
   mutable MemoTally tally_;

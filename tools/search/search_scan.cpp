@@ -172,7 +172,7 @@ struct TranscriptScanner {
       needle_share = gate.needle_line_share;
     }
     std::optional<RawLineSketcher> raw;
-    if (cover) raw.emplace(cover->size);
+    if (cover) raw.emplace(cover->size, reader_for(t).raw_probes());
     SearchLoad load = load_for_search(t, pf, cancel, needle_share, raw ? &*raw : nullptr);
     // A record classifies as the full read would only once its tool partners are in (search_load.cpp).
     complete_tool_partners(

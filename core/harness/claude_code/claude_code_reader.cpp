@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "core/harness/claude_code/classify.h"
+#include "core/harness/claude_code/image_payloads.h"
 #include "core/harness/claude_code/record_parser.h"
 #include "core/json/json_syntax.h"
 #include "core/scan/file_handle.h"
@@ -248,6 +249,10 @@ class ClaudeCodeProbes final : public RawLineProbes {
         if (ids.count(std::string(v))) return true;
     }
     return false;
+  }
+  void sketchable_spans(std::string_view block,
+                        const std::function<void(std::string_view)>& fn) const override {
+    for_each_sketchable_span(block, fn);
   }
 };
 
