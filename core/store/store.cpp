@@ -40,6 +40,8 @@ void fill_size_mtime(Transcript& t) {
   if (::stat(t.path.c_str(), &st) != 0) return;
   t.size = static_cast<uint64_t>(st.st_size);
   t.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  t.device = static_cast<uint64_t>(st.st_dev);
+  t.inode = static_cast<uint64_t>(st.st_ino);
 }
 
 bool is_regular(const fs::directory_entry& e) {
@@ -168,7 +170,16 @@ std::string agent_id_from_filename(std::string_view filename) {
 std::vector<Transcript> list_sessions(const std::string& project_dir, std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
   std::string dir = absolute_path(project_dir);
-  for (const auto& e : entries_of(dir)) {
+  const std::vector<fs::directory_entry> entries = entries_of(dir);
+  // The session dirs (subagents, sidecar) present: a session without one is never looked into (most have
+  // none, and each look was two failed opens and a failed stat per call).
+  std::vector<std::string> session_dirs;
+  for (const auto& e : entries) {
+    std::error_code ec;
+    if (e.is_directory(ec)) session_dirs.push_back(e.path().filename().string());
+  }
+  std::sort(session_dirs.begin(), session_dirs.end());
+  for (const auto& e : entries) {
     std::string name = e.path().filename().string();
     if (!is_session_file_name(name)) continue;
     if (!take_entry(e, problems)) continue;
@@ -177,6 +188,7 @@ std::vector<Transcript> list_sessions(const std::string& project_dir, std::vecto
     t.project_dir = dir;
     t.id = name.substr(0, name.size() - kJsonl.size());
     t.session_id = t.id;
+    t.session_dir_absent = !std::binary_search(session_dirs.begin(), session_dirs.end(), t.id);
     fill_size_mtime(t);
     out.push_back(std::move(t));
   }
@@ -186,6 +198,7 @@ std::vector<Transcript> list_sessions(const std::string& project_dir, std::vecto
 
 std::vector<Transcript> list_subagents(const Transcript& session, std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
+  if (session.session_dir_absent) return out;
   fs::path subagents = fs::path(session.project_dir) / session.id / "subagents";
   collect_agents(subagents, session, TranscriptShape::builtin_task, "", out, problems);
   for (const auto& wf : entries_of(subagents / "workflows")) {

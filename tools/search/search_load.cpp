@@ -49,7 +49,7 @@ bool fetch_declined(SearchLoad& load, const std::function<bool(size_t)>& eligibl
 }  // namespace
 
 bool has_sidecar(const Transcript& t) {
-  return !t.is_subagent && file_exists(sidecar_path(t));
+  return !t.is_subagent && !t.session_dir_absent && file_exists(sidecar_path(t));
 }
 
 SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,

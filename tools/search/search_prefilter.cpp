@@ -241,7 +241,9 @@ bool SearchPrefilter::answers_from_memory(const ScreenFacts& facts) const {
 SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
                                  std::optional<FileStamp>* cover) const {
   ScanMemo* memo = process_scan_memo();
-  const auto stamp = memo ? stamp_file(t.path) : std::nullopt;
+  // Discovery stat'ed the file moments ago: its stamp is that stat's, not a second one.
+  std::optional<FileStamp> stamp;
+  if (memo) stamp = t.inode ? FileStamp{t.device, t.inode, t.size, t.mtime_ns} : stamp_file(t.path);
   if (!stamp) return plain_skim(t, cancel);
   if (const auto facts = memo->find(t.path, *stamp)) {
     if (answers_from_memory(*facts)) {
