@@ -1,7 +1,5 @@
 #include "core/cache/scan_memo.h"
 
-#include <sys/stat.h>
-
 #include <cstring>
 #include <functional>
 #include <string_view>
@@ -22,17 +20,6 @@ std::unique_ptr<ScanMemo>& memo_slot() {
 }
 
 }  // namespace
-
-std::optional<FileStamp> stamp_file(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
-  FileStamp s;
-  s.device = static_cast<uint64_t>(st.st_dev);
-  s.inode = static_cast<uint64_t>(st.st_ino);
-  s.size = static_cast<uint64_t>(st.st_size);
-  s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  return s;
-}
 
 std::optional<uint64_t> head_hash_of(const std::string& path) {
   FileHandle f(path);

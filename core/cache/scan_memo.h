@@ -18,17 +18,10 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/cache/file_stamp.h"
 #include "core/cache/gram_sketch.h"
 
 namespace csift {
-
-struct FileStamp {
-  uint64_t device = 0, inode = 0, size = 0;
-  int64_t mtime_ns = 0;
-  bool operator==(const FileStamp&) const = default;
-};
-// The file's stamp by stat(2), or nullopt when it cannot be stat'ed.
-std::optional<FileStamp> stamp_file(const std::string& path);
 
 // The pattern-independent facts of one whole-file screen that found no hit.
 struct ScreenFacts {
