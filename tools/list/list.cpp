@@ -11,7 +11,8 @@
 #include "core/base/timefmt.h"
 #include "core/harness/claude_code/clone_lineage.h"
 #include "core/harness/claude_code/session_probe.h"
-#include "core/harness/read_probe.h"
+#include "tools/common/remembered_probe.h"
+#include "tools/common/result_memo_report.h"
 #include "tools/common/span_args.h"
 #include "tools/common/unread_report.h"
 #include "tools/list/list_row.h"
@@ -23,7 +24,7 @@ namespace {
 constexpr size_t kUnscopedDefaultCap = 50;
 
 // Probes every transcript on oneTBB workers; results stay in scope order.
-std::vector<ListEntry> probe_all(const Scope& scope, ToolContext& ctx) {
+std::vector<ListEntry> probe_all(const Scope& scope, ToolContext& ctx, ResultMemoUse& memo_use) {
   const size_t n = scope.transcripts.size();
   std::vector<ListEntry> entries(n);
   std::atomic<size_t> done{0};
@@ -32,7 +33,7 @@ std::vector<ListEntry> probe_all(const Scope& scope, ToolContext& ctx) {
     if (ctx.cancelled()) return;
     const Transcript& t = scope.transcripts[i];
     entries[i].transcript = &t;
-    entries[i].probe = probe_transcript(t);
+    entries[i].probe = *remembered_probe(t, memo_use);
     entries[i].sidecar = read_sidecar_status(t);
     const size_t finished = ++done;
     if (ctx.progress) {
@@ -99,7 +100,8 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   ListCounts counts;
   counts.cap = effective_row_cap(args, scope.unscoped, kUnscopedDefaultCap);
 
-  std::vector<ListEntry> entries = probe_all(scope, ctx);
+  ResultMemoUse memo_use;
+  std::vector<ListEntry> entries = probe_all(scope, ctx, memo_use);
   std::vector<StoreProblem> unread = scope.problems;
   for (const auto& e : entries) {
     if (!e.probe.error.empty()) unread.push_back({e.transcript->path, e.probe.error});
@@ -128,6 +130,7 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   for (const auto& e : kept)
     env.rows.push_back(list_row(e));
   fill_summary(env, kept, counts);
+  report_result_memo(env, memo_use);
   env.notes = scope.notes;
   report_unread(env, unread);
   report_stores(env, scope);
