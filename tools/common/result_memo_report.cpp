@@ -8,7 +8,7 @@ void report_result_memo(Envelope& env, const ResultMemoUse& use) {
   const ResultMemo::Usage u = memo->usage();
   env.summary["result_memo"] =
       json{{"hits", use.hits.load()}, {"misses", use.misses.load()}, {"entries", u.entries},
-           {"bytes", u.bytes},        {"budget", u.budget},          {"evictions", u.evictions}};
+           {"bytes_held", u.bytes},   {"budget_bytes", u.budget},    {"evictions", u.evictions}};
 }
 
 }  // namespace csift
