@@ -13,6 +13,7 @@
 #include "tools/common/result_memo_report.h"
 #include "tools/common/span_args.h"
 #include "tools/common/unread_report.h"
+#include "tools/stats/remembered_shared_records.h"
 #include "tools/stats/remembered_tally.h"
 #include "tools/stats/shared_records.h"
 #include "tools/stats/stats_row.h"
@@ -111,7 +112,7 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
   Envelope env = Envelope::make("stats");
   env.header = build_header(scope, window);
   StatsTotals totals;
-  std::vector<const TranscriptTally*> counted;
+  SharedTallies counted;
   std::vector<const Transcript*> counted_transcripts;
   std::vector<StoreProblem> unread = scope.problems;
   for (size_t k = 0; k < tallies.size(); ++k) {
@@ -123,10 +124,11 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
     }
     env.rows.push_back(stats_row(scope.transcripts[sel.indices[k]], tally));
     totals.add(tally);
-    counted.push_back(&tally);
+    counted.push_back(tallies[k]);
     counted_transcripts.push_back(&scope.transcripts[sel.indices[k]]);
   }
-  const SharedRecordsScan shared = find_shared_records(counted);
+  const std::shared_ptr<const SharedRecordsScan> shared_scan = remembered_shared_records(counted, memo_use);
+  const SharedRecordsScan& shared = *shared_scan;
   size_t sharing = 0;
   for (size_t k = 0; k < counted.size(); ++k) {
     const SharedRecords& s = shared.per_transcript[k];
