@@ -16,6 +16,7 @@
 #include "tools/common/span_args.h"
 #include "tools/common/unread_report.h"
 #include "tools/list/list_row.h"
+#include "tools/list/remembered_list_row.h"
 
 namespace csift {
 namespace {
@@ -33,7 +34,7 @@ std::vector<ListEntry> probe_all(const Scope& scope, ToolContext& ctx, ResultMem
     if (ctx.cancelled()) return;
     const Transcript& t = scope.transcripts[i];
     entries[i].transcript = &t;
-    entries[i].probe = *remembered_probe(t, memo_use);
+    entries[i].probe = remembered_probe(t, memo_use);
     entries[i].sidecar = read_sidecar_status(t);
     const size_t finished = ++done;
     if (ctx.progress) {
@@ -48,7 +49,7 @@ std::vector<ListEntry> probe_all(const Scope& scope, ToolContext& ctx, ResultMem
 void join_clone_origins(std::vector<ListEntry>& entries) {
   tbb::parallel_for(size_t{0}, entries.size(), [&](size_t i) {
     ListEntry& e = entries[i];
-    if (e.probe.is_clone) e.clone_of = find_clone_origin(*e.transcript, e.probe.clone_boundary_uuid);
+    if (e.probe->is_clone) e.clone_of = find_clone_origin(*e.transcript, e.probe->clone_boundary_uuid);
   });
 }
 
@@ -68,11 +69,11 @@ void fill_summary(Envelope& env, const std::vector<ListEntry>& kept, const ListC
   uint64_t skipped = 0, bytes = 0, bytes_read = 0;
   size_t pending = 0, clones = 0;
   for (const auto& e : kept) {
-    skipped += e.probe.skipped_lines + e.sidecar.skipped_lines;
+    skipped += e.probe->skipped_lines + e.sidecar.skipped_lines;
     bytes += e.transcript->size;
-    bytes_read += e.probe.bytes_read;
+    bytes_read += e.probe->bytes_read;
     pending += e.sidecar.pending.size();
-    clones += e.probe.is_clone ? 1 : 0;
+    clones += e.probe->is_clone ? 1 : 0;
   }
   json& s = env.summary;
   s["sessions"] = kept.size();
@@ -104,11 +105,11 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   std::vector<ListEntry> entries = probe_all(scope, ctx, memo_use);
   std::vector<StoreProblem> unread = scope.problems;
   for (const auto& e : entries) {
-    if (!e.probe.error.empty()) unread.push_back({e.transcript->path, e.probe.error});
+    if (!e.probe->error.empty()) unread.push_back({e.transcript->path, e.probe->error});
   }
   std::vector<ListEntry> in_window;
   for (auto& e : entries) {
-    if (probe_span_meets(e.probe, window)) in_window.push_back(std::move(e));
+    if (probe_span_meets(*e.probe, window)) in_window.push_back(std::move(e));
   }
   counts.outside_window = entries.size() - in_window.size();
 
@@ -116,7 +117,7 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   if (counts.cap && in_window.size() > *counts.cap) {
     std::vector<int64_t> activity;
     for (const auto& e : in_window)
-      activity.push_back(most_recent_activity(e.probe));
+      activity.push_back(most_recent_activity(*e.probe));
     for (size_t i : keep_most_recent(activity, *counts.cap))
       kept.push_back(std::move(in_window[i]));
   } else {
@@ -128,7 +129,7 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   Envelope env = Envelope::make("list");
   env.header = build_header(scope, window);
   for (const auto& e : kept)
-    env.rows.push_back(list_row(e));
+    env.rows.push_back(remembered_list_row(e, memo_use));
   fill_summary(env, kept, counts);
   report_result_memo(env, memo_use);
   env.notes = scope.notes;
