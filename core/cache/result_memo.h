@@ -7,6 +7,9 @@
 // FileStamp is the one taken BEFORE the result was computed, and a result is remembered only when the stamp
 // after computing is the same, so a file written during the read is never remembered. Any change (an
 // append, a rewrite, a replaced file) makes the file's entries stale: they are recomputed from scratch.
+// A result made from other remembered results rather than from a file (a list row from its probe, stats'
+// shared records from the tallies) is kept under an empty stamp and proves its inputs itself: it holds them
+// weakly and matches only the very objects it was made from.
 // Bounded by a byte budget over each entry's approximate size, least recently used first out. Thread-safe.
 // The CLI never installs one, so a one-shot run computes exactly what it always computed.
 #pragma once
