@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "core/cache/result_memo.h"
 #include "core/cache/scan_memo.h"
 #include "server/http_security.h"
 #include "server/http_transport.h"
@@ -59,22 +60,50 @@ std::string checked_claude_home(const std::string& dir) {
   return home;
 }
 
-// `--scan-memo-mb N`: the budget of the memo of whole-file screens kept across calls (0 turns it off).
-size_t scan_memo_budget(const std::string& v) {
+// A memo budget flag's value in MiB, 0..1048576 (0 turns that memo off).
+size_t memo_budget_of(const std::string& flag, const std::string& v) {
   const bool digits = !v.empty() && v.size() <= 7 && v.find_first_not_of("0123456789") == std::string::npos;
   if (!digits || std::stoull(v) > (1ull << 20))
-    throw std::invalid_argument("--scan-memo-mb '" + v +
+    throw std::invalid_argument(flag + " '" + v +
                                 "': takes a whole number of MiB, 0..1048576 (0 turns the memo off)");
   return static_cast<size_t>(std::stoull(v)) << 20;
 }
 
-void report_scan_memo() {
+// The budgets of the two memos a server keeps across calls: `--scan-memo-mb N` (whole-file search screens)
+// and `--result-memo-mb N` (list probes and stats tallies).
+struct MemoBudgets {
+  size_t scan = kDefaultScanMemoBytes;
+  size_t result = kDefaultResultMemoBytes;
+};
+
+// Takes argv[i] (and its value) when it is a memo budget flag.
+bool take_memo_flag(int argc, char** argv, int& i, MemoBudgets& budgets) {
+  if (auto v = flag_value(argc, argv, i, "--scan-memo-mb")) {
+    budgets.scan = memo_budget_of("--scan-memo-mb", *v);
+    return true;
+  }
+  if (auto v = flag_value(argc, argv, i, "--result-memo-mb")) {
+    budgets.result = memo_budget_of("--result-memo-mb", *v);
+    return true;
+  }
+  return false;
+}
+
+void install_memos(const MemoBudgets& budgets) {
+  install_scan_memo(budgets.scan);
+  install_result_memo(budgets.result);
+}
+
+void report_memos() {
   if (const ScanMemo* memo = process_scan_memo())
     std::fprintf(stderr, "csift-mcp: scan memo budget %zu MiB (--scan-memo-mb)\n",
                  memo->usage().budget >> 20);
+  if (const ResultMemo* memo = process_result_memo())
+    std::fprintf(stderr, "csift-mcp: result memo budget %zu MiB (--result-memo-mb)\n",
+                 memo->usage().budget >> 20);
 }
 
-HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, size_t& memo_budget) {
+HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, MemoBudgets& memo_budgets) {
   HttpOptions o;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -90,12 +119,10 @@ HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, si
       o.port = port;
     } else if (auto v = flag_value(argc, argv, i, "--token")) {
       o.token = *v;
-    } else if (auto v = flag_value(argc, argv, i, "--scan-memo-mb")) {
-      memo_budget = scan_memo_budget(*v);
-    } else {
-      throw std::invalid_argument(
-          "unknown flag '" + arg +
-          "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, --scan-memo-mb N)");
+    } else if (!take_memo_flag(argc, argv, i, memo_budgets)) {
+      throw std::invalid_argument("unknown flag '" + arg +
+                                  "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, "
+                                  "--scan-memo-mb N, --result-memo-mb N)");
     }
   }
   if (o.token.empty()) {
@@ -125,7 +152,7 @@ void watch_stop_signals(std::atomic<bool>& flag) {
 
 int run_stdio_server(int argc, char** argv) {
   std::string claude_home;
-  size_t memo_budget = kDefaultScanMemoBytes;
+  MemoBudgets memo_budgets;
   try {
     for (int i = 1; i < argc; ++i) {
       if (std::string(argv[i]) == "--stdio") continue;
@@ -133,31 +160,28 @@ int run_stdio_server(int argc, char** argv) {
         claude_home = checked_claude_home(*v);
         continue;
       }
-      if (auto v = flag_value(argc, argv, i, "--scan-memo-mb")) {
-        memo_budget = scan_memo_budget(*v);
-        continue;
-      }
+      if (take_memo_flag(argc, argv, i, memo_budgets)) continue;
       throw std::invalid_argument(
           "unknown flag '" + std::string(argv[i]) +
-          "' for the stdio server (valid: --stdio, --claude-home DIR, --scan-memo-mb N)");
+          "' for the stdio server (valid: --stdio, --claude-home DIR, --scan-memo-mb N, --result-memo-mb N)");
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "csift-mcp: %s\n", e.what());
     return 2;
   }
-  install_scan_memo(memo_budget);
+  install_memos(memo_budgets);
   McpServer server(server_options(claude_home, CallerLink::spawning_process));
   std::fprintf(stderr, "csift-mcp %s: serving MCP on stdio\n", server_version());
-  report_scan_memo();
+  report_memos();
   return serve_stdio(server, stdin, stdout);
 }
 
 int run_http_server(int argc, char** argv) {
   HttpOptions options;
   std::string claude_home;
-  size_t memo_budget = kDefaultScanMemoBytes;
+  MemoBudgets memo_budgets;
   try {
-    options = parse_http_flags(argc, argv, claude_home, memo_budget);
+    options = parse_http_flags(argc, argv, claude_home, memo_budgets);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "csift-mcp: %s\n", e.what());
     return 2;
@@ -172,8 +196,8 @@ int run_http_server(int argc, char** argv) {
   }
   static std::atomic<bool> stop{false};
   watch_stop_signals(stop);
-  install_scan_memo(memo_budget);
-  report_scan_memo();
+  install_memos(memo_budgets);
+  report_memos();
   McpServer server(server_options(claude_home, CallerLink::network));
   const int rc = serve_http(server, options, stop, [&](int port) {
     const bool v6 = options.host.find(':') != std::string::npos;

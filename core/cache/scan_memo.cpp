@@ -1,7 +1,5 @@
 #include "core/cache/scan_memo.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -34,17 +32,6 @@ bool CoverScope::includes(const CoverScope& other) const {
   if ((other.attachments && !attachments) || (other.queued && !queued) || (other.snapshots && !snapshots))
     return false;
   return std::includes(markers.begin(), markers.end(), other.markers.begin(), other.markers.end());
-}
-
-std::optional<FileStamp> stamp_file(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
-  FileStamp s;
-  s.device = static_cast<uint64_t>(st.st_dev);
-  s.inode = static_cast<uint64_t>(st.st_ino);
-  s.size = static_cast<uint64_t>(st.st_size);
-  s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  return s;
 }
 
 std::optional<uint64_t> head_hash_of(const std::string& path) {

@@ -19,17 +19,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/cache/file_stamp.h"
 #include "core/cache/gram_sketch.h"
 
 namespace csift {
-
-struct FileStamp {
-  uint64_t device = 0, inode = 0, size = 0;
-  int64_t mtime_ns = 0;
-  bool operator==(const FileStamp&) const = default;
-};
-// The file's stamp by stat(2), or nullopt when it cannot be stat'ed.
-std::optional<FileStamp> stamp_file(const std::string& path);
 
 // What a rendered cover (below) covers: the records a search parses for their synthesized text are those
 // holding one of these markers, minus the record types a gate keeps unparsed unless asked for.

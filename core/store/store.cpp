@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/cache/result_memo.h"
 #include "core/json/stored_json.h"
 #include "core/record/transcript_reader.h"
 
@@ -225,6 +226,18 @@ std::string head_session_id(const Transcript& agent) {
   return found;
 }
 
+// head_session_id through a server's result memo: a legacy flat agent's head is a function of its bytes, and
+// every call that resolves a scope with subagents reads each one's head otherwise (361 heads in the 1.1 GiB
+// bench store). Only a found id is remembered; discovery's use of the memo is not reported per call.
+static std::string remembered_head_session_id(const Transcript& agent) {
+  static constexpr ResultKind<std::string> kind{"legacy-agent-session"};
+  ResultMemoUse unreported;
+  return *recall_or_compute(
+      process_result_memo(), unreported, kind, agent.path, "", [&agent] { return head_session_id(agent); },
+      [](const std::string& id) { return !id.empty(); },
+      [](const std::string& id) { return held_bytes(id); });
+}
+
 std::vector<Transcript> list_legacy_agents(const std::string& project_dir,
                                            std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
@@ -237,7 +250,7 @@ std::vector<Transcript> list_legacy_agents(const std::string& project_dir,
     t.path = dir + "/" + name;
     t.project_dir = dir;
     t.id = id;
-    t.session_id = head_session_id(t);
+    t.session_id = remembered_head_session_id(t);
     t.is_subagent = true;
     t.shape = TranscriptShape::legacy_flat;
     fill_size_mtime(t);

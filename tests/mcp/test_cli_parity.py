@@ -132,9 +132,9 @@ def ndjson(text):
 class CliParity(unittest.TestCase):
     def setUp(self):
         # Both sides run in the same working directory: `.` and the default scope resolve alike. The server runs
-        # without its scan memo, whose report (summary.scan_memo) the CLI never prints; test_warm_memo.py shows
-        # a server with the memo answers exactly as this one.
-        self.c = StdioClient(args=["--scan-memo-mb", "0"], cwd=FIXTURE_HOME)
+        # without its memos, whose reports (summary.scan_memo, summary.result_memo) the CLI never prints;
+        # test_warm_memo.py shows a server with the memos answers exactly as this one.
+        self.c = StdioClient(args=["--scan-memo-mb", "0", "--result-memo-mb", "0"], cwd=FIXTURE_HOME)
         self.addCleanup(self.c.close)
 
     def test_every_tool_matches_its_cli(self):

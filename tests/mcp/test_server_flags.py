@@ -55,6 +55,16 @@ class ServerClaudeHome(unittest.TestCase):
             self.assertIn(b"/nonexistent/claude-home", p.stderr)
             self.assertIn(b"no such directory", p.stderr)
 
+    def test_a_bad_memo_budget_stops_the_server_naming_the_flag_and_range(self):
+        for mode, flag in (([], "--result-memo-mb"), (["--http", "--port", "0"], "--result-memo-mb=x"),
+                           ([], "--scan-memo-mb")):
+            value = [] if "=" in flag else ["2000000"]
+            p = subprocess.run([binary(), *mode, flag, *value], stdin=subprocess.DEVNULL, capture_output=True,
+                               timeout=30, env=server_env())
+            self.assertEqual(p.returncode, 2, (mode, flag))
+            self.assertIn(flag.split("=")[0].encode() + b" '", p.stderr)
+            self.assertIn(b"0..1048576", p.stderr)
+
     def test_a_missing_call_home_is_an_error_naming_it(self):
         c = StdioClient()
         self.addCleanup(c.close)

@@ -1,7 +1,8 @@
-"""The warm server answers exactly as the uncached path: one stdio server with the scan memo (the default)
-and one with `--scan-memo-mb 0` over the same temp store (the fixtures copied, three corpus sessions linked),
-each call made twice on the warm server, then again after records are appended to a copied transcript.
-Outputs are compared whole, with only the memo's own report removed. Few spawns: two servers, one store."""
+"""The warm server answers exactly as the uncached path: one stdio server with the scan and result memos (the
+default) and one with `--scan-memo-mb 0 --result-memo-mb 0` over the same temp store (the fixtures copied,
+three corpus sessions linked), each call made twice on the warm server, then again after records are appended
+to a copied transcript. Outputs are compared whole, with only the memos' own reports removed. Few spawns: two
+servers, one store."""
 import glob
 import json
 import os
@@ -45,6 +46,7 @@ def corpus_sessions(n=3):
 def without_memo(structured):
     s = json.loads(json.dumps(structured))
     s.get("summary", {}).pop("scan_memo", None)
+    s.get("summary", {}).pop("result_memo", None)
     return s
 
 
@@ -64,7 +66,7 @@ class WarmMemoMatchesUncached(unittest.TestCase):
         cls.appended = os.path.join(cls.home, "projects", "-home-dev-projets-caf---------app",
                                     "77777777-7777-4777-8777-000000000007.jsonl")
         cls.servers = {}
-        for name, args in (("warm", []), ("uncached", ["--scan-memo-mb", "0"])):
+        for name, args in (("warm", []), ("uncached", ["--scan-memo-mb", "0", "--result-memo-mb", "0"])):
             c = StdioClient(args=args, env=server_env(cls.home))
             c.initialize()
             cls.servers[name] = c
@@ -84,13 +86,17 @@ class WarmMemoMatchesUncached(unittest.TestCase):
 
     def compare_all(self, stage):
         """Every call on both servers (twice on the warm one); returns the warm one's memo tallies summed."""
-        used = {"hits": 0, "appended": 0, "rendered_hits": 0, "covers_built": 0}
+        used = {"hits": 0, "appended": 0, "rendered_hits": 0, "covers_built": 0, "result_hits": 0}
         for tool, args in WARM_CALLS:
-            expected = without_memo(self.call("uncached", tool, args))
+            uncached = self.call("uncached", tool, args)
+            self.assertNotIn("result_memo", uncached["summary"])
+            expected = without_memo(uncached)
             for round_ in ("first", "second"):
                 got = self.call("warm", tool, args)
-                for k in used:
+                for k in ("hits", "appended", "rendered_hits", "covers_built"):
                     used[k] += got.get("summary", {}).get("scan_memo", {}).get(k, 0)
+                if tool in ("list", "stats"):
+                    used["result_hits"] += got["summary"]["result_memo"]["hits"]
                 self.assertEqual(without_memo(got), expected, f"{stage}, {round_} warm call: {tool} {args}")
         return used
 
@@ -99,12 +105,13 @@ class WarmMemoMatchesUncached(unittest.TestCase):
             f.write(text)
 
     def test_warm_calls_equal_uncached_before_and_after_an_append(self):
-        # The memo answered from memory on the repeated calls (else this test would prove nothing), files with
+        # The memos answered from memory on the repeated calls (else this test would prove nothing), files with
         # synthesized text included.
         used = self.compare_all("before the append")
         self.assertGreater(used["hits"], 0)
         self.assertGreater(used["covers_built"], 0)
         self.assertGreater(used["rendered_hits"], 0)
+        self.assertGreater(used["result_hits"], 0)
         first = self.call("warm", "search", {"pattern": PLANTED, "count_only": True})
         self.assertEqual(first["summary"]["matched_records"], 0)
         record = json.dumps({"type": "user", "uuid": "warm-append-1", "parentUuid": None,
@@ -121,6 +128,13 @@ class WarmMemoMatchesUncached(unittest.TestCase):
         after = self.call("warm", "search", {"pattern": PLANTED, "count_only": True})
         self.assertEqual(after["summary"]["matched_records"], 1)
         self.assertIn("scan_memo", after["summary"])
+        # One more append: only that transcript's probe and row (list), or its tally and then the scope's
+        # shared-record scan made from the tallies (stats), are computed again; the rest is remembered.
+        self.append(record.replace("warm-append-1", "warm-append-2") + "\n")
+        for tool, misses in (("list", 2), ("stats", 2)):
+            memo = self.call("warm", tool, {"max_count": 0})["summary"]["result_memo"]
+            self.assertEqual(memo["misses"], misses, f"{tool}: {memo}")
+            self.assertGreater(memo["hits"], 0, f"{tool}: {memo}")
 
 
 if __name__ == "__main__":

@@ -132,15 +132,35 @@ struct Budget {
   }
 };
 
+// The fewest leading rows whose JSON alone is over `limit` characters (rows.size() + 1 when all of them are
+// not), when every rendering measured holds each kept row's JSON (the JSON format, or a call whose
+// structured content is budgeted too); 0 when it does not. A cut keeping that many rows or more cannot fit,
+// so the search below never renders it: a long listing dumps the few rows that fill the budget instead of
+// rendering every row at each step. Decisions are the same as rendering each cut.
+size_t rows_over_limit(const Envelope& env, const Budget& budget, size_t limit) {
+  if (!wants_json(budget.args) && !budget.ctx.budget_structured) return 0;
+  size_t chars = 0;
+  for (size_t k = 0; k < env.rows.size(); ++k) {
+    chars += utf8_length(dump_json(env.rows[k]));
+    if (chars > limit) return k + 1;
+  }
+  return env.rows.size() + 1;
+}
+
 // Keeps the longest row prefix whose rendering fits the budget (at least one row, so paging always advances).
 void apply_char_budget(Envelope& env, const Budget& budget) {
   if (budget.max_chars <= 0 || env.rows.size() <= 1) return;
   const auto limit = static_cast<size_t>(budget.max_chars);
-  if (budget.rendered_size(env) <= limit) return;
+  const size_t over_from = rows_over_limit(env, budget, limit);
+  const auto fits_with = [&](size_t kept) {
+    if (over_from != 0 && kept >= over_from) return false;
+    return budget.rendered_size(kept == env.rows.size() ? env : budget.cut(env, kept)) <= limit;
+  };
+  if (fits_with(env.rows.size())) return;
   size_t fits = 1, too_big = env.rows.size();  // invariant: fits keeps (or is the floor), too_big does not
   while (too_big - fits > 1) {
     const size_t mid = fits + (too_big - fits) / 2;
-    (budget.rendered_size(budget.cut(env, mid)) <= limit ? fits : too_big) = mid;
+    (fits_with(mid) ? fits : too_big) = mid;
   }
   env = budget.cut(env, fits);
 }

@@ -11,10 +11,12 @@
 #include "core/base/timefmt.h"
 #include "core/harness/claude_code/clone_lineage.h"
 #include "core/harness/claude_code/session_probe.h"
-#include "core/harness/read_probe.h"
+#include "tools/common/remembered_probe.h"
+#include "tools/common/result_memo_report.h"
 #include "tools/common/span_args.h"
 #include "tools/common/unread_report.h"
 #include "tools/list/list_row.h"
+#include "tools/list/remembered_list_row.h"
 
 namespace csift {
 namespace {
@@ -23,7 +25,7 @@ namespace {
 constexpr size_t kUnscopedDefaultCap = 50;
 
 // Probes every transcript on oneTBB workers; results stay in scope order.
-std::vector<ListEntry> probe_all(const Scope& scope, ToolContext& ctx) {
+std::vector<ListEntry> probe_all(const Scope& scope, ToolContext& ctx, ResultMemoUse& memo_use) {
   const size_t n = scope.transcripts.size();
   std::vector<ListEntry> entries(n);
   std::atomic<size_t> done{0};
@@ -32,7 +34,7 @@ std::vector<ListEntry> probe_all(const Scope& scope, ToolContext& ctx) {
     if (ctx.cancelled()) return;
     const Transcript& t = scope.transcripts[i];
     entries[i].transcript = &t;
-    entries[i].probe = probe_transcript(t);
+    entries[i].probe = remembered_probe(t, memo_use);
     entries[i].sidecar = read_sidecar_status(t);
     const size_t finished = ++done;
     if (ctx.progress) {
@@ -47,7 +49,7 @@ std::vector<ListEntry> probe_all(const Scope& scope, ToolContext& ctx) {
 void join_clone_origins(std::vector<ListEntry>& entries) {
   tbb::parallel_for(size_t{0}, entries.size(), [&](size_t i) {
     ListEntry& e = entries[i];
-    if (e.probe.is_clone) e.clone_of = find_clone_origin(*e.transcript, e.probe.clone_boundary_uuid);
+    if (e.probe->is_clone) e.clone_of = find_clone_origin(*e.transcript, e.probe->clone_boundary_uuid);
   });
 }
 
@@ -67,11 +69,11 @@ void fill_summary(Envelope& env, const std::vector<ListEntry>& kept, const ListC
   uint64_t skipped = 0, bytes = 0, bytes_read = 0;
   size_t pending = 0, clones = 0;
   for (const auto& e : kept) {
-    skipped += e.probe.skipped_lines + e.sidecar.skipped_lines;
+    skipped += e.probe->skipped_lines + e.sidecar.skipped_lines;
     bytes += e.transcript->size;
-    bytes_read += e.probe.bytes_read;
+    bytes_read += e.probe->bytes_read;
     pending += e.sidecar.pending.size();
-    clones += e.probe.is_clone ? 1 : 0;
+    clones += e.probe->is_clone ? 1 : 0;
   }
   json& s = env.summary;
   s["sessions"] = kept.size();
@@ -99,14 +101,15 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   ListCounts counts;
   counts.cap = effective_row_cap(args, scope.unscoped, kUnscopedDefaultCap);
 
-  std::vector<ListEntry> entries = probe_all(scope, ctx);
+  ResultMemoUse memo_use;
+  std::vector<ListEntry> entries = probe_all(scope, ctx, memo_use);
   std::vector<StoreProblem> unread = scope.problems;
   for (const auto& e : entries) {
-    if (!e.probe.error.empty()) unread.push_back({e.transcript->path, e.probe.error});
+    if (!e.probe->error.empty()) unread.push_back({e.transcript->path, e.probe->error});
   }
   std::vector<ListEntry> in_window;
   for (auto& e : entries) {
-    if (probe_span_meets(e.probe, window)) in_window.push_back(std::move(e));
+    if (probe_span_meets(*e.probe, window)) in_window.push_back(std::move(e));
   }
   counts.outside_window = entries.size() - in_window.size();
 
@@ -114,7 +117,7 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   if (counts.cap && in_window.size() > *counts.cap) {
     std::vector<int64_t> activity;
     for (const auto& e : in_window)
-      activity.push_back(most_recent_activity(e.probe));
+      activity.push_back(most_recent_activity(*e.probe));
     for (size_t i : keep_most_recent(activity, *counts.cap))
       kept.push_back(std::move(in_window[i]));
   } else {
@@ -126,8 +129,9 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   Envelope env = Envelope::make("list");
   env.header = build_header(scope, window);
   for (const auto& e : kept)
-    env.rows.push_back(list_row(e));
+    env.rows.push_back(remembered_list_row(e, memo_use));
   fill_summary(env, kept, counts);
+  report_result_memo(env, memo_use);
   env.notes = scope.notes;
   report_unread(env, unread);
   report_stores(env, scope);

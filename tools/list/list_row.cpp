@@ -71,7 +71,7 @@ void put_instant(json& row, const std::string& name, const std::string& iso) {
 
 json list_row(const ListEntry& entry) {
   const Transcript& t = *entry.transcript;
-  const SessionProbe& p = entry.probe;
+  const SessionProbe& p = *entry.probe;
   json row = json::object({{"kind", "session"}});
   put_identity(row, t);
   put_environment(row, p);

@@ -1,5 +1,6 @@
 // One `list` row (SPEC.md §9.1): the identity tuple of a transcript as JSON, from its head/tail probe.
 #pragma once
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -15,7 +16,7 @@ inline constexpr size_t kListExcerptChars = 200;
 
 struct ListEntry {
   const Transcript* transcript = nullptr;
-  SessionProbe probe;
+  std::shared_ptr<const SessionProbe> probe;  // shared with a server's result memo, never modified
   SidecarStatus sidecar;
   std::optional<std::string> clone_of;  // the origin session id of a clone, when joined
 };

@@ -9,9 +9,12 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/harness/claude_code/session_probe.h"
-#include "core/harness/read_probe.h"
+#include "tools/common/remembered_probe.h"
+#include "tools/common/result_memo_report.h"
 #include "tools/common/span_args.h"
 #include "tools/common/unread_report.h"
+#include "tools/stats/remembered_shared_records.h"
+#include "tools/stats/remembered_tally.h"
 #include "tools/stats/shared_records.h"
 #include "tools/stats/stats_row.h"
 #include "tools/stats/stats_tally.h"
@@ -34,7 +37,8 @@ struct Selection {
 
 // A cap keeps the N most recently active transcripts, ranked by the cheap head/tail probe so only the kept
 // ones pay for the full scan. Without a cap every transcript is tallied.
-Selection select_transcripts(const Scope& scope, const TimeWindow& window, std::optional<size_t> cap) {
+Selection select_transcripts(const Scope& scope, const TimeWindow& window, std::optional<size_t> cap,
+                             ResultMemoUse& memo_use) {
   Selection sel;
   const size_t n = scope.transcripts.size();
   if (!cap || n <= *cap) {
@@ -42,14 +46,15 @@ Selection select_transcripts(const Scope& scope, const TimeWindow& window, std::
     std::iota(sel.indices.begin(), sel.indices.end(), size_t{0});
     return sel;
   }
-  std::vector<SessionProbe> probes(n);
-  tbb::parallel_for(size_t{0}, n, [&](size_t i) { probes[i] = probe_transcript(scope.transcripts[i]); });
+  std::vector<std::shared_ptr<const SessionProbe>> probes(n);
+  tbb::parallel_for(size_t{0}, n,
+                    [&](size_t i) { probes[i] = remembered_probe(scope.transcripts[i], memo_use); });
   std::vector<size_t> candidates;
   std::vector<int64_t> activity;
   for (size_t i = 0; i < n; ++i) {
-    if (!probe_span_meets(probes[i], window)) continue;
+    if (!probe_span_meets(*probes[i], window)) continue;
     candidates.push_back(i);
-    activity.push_back(most_recent_activity(probes[i]));
+    activity.push_back(most_recent_activity(*probes[i]));
   }
   sel.outside_window = n - candidates.size();
   for (size_t k : keep_most_recent(activity, *cap))
@@ -58,15 +63,18 @@ Selection select_transcripts(const Scope& scope, const TimeWindow& window, std::
   return sel;
 }
 
-std::vector<TranscriptTally> tally_all(const Scope& scope, const Selection& sel, const StatsWindow& window,
-                                       ToolContext& ctx) {
-  std::vector<TranscriptTally> tallies(sel.indices.size());
+// Tallies are shared with the server's result memo (never modified), so a warm call copies none of them.
+using SharedTallies = std::vector<std::shared_ptr<const TranscriptTally>>;
+
+SharedTallies tally_all(const Scope& scope, const Selection& sel, const StatsWindow& window, ToolContext& ctx,
+                        ResultMemoUse& memo_use) {
+  SharedTallies tallies(sel.indices.size());
   std::atomic<size_t> done{0};
   std::mutex progress_mutex;
   tbb::parallel_for(size_t{0}, sel.indices.size(), [&](size_t k) {
     if (ctx.cancelled()) return;
     const Transcript& t = scope.transcripts[sel.indices[k]];
-    tallies[k] = tally_transcript(t, window, ctx.cancel);
+    tallies[k] = remembered_tally(t, window, ctx.cancel, memo_use);
     const size_t finished = ++done;
     if (ctx.progress) {
       std::lock_guard<std::mutex> lock(progress_mutex);
@@ -97,28 +105,30 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
   const StatsWindow window{parse_time_window(args), turn_arg(args)};
   const Scope scope = resolve_span_scope(args, ctx);
   const std::optional<size_t> cap = effective_row_cap(args, scope.unscoped, std::nullopt);
-  Selection sel = select_transcripts(scope, window.time, cap);
-  const std::vector<TranscriptTally> tallies = tally_all(scope, sel, window, ctx);
+  ResultMemoUse memo_use;
+  Selection sel = select_transcripts(scope, window.time, cap, memo_use);
+  const SharedTallies tallies = tally_all(scope, sel, window, ctx, memo_use);
 
   Envelope env = Envelope::make("stats");
   env.header = build_header(scope, window);
   StatsTotals totals;
-  std::vector<const TranscriptTally*> counted;
+  SharedTallies counted;
   std::vector<const Transcript*> counted_transcripts;
   std::vector<StoreProblem> unread = scope.problems;
   for (size_t k = 0; k < tallies.size(); ++k) {
-    if (!tallies[k].error.empty())
-      unread.push_back({scope.transcripts[sel.indices[k]].path, tallies[k].error});
-    if (window.bounded() && counted_nothing(tallies[k])) {
+    const TranscriptTally& tally = *tallies[k];
+    if (!tally.error.empty()) unread.push_back({scope.transcripts[sel.indices[k]].path, tally.error});
+    if (window.bounded() && counted_nothing(tally)) {
       ++sel.outside_window;
       continue;
     }
-    env.rows.push_back(stats_row(scope.transcripts[sel.indices[k]], tallies[k]));
-    totals.add(tallies[k]);
-    counted.push_back(&tallies[k]);
+    env.rows.push_back(stats_row(scope.transcripts[sel.indices[k]], tally));
+    totals.add(tally);
+    counted.push_back(tallies[k]);
     counted_transcripts.push_back(&scope.transcripts[sel.indices[k]]);
   }
-  const SharedRecordsScan shared = find_shared_records(counted);
+  const std::shared_ptr<const SharedRecordsScan> shared_scan = remembered_shared_records(counted, memo_use);
+  const SharedRecordsScan& shared = *shared_scan;
   size_t sharing = 0;
   for (size_t k = 0; k < counted.size(); ++k) {
     const SharedRecords& s = shared.per_transcript[k];
@@ -133,6 +143,7 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
   env.summary["dropped_by_cap"] = sel.dropped_by_cap;
   env.summary["max_count"] = cap ? json(*cap) : json(nullptr);
   env.summary["outside_window"] = sel.outside_window;
+  report_result_memo(env, memo_use);
   env.notes = scope.notes;
   report_unread(env, unread);
   report_stores(env, scope);

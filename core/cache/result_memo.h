@@ -1,0 +1,156 @@
+// ResultMemo: what a long-lived server computed from one file's bytes (a `list` probe, a `stats` tally),
+// kept across calls so a repeated call over an unchanged store pays a stat(2) per file instead of a read.
+// SPEC.md §"Warm result memo" states keying and invalidation.
+//
+// An entry is keyed by (kind, path, variant): the kind names the computation (and so the result's type), the
+// variant spells everything else its answer depends on (a window, a flag). It answers only while the file's
+// FileStamp is the one taken BEFORE the result was computed, and a result is remembered only when the stamp
+// after computing is the same, so a file written during the read is never remembered. Any change (an
+// append, a rewrite, a replaced file) makes the file's entries stale: they are recomputed from scratch.
+// A result made from other remembered results rather than from a file (a list row from its probe, stats'
+// shared records from the tallies) is kept under an empty stamp and proves its inputs itself: it holds them
+// weakly and matches only the very objects it was made from.
+// Bounded by a byte budget over each entry's approximate size, least recently used first out. Thread-safe.
+// The CLI never installs one, so a one-shot run computes exactly what it always computed.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/cache/file_stamp.h"
+
+namespace csift {
+
+// One kind of remembered result: its name (unique per computation) and, through T, its type.
+template <class T>
+struct ResultKind {
+  std::string_view name;
+};
+
+// One call's use of the memo (reported in the tool's summary).
+struct ResultMemoUse {
+  std::atomic<uint64_t> hits{0};    // results taken from memory
+  std::atomic<uint64_t> misses{0};  // computed: not remembered, stale, evicted, or not rememberable
+};
+
+class ResultMemo {
+ public:
+  explicit ResultMemo(size_t budget_bytes) : budget_(budget_bytes) {}
+
+  // The result remembered under `key` when it was computed from a file stamped `stamp` and has `type`
+  // (marks it recently used); an entry with another stamp is dropped. nullptr when there is none.
+  std::shared_ptr<const void> find(const std::string& key, const void* type, const FileStamp& stamp);
+  // Remembers a result (replacing any under `key`), then evicts least recently used entries over the
+  // budget. `cost` is the result's approximate size in bytes; a result larger than the budget is not kept.
+  void remember(const std::string& key, const void* type, const FileStamp& stamp,
+                std::shared_ptr<const void> value, size_t cost);
+
+  struct Usage {
+    size_t entries = 0;
+    size_t bytes = 0;
+    size_t budget = 0;
+    uint64_t evictions = 0;
+  };
+  Usage usage() const;
+
+ private:
+  struct Slot {
+    const void* type;
+    FileStamp stamp;
+    std::shared_ptr<const void> value;
+    size_t cost;
+    std::list<std::string>::iterator recency;
+  };
+  void drop_locked(std::unordered_map<std::string, Slot>::iterator it);
+
+  mutable std::mutex mutex_;
+  std::list<std::string> recency_;  // most recently used first
+  std::unordered_map<std::string, Slot> slots_;
+  size_t bytes_ = 0;
+  size_t budget_;
+  uint64_t evictions_ = 0;
+};
+
+// The process's result memo: nullptr unless a server installed one.
+ResultMemo* process_result_memo();
+// Installs the process's result memo with this budget (0: none). Called once, before serving.
+void install_result_memo(size_t budget_bytes);
+// The default budget of a server's result memo.
+inline constexpr size_t kDefaultResultMemoBytes = size_t{64} << 20;
+
+// The key of one entry: kind, path and variant joined by NULs (none of them holds one).
+std::string result_memo_key(std::string_view kind, const std::string& path, std::string_view variant);
+
+// A distinct address per result type: find() never hands a result to a caller expecting another type.
+template <class T>
+const void* result_type_tag() {
+  static const char tag = 0;
+  return &tag;
+}
+
+// compute()'s result for the file at `path` (and `variant`), from `memo` while the file is unchanged. On a
+// miss the result is computed and remembered when keep(result) holds and the file's stamp did not change
+// while it was computed; cost(result) is its approximate size. Without a memo (or a file that cannot be
+// stat'ed) compute() simply runs. `use` counts this call's hits and misses.
+template <class T, class Compute, class Keep, class Cost>
+std::shared_ptr<const T> recall_or_compute(ResultMemo* memo, ResultMemoUse& use, ResultKind<T> kind,
+                                           const std::string& path, std::string_view variant,
+                                           Compute&& compute, Keep&& keep, Cost&& cost) {
+  if (memo == nullptr) return std::make_shared<const T>(compute());
+  const std::optional<FileStamp> before = stamp_file(path);
+  if (!before) {
+    ++use.misses;
+    return std::make_shared<const T>(compute());
+  }
+  std::string key = result_memo_key(kind.name, path, variant);
+  if (auto hit = memo->find(key, result_type_tag<T>(), *before)) {
+    ++use.hits;
+    return std::static_pointer_cast<const T>(std::move(hit));
+  }
+  ++use.misses;
+  auto result = std::make_shared<const T>(compute());
+  if (keep(*result) && stamp_file(path) == before)
+    memo->remember(key, result_type_tag<T>(), *before, result, sizeof(T) + cost(*result));
+  return result;
+}
+
+// Approximate heap bytes a value holds beyond its own sizeof (for cost functions). Plain values hold none.
+template <class T>
+size_t held_bytes(const T&) requires std::is_arithmetic_v<T> {
+  return 0;
+}
+inline size_t held_bytes(const std::string& s) {
+  return s.capacity() > 15 ? s.capacity() + 1 : 0;  // libstdc++ keeps up to 15 chars inline
+}
+template <class T>
+size_t held_bytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+// A std::map node: the pair, three pointers and a colour, plus what its key and value hold.
+template <class K, class V>
+size_t held_bytes(const std::map<K, V>& m) {
+  size_t n = 0;
+  for (const auto& [k, v] : m)
+    n += sizeof(std::pair<const K, V>) + 32 + held_bytes(k) + held_bytes(v);
+  return n;
+}
+// An unordered_map node (the pair and a next pointer, plus a cached hash) and its bucket array.
+template <class K, class V, class H, class E, class A>
+size_t held_bytes(const std::unordered_map<K, V, H, E, A>& m) {
+  size_t n = m.bucket_count() * sizeof(void*);
+  for (const auto& [k, v] : m)
+    n += sizeof(std::pair<const K, V>) + 16 + held_bytes(k) + held_bytes(v);
+  return n;
+}
+
+}  // namespace csift

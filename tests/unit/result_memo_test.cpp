@@ -1,0 +1,151 @@
+// The warm server's result memo: an entry answers only while its file's stamp is unchanged and only for its
+// own type, a result read while the file changed (or one the caller declines) is never kept, the budget
+// evicts least recently used entries, and parallel use stays within the budget.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/cache/result_memo.h"
+#include "temp_store.h"
+#include "tools/stats/remembered_tally.h"
+
+namespace result_memo_unit {
+
+using csift::FileStamp;
+using csift::ResultKind;
+using csift::ResultMemo;
+using csift::ResultMemoUse;
+
+constexpr ResultKind<std::string> kResultMemoTestKind{"test-text"};
+
+std::shared_ptr<const void> result_memo_text(const std::string& s) {
+  return std::make_shared<const std::string>(s);
+}
+
+TEST_CASE("result memo: a changed stamp or another type misses; the budget evicts the least recently used") {
+  const void* text_type = csift::result_type_tag<std::string>();
+  const FileStamp a_stamp{1, 2, 10, 3};
+  ResultMemo memo(1000);  // each entry below costs 400 + its key's bookkeeping (~170): room for one, not two
+  memo.remember("a", text_type, a_stamp, result_memo_text("A"), 400);
+  REQUIRE(memo.find("a", text_type, a_stamp));
+  CHECK(*std::static_pointer_cast<const std::string>(memo.find("a", text_type, a_stamp)) == "A");
+  CHECK_FALSE(memo.find("a", csift::result_type_tag<int>(), a_stamp));  // another type: dropped
+  CHECK(memo.usage().entries == 0);
+  memo.remember("a", text_type, a_stamp, result_memo_text("A"), 400);
+  CHECK_FALSE(memo.find("a", text_type, FileStamp{1, 2, 11, 3}));  // appended since: stale, dropped
+  CHECK(memo.usage().entries == 0);
+  memo.remember("a", text_type, a_stamp, result_memo_text("A"), 400);
+  memo.remember("b", text_type, a_stamp, result_memo_text("B"), 400);
+  CHECK(memo.usage().entries == 1);
+  CHECK(memo.usage().evictions == 1);
+  CHECK(memo.usage().bytes <= memo.usage().budget);
+  CHECK_FALSE(memo.find("a", text_type, a_stamp));
+  CHECK(memo.find("b", text_type, a_stamp));
+  memo.remember("c", text_type, a_stamp, result_memo_text("C"), 5000);  // larger than the budget: not kept
+  CHECK_FALSE(memo.find("c", text_type, a_stamp));
+  CHECK(memo.usage().entries == 1);
+}
+
+TEST_CASE("result memo: recall_or_compute recomputes after an append and never keeps a file read mid-write") {
+  csift_test::TempStore store;
+  const std::string path = store.write("p/s.jsonl", "{}\n");
+  ResultMemo memo(size_t{1} << 20);
+  ResultMemoUse use;
+  int computed = 0;
+  const auto read_size = [&] {
+    ++computed;
+    return std::to_string(csift::stamp_file(path)->size);
+  };
+  const auto keep_all = [](const std::string&) { return true; };
+  const auto cost = [](const std::string& s) { return s.size(); };
+  const auto recall = [&](auto compute, auto keep) {
+    return *csift::recall_or_compute(&memo, use, kResultMemoTestKind, path, "v1", compute, keep, cost);
+  };
+  CHECK(recall(read_size, keep_all) == "3");
+  CHECK(recall(read_size, keep_all) == "3");
+  CHECK(computed == 1);
+  CHECK(use.hits == 1);
+  CHECK(use.misses == 1);
+  // Another variant of the same file is another entry.
+  CHECK(*csift::recall_or_compute(&memo, use, kResultMemoTestKind, path, "v2", read_size, keep_all, cost) ==
+        "3");
+  CHECK(computed == 2);
+  store.write("p/s.jsonl", "{}\n{}\n");
+  CHECK(recall(read_size, keep_all) == "6");
+  CHECK(computed == 3);
+  // Written while computed: answered, never remembered.
+  const auto read_then_append = [&] {
+    const std::string got = read_size();
+    std::ofstream(path, std::ios::app) << "{}\n";
+    return got;
+  };
+  store.write("p/s.jsonl", "{}\n{}\n{}\n");
+  CHECK(recall(read_then_append, keep_all) == "9");
+  CHECK(recall(read_size, keep_all) == "12");
+  CHECK(recall(read_size, keep_all) == "12");  // read cleanly: remembered
+  CHECK(computed == 5);
+  // Declined by keep(): computed every time.
+  store.write("p/s.jsonl", "{}\n");
+  const auto keep_none = [](const std::string&) { return false; };
+  recall(read_size, keep_none);
+  recall(read_size, keep_none);
+  CHECK(computed == 7);
+  // Without a memo the computation simply runs, and nothing is counted.
+  ResultMemoUse no_use;
+  CHECK(*csift::recall_or_compute(static_cast<ResultMemo*>(nullptr), no_use, kResultMemoTestKind, path, "",
+                                  read_size, keep_all, cost) == "3");
+  CHECK(no_use.hits + no_use.misses == 0);
+}
+
+TEST_CASE("result memo: a stats tally's signature names every window input and the transcript's lane") {
+  csift::Transcript session;
+  session.path = "/s.jsonl";
+  csift::Transcript agent = session;
+  agent.is_subagent = true;
+  csift::StatsWindow open_window;
+  csift::StatsWindow since_window;
+  since_window.time.since = 1000;
+  csift::StatsWindow until_window;
+  until_window.time.until = 1000;
+  csift::StatsWindow turn_window;
+  turn_window.turn = csift::parse_range("2..3", "turn", false);
+  csift::StatsWindow other_turn_window;
+  other_turn_window.turn = csift::parse_range("2..", "turn", false);
+  const std::vector<std::string> signatures = {
+      csift::tally_signature(session, open_window),  csift::tally_signature(agent, open_window),
+      csift::tally_signature(session, since_window), csift::tally_signature(session, until_window),
+      csift::tally_signature(session, turn_window),  csift::tally_signature(session, other_turn_window)};
+  for (size_t i = 0; i < signatures.size(); ++i)
+    for (size_t j = i + 1; j < signatures.size(); ++j)
+      CHECK(signatures[i] != signatures[j]);
+}
+
+TEST_CASE("result memo: parallel finds and remembers keep it within its budget") {
+  ResultMemo memo(size_t{8} << 10);  // room for ~13 of the 40 keys: evictions on every thread
+  std::vector<std::thread> workers;
+  for (int w = 0; w < 4; ++w) {
+    workers.emplace_back([&memo, w] {
+      std::mt19937 result_memo_rng(static_cast<unsigned>(w));
+      const void* text_type = csift::result_type_tag<std::string>();
+      for (int i = 0; i < 3000; ++i) {
+        const std::string key = "/p" + std::to_string(result_memo_rng() % 40);
+        const FileStamp stamp{1, 2, 1 + result_memo_rng() % 3, 3};
+        if (result_memo_rng() % 2) {
+          memo.remember(key, text_type, stamp, result_memo_text(key), 400);
+        } else if (const auto hit = memo.find(key, text_type, stamp)) {
+          CHECK(*std::static_pointer_cast<const std::string>(hit) == key);
+        }
+      }
+    });
+  }
+  for (auto& t : workers)
+    t.join();
+  CHECK(memo.usage().bytes <= memo.usage().budget);
+  CHECK(memo.usage().evictions > 0);
+}
+
+}  // namespace result_memo_unit

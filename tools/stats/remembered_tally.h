@@ -1,0 +1,25 @@
+// One transcript's `stats` tally through a server's result memo (core/cache/result_memo.h): a repeated
+// `stats` over an unchanged transcript takes its tally from memory instead of reading the file whole.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "core/cache/result_memo.h"
+#include "tools/stats/stats_tally.h"
+
+namespace csift {
+
+// tally_transcript(t, window, cancel), remembered per (path, window signature) while the file is unchanged.
+// Only a Claude Code transcript's tally is remembered (another harness's transcript may be one session of a
+// shared database), and only one that read the file without an error and was not cancelled.
+std::shared_ptr<const TranscriptTally> remembered_tally(const Transcript& t, const StatsWindow& window,
+                                                        const CancelToken* cancel, ResultMemoUse& use);
+
+// Everything a tally depends on besides the file's bytes: the time window's bounds, the turn range, and
+// whether the transcript is a subagent's (which sets the turn rule's foreign lane).
+std::string tally_signature(const Transcript& t, const StatsWindow& window);
+
+// What a remembered tally costs: its census maps, record keys and per-message token ledger dominate.
+size_t tally_memo_cost(const TranscriptTally& tally);
+
+}  // namespace csift
