@@ -199,7 +199,6 @@ std::vector<Transcript> list_sessions(const std::string& project_dir, std::vecto
 
 std::vector<Transcript> list_subagents(const Transcript& session, std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
-  if (session.session_dir_absent) return out;
   fs::path subagents = fs::path(session.project_dir) / session.id / "subagents";
   collect_agents(subagents, session, TranscriptShape::builtin_task, "", out, problems);
   for (const auto& wf : entries_of(subagents / "workflows")) {

@@ -75,8 +75,9 @@ struct Transcript {
   uint64_t size = 0;
   int64_t mtime_ns = 0;
   uint64_t device = 0, inode = 0;  // from the same stat as size and mtime (0: not stat'ed)
-  // Discovery listed the project dir and saw no <id>/ directory beside this session: it has no subagents
-  // and no elicitation sidecar, so nothing under that path is opened or stat'ed (false: not known).
+  // This call's discovery listed the project dir and saw no <id>/ directory beside this session, so it looks
+  // for no subagents or sidecar there (false: not known). A snapshot: a live session may create the dir
+  // later, so a tool that polls lists again rather than trusting it.
   bool session_dir_absent = false;
   // parent_session_id for the id trio: the owning top-level session (session_id), or id for a session.
   const std::string& parent_session_id() const { return is_subagent ? session_id : id; }

@@ -2,6 +2,8 @@
 // resolves to nothing is an error naming what was tried, never a silent empty scope.
 #include "core/store/targets.h"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -134,8 +136,10 @@ std::string ScopeBuilder::absolutize(const std::string& p) const {
 void ScopeBuilder::session(const Transcript& s) {
   picked_.push_back(s);
   if (!subagents_) return;
-  for (Transcript& a : list_subagents(s, &problems_))
-    picked_.push_back(std::move(a));
+  if (!s.session_dir_absent) {
+    for (Transcript& a : list_subagents(s, &problems_))
+      picked_.push_back(std::move(a));
+  }
   for (const Transcript& a : legacy_agents(s.project_dir)) {
     if (a.session_id == s.id) picked_.push_back(a);
   }
@@ -396,15 +400,48 @@ void ScopeBuilder::id_token(const std::string& token) {
   id_target(body, token);
 }
 
+namespace {
+
+// What discovery finds in one project dir, in the order a sequential walk picks it.
+struct ProjectFinds {
+  std::vector<Transcript> picked;
+  std::vector<StoreProblem> problems;
+};
+
+ProjectFinds find_in_project(const std::string& dir, bool subagents) {
+  ProjectFinds out;
+  std::vector<Transcript> legacy;
+  if (subagents) legacy = list_legacy_agents(dir, &out.problems);
+  for (const Transcript& s : list_sessions(dir, &out.problems)) {
+    out.picked.push_back(s);
+    if (!subagents) continue;
+    if (!s.session_dir_absent) {
+      for (Transcript& a : list_subagents(s, &out.problems))
+        out.picked.push_back(std::move(a));
+    }
+    for (const Transcript& a : legacy)
+      if (a.session_id == s.id) out.picked.push_back(a);
+  }
+  for (Transcript& a : legacy)
+    out.picked.push_back(std::move(a));
+  return out;
+}
+
+}  // namespace
+
+// Project dirs are walked on oneTBB workers: a store of many small sessions makes discovery a few thousand
+// directory reads, stats and meta.json reads, which is most of a warm server's call.
 void ScopeBuilder::all_projects() {
   project_wide_ = true;
-  for (const std::string& dir : index_.project_dirs()) {
-    for (const Transcript& s : list_sessions(dir, &problems_))
-      session(s);
-    if (subagents_) {
-      for (const Transcript& a : legacy_agents(dir))
-        picked_.push_back(a);
-    }
+  const std::vector<std::string> dirs = index_.project_dirs();
+  std::vector<ProjectFinds> finds(dirs.size());
+  tbb::parallel_for(size_t{0}, dirs.size(),
+                    [&](size_t i) { finds[i] = find_in_project(dirs[i], subagents_); });
+  for (ProjectFinds& f : finds) {
+    for (Transcript& t : f.picked)
+      picked_.push_back(std::move(t));
+    for (StoreProblem& p : f.problems)
+      problems_.push_back(std::move(p));
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/cache/gram_sketch.h"
 #include "core/cache/scan_memo.h"
+#include "core/harness/claude_code/image_payloads.h"
 #include "temp_store.h"
 
 namespace scan_memo_unit {
@@ -47,6 +48,62 @@ TEST_CASE("gram sketch: absent words are refused; short or multi-line needles ar
   CHECK(sketch.may_contain("BUILD green"));
   CHECK(sketch.may_contain("zq"));        // shorter than one 4-gram
   CHECK(sketch.may_contain("ab\ncdef"));  // a newline: blocks are not sketched across lines
+}
+
+TEST_CASE("gram sketch: fold markers are asked exactly (UTF-8 pairs and triples, \\u escapes)") {
+  GramSketch plain(4096);
+  plain.add(R"({"content":"see the docs and ask \u00e9t\u00e9 \u2122"})");
+  // A lowercase s or k in a caseless pattern brings these markers; a file without them must not be a maybe.
+  CHECK_FALSE(plain.may_contain("\xC5\xBF"));      // LATIN SMALL LETTER LONG S as UTF-8
+  CHECK_FALSE(plain.may_contain("\xE2\x84\xAA"));  // KELVIN SIGN as UTF-8
+  CHECK_FALSE(plain.may_hold_escape("017f"));
+  CHECK_FALSE(plain.may_hold_escape("212A"));
+  CHECK(plain.may_hold_escape("00E9"));  // escapes are matched in either case of hex
+  CHECK(plain.may_hold_escape("2122"));
+  CHECK(plain.may_hold_escape("0041"));  // below U+0080: never remembered, always a maybe
+  CHECK(plain.may_contain("\xC5"));      // one byte: always a maybe
+
+  GramSketch with(4096);
+  with.add(
+      "\xC5\xBF"
+      "top \\u017F and "
+      "\xE2\x84\xAA");
+  CHECK(with.may_contain("\xC5\xBF"));
+  CHECK(with.may_contain("\xE2\x84\xAA"));
+  CHECK(with.may_hold_escape("017f"));
+  GramSketch merged(4096);
+  merged.merge(with);
+  CHECK(merged.may_contain("\xC5\xBF"));
+  CHECK(merged.may_hold_escape("017F"));
+}
+
+TEST_CASE("sketchable spans: a user record's base64 image payload is cut out, nothing else") {
+  const std::string payload = "iVBORw0KGgoAAAANSUhEUgAABY0AAAfPCAIAAADzXFdZ";
+  const std::string user_image =
+      R"({"type":"user","message":{"role":"user","content":[{"type":"image","source":{"type":"base64",)"
+      R"("media_type":"image/png","data":")" +
+      payload + R"("}},{"type":"text","text":"see the screenshot"}]}})";
+  const std::string tool_input =  // a tool call's input is searched text: kept whole
+      R"({"type":"assistant","message":{"content":[{"type":"tool_use","input":{"source":{"type":"base64",)"
+      R"("media_type":"image/png","data":")" +
+      payload + R"("}}}]}})";
+  const std::string auq = R"({"type":"user","toolUseResult":{"questions":[]},"x":{"source":{"type":"base64",)"
+                          R"("media_type":"image/png","data":")" +
+                          payload + R"("}}})";
+  auto kept = [](const std::string& block) {
+    std::string out;
+    csift::for_each_sketchable_span(block, [&](std::string_view s) { out += std::string(s) + "|"; });
+    return out;
+  };
+  const std::string cut = kept(user_image + "\n" + tool_input + "\n" + auq + "\n");
+  CHECK(cut.find(payload) != std::string::npos);  // the tool input and the AskUserQuestion line keep theirs
+  CHECK(kept(user_image).find(payload) == std::string::npos);
+  CHECK(kept(user_image).find("see the screenshot") != std::string::npos);
+  CHECK(kept(tool_input).find(payload) != std::string::npos);
+  CHECK(kept(auq).find(payload) != std::string::npos);
+  // Cut at the quotes: the pieces are the bytes before the payload and from its closing quote on.
+  CHECK(kept(user_image) == user_image.substr(0, user_image.find(payload)) + "|" +
+                                user_image.substr(user_image.find(payload) + payload.size()) + "|");
 }
 
 namespace {
