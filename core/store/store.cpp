@@ -168,10 +168,11 @@ std::string agent_id_from_filename(std::string_view filename) {
   return std::string(id);
 }
 
-std::vector<Transcript> list_sessions(const std::string& project_dir, std::vector<StoreProblem>* problems) {
+namespace {
+
+std::vector<Transcript> sessions_in(const std::string& dir, const std::vector<fs::directory_entry>& entries,
+                                    std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
-  std::string dir = absolute_path(project_dir);
-  const std::vector<fs::directory_entry> entries = entries_of(dir);
   // The session dirs (subagents, sidecar) present: a session without one is never looked into (most have
   // none, and each look was two failed opens and a failed stat per call).
   std::vector<std::string> session_dirs;
@@ -195,6 +196,13 @@ std::vector<Transcript> list_sessions(const std::string& project_dir, std::vecto
   }
   std::sort(out.begin(), out.end(), [](const Transcript& a, const Transcript& b) { return a.path < b.path; });
   return out;
+}
+
+}  // namespace
+
+std::vector<Transcript> list_sessions(const std::string& project_dir, std::vector<StoreProblem>* problems) {
+  const std::string dir = absolute_path(project_dir);
+  return sessions_in(dir, entries_of(dir), problems);
 }
 
 std::vector<Transcript> list_subagents(const Transcript& session, std::vector<StoreProblem>* problems) {
@@ -237,11 +245,13 @@ static std::string remembered_head_session_id(const Transcript& agent) {
       [](const std::string& id) { return held_bytes(id); });
 }
 
-std::vector<Transcript> list_legacy_agents(const std::string& project_dir,
-                                           std::vector<StoreProblem>* problems) {
+namespace {
+
+std::vector<Transcript> legacy_agents_in(const std::string& dir,
+                                         const std::vector<fs::directory_entry>& entries,
+                                         std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
-  std::string dir = absolute_path(project_dir);
-  for (const auto& e : entries_of(dir)) {
+  for (const auto& e : entries) {
     std::string name = e.path().filename().string();
     std::string id = agent_id_from_filename(name);
     if (id.empty() || !take_entry(e, problems)) continue;
@@ -249,13 +259,47 @@ std::vector<Transcript> list_legacy_agents(const std::string& project_dir,
     t.path = dir + "/" + name;
     t.project_dir = dir;
     t.id = id;
-    t.session_id = remembered_head_session_id(t);
     t.is_subagent = true;
     t.shape = TranscriptShape::legacy_flat;
     fill_size_mtime(t);
+    t.session_id = remembered_head_session_id(t);
     out.push_back(std::move(t));
   }
   std::sort(out.begin(), out.end(), [](const Transcript& a, const Transcript& b) { return a.path < b.path; });
+  return out;
+}
+
+}  // namespace
+
+std::vector<Transcript> list_legacy_agents(const std::string& project_dir,
+                                           std::vector<StoreProblem>* problems) {
+  const std::string dir = absolute_path(project_dir);
+  return legacy_agents_in(dir, entries_of(dir), problems);
+}
+
+std::optional<ProjectListing> list_project(const std::string& project_dir, bool with_legacy_agents,
+                                           std::vector<StoreProblem>* problems) {
+  const std::string dir = absolute_path(project_dir);
+  const std::vector<fs::directory_entry> entries = entries_of(dir);
+  // A project dir is one with a session-named entry (an irregular one included: it is reported below).
+  const bool has_session = std::any_of(entries.begin(), entries.end(), [](const fs::directory_entry& e) {
+    return is_session_file_name(e.path().filename().string());
+  });
+  if (!has_session) return std::nullopt;
+  ProjectListing out;
+  out.sessions = sessions_in(dir, entries, problems);
+  if (with_legacy_agents) out.legacy_agents = legacy_agents_in(dir, entries, problems);
+  return out;
+}
+
+std::vector<std::string> list_subdirs(const std::string& root) {
+  std::vector<std::string> out;
+  const std::string abs_root = absolute_path(root);
+  for (const auto& e : entries_of(abs_root)) {
+    std::error_code ec;
+    if (e.is_directory(ec)) out.push_back(abs_root + "/" + e.path().filename().string());
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

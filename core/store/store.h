@@ -108,6 +108,17 @@ std::vector<Transcript> list_legacy_agents(const std::string& project_dir,
 // Every project dir under the projects root that holds at least one session-named entry (a regular file or
 // not: an unreadable one is reported by list_sessions, not hidden here), sorted.
 std::vector<std::string> list_project_dirs(const std::string& projects_root);
+// One project dir read once: its sessions and (when asked) its legacy flat agents, as list_sessions and
+// list_legacy_agents give them; nullopt when it holds no session-named entry (not a project dir, as
+// list_project_dirs decides).
+struct ProjectListing {
+  std::vector<Transcript> sessions;
+  std::vector<Transcript> legacy_agents;
+};
+std::optional<ProjectListing> list_project(const std::string& project_dir, bool with_legacy_agents,
+                                           std::vector<StoreProblem>* problems = nullptr);
+// The directories directly under `root` (absolute paths, sorted): list_project_dirs' candidates.
+std::vector<std::string> list_subdirs(const std::string& root);
 
 // Classifies one .jsonl file by where it sits: a subagent (any shape, meta read) when it is agent-<id>.jsonl,
 // else a top-level transcript. std::nullopt when the file does not exist.

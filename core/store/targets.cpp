@@ -408,11 +408,13 @@ struct ProjectFinds {
   std::vector<StoreProblem> problems;
 };
 
+// One read of the dir serves its sessions and its legacy flat agents (and says whether it is a project dir).
 ProjectFinds find_in_project(const std::string& dir, bool subagents) {
   ProjectFinds out;
-  std::vector<Transcript> legacy;
-  if (subagents) legacy = list_legacy_agents(dir, &out.problems);
-  for (const Transcript& s : list_sessions(dir, &out.problems)) {
+  std::optional<ProjectListing> listing = list_project(dir, subagents, &out.problems);
+  if (!listing) return out;
+  std::vector<Transcript>& legacy = listing->legacy_agents;
+  for (const Transcript& s : listing->sessions) {
     out.picked.push_back(s);
     if (!subagents) continue;
     if (!s.session_dir_absent) {
@@ -433,7 +435,7 @@ ProjectFinds find_in_project(const std::string& dir, bool subagents) {
 // directory reads, stats and meta.json reads, which is most of a warm server's call.
 void ScopeBuilder::all_projects() {
   project_wide_ = true;
-  const std::vector<std::string> dirs = index_.project_dirs();
+  const std::vector<std::string> dirs = list_subdirs(root_);
   std::vector<ProjectFinds> finds(dirs.size());
   tbb::parallel_for(size_t{0}, dirs.size(),
                     [&](size_t i) { finds[i] = find_in_project(dirs[i], subagents_); });
