@@ -25,43 +25,17 @@ std::string result_memo_key(std::string_view kind, const std::string& path, std:
   return key;
 }
 
-void ResultMemo::drop_locked(std::unordered_map<std::string, Slot>::iterator it) {
-  bytes_ -= it->second.cost;
-  recency_.erase(it->second.recency);
-  slots_.erase(it);
-}
-
 std::shared_ptr<const void> ResultMemo::find(const std::string& key, const void* type,
                                              const FileStamp& stamp) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = slots_.find(key);
-  if (it == slots_.end()) return nullptr;
-  if (it->second.type != type || !(it->second.stamp == stamp)) {
-    drop_locked(it);
-    return nullptr;
-  }
-  recency_.splice(recency_.begin(), recency_, it->second.recency);
-  return it->second.value;
+  auto got = lru_.lookup(key, [&](const Remembered& r) {
+    return r.type == type && r.stamp == stamp ? LruVerdict::use : LruVerdict::drop;
+  });
+  return got ? got->value : nullptr;
 }
 
 void ResultMemo::remember(const std::string& key, const void* type, const FileStamp& stamp,
                           std::shared_ptr<const void> value, size_t cost) {
-  cost += result_slot_bytes(key);
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (auto it = slots_.find(key); it != slots_.end()) drop_locked(it);
-  if (cost > budget_) return;
-  recency_.push_front(key);
-  slots_.emplace(key, Slot{type, stamp, std::move(value), cost, recency_.begin()});
-  bytes_ += cost;
-  while (bytes_ > budget_ && !recency_.empty()) {
-    drop_locked(slots_.find(recency_.back()));
-    ++evictions_;
-  }
-}
-
-ResultMemo::Usage ResultMemo::usage() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return Usage{slots_.size(), bytes_, budget_, evictions_};
+  lru_.put(key, Remembered{type, stamp, std::move(value)}, cost + result_slot_bytes(key));
 }
 
 ResultMemo* process_result_memo() {

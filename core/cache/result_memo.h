@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/cache/byte_budget_lru.h"
 #include "core/cache/file_stamp.h"
 
 namespace csift {
@@ -45,7 +46,7 @@ struct ResultMemoUse {
 
 class ResultMemo {
  public:
-  explicit ResultMemo(size_t budget_bytes) : budget_(budget_bytes) {}
+  explicit ResultMemo(size_t budget_bytes) : lru_(budget_bytes) {}
 
   // The result remembered under `key` when it was computed from a file stamped `stamp` and has `type`
   // (marks it recently used); an entry with another stamp is dropped. nullptr when there is none.
@@ -55,30 +56,16 @@ class ResultMemo {
   void remember(const std::string& key, const void* type, const FileStamp& stamp,
                 std::shared_ptr<const void> value, size_t cost);
 
-  struct Usage {
-    size_t entries = 0;
-    size_t bytes = 0;
-    size_t budget = 0;
-    uint64_t evictions = 0;
-  };
-  Usage usage() const;
+  using Usage = LruUsage;
+  Usage usage() const { return lru_.usage(); }
 
  private:
-  struct Slot {
+  struct Remembered {
     const void* type;
     FileStamp stamp;
     std::shared_ptr<const void> value;
-    size_t cost;
-    std::list<std::string>::iterator recency;
   };
-  void drop_locked(std::unordered_map<std::string, Slot>::iterator it);
-
-  mutable std::mutex mutex_;
-  std::list<std::string> recency_;  // most recently used first
-  std::unordered_map<std::string, Slot> slots_;
-  size_t bytes_ = 0;
-  size_t budget_;
-  uint64_t evictions_ = 0;
+  ByteBudgetLru<Remembered> lru_;
 };
 
 // The process's result memo: nullptr unless a server installed one.

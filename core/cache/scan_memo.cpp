@@ -46,57 +46,33 @@ std::optional<uint64_t> head_hash_of(const std::string& path) {
   return std::hash<std::string_view>{}(line);
 }
 
-void ScanMemo::drop_locked(std::unordered_map<std::string, Slot>::iterator it) {
-  bytes_ -= memo_entry_bytes(it->first, *it->second.facts);
-  recency_.erase(it->second.recency);
-  slots_.erase(it);
+namespace {
+
+// A grown file: the same one (device and inode), larger. Its entry stays for find_grown().
+bool grew_from(const FileStamp& was, const FileStamp& now) {
+  return was.device == now.device && was.inode == now.inode && was.size < now.size;
 }
 
+}  // namespace
+
 std::shared_ptr<const ScreenFacts> ScanMemo::find(const std::string& path, const FileStamp& stamp) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = slots_.find(path);
-  if (it == slots_.end()) return nullptr;
-  const FileStamp& was = it->second.facts->stamp;
-  if (!(was == stamp)) {
-    // A grown file's entry stays for find_grown(); any other change makes it useless.
-    if (was.device != stamp.device || was.inode != stamp.inode || was.size >= stamp.size) drop_locked(it);
-    return nullptr;
-  }
-  recency_.splice(recency_.begin(), recency_, it->second.recency);
-  return it->second.facts;
+  auto facts = lru_.lookup(path, [&](const std::shared_ptr<const ScreenFacts>& f) {
+    if (f->stamp == stamp) return LruVerdict::use;
+    return grew_from(f->stamp, stamp) ? LruVerdict::miss : LruVerdict::drop;
+  });
+  return facts ? *facts : nullptr;
 }
 
 std::shared_ptr<const ScreenFacts> ScanMemo::find_grown(const std::string& path, const FileStamp& stamp) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = slots_.find(path);
-  if (it == slots_.end()) return nullptr;
-  const FileStamp& was = it->second.facts->stamp;
-  if (was.device != stamp.device || was.inode != stamp.inode || was.size >= stamp.size) return nullptr;
-  return it->second.facts;
+  auto facts = lru_.lookup(path, [&](const std::shared_ptr<const ScreenFacts>& f) {
+    return grew_from(f->stamp, stamp) ? LruVerdict::peek : LruVerdict::miss;
+  });
+  return facts ? *facts : nullptr;
 }
 
 void ScanMemo::remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts) {
   const size_t cost = memo_entry_bytes(path, *facts);
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (auto it = slots_.find(path); it != slots_.end()) drop_locked(it);
-  if (cost > budget_) return;
-  recency_.push_front(path);
-  slots_.emplace(path, Slot{std::move(facts), recency_.begin()});
-  bytes_ += cost;
-  while (bytes_ > budget_ && !recency_.empty()) {
-    drop_locked(slots_.find(recency_.back()));
-    ++evictions_;
-  }
-}
-
-void ScanMemo::forget(const std::string& path) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (auto it = slots_.find(path); it != slots_.end()) drop_locked(it);
-}
-
-ScanMemo::Usage ScanMemo::usage() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return Usage{slots_.size(), bytes_, budget_, evictions_};
+  lru_.put(path, std::move(facts), cost);
 }
 
 ScanMemo* process_scan_memo() {

@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/cache/byte_budget_lru.h"
 #include "core/cache/file_stamp.h"
 #include "core/cache/gram_sketch.h"
 
@@ -71,7 +72,7 @@ struct MemoTally {
 
 class ScanMemo {
  public:
-  explicit ScanMemo(size_t budget_bytes) : budget_(budget_bytes) {}
+  explicit ScanMemo(size_t budget_bytes) : lru_(budget_bytes) {}
   // The facts remembered for `path` when still valid for `stamp` (and marks them recently used); a stale
   // entry is dropped, unless the file only grew (same device and inode, larger): find_grown() wants it.
   std::shared_ptr<const ScreenFacts> find(const std::string& path, const FileStamp& stamp);
@@ -79,31 +80,15 @@ class ScanMemo {
   // now): what an append screen extends. Anything else yields nullptr.
   std::shared_ptr<const ScreenFacts> find_grown(const std::string& path, const FileStamp& stamp);
   // Drops what is remembered for `path`.
-  void forget(const std::string& path);
+  void forget(const std::string& path) { lru_.erase(path); }
   // Remembers facts for `path` (replacing any), then evicts least recently used entries over the budget.
   void remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts);
 
-  struct Usage {
-    size_t entries = 0;
-    size_t bytes = 0;
-    size_t budget = 0;
-    uint64_t evictions = 0;
-  };
-  Usage usage() const;
+  using Usage = LruUsage;
+  Usage usage() const { return lru_.usage(); }
 
  private:
-  struct Slot {
-    std::shared_ptr<const ScreenFacts> facts;
-    std::list<std::string>::iterator recency;
-  };
-  void drop_locked(std::unordered_map<std::string, Slot>::iterator it);
-
-  mutable std::mutex mutex_;
-  std::list<std::string> recency_;  // most recently used first
-  std::unordered_map<std::string, Slot> slots_;
-  size_t bytes_ = 0;
-  size_t budget_;
-  uint64_t evictions_ = 0;
+  ByteBudgetLru<std::shared_ptr<const ScreenFacts>> lru_;
 };
 
 // The process's memo: nullptr unless a server installed one.
