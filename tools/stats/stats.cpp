@@ -113,7 +113,6 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
   SharedTallies counted;
   std::vector<const Transcript*> counted_transcripts;
   std::vector<StoreProblem> unread = scope.problems;
-  env.rows.reserve(tallies.size());
   for (size_t k = 0; k < tallies.size(); ++k) {
     const TranscriptTally& tally = *tallies[k];
     const Transcript& t = scope.transcripts[sel.indices[k]];
@@ -122,10 +121,15 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
       ++sel.outside_window;
       continue;
     }
-    env.rows.push_back(remembered_stats_row(t, tallies[k], memo_use));
     counted.push_back(tallies[k]);
     counted_transcripts.push_back(&t);
   }
+  // A warm call copies every row from memory: thousands of JSON objects, so the copies are spread over the
+  // workers like the tallies were.
+  env.rows.resize(counted.size());
+  tbb::parallel_for(size_t{0}, counted.size(), [&](size_t k) {
+    env.rows[k] = remembered_stats_row(*counted_transcripts[k], counted[k], memo_use);
+  });
   apply_scope_figures(*remembered_scope_figures(counted, counted_transcripts, memo_use), env.rows,
                       env.summary);
   env.summary["dropped_by_cap"] = sel.dropped_by_cap;
