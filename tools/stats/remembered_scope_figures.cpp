@@ -6,32 +6,46 @@
 #include <string_view>
 
 #include "tools/common/json_held_bytes.h"
+#include "tools/stats/remembered_stats_row.h"
 #include "tools/stats/shared_records.h"
 #include "tools/stats/stats_row.h"
 
 namespace csift {
 namespace {
 
-// Figures and the tallies they were made from, held weakly: the memo never keeps a tally alive, and a tally
-// freed since (its address possibly reused by a new one) no longer locks, so it cannot be mistaken.
+// Figures and what they were made from: the tallies, held weakly (the memo never keeps a tally alive, and a
+// tally freed since, its address possibly reused by a new one, no longer locks, so it cannot be mistaken),
+// and each transcript's row inputs.
 struct ScopeFiguresEntry {
   std::vector<std::weak_ptr<const TranscriptTally>> from;
+  std::vector<std::string> row_inputs;
   StatsScopeFigures figures;
 };
 
 size_t scope_figures_entry_cost(const ScopeFiguresEntry& e) {
-  size_t n = sizeof(ScopeFiguresEntry) + held_bytes(e.from) + json_held_bytes(e.figures.summary) +
-             held_bytes(e.figures.marks);
-  for (const StatsRowShareMark& m : e.figures.marks)
-    n += json_held_bytes(m.with);
+  size_t n = sizeof(ScopeFiguresEntry) + held_bytes(e.from) + held_bytes(e.row_inputs) +
+             json_held_bytes(e.figures.summary) + held_bytes(e.figures.rows);
+  for (const std::string& s : e.row_inputs)
+    n += held_bytes(s);
+  for (const json& row : e.figures.rows)
+    n += json_held_bytes(row);
   return n;
 }
 
+std::vector<std::string> all_row_inputs(const std::vector<const Transcript*>& transcripts) {
+  std::vector<std::string> inputs;
+  inputs.reserve(transcripts.size());
+  for (const Transcript* t : transcripts)
+    inputs.push_back(stats_row_inputs(*t));
+  return inputs;
+}
+
 bool figures_made_from(const ScopeFiguresEntry& e,
-                       const std::vector<std::shared_ptr<const TranscriptTally>>& counted) {
+                       const std::vector<std::shared_ptr<const TranscriptTally>>& counted,
+                       const std::vector<const Transcript*>& transcripts) {
   if (e.from.size() != counted.size()) return false;
   for (size_t k = 0; k < counted.size(); ++k) {
-    if (e.from[k].lock() != counted[k]) return false;
+    if (e.from[k].lock() != counted[k] || e.row_inputs[k] != stats_row_inputs(*transcripts[k])) return false;
   }
   return true;
 }
@@ -45,7 +59,13 @@ std::string scope_figures_key(const std::vector<std::shared_ptr<const Transcript
 }
 
 StatsScopeFigures compute_scope_figures(const std::vector<std::shared_ptr<const TranscriptTally>>& counted,
-                                        const std::vector<const Transcript*>& counted_transcripts) {
+                                        const std::vector<const Transcript*>& counted_transcripts,
+                                        ResultMemoUse& use) {
+  StatsScopeFigures figures;
+  figures.rows.resize(counted.size());
+  tbb::parallel_for(size_t{0}, counted.size(), [&](size_t k) {
+    figures.rows[k] = remembered_stats_row(*counted_transcripts[k], counted[k], use);
+  });
   StatsTotals totals;
   std::vector<const TranscriptTally*> tallies;
   tallies.reserve(counted.size());
@@ -54,17 +74,18 @@ StatsScopeFigures compute_scope_figures(const std::vector<std::shared_ptr<const 
     tallies.push_back(t.get());
   }
   const SharedRecordsScan shared = find_shared_records(tallies);
-  StatsScopeFigures figures;
+  size_t sharing = 0;
   for (size_t k = 0; k < counted.size(); ++k) {
     const SharedRecords& s = shared.per_transcript[k];
     if (s.records == 0) continue;
-    json with = json::array();
+    ++sharing;
+    std::vector<std::string> with;
     for (const size_t other : s.with)
       with.push_back(counted_transcripts[other]->path);
-    figures.marks.push_back({k, s.records, std::move(with)});
+    mark_shared(figures.rows[k], s.records, with);
   }
   figures.summary = json::object();
-  totals.write(figures.summary, shared.distinct_records, figures.marks.size());
+  totals.write(figures.summary, shared.distinct_records, sharing);
   return figures;
 }
 
@@ -75,11 +96,12 @@ std::shared_ptr<const StatsScopeFigures> remembered_scope_figures(
     const std::vector<const Transcript*>& counted_transcripts, ResultMemoUse& use) {
   ResultMemo* memo = process_result_memo();
   if (memo == nullptr)
-    return std::make_shared<const StatsScopeFigures>(compute_scope_figures(counted, counted_transcripts));
+    return std::make_shared<const StatsScopeFigures>(
+        compute_scope_figures(counted, counted_transcripts, use));
   const std::string key = scope_figures_key(counted);
   const void* type = result_type_tag<ScopeFiguresEntry>();
   if (auto hit = std::static_pointer_cast<const ScopeFiguresEntry>(memo->find(key, type, FileStamp{}))) {
-    if (figures_made_from(*hit, counted)) {
+    if (figures_made_from(*hit, counted, counted_transcripts)) {
       ++use.hits;
       return std::shared_ptr<const StatsScopeFigures>(hit, &hit->figures);
     }
@@ -87,19 +109,16 @@ std::shared_ptr<const StatsScopeFigures> remembered_scope_figures(
   ++use.misses;
   auto entry = std::make_shared<ScopeFiguresEntry>();
   entry->from.assign(counted.begin(), counted.end());
-  entry->figures = compute_scope_figures(counted, counted_transcripts);
+  entry->row_inputs = all_row_inputs(counted_transcripts);
+  entry->figures = compute_scope_figures(counted, counted_transcripts, use);
   memo->remember(key, type, FileStamp{}, entry, scope_figures_entry_cost(*entry));
   return std::shared_ptr<const StatsScopeFigures>(entry, &entry->figures);
 }
 
 void apply_scope_figures(const StatsScopeFigures& figures, std::vector<json>& rows, json& summary) {
-  // The marks' path lists are most of what a warm call copies: spread over the workers.
-  tbb::parallel_for(size_t{0}, figures.marks.size(), [&](size_t k) {
-    const StatsRowShareMark& m = figures.marks[k];
-    json& row = rows[m.row];
-    row["shared_records"] = m.records;
-    row["shares_records_with"] = m.with;
-  });
+  // Thousands of JSON objects: the copies are spread over the workers like the tallies were.
+  rows.resize(figures.rows.size());
+  tbb::parallel_for(size_t{0}, figures.rows.size(), [&](size_t k) { rows[k] = figures.rows[k]; });
   for (const auto& [name, value] : figures.summary.items())
     summary[name] = value;
 }

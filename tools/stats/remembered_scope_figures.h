@@ -1,10 +1,11 @@
-// What `stats` computes over its whole scope of counted tallies, through a server's result memo: the
-// summary's totals, the records transcripts share (shared_records.h) and the marks on the rows that share
-// them. With every tally from memory, matching record keys across the scope (~50 ms for the 1,501 transcripts
-// of a 1.1 GiB store), summing the tallies (token ledgers, census maps) and marking rows were most of what a
-// warm stats had left to do.
+// What `stats` answers over its whole scope of counted tallies, through a server's result memo: every row
+// (marked with the records it shares), the summary's totals and the records transcripts share
+// (shared_records.h). With every tally from memory, matching record keys across the scope (~50 ms for the
+// 1,501 transcripts of a 1.1 GiB store), summing the tallies (token ledgers, census maps), building and
+// marking rows were most of what a warm stats had left to do; now it copies them.
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/base/envelope.h"
@@ -14,28 +15,21 @@
 
 namespace csift {
 
-// A row sharing records: its index among the counted tallies, how many, and the other transcripts' paths.
-struct StatsRowShareMark {
-  size_t row = 0;
-  size_t records = 0;
-  json with;  // an array of paths, as mark_shared writes it
-};
-
 struct StatsScopeFigures {
-  json summary;  // the fields StatsTotals::write sets, in its order
-  std::vector<StatsRowShareMark> marks;
+  std::vector<json> rows;  // one per counted tally, marked with the records it shares
+  json summary;            // the fields StatsTotals::write sets, in its order
 };
 
-// The scope figures of `counted` (paths in `counted_transcripts`, parallel), remembered for these very
-// tallies (the same objects, in the same order): a tally recomputed since (its file changed) is another
-// object, so the figures are computed again. A remembered tally answers only for its own path, so the same
-// tallies mean the same paths.
+// The rows and figures of `counted` (transcripts in `counted_transcripts`, parallel), remembered for these
+// very tallies (the same objects, in the same order) and the transcripts' row inputs: a tally recomputed
+// since (its file changed) is another object, so the figures are computed again (each row through
+// remembered_stats_row). A remembered tally answers only for its own path, so the same tallies mean the same
+// paths.
 std::shared_ptr<const StatsScopeFigures> remembered_scope_figures(
     const std::vector<std::shared_ptr<const TranscriptTally>>& counted,
     const std::vector<const Transcript*>& counted_transcripts, ResultMemoUse& use);
 
-// Puts the figures on a stats answer: the summary's fields and the marks on `rows` (parallel to the counted
-// tallies the figures were made from).
+// Puts the figures on a stats answer: copies of the rows and the summary's fields.
 void apply_scope_figures(const StatsScopeFigures& figures, std::vector<json>& rows, json& summary);
 
 }  // namespace csift

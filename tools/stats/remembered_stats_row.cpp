@@ -15,6 +15,8 @@ struct StatsRowEntry {
   json row;
 };
 
+}  // namespace
+
 // Every input of stats_row besides the tally and the path (which the key holds), each field length-prefixed
 // so no two different input sets spell the same variant.
 std::string stats_row_inputs(const Transcript& t) {
@@ -29,8 +31,6 @@ std::string stats_row_inputs(const Transcript& t) {
   }
   return v;
 }
-
-}  // namespace
 
 json remembered_stats_row(const Transcript& t, const std::shared_ptr<const TranscriptTally>& tally,
                           ResultMemoUse& use) {

@@ -2,6 +2,7 @@
 // fields and four census objects each) was among the largest costs of a warm stats left.
 #pragma once
 #include <memory>
+#include <string>
 
 #include "core/cache/result_memo.h"
 #include "tools/stats/stats_row.h"
@@ -13,5 +14,9 @@ namespace csift {
 // The row comes unmarked (no shared records); stats marks the sharing rows afterwards.
 json remembered_stats_row(const Transcript& t, const std::shared_ptr<const TranscriptTally>& tally,
                           ResultMemoUse& use);
+
+// Every input of stats_row besides the tally and the path, spelled as one string (equal strings, equal
+// inputs).
+std::string stats_row_inputs(const Transcript& t);
 
 }  // namespace csift

@@ -14,7 +14,6 @@
 #include "tools/common/span_args.h"
 #include "tools/common/unread_report.h"
 #include "tools/stats/remembered_scope_figures.h"
-#include "tools/stats/remembered_stats_row.h"
 #include "tools/stats/remembered_tally.h"
 #include "tools/stats/stats_tally.h"
 
@@ -124,12 +123,6 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
     counted.push_back(tallies[k]);
     counted_transcripts.push_back(&t);
   }
-  // A warm call copies every row from memory: thousands of JSON objects, so the copies are spread over the
-  // workers like the tallies were.
-  env.rows.resize(counted.size());
-  tbb::parallel_for(size_t{0}, counted.size(), [&](size_t k) {
-    env.rows[k] = remembered_stats_row(*counted_transcripts[k], counted[k], memo_use);
-  });
   apply_scope_figures(*remembered_scope_figures(counted, counted_transcripts, memo_use), env.rows,
                       env.summary);
   env.summary["dropped_by_cap"] = sel.dropped_by_cap;
