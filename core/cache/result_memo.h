@@ -89,12 +89,15 @@ const void* result_type_tag() {
 // miss the result is computed and remembered when keep(result) holds and the file's stamp did not change
 // while it was computed; cost(result) is its approximate size. Without a memo (or a file that cannot be
 // stat'ed) compute() simply runs. `use` counts this call's hits and misses.
+// `known` is the file's stamp when the caller already stat'ed it (discovery does, for every transcript): it
+// stands for the stamp before, so a hit costs no stat at all and a miss one, after computing.
 template <class T, class Compute, class Keep, class Cost>
 std::shared_ptr<const T> recall_or_compute(ResultMemo* memo, ResultMemoUse& use, ResultKind<T> kind,
                                            const std::string& path, std::string_view variant,
-                                           Compute&& compute, Keep&& keep, Cost&& cost) {
+                                           const std::optional<FileStamp>& known, Compute&& compute,
+                                           Keep&& keep, Cost&& cost) {
   if (memo == nullptr) return std::make_shared<const T>(compute());
-  const std::optional<FileStamp> before = stamp_file(path);
+  const std::optional<FileStamp> before = known ? known : stamp_file(path);
   if (!before) {
     ++use.misses;
     return std::make_shared<const T>(compute());
@@ -109,6 +112,15 @@ std::shared_ptr<const T> recall_or_compute(ResultMemo* memo, ResultMemoUse& use,
   if (keep(*result) && stamp_file(path) == before)
     memo->remember(key, result_type_tag<T>(), *before, result, sizeof(T) + cost(*result));
   return result;
+}
+
+// The same, stat'ing the file itself before computing.
+template <class T, class Compute, class Keep, class Cost>
+std::shared_ptr<const T> recall_or_compute(ResultMemo* memo, ResultMemoUse& use, ResultKind<T> kind,
+                                           const std::string& path, std::string_view variant,
+                                           Compute&& compute, Keep&& keep, Cost&& cost) {
+  return recall_or_compute(memo, use, kind, path, variant, std::nullopt, std::forward<Compute>(compute),
+                           std::forward<Keep>(keep), std::forward<Cost>(cost));
 }
 
 // Approximate heap bytes a value holds beyond its own sizeof (for cost functions). Plain values hold none.

@@ -128,10 +128,10 @@ class WarmMemoMatchesUncached(unittest.TestCase):
         after = self.call("warm", "search", {"pattern": PLANTED, "count_only": True})
         self.assertEqual(after["summary"]["matched_records"], 1)
         self.assertIn("scan_memo", after["summary"])
-        # One more append: only that transcript's probe and row (list), or its tally and then the scope's
-        # shared-record scan made from the tallies (stats), are computed again; the rest is remembered.
+        # One more append: only that transcript's probe and row (list), or its tally and row and then the
+        # scope's figures made from the tallies (stats), are computed again; the rest is remembered.
         self.append(record.replace("warm-append-1", "warm-append-2") + "\n")
-        for tool, misses in (("list", 2), ("stats", 2)):
+        for tool, misses in (("list", 2), ("stats", 3)):
             memo = self.call("warm", tool, {"max_count": 0})["summary"]["result_memo"]
             self.assertEqual(memo["misses"], misses, f"{tool}: {memo}")
             self.assertGreater(memo["hits"], 0, f"{tool}: {memo}")

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -99,6 +100,37 @@ TEST_CASE("result memo: recall_or_compute recomputes after an append and never k
   CHECK(*csift::recall_or_compute(static_cast<ResultMemo*>(nullptr), no_use, kResultMemoTestKind, path, "",
                                   read_size, keep_all, cost) == "3");
   CHECK(no_use.hits + no_use.misses == 0);
+}
+
+TEST_CASE("result memo: a stamp the caller already took stands for the stat before computing") {
+  csift_test::TempStore store;
+  const std::string path = store.write("p/k.jsonl", "{}\n");
+  const FileStamp discovered = *csift::stamp_file(path);
+  ResultMemo memo(size_t{1} << 20);
+  ResultMemoUse use;
+  int computed = 0;
+  const auto compute = [&] {
+    ++computed;
+    return std::to_string(csift::stamp_file(path)->size);
+  };
+  const auto keep_all = [](const std::string&) { return true; };
+  const auto cost = [](const std::string& s) { return s.size(); };
+  const auto recall = [&](const std::optional<FileStamp>& known) {
+    return *csift::recall_or_compute(&memo, use, kResultMemoTestKind, path, "", known, compute, keep_all,
+                                     cost);
+  };
+  CHECK(recall(discovered) == "3");
+  CHECK(recall(discovered) == "3");
+  CHECK(recall(std::nullopt) == "3");  // the file's own stat finds the same entry
+  CHECK(computed == 1);
+  CHECK(use.hits == 2);
+  // A stamp discovery took before an append: the result read now (of the longer file) is answered but not
+  // kept under the older stamp, and the newer stamp misses the entry kept under the older one.
+  store.write("p/k.jsonl", "{}\n{}\n");
+  CHECK(recall(FileStamp{discovered.device, discovered.inode, 99, discovered.mtime_ns}) == "6");
+  CHECK(recall(*csift::stamp_file(path)) == "6");
+  CHECK(recall(*csift::stamp_file(path)) == "6");
+  CHECK(computed == 3);
 }
 
 TEST_CASE("result memo: a stats tally's signature names every window input and the transcript's lane") {

@@ -2,6 +2,7 @@
 
 #include "core/harness/claude_code/claude_code_reader.h"
 #include "core/harness/read_probe.h"
+#include "tools/common/discovered_stamp.h"
 
 namespace csift {
 namespace {
@@ -25,7 +26,7 @@ size_t probe_memo_cost(const SessionProbe& p) {
 std::shared_ptr<const SessionProbe> remembered_probe(const Transcript& t, ResultMemoUse& use) {
   ResultMemo* memo = t.harness == kClaudeCodeHarness ? process_result_memo() : nullptr;
   return recall_or_compute(
-      memo, use, kProbeKind, t.path, "", [&t] { return probe_transcript(t); },
+      memo, use, kProbeKind, t.path, "", discovered_stamp(t), [&t] { return probe_transcript(t); },
       [](const SessionProbe& p) { return p.error.empty(); }, probe_memo_cost);
 }
 

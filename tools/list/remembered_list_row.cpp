@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "core/harness/claude_code/claude_code_reader.h"
+#include "tools/common/json_held_bytes.h"
 
 namespace csift {
 namespace {
@@ -13,20 +14,6 @@ struct ListRowEntry {
   std::weak_ptr<const SessionProbe> probe;
   json row;
 };
-
-size_t json_held_bytes(const json& j) {
-  size_t n = 0;
-  if (j.is_object()) {
-    for (const auto& [key, value] : j.items())
-      n += sizeof(json) + sizeof(std::string) + held_bytes(key) + json_held_bytes(value);
-  } else if (j.is_array()) {
-    for (const auto& value : j)
-      n += sizeof(json) + json_held_bytes(value);
-  } else if (j.is_string()) {
-    n += sizeof(std::string) + held_bytes(j.get_ref<const std::string&>());
-  }
-  return n;
-}
 
 // Each field length-prefixed, so no two different input sets spell the same variant.
 void put_field(std::string& out, std::string_view field) {

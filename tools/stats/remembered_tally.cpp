@@ -1,6 +1,7 @@
 #include "tools/stats/remembered_tally.h"
 
 #include "core/harness/claude_code/claude_code_reader.h"
+#include "tools/common/discovered_stamp.h"
 
 namespace csift {
 
@@ -48,7 +49,8 @@ std::shared_ptr<const TranscriptTally> remembered_tally(const Transcript& t, con
   ResultMemo* memo = t.harness == kClaudeCodeHarness ? process_result_memo() : nullptr;
   const std::string signature = memo ? tally_signature(t, window) : std::string();
   return recall_or_compute(
-      memo, use, kTallyKind, t.path, signature, [&] { return tally_transcript(t, window, cancel); },
+      memo, use, kTallyKind, t.path, signature, discovered_stamp(t),
+      [&] { return tally_transcript(t, window, cancel); },
       [cancel](const TranscriptTally& tally) {
         return tally.error.empty() && !(cancel && cancel->is_cancelled());
       },

@@ -13,10 +13,8 @@
 #include "tools/common/result_memo_report.h"
 #include "tools/common/span_args.h"
 #include "tools/common/unread_report.h"
-#include "tools/stats/remembered_shared_records.h"
+#include "tools/stats/remembered_scope_figures.h"
 #include "tools/stats/remembered_tally.h"
-#include "tools/stats/shared_records.h"
-#include "tools/stats/stats_row.h"
 #include "tools/stats/stats_tally.h"
 
 namespace csift {
@@ -111,35 +109,22 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
 
   Envelope env = Envelope::make("stats");
   env.header = build_header(scope, window);
-  StatsTotals totals;
   SharedTallies counted;
   std::vector<const Transcript*> counted_transcripts;
   std::vector<StoreProblem> unread = scope.problems;
   for (size_t k = 0; k < tallies.size(); ++k) {
     const TranscriptTally& tally = *tallies[k];
-    if (!tally.error.empty()) unread.push_back({scope.transcripts[sel.indices[k]].path, tally.error});
+    const Transcript& t = scope.transcripts[sel.indices[k]];
+    if (!tally.error.empty()) unread.push_back({t.path, tally.error});
     if (window.bounded() && counted_nothing(tally)) {
       ++sel.outside_window;
       continue;
     }
-    env.rows.push_back(stats_row(scope.transcripts[sel.indices[k]], tally));
-    totals.add(tally);
     counted.push_back(tallies[k]);
-    counted_transcripts.push_back(&scope.transcripts[sel.indices[k]]);
+    counted_transcripts.push_back(&t);
   }
-  const std::shared_ptr<const SharedRecordsScan> shared_scan = remembered_shared_records(counted, memo_use);
-  const SharedRecordsScan& shared = *shared_scan;
-  size_t sharing = 0;
-  for (size_t k = 0; k < counted.size(); ++k) {
-    const SharedRecords& s = shared.per_transcript[k];
-    if (s.records == 0) continue;
-    ++sharing;
-    std::vector<std::string> with;
-    for (const size_t other : s.with)
-      with.push_back(counted_transcripts[other]->path);
-    mark_shared(env.rows[k], s.records, with);
-  }
-  totals.write(env.summary, shared.distinct_records, sharing);
+  apply_scope_figures(*remembered_scope_figures(counted, counted_transcripts, memo_use), env.rows,
+                      env.summary);
   env.summary["dropped_by_cap"] = sel.dropped_by_cap;
   env.summary["max_count"] = cap ? json(*cap) : json(nullptr);
   env.summary["outside_window"] = sel.outside_window;
