@@ -1,6 +1,7 @@
 #include "core/harness/claude_code/image_payloads.h"
 
 #include <cctype>
+#include <cstring>
 
 #include "core/harness/claude_code/record_parser.h"
 
@@ -39,11 +40,19 @@ PayloadSpan image_payload_at(std::string_view block, size_t head) {
   return {begin, end};
 }
 
+// glibc's memmem, not string_view::find: the latter stops at every quote of the JSON to compare the head.
+size_t find_image_head(std::string_view block, size_t from) {
+  if (from >= block.size()) return std::string_view::npos;
+  const void* at =
+      ::memmem(block.data() + from, block.size() - from, kImageSourceHead.data(), kImageSourceHead.size());
+  return at ? static_cast<size_t>(static_cast<const char*>(at) - block.data()) : std::string_view::npos;
+}
+
 }  // namespace
 
 void for_each_sketchable_span(std::string_view block, const std::function<void(std::string_view)>& fn) {
   size_t from = 0, search = 0;
-  for (size_t head; (head = block.find(kImageSourceHead, search)) != std::string_view::npos;) {
+  for (size_t head; (head = find_image_head(block, search)) != std::string_view::npos;) {
     const PayloadSpan payload = image_payload_at(block, head);
     search = head + kImageSourceHead.size();
     if (payload.end == 0) continue;
