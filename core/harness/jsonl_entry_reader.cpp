@@ -155,13 +155,14 @@ void interrupt_pending_calls(Record& r, std::set<std::string>& pending, std::set
     return;
   }
   for (const std::string& id : pending) {
-    r.message.blocks.push_back(tool_result_block(id, why, true, status_marker("interrupted", std::nullopt)));
+    r.message.blocks.push_back(tool_result_block(id, why, true, "interrupted", std::nullopt));
     answered.insert(id);
   }
   pending.clear();
 }
 
-Block tool_result_block(std::string call_id, std::string text, bool is_error, std::string marker) {
+Block tool_result_block(std::string call_id, std::string text, bool is_error, std::string status,
+                        std::optional<int64_t> exit_code) {
   Block b;
   b.kind = BlockKind::tool_result;
   b.type = "tool_result";
@@ -170,15 +171,9 @@ Block tool_result_block(std::string call_id, std::string text, bool is_error, st
   b.content_text = std::move(text);
   b.is_error = is_error;
   b.has_is_error = true;
-  b.status_marker = std::move(marker);
+  b.result_status = std::move(status);
+  b.result_exit_code = exit_code;
   return b;
-}
-
-std::string status_marker(std::string_view status, std::optional<int64_t> exit_code) {
-  std::string out = "[" + std::string(status);
-  if (exit_code)
-    out += std::string(status.empty() ? "" : " \xC2\xB7 ") + "exit " + std::to_string(*exit_code);
-  return out + "]";
 }
 
 std::optional<std::string> shell_script_of(const nlohmann::json& argv) {

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,10 +44,23 @@ struct Block {
   std::vector<ImageRef> images;
   bool is_error = false;  // tool_result is_error
   bool has_is_error = false;
-  // A tool result's status as its harness recorded it, for display ("[denied]", "[error · exit 2]"); empty
-  // when the harness records none beyond is_error (Claude Code).
-  std::string status_marker;
+  // A tool result's status and exit code as its harness recorded them ("denied", "interrupted", "error", or
+  // another word of the harness's; none when it records nothing beyond is_error, as Claude Code does). The
+  // facts: the display marker is rendered from them (status_marker_of).
+  std::string result_status;
+  std::optional<int64_t> result_exit_code;
+  bool has_result_status() const { return !result_status.empty() || result_exit_code.has_value(); }
 };
+
+// A result's recorded status for display: "[denied]", "[error · exit 2]", "[exit 0]"; "" when none recorded.
+inline std::string status_marker_of(const Block& b) {
+  if (!b.has_result_status()) return "";
+  std::string out = "[" + b.result_status;
+  if (b.result_exit_code)
+    out += std::string(b.result_status.empty() ? "" : " \xC2\xB7 ") + "exit " +
+           std::to_string(*b.result_exit_code);
+  return out + "]";
+}
 
 struct Usage {
   bool present = false;

@@ -1,6 +1,6 @@
 // Each harness's reader already classifies what its log records (core/harness/*): the JSON-lines readers
-// leave `[denied]`, `[interrupted]`, `[error · exit N]` or `[exit N]` on the result block, OpenCode keeps its
-// outcome per call, and Claude Code records only is_error, so its fixed texts decide denial and interrupt.
+// leave the recorded status word and exit code on the result block, OpenCode keeps its outcome per call, and
+// Claude Code records only is_error, so its fixed texts decide denial and interrupt.
 #include "core/triage/tool_outcome.h"
 
 #include "core/base/text.h"
@@ -15,26 +15,15 @@ constexpr std::string_view kOutcomeRejected = "The user doesn't want to proceed 
 constexpr std::string_view kOutcomeDenied = "has been denied";
 constexpr std::string_view kOutcomeInterrupted = "[Request interrupted by user";
 
-// Reads a status marker `[<status>]`, `[<status> · exit N]` or `[exit N]`.
-void outcome_from_marker(std::string_view marker, CallOutcome& out) {
-  if (marker.size() < 2 || marker.front() != '[' || marker.back() != ']') return;
-  std::string_view body = marker.substr(1, marker.size() - 2);
-  std::string_view exit_part;
-  if (const size_t dot = body.find(" \xC2\xB7 "); dot != std::string_view::npos) {
-    exit_part = body.substr(dot + 4);
-    body = body.substr(0, dot);
-  } else if (body.starts_with("exit ")) {
-    exit_part = body;
-    body = {};
-  }
-  if (exit_part.starts_with("exit ")) {
-    if (auto code = leading_exit_code("Exit code " + std::string(exit_part.substr(5)))) out.exit_code = code;
-  }
-  if (body == "denied")
+// The status word and exit code a JSON-lines reader recorded on the result.
+void outcome_from_recorded(const Block& result, CallOutcome& out) {
+  out.exit_code = result.result_exit_code;
+  const std::string& status = result.result_status;
+  if (status == "denied")
     out.status = CallStatus::denied;
-  else if (body == "interrupted")
+  else if (status == "interrupted")
     out.status = CallStatus::interrupted;
-  else if (body == "error" || (out.exit_code && *out.exit_code != 0))
+  else if (status == "error" || (out.exit_code && *out.exit_code != 0))
     out.status = CallStatus::error;
 }
 
@@ -124,8 +113,8 @@ CallOutcome call_outcome(std::string_view harness, const Record& result_record, 
     outcome_from_claude_code(result_record, result, out);
   else if (harness.starts_with("opencode"))
     outcome_from_opencode(result_record, result, out);
-  else if (!result.status_marker.empty())
-    outcome_from_marker(result.status_marker, out);
+  else if (result.has_result_status())
+    outcome_from_recorded(result, out);
   else if (result.is_error)
     out.status = CallStatus::error;
   if (out.status != CallStatus::ok && !out.exit_code) out.exit_code = leading_exit_code(result.content_text);

@@ -110,7 +110,7 @@ Mapped read_mapped(const Transcript& t) {
         m.inputs[b.id] = b.input_json;
       }
       if (b.kind == BlockKind::tool_result && !m.markers.count(b.tool_use_id))
-        m.markers[b.tool_use_id] = b.status_marker;
+        m.markers[b.tool_use_id] = csift::status_marker_of(b);
     }
     const Usage& u = r.message.usage;
     if (u.present && (r.message.id.empty() || usage_ids.insert(r.message.id).second)) {

@@ -131,7 +131,7 @@ void classify_assistant(const Record& r, ClassifyContext& ctx, std::vector<Unit>
         u.tool_use_id = b.tool_use_id;
         u.tool_name = lookup(ctx.tool_names, b.tool_use_id);
         u.is_error = b.is_error;
-        u.marker = b.status_marker;
+        u.marker = status_marker_of(b);
         out.push_back(std::move(u));
         break;
       }
@@ -166,7 +166,7 @@ Unit tool_result_unit(const Record& r, const Block& b, int index, bool auq_block
   u.is_error = b.is_error;
   u.images = b.content_images;
   if (b.is_error) u.marker = "[error]";
-  if (!b.status_marker.empty()) u.marker = b.status_marker;
+  if (b.has_result_status()) u.marker = status_marker_of(b);
   if (u.tool_name == "ExitPlanMode" && !b.tool_use_id.empty()) {
     std::string path = string_at(tur.get(), "filePath");
     if (path.empty()) path = string_at(tur.get(), "planFilePath");

@@ -201,9 +201,7 @@ class CodexMapper final : public EntryMapper {
       if (out->value("success", true) == false) s = {true, "error", std::nullopt};
     }
     as_message(r, "user");
-    const bool marked = !s.status.empty() || s.exit_code;
-    r.message.blocks.push_back(
-        tool_result_block(id, std::move(text), s.error, marked ? status_marker(s.status, s.exit_code) : ""));
+    r.message.blocks.push_back(tool_result_block(id, std::move(text), s.error, s.status, s.exit_code));
   }
 
   void event(const json& payload, Record& r) {

@@ -141,9 +141,7 @@ class CopilotMapper final : public EntryMapper {
     else if (data.value("success", false) != true || (exit_code && *exit_code != 0))
       status = "error";
     make_message(r, "user");
-    r.message.blocks.push_back(
-        tool_result_block(id, std::move(text), !status.empty(),
-                          status.empty() && !exit_code ? "" : status_marker(status, exit_code)));
+    r.message.blocks.push_back(tool_result_block(id, std::move(text), !status.empty(), status, exit_code));
   }
 
   void aborted(Record& r) {

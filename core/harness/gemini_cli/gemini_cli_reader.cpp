@@ -94,8 +94,7 @@ void gemini_tool_call(const json& call, Record& r) {
     if (error) shown = "error";
   }
   const bool failed = error || !shown.empty();
-  r.message.blocks.push_back(tool_result_block(
-      id, std::move(text), failed, shown.empty() && !exit_code ? "" : status_marker(shown, exit_code)));
+  r.message.blocks.push_back(tool_result_block(id, std::move(text), failed, shown, exit_code));
 }
 
 class GeminiMapper final : public EntryMapper {
