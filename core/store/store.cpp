@@ -58,6 +58,13 @@ bool is_session_file_name(std::string_view name) {
   return agent_id_from_filename(name).empty() && name.substr(0, kAgentPrefix.size()) != kAgentPrefix;
 }
 
+// A project dir is one with a session-named entry (an irregular one included: list_sessions reports it).
+bool holds_session_file(const std::vector<fs::directory_entry>& entries) {
+  return std::any_of(entries.begin(), entries.end(), [](const fs::directory_entry& e) {
+    return is_session_file_name(e.path().filename().string());
+  });
+}
+
 // A transcript-named entry: regular files are taken, anything else is reported (when asked) and skipped.
 bool take_entry(const fs::directory_entry& e, std::vector<StoreProblem>* problems) {
   if (is_regular(e)) return true;
@@ -240,8 +247,8 @@ static std::string remembered_head_session_id(const Transcript& agent) {
   static constexpr ResultKind<std::string> kind{"legacy-agent-session"};
   ResultMemoUse unreported;
   return *recall_or_compute(
-      process_result_memo(), unreported, kind, agent.path, "", [&agent] { return head_session_id(agent); },
-      [](const std::string& id) { return !id.empty(); },
+      process_result_memo(), unreported, kind, agent.path, "", discovered_stamp(agent),
+      [&agent] { return head_session_id(agent); }, [](const std::string& id) { return !id.empty(); },
       [](const std::string& id) { return held_bytes(id); });
 }
 
@@ -281,11 +288,7 @@ std::optional<ProjectListing> list_project(const std::string& project_dir, bool 
                                            std::vector<StoreProblem>* problems) {
   const std::string dir = absolute_path(project_dir);
   const std::vector<fs::directory_entry> entries = entries_of(dir);
-  // A project dir is one with a session-named entry (an irregular one included: it is reported below).
-  const bool has_session = std::any_of(entries.begin(), entries.end(), [](const fs::directory_entry& e) {
-    return is_session_file_name(e.path().filename().string());
-  });
-  if (!has_session) return std::nullopt;
+  if (!holds_session_file(entries)) return std::nullopt;
   ProjectListing out;
   out.sessions = sessions_in(dir, entries, problems);
   if (with_legacy_agents) out.legacy_agents = legacy_agents_in(dir, entries, problems);
@@ -310,15 +313,7 @@ std::vector<std::string> list_project_dirs(const std::string& root) {
     std::error_code ec;
     if (!e.is_directory(ec)) continue;
     std::string dir = abs_root + "/" + e.path().filename().string();
-    bool has_session = false;
-    for (const auto& f : entries_of(dir)) {
-      std::string name = f.path().filename().string();
-      if (is_session_file_name(name)) {  // an irregular one is a problem list_sessions reports
-        has_session = true;
-        break;
-      }
-    }
-    if (has_session) out.push_back(dir);
+    if (holds_session_file(entries_of(dir))) out.push_back(dir);
   }
   std::sort(out.begin(), out.end());
   return out;

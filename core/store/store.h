@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cache/file_stamp.h"
+
 namespace csift {
 
 // How the tools were reached, which decides what can name the calling session (SPEC.md §9.5).
@@ -82,6 +84,13 @@ struct Transcript {
   // parent_session_id for the id trio: the owning top-level session (session_id), or id for a session.
   const std::string& parent_session_id() const { return is_subagent ? session_id : id; }
 };
+
+// A transcript's FileStamp as discovery's stat(2) saw it, so a per-file memo need not stat it again; nullopt
+// when discovery did not stat it (inode 0), and the memo then stats the file itself.
+inline std::optional<FileStamp> discovered_stamp(const Transcript& t) {
+  if (t.inode == 0) return std::nullopt;
+  return FileStamp{t.device, t.inode, t.size, t.mtime_ns};
+}
 
 // An entry named like a transcript that is not one csift-mcp can read: a directory, a FIFO, a device, a
 // socket, a dangling symlink or a symlink loop. Discovery never opens it (a FIFO would block the read) and

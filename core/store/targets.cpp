@@ -125,6 +125,41 @@ class ScopeBuilder {
   const std::vector<Transcript>& legacy_agents(const std::string& project_dir);
 };
 
+namespace {
+
+// A session and, with subagents, its subagents and the legacy flat agents that name it, in pick order.
+void pick_session(const Transcript& s, bool subagents, const std::vector<Transcript>& legacy,
+                  std::vector<Transcript>& picked, std::vector<StoreProblem>& problems) {
+  picked.push_back(s);
+  if (!subagents) return;
+  if (!s.session_dir_absent) {
+    for (Transcript& a : list_subagents(s, &problems))
+      picked.push_back(std::move(a));
+  }
+  for (const Transcript& a : legacy)
+    if (a.session_id == s.id) picked.push_back(a);
+}
+
+// What discovery finds in one project dir, in the order a sequential walk picks it.
+struct ProjectFinds {
+  std::vector<Transcript> picked;
+  std::vector<StoreProblem> problems;
+};
+
+// One read of the dir serves its sessions and its legacy flat agents (and says whether it is a project dir).
+ProjectFinds find_in_project(const std::string& dir, bool subagents) {
+  ProjectFinds out;
+  std::optional<ProjectListing> listing = list_project(dir, subagents, &out.problems);
+  if (!listing) return out;
+  for (const Transcript& s : listing->sessions)
+    pick_session(s, subagents, listing->legacy_agents, out.picked, out.problems);
+  for (Transcript& a : listing->legacy_agents)
+    out.picked.push_back(std::move(a));
+  return out;
+}
+
+}  // namespace
+
 std::string ScopeBuilder::absolutize(const std::string& p) const {
   fs::path path(expand_home(p, env_));
   if (path.is_relative()) path = fs::path(env_.cwd) / path;
@@ -134,15 +169,8 @@ std::string ScopeBuilder::absolutize(const std::string& p) const {
 }
 
 void ScopeBuilder::session(const Transcript& s) {
-  picked_.push_back(s);
-  if (!subagents_) return;
-  if (!s.session_dir_absent) {
-    for (Transcript& a : list_subagents(s, &problems_))
-      picked_.push_back(std::move(a));
-  }
-  for (const Transcript& a : legacy_agents(s.project_dir)) {
-    if (a.session_id == s.id) picked_.push_back(a);
-  }
+  static const std::vector<Transcript> kNoAgents;
+  pick_session(s, subagents_, subagents_ ? legacy_agents(s.project_dir) : kNoAgents, picked_, problems_);
 }
 
 const std::vector<Transcript>& ScopeBuilder::legacy_agents(const std::string& project_dir) {
@@ -399,37 +427,6 @@ void ScopeBuilder::id_token(const std::string& token) {
   }
   id_target(body, token);
 }
-
-namespace {
-
-// What discovery finds in one project dir, in the order a sequential walk picks it.
-struct ProjectFinds {
-  std::vector<Transcript> picked;
-  std::vector<StoreProblem> problems;
-};
-
-// One read of the dir serves its sessions and its legacy flat agents (and says whether it is a project dir).
-ProjectFinds find_in_project(const std::string& dir, bool subagents) {
-  ProjectFinds out;
-  std::optional<ProjectListing> listing = list_project(dir, subagents, &out.problems);
-  if (!listing) return out;
-  std::vector<Transcript>& legacy = listing->legacy_agents;
-  for (const Transcript& s : listing->sessions) {
-    out.picked.push_back(s);
-    if (!subagents) continue;
-    if (!s.session_dir_absent) {
-      for (Transcript& a : list_subagents(s, &out.problems))
-        out.picked.push_back(std::move(a));
-    }
-    for (const Transcript& a : legacy)
-      if (a.session_id == s.id) out.picked.push_back(a);
-  }
-  for (Transcript& a : legacy)
-    out.picked.push_back(std::move(a));
-  return out;
-}
-
-}  // namespace
 
 // Project dirs are walked on oneTBB workers: a store of many small sessions makes discovery a few thousand
 // directory reads, stats and meta.json reads, which is most of a warm server's call.

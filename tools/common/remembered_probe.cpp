@@ -2,7 +2,6 @@
 
 #include "core/harness/claude_code/claude_code_reader.h"
 #include "core/harness/read_probe.h"
-#include "tools/common/discovered_stamp.h"
 
 namespace csift {
 namespace {

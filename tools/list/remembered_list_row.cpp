@@ -1,26 +1,10 @@
 #include "tools/list/remembered_list_row.h"
 
-#include <string_view>
-
 #include "core/harness/claude_code/claude_code_reader.h"
-#include "tools/common/json_held_bytes.h"
+#include "tools/common/derived_row_memo.h"
 
 namespace csift {
 namespace {
-
-// A row and the probe it was built from, held weakly: the memo never keeps a probe alive, and a probe
-// freed since (its address possibly reused by a new one) no longer locks, so it cannot be mistaken.
-struct ListRowEntry {
-  std::weak_ptr<const SessionProbe> probe;
-  json row;
-};
-
-// Each field length-prefixed, so no two different input sets spell the same variant.
-void put_field(std::string& out, std::string_view field) {
-  out += std::to_string(field.size());
-  out += ':';
-  out += field;
-}
 
 // Every input of list_row besides the probe and the path (which the key holds).
 std::string row_inputs(const ListEntry& e) {
@@ -29,20 +13,20 @@ std::string row_inputs(const ListEntry& e) {
   for (const std::string_view f :
        {std::string_view(t.id), std::string_view(t.harness), std::string_view(t.parent_session_id()),
         std::string_view(t.agent_type), std::string_view(t.description)})
-    put_field(v, f);
-  put_field(v, t.is_subagent ? "subagent" : "session");
-  put_field(v, shape_name(t.shape));
-  put_field(v, std::to_string(t.size));
-  put_field(v, e.sidecar.present ? "sidecar" : "-");
-  put_field(v, std::to_string(e.sidecar.skipped_lines));
-  put_field(v, std::to_string(e.sidecar.pending.size()));
+    append_variant_field(v, f);
+  append_variant_field(v, t.is_subagent ? "subagent" : "session");
+  append_variant_field(v, shape_name(t.shape));
+  append_variant_field(v, std::to_string(t.size));
+  append_variant_field(v, e.sidecar.present ? "sidecar" : "-");
+  append_variant_field(v, std::to_string(e.sidecar.skipped_lines));
+  append_variant_field(v, std::to_string(e.sidecar.pending.size()));
   for (const SidecarPending& p : e.sidecar.pending) {
-    put_field(v, p.kind);
-    put_field(v, p.key);
-    put_field(v, p.record.timestamp);
+    append_variant_field(v, p.kind);
+    append_variant_field(v, p.key);
+    append_variant_field(v, p.record.timestamp);
   }
-  put_field(v, e.clone_of ? "clone_of" : "-");
-  put_field(v, e.clone_of.value_or(""));
+  append_variant_field(v, e.clone_of ? "clone_of" : "-");
+  append_variant_field(v, e.clone_of.value_or(""));
   return v;
 }
 
@@ -55,20 +39,8 @@ json remembered_list_row(const ListEntry& entry, ResultMemoUse& use) {
                          ? process_result_memo()
                          : nullptr;
   if (memo == nullptr) return list_row(entry);
-  const std::string key = result_memo_key("list-row", entry.transcript->path, row_inputs(entry));
-  const void* type = result_type_tag<ListRowEntry>();
-  if (auto hit = std::static_pointer_cast<const ListRowEntry>(memo->find(key, type, FileStamp{}))) {
-    if (hit->probe.lock() == entry.probe) {
-      ++use.hits;
-      return hit->row;
-    }
-  }
-  ++use.misses;
-  auto made = std::make_shared<ListRowEntry>();
-  made->probe = entry.probe;
-  made->row = list_row(entry);
-  memo->remember(key, type, FileStamp{}, made, sizeof(ListRowEntry) + json_held_bytes(made->row));
-  return made->row;
+  return remembered_derived_row(memo, use, "list-row", entry.transcript->path, row_inputs(entry), entry.probe,
+                                [&entry] { return list_row(entry); });
 }
 
 }  // namespace csift

@@ -1,7 +1,6 @@
 #include "tools/stats/remembered_tally.h"
 
 #include "core/harness/claude_code/claude_code_reader.h"
-#include "tools/common/discovered_stamp.h"
 
 namespace csift {
 
