@@ -167,7 +167,6 @@ Block tool_result_block(std::string call_id, std::string text, bool is_error, st
   b.kind = BlockKind::tool_result;
   b.type = "tool_result";
   b.tool_use_id = std::move(call_id);
-  b.content_json = nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   b.content_text = std::move(text);
   b.is_error = is_error;
   b.has_is_error = true;

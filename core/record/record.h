@@ -37,7 +37,6 @@ struct Block {
   std::string name;          // tool_use name
   std::string input_json;    // tool_use input, raw JSON text as on disk ("" if absent)
   std::string tool_use_id;   // tool_result tool_use_id
-  std::string content_json;  // tool_result content, raw JSON (string | array), "" if absent
   std::string content_text;  // tool_result content flattened: a string as-is, text parts joined by "\n"
   int content_images = 0;    // image parts inside a tool_result content array
   // An image block's image, or a tool_result's nested image parts, in document order.

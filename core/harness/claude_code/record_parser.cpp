@@ -158,22 +158,18 @@ void RecordParser::Impl::parse_usage(od::object obj, Usage& u) {
   }
 }
 
-// tool_result content: keep the raw JSON, flatten text parts, count image parts. The raw text is taken first
-// (it consumes the value), then a second parser walks that same span inside the padded buffer.
+// tool_result content: flatten text parts, count image parts (the raw JSON is not kept: no reader wants it,
+// and it doubled every result's bytes in memory). The array's span is taken first (it consumes the value),
+// then a second parser walks that same span inside the padded buffer.
 void RecordParser::Impl::parse_tool_result_content(od::value v, Block& b) {
   od::json_type t = v.type().value();
   if (t == od::json_type::string) {
-    b.content_json = std::string(trim(v.raw_json_token(), kJsonSpace));
     b.content_text = std::string(v.get_string().value());
     return;
   }
-  if (t != od::json_type::array) {
-    b.content_json = raw_of(v);
-    return;
-  }
+  if (t != od::json_type::array) return;
   od::array arr = v.get_array();
   std::string_view raw = arr.raw_json().value();
-  b.content_json = std::string(raw);
   od::document sub = sub_parser.iterate(raw.data(), raw.size(), capacity_from(raw.data())).value();
   bool first_text = true;
   for (auto elem : sub.get_array()) {

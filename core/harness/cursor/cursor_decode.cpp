@@ -55,7 +55,6 @@ Block cursor_block(const cjson& c, bool user) {
     b.kind = BlockKind::tool_result;
     b.tool_use_id = cursor_str(c, "tool_use_id");
     if (const auto content = c.find("content"); content != c.end()) {
-      b.content_json = content->dump(-1, ' ', false, cjson::error_handler_t::replace);
       b.content_text = cursor_result_text(*content);
     }
     if (const auto err = c.find("is_error"); err != c.end() && err->is_boolean()) {

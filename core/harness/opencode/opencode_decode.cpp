@@ -77,7 +77,6 @@ void push_tool(Record& r, OpenCodeFields& f, OpenCodeToolOutcome outcome, const 
     result.kind = BlockKind::tool_result;
     result.type = "tool_result";
     result.tool_use_id = outcome.call_id;
-    result.content_json = raw(json(result_text));
     result.content_text = std::move(result_text);
     result.is_error = outcome.status != ToolStatus::ok;
     result.has_is_error = true;
