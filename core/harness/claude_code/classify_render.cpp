@@ -11,6 +11,7 @@
 
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/claude_fields.h"
+#include "core/json/compact_json.h"
 #include "core/json/stored_json.h"
 
 namespace csift::detail {
@@ -23,10 +24,6 @@ std::string scalar_text(const json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_null()) return "";
   return v.dump();
-}
-
-std::string compact(const json& v) {
-  return v.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 // `"<q>"="<a>"` pairs of the synthesized answer string, for carriers without toolUseResult.
@@ -231,16 +228,16 @@ std::string system_text(const Record& r) {
   std::string head = "[" + r.subtype + (cc(r).level.empty() ? "" : " " + cc(r).level) + "]";
   if (!r.content_text.empty()) return head + " " + r.content_text;
   if (!cc(r).content_json.empty() && cc(r).content_json != "null") {
-    json c = parse_stored_json(cc(r).content_json);
-    return head + " " + (c.is_null() ? cc(r).content_json : compact(c));
+    const auto c = compact_json_text(cc(r).content_json);
+    return head + " " + (c ? *c : cc(r).content_json);
   }
   return head;
 }
 
 std::string tool_use_text(const Block& b) {
   if (b.input_json.empty()) return b.name;
-  json input = parse_stored_json(b.input_json);
-  return b.name + " " + (input.is_null() ? b.input_json : compact(input));
+  const auto input = compact_json_text(b.input_json);
+  return b.name + " " + (input ? *input : b.input_json);
 }
 
 }  // namespace csift::detail
