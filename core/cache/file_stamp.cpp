@@ -2,6 +2,12 @@
 
 #include <sys/stat.h>
 
+#include <cstring>
+#include <functional>
+#include <string_view>
+
+#include "core/scan/file_handle.h"
+
 namespace csift {
 
 std::optional<FileStamp> stamp_file(const std::string& path) {
@@ -13,6 +19,18 @@ std::optional<FileStamp> stamp_file(const std::string& path) {
   s.size = static_cast<uint64_t>(st.st_size);
   s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   return s;
+}
+
+std::optional<uint64_t> head_hash_of(const std::string& path) {
+  FileHandle f(path);
+  if (f.fd < 0) return std::nullopt;
+  char head[kHeadBytes];
+  const ssize_t got = pread_upto(f.fd, head, sizeof head, 0);
+  if (got < 0) return std::nullopt;
+  std::string_view line(head, static_cast<size_t>(got));
+  if (const void* nl = std::memchr(head, '\n', line.size()))
+    line = line.substr(0, static_cast<size_t>(static_cast<const char*>(nl) - head));
+  return std::hash<std::string_view>{}(line);
 }
 
 }  // namespace csift

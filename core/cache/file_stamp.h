@@ -15,5 +15,15 @@ struct FileStamp {
 };
 // The file's stamp by stat(2), or nullopt when it cannot be stat'ed.
 std::optional<FileStamp> stamp_file(const std::string& path);
+// The bytes of a file's first line its head hash covers.
+inline constexpr size_t kHeadBytes = 4096;
+// The hash of the file's first line (up to kHeadBytes), or nullopt when it cannot be read: a memo extending
+// a grown file's entry checks it, since a file rewritten in place keeps its device and inode.
+std::optional<uint64_t> head_hash_of(const std::string& path);
+// The same file (device and inode), larger now: what a memo may extend over the appended bytes instead of
+// recomputing (after checking the first line's hash, which a rewrite changes).
+inline bool grew_from(const FileStamp& was, const FileStamp& now) {
+  return was.device == now.device && was.inode == now.inode && was.size < now.size;
+}
 
 }  // namespace csift

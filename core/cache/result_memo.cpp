@@ -28,9 +28,20 @@ std::string result_memo_key(std::string_view kind, const std::string& path, std:
 std::shared_ptr<const void> ResultMemo::find(const std::string& key, const void* type,
                                              const FileStamp& stamp) {
   auto got = lru_.lookup(key, [&](const Remembered& r) {
-    return r.type == type && r.stamp == stamp ? LruVerdict::use : LruVerdict::drop;
+    if (r.type != type) return LruVerdict::drop;
+    if (r.stamp == stamp) return LruVerdict::use;
+    return grew_from(r.stamp, stamp) ? LruVerdict::miss : LruVerdict::drop;  // a grown file's: find_grown
   });
   return got ? got->value : nullptr;
+}
+
+std::optional<ResultMemo::Grown> ResultMemo::find_grown(const std::string& key, const void* type,
+                                                        const FileStamp& stamp) {
+  auto got = lru_.lookup(key, [&](const Remembered& r) {
+    return r.type == type && grew_from(r.stamp, stamp) ? LruVerdict::peek : LruVerdict::miss;
+  });
+  if (!got) return std::nullopt;
+  return Grown{got->value, got->stamp};
 }
 
 void ResultMemo::remember(const std::string& key, const void* type, const FileStamp& stamp,

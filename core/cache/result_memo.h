@@ -40,8 +40,9 @@ struct ResultKind {
 
 // One call's use of the memo (reported in the tool's summary).
 struct ResultMemoUse {
-  std::atomic<uint64_t> hits{0};    // results taken from memory
-  std::atomic<uint64_t> misses{0};  // computed: not remembered, stale, evicted, or not rememberable
+  std::atomic<uint64_t> hits{0};      // results taken from memory
+  std::atomic<uint64_t> misses{0};    // computed: not remembered, stale, evicted, or not rememberable
+  std::atomic<uint64_t> extended{0};  // a grown file's result extended over the appended bytes only
 };
 
 class ResultMemo {
@@ -49,8 +50,16 @@ class ResultMemo {
   explicit ResultMemo(size_t budget_bytes) : lru_(budget_bytes) {}
 
   // The result remembered under `key` when it was computed from a file stamped `stamp` and has `type`
-  // (marks it recently used); an entry with another stamp is dropped. nullptr when there is none.
+  // (marks it recently used); an entry with another stamp is dropped, unless the file only grew since
+  // (find_grown() wants it). nullptr when there is none.
   std::shared_ptr<const void> find(const std::string& key, const void* type, const FileStamp& stamp);
+  // The result remembered under `key` for the same file when it was smaller (same device and inode), with
+  // the stamp it was computed under: what an extension over the appended bytes starts from.
+  struct Grown {
+    std::shared_ptr<const void> value;
+    FileStamp stamp;
+  };
+  std::optional<Grown> find_grown(const std::string& key, const void* type, const FileStamp& stamp);
   // Remembers a result (replacing any under `key`), then evicts least recently used entries over the
   // budget. `cost` is the result's approximate size in bytes; a result larger than the budget is not kept.
   void remember(const std::string& key, const void* type, const FileStamp& stamp,
@@ -95,7 +104,16 @@ template <class T, class Compute, class Keep, class Cost>
 std::shared_ptr<const T> recall_or_compute(ResultMemo* memo, ResultMemoUse& use, ResultKind<T> kind,
                                            const std::string& path, std::string_view variant,
                                            const std::optional<FileStamp>& known, Compute&& compute,
-                                           Keep&& keep, Cost&& cost) {
+                                           Keep&& keep, Cost&& cost);
+
+// The same for a result an append can extend: when the file only grew since a result was remembered,
+// extend(old, old_stamp) makes the new result from the old one and the appended bytes (nullopt: it cannot,
+// e.g. the first line changed, and compute() runs). An extended result is remembered like a computed one.
+template <class T, class Compute, class Extend, class Keep, class Cost>
+std::shared_ptr<const T> recall_extend_or_compute(ResultMemo* memo, ResultMemoUse& use, ResultKind<T> kind,
+                                                  const std::string& path, std::string_view variant,
+                                                  const std::optional<FileStamp>& known, Compute&& compute,
+                                                  Extend&& extend, Keep&& keep, Cost&& cost) {
   if (memo == nullptr) return std::make_shared<const T>(compute());
   const std::optional<FileStamp> before = known ? known : stamp_file(path);
   if (!before) {
@@ -107,11 +125,32 @@ std::shared_ptr<const T> recall_or_compute(ResultMemo* memo, ResultMemoUse& use,
     ++use.hits;
     return std::static_pointer_cast<const T>(std::move(hit));
   }
-  ++use.misses;
-  auto result = std::make_shared<const T>(compute());
+  std::shared_ptr<const T> result;
+  if (auto grown = memo->find_grown(key, result_type_tag<T>(), *before)) {
+    const auto& was = *std::static_pointer_cast<const T>(grown->value);
+    if (std::optional<T> extended = extend(was, grown->stamp)) {
+      ++use.extended;
+      result = std::make_shared<const T>(std::move(*extended));
+    }
+  }
+  if (!result) {
+    ++use.misses;
+    result = std::make_shared<const T>(compute());
+  }
   if (keep(*result) && stamp_file(path) == before)
     memo->remember(key, result_type_tag<T>(), *before, result, sizeof(T) + cost(*result));
   return result;
+}
+
+template <class T, class Compute, class Keep, class Cost>
+std::shared_ptr<const T> recall_or_compute(ResultMemo* memo, ResultMemoUse& use, ResultKind<T> kind,
+                                           const std::string& path, std::string_view variant,
+                                           const std::optional<FileStamp>& known, Compute&& compute,
+                                           Keep&& keep, Cost&& cost) {
+  return recall_extend_or_compute(
+      memo, use, kind, path, variant, known, std::forward<Compute>(compute),
+      [](const T&, const FileStamp&) { return std::optional<T>(); }, std::forward<Keep>(keep),
+      std::forward<Cost>(cost));
 }
 
 // The same, stat'ing the file itself before computing.

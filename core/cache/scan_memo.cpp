@@ -34,27 +34,6 @@ bool CoverScope::includes(const CoverScope& other) const {
   return std::includes(markers.begin(), markers.end(), other.markers.begin(), other.markers.end());
 }
 
-std::optional<uint64_t> head_hash_of(const std::string& path) {
-  FileHandle f(path);
-  if (f.fd < 0) return std::nullopt;
-  char head[kHeadBytes];
-  const ssize_t got = pread_upto(f.fd, head, sizeof head, 0);
-  if (got < 0) return std::nullopt;
-  std::string_view line(head, static_cast<size_t>(got));
-  if (const void* nl = std::memchr(head, '\n', line.size()))
-    line = line.substr(0, static_cast<size_t>(static_cast<const char*>(nl) - head));
-  return std::hash<std::string_view>{}(line);
-}
-
-namespace {
-
-// A grown file: the same one (device and inode), larger. Its entry stays for find_grown().
-bool grew_from(const FileStamp& was, const FileStamp& now) {
-  return was.device == now.device && was.inode == now.inode && was.size < now.size;
-}
-
-}  // namespace
-
 std::shared_ptr<const ScreenFacts> ScanMemo::find(const std::string& path, const FileStamp& stamp) {
   auto facts = lru_.lookup(path, [&](const std::shared_ptr<const ScreenFacts>& f) {
     if (f->stamp == stamp) return LruVerdict::use;

@@ -54,11 +54,6 @@ struct ScreenFacts {
   uint64_t skipped_lines() const { return malformed_lines + (torn_tail ? 1 : 0); }
 };
 
-// The bytes of a file's first line its head hash covers.
-inline constexpr size_t kHeadBytes = 4096;
-// The hash of the file's first line (up to kHeadBytes), or nullopt when it cannot be read.
-std::optional<uint64_t> head_hash_of(const std::string& path);
-
 // One call's use of the memo (reported in the tool's summary).
 struct MemoTally {
   std::atomic<uint64_t> hits{0};            // files answered from memory, never opened

@@ -47,13 +47,18 @@ SkimResult TranscriptReader::skim_from(const Transcript&, uint64_t,
   return out;
 }
 
-ScanStats read_jsonl_raw_lines(const std::string& path, const RawLineFn& fn, const CancelToken* cancel) {
+ScanStats TranscriptReader::read_raw_lines_from(const Transcript& t, uint64_t, uint64_t first_line,
+                                                const RawLineFn& fn, const CancelToken* cancel) const {
+  return read_raw_lines(
+      t, [&](const RawLine& line) { return line.line < first_line || fn(line); }, cancel);
+}
+
+ScanStats read_jsonl_raw_lines(const std::string& path, const RawLineFn& fn, const CancelToken* cancel,
+                               uint64_t begin, uint64_t first_line) {
   LineScanner scanner;
-  ScanStats stats = scanner.scan_lines(
-      path,
-      [&](const LineView& lv) {
-        return fn(RawLine{lv.bytes, lv.line, lv.offset, false});
-      },
+  const LineFn each = [&](const LineView& lv) { return fn(RawLine{lv.bytes, lv.line, lv.offset, false}); };
+  ScanStats stats = scanner.scan(
+      path, [&](const LineBlock& block) { return for_each_line(block, each); }, begin, UINT64_MAX, first_line,
       cancel);
   if (!stats.torn_tail || stats.stopped || !stats.error.empty()) return stats;
   std::string bytes(stats.torn_tail_bytes, '\0');

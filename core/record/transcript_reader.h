@@ -96,8 +96,10 @@ struct RawLine {
 };
 using RawLineFn = std::function<bool(const RawLine&)>;
 // The physical lines of a JSON-lines file, the torn final line included (read back by position, as the scan
-// reports it without its bytes): read_raw_lines for every harness whose transcript is a file of lines.
-ScanStats read_jsonl_raw_lines(const std::string& path, const RawLineFn& fn, const CancelToken* cancel);
+// reports it without its bytes): read_raw_lines for every harness whose transcript is a file of lines. From
+// `begin`, the start of line `first_line`, when a caller knows where a later line starts.
+ScanStats read_jsonl_raw_lines(const std::string& path, const RawLineFn& fn, const CancelToken* cancel,
+                               uint64_t begin = 0, uint64_t first_line = 1);
 
 // The whole-file byte screen a search runs before reading a transcript (core of its sparse path).
 struct SkimResult {
@@ -146,6 +148,13 @@ class TranscriptReader {
   // Every physical line verbatim, in order; returns the scan's statistics.
   virtual ScanStats read_raw_lines(const Transcript& t, const RawLineFn& fn,
                                    const CancelToken* cancel) const = 0;
+  // The physical lines from line `first_line` on, whose first byte is at `begin` when the transcript is a
+  // file of lines (a LineIndex of it says where): a harness that reads its file from there overrides this.
+  // The default reads every line and skips those before `first_line`.
+  virtual ScanStats read_raw_lines_from(const Transcript& t, uint64_t begin, uint64_t first_line,
+                                        const RawLineFn& fn, const CancelToken* cancel) const;
+  // Whether read_raw_lines delivers the file's own lines (not lines synthesized from a database).
+  virtual bool raw_lines_are_file_lines() const { return false; }
   // The byte screen: does any block of the file hold bytes `block_may_match` accepts? When none does, the
   // result carries the exact skipped-line count. The default says "may match" (read it all).
   virtual SkimResult skim(const Transcript& t, const std::function<bool(std::string_view)>& block_may_match,

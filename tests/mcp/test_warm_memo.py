@@ -31,6 +31,11 @@ WARM_CALLS = [
     ("search", {"pattern": PLANTED, "count_by": "session"}),
     ("list", {"max_count": 0}),
     ("stats", {"max_count": 0}),
+    # show --raw counts lines from the end and seeks by the remembered line index (extended over appends),
+    # and finds a turn by the remembered turn openers.
+    ("show", {"targets": ["@77777777-7777-4777-8777-000000000007"], "raw": True, "line": ["-3.."]}),
+    ("show", {"targets": ["@77777777-7777-4777-8777-000000000007"], "raw": True, "line": ["2,-1"]}),
+    ("show", {"targets": ["@77777777-7777-4777-8777-000000000007"], "raw": True, "turn": "-1"}),
 ]
 
 
@@ -78,15 +83,20 @@ class WarmMemoMatchesUncached(unittest.TestCase):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def call(self, server, tool, args):
-        r = self.servers[server].request("tools/call", {"name": tool, "arguments": dict(args, format="json")},
-                                         timeout=120)
+        # show --raw has no JSON format: its text is the verbatim lines, compared with its structured result.
+        arguments = args if args.get("raw") else dict(args, format="json")
+        r = self.servers[server].request("tools/call", {"name": tool, "arguments": arguments}, timeout=120)
         self.assertNotIn("error", r, r)
         self.assertFalse(r["result"].get("isError"), json.dumps(r)[:500])
-        return r["result"]["structuredContent"]
+        structured = r["result"]["structuredContent"]
+        if args.get("raw"):
+            structured = dict(structured, text=[c.get("text") for c in r["result"]["content"]])
+        return structured
 
     def compare_all(self, stage):
         """Every call on both servers (twice on the warm one); returns the warm one's memo tallies summed."""
-        used = {"hits": 0, "appended": 0, "rendered_hits": 0, "covers_built": 0, "result_hits": 0}
+        used = {"hits": 0, "appended": 0, "rendered_hits": 0, "covers_built": 0, "result_hits": 0,
+                "result_extended": 0}
         for tool, args in WARM_CALLS:
             uncached = self.call("uncached", tool, args)
             self.assertNotIn("result_memo", uncached["summary"])
@@ -95,8 +105,9 @@ class WarmMemoMatchesUncached(unittest.TestCase):
                 got = self.call("warm", tool, args)
                 for k in ("hits", "appended", "rendered_hits", "covers_built"):
                     used[k] += got.get("summary", {}).get("scan_memo", {}).get(k, 0)
-                if tool in ("list", "stats"):
+                if tool in ("list", "stats", "show"):
                     used["result_hits"] += got["summary"]["result_memo"]["hits"]
+                    used["result_extended"] += got["summary"]["result_memo"]["extended"]
                 self.assertEqual(without_memo(got), expected, f"{stage}, {round_} warm call: {tool} {args}")
         return used
 
@@ -124,7 +135,8 @@ class WarmMemoMatchesUncached(unittest.TestCase):
         self.append("{not json\n" + record[:40])
         self.assertGreater(self.compare_all("after a torn append")["appended"], 0)
         self.append(record[40:] + "\n")
-        self.compare_all("after the append")
+        # show's line index was extended over the appended bytes, not counted again.
+        self.assertGreater(self.compare_all("after the append")["result_extended"], 0)
         after = self.call("warm", "search", {"pattern": PLANTED, "count_only": True})
         self.assertEqual(after["summary"]["matched_records"], 1)
         self.assertIn("scan_memo", after["summary"])

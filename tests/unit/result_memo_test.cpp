@@ -37,7 +37,13 @@ TEST_CASE("result memo: a changed stamp or another type misses; the budget evict
   CHECK_FALSE(memo.find("a", csift::result_type_tag<int>(), a_stamp));  // another type: dropped
   CHECK(memo.usage().entries == 0);
   memo.remember("a", text_type, a_stamp, result_memo_text("A"), 400);
-  CHECK_FALSE(memo.find("a", text_type, FileStamp{1, 2, 11, 3}));  // appended since: stale, dropped
+  CHECK_FALSE(memo.find("a", text_type, FileStamp{1, 2, 11, 4}));  // appended since: stale, but kept ...
+  CHECK(memo.usage().entries == 1);
+  const auto grown = memo.find_grown("a", text_type, FileStamp{1, 2, 11, 4});  // ... for an extension
+  REQUIRE(grown);
+  CHECK(grown->stamp == a_stamp);
+  CHECK_FALSE(memo.find_grown("a", text_type, FileStamp{1, 2, 9, 4}));  // shrunk: not the same file grown
+  CHECK_FALSE(memo.find("a", text_type, FileStamp{1, 7, 11, 4}));       // another inode: dropped
   CHECK(memo.usage().entries == 0);
   memo.remember("a", text_type, a_stamp, result_memo_text("A"), 400);
   memo.remember("b", text_type, a_stamp, result_memo_text("B"), 400);

@@ -3,7 +3,9 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/record/transcript_reader.h"
+#include "tools/common/result_memo_report.h"
 #include "tools/show/show_address.h"
+#include "tools/show/show_line_facts.h"
 #include "tools/show/show_modes.h"
 
 namespace csift {
@@ -25,13 +27,12 @@ uint64_t count_lines(const Transcript& t, const CancelToken* cancel) {
 
 // The lines of a turn window: from each turn's opener to the line before the next turn's opener (the last
 // turn runs to the end of the file), so the verbatim slice keeps every line between, malformed ones included.
-std::vector<LineSpan> turn_spans(const ShowRequest& req, const ClassifiedTranscript& ct) {
-  const int count = ct.turns.turn_count;
+std::vector<LineSpan> turn_spans(const ShowRequest& req, const TurnOpeners& openers) {
+  const int count = static_cast<int>(openers.lines.size());
   const auto range = resolve_range(req.turns, 0, int64_t{count} - 1);
   if (!range) not_found_error(turn_miss_message(req.turns, count));
-  const auto opener_line = [&](int64_t turn) { return ct.read.records[ct.turns.opener_index[turn]].line; };
-  const uint64_t lo = opener_line(range->lo);
-  const uint64_t hi = range->hi + 1 < count ? opener_line(range->hi + 1) - 1 : ct.read.lines;
+  const uint64_t lo = openers.lines[range->lo];
+  const uint64_t hi = range->hi + 1 < count ? openers.lines[range->hi + 1] - 1 : openers.physical_lines;
   return {LineSpan{lo, hi}};
 }
 
@@ -58,13 +59,32 @@ std::vector<LineSpan> uuid_spans(const ShowRequest& req, const ClassifiedTranscr
   return spans;
 }
 
-// Only line addressing needs the file's line count (for ranges from the end); turns and uuids come from the
-// classified read.
-std::vector<LineSpan> addressed_spans(const ShowRequest& req, const Transcript& t,
-                                      const CancelToken* cancel) {
-  if (req.mode == ShowAddressMode::line) return resolve_line_spans(req.lines, count_lines(t, cancel));
-  const ClassifiedTranscript ct = load_classified_transcript(t, /*merge_sidecar=*/false, cancel);
-  return req.mode == ShowAddressMode::uuid ? uuid_spans(req, ct) : turn_spans(req, ct);
+// The addressed lines, and the indexed line start the read may begin at (the file's first byte without an
+// index). Line addressing needs the file's line count (for ranges from the end), turn addressing the turn
+// openers, uuid addressing the classified read.
+struct RawAddress {
+  std::vector<LineSpan> spans;
+  LineIndex::Start start;
+};
+
+RawAddress addressed_spans(const ShowRequest& req, const Transcript& t, const CancelToken* cancel,
+                           ResultMemoUse& use) {
+  const auto index = show_line_index(t, cancel, use);  // nullptr: lines synthesized from a database
+  RawAddress a;
+  if (req.mode == ShowAddressMode::line) {
+    a.spans = resolve_line_spans(req.lines, index ? index->lines() : count_lines(t, cancel));
+  } else if (req.mode == ShowAddressMode::turn) {
+    a.spans = turn_spans(req, *show_turn_openers(t, cancel, use));
+  } else {
+    a.spans = uuid_spans(req, load_classified_transcript(t, /*merge_sidecar=*/false, cancel));
+  }
+  if (index && !a.spans.empty()) {
+    uint64_t first = a.spans.front().lo;
+    for (const LineSpan& s : a.spans)
+      first = std::min(first, s.lo);
+    a.start = index->start_at_or_before(first);
+  }
+  return a;
 }
 
 void add_raw_row(Envelope& env, uint64_t line, std::string bytes) {
@@ -77,7 +97,9 @@ void add_raw_row(Envelope& env, uint64_t line, std::string bytes) {
 }  // namespace
 
 Envelope run_show_raw(const ShowRequest& req, const Transcript& t, ToolContext& ctx) {
-  const auto spans = addressed_spans(req, t, ctx.cancel);
+  ResultMemoUse memo_use;
+  const RawAddress address = addressed_spans(req, t, ctx.cancel, memo_use);
+  const std::vector<LineSpan>& spans = address.spans;
   Envelope env = Envelope::make("show");
   fill_show_header(env, req, t);
 
@@ -91,8 +113,8 @@ Envelope run_show_raw(const ShowRequest& req, const Transcript& t, ToolContext& 
     add_raw_row(env, line, std::move(bytes));
   };
   const uint64_t stop_after = spans.empty() ? 0 : spans.back().hi;
-  reader_for(t).read_raw_lines(
-      t,
+  reader_for(t).read_raw_lines_from(
+      t, address.start.offset, address.start.line,
       [&](const RawLine& line) {
         if (in_spans(spans, line.line)) take(line.line, std::string(line.bytes));
         return line.line < stop_after;
@@ -114,6 +136,7 @@ Envelope run_show_raw(const ShowRequest& req, const Transcript& t, ToolContext& 
                         " (or " + arg_ref("max_count") + " 0 = uncapped)");
   }
   env.summary["with_elicitation_sidecar"] = false;
+  report_result_memo(env, memo_use);
   return env;
 }
 

@@ -275,6 +275,11 @@ class ClaudeCodeReader final : public TranscriptReader {
                            const CancelToken* cancel) const override {
     return read_jsonl_raw_lines(t.path, fn, cancel);
   }
+  ScanStats read_raw_lines_from(const Transcript& t, uint64_t begin, uint64_t first_line, const RawLineFn& fn,
+                                const CancelToken* cancel) const override {
+    return read_jsonl_raw_lines(t.path, fn, cancel, begin, first_line);
+  }
+  bool raw_lines_are_file_lines() const override { return true; }
 
   // A block holds whole lines and no needle spans two, so a block the predicate refuses has no matching line;
   // its lines are still checked for well-formedness, so the skipped count equals read()'s.

@@ -1,0 +1,29 @@
+// What `show --raw` needs to know of a transcript's lines before it reads any: how many there are (a line
+// address may count from the end), where a line starts (the read seeks there), and on which lines its
+// turns open (a turn address). A server remembers them per file: the line index is extended over an
+// append, the turn openers are recomputed (a later opener can make an earlier one a superseded draft).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/cache/result_memo.h"
+#include "core/scan/line_index.h"
+#include "core/store/store.h"
+
+namespace csift {
+
+// The transcript's line index (remembered and extended by a server for a harness whose raw lines are its
+// file's lines), or nullptr when its raw lines are synthesized (a database-backed store): count those.
+std::shared_ptr<const LineIndex> show_line_index(const Transcript& t, const CancelToken* cancel,
+                                                 ResultMemoUse& use);
+
+struct TurnOpeners {
+  std::vector<uint64_t> lines;  // the opener line of each turn, in turn order
+  uint64_t physical_lines = 0;  // the file's lines when read (the last turn runs to its end)
+};
+// The turn openers of a classified read of the transcript (remembered by a server per file stamp).
+std::shared_ptr<const TurnOpeners> show_turn_openers(const Transcript& t, const CancelToken* cancel,
+                                                     ResultMemoUse& use);
+
+}  // namespace csift
