@@ -16,6 +16,7 @@
 
 #include "core/cache/result_memo.h"
 #include "core/cache/scan_memo.h"
+#include "core/store/discovery_memo.h"
 #include "server/http_security.h"
 #include "server/http_transport.h"
 #include "server/stdio_transport.h"
@@ -92,6 +93,9 @@ bool take_memo_flag(int argc, char** argv, int& i, MemoBudgets& budgets) {
 void install_memos(const MemoBudgets& budgets) {
   install_scan_memo(budgets.scan);
   install_result_memo(budgets.result);
+  // Discovery's listings and meta.json fields are small and kept beside the results they lead to: on with
+  // the result memo, under a fixed bound.
+  install_discovery_memo(budgets.result ? kDefaultDiscoveryMemoBytes : 0);
 }
 
 void report_memos() {

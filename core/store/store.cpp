@@ -16,6 +16,7 @@
 #include "core/cache/result_memo.h"
 #include "core/json/stored_json.h"
 #include "core/record/transcript_reader.h"
+#include "core/store/discovery_memo.h"
 
 namespace csift {
 
@@ -59,7 +60,7 @@ bool is_session_file_name(std::string_view name) {
 }
 
 // A project dir is one with a session-named entry (an irregular one included: list_sessions reports it).
-bool holds_session_file(const std::vector<fs::directory_entry>& entries) {
+bool holds_session_file(const DirEntries& entries) {
   return std::any_of(entries.begin(), entries.end(), [](const fs::directory_entry& e) {
     return is_session_file_name(e.path().filename().string());
   });
@@ -75,34 +76,48 @@ bool take_entry(const fs::directory_entry& e, std::vector<StoreProblem>* problem
   return false;
 }
 
-std::vector<fs::directory_entry> entries_of(const fs::path& dir) {
-  std::vector<fs::directory_entry> out;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    out.push_back(*it);
-  return out;
+// A directory's entries (a server remembers them while the directory is unchanged: discovery_memo.h).
+std::shared_ptr<const DirEntries> entries_of(const fs::path& dir) {
+  return remembered_dir_entries(dir);
 }
 
-// Reads the companion agent-<id>.meta.json; a missing or malformed meta leaves the fields empty.
-void read_meta(Transcript& t) {
-  std::string meta_path = t.path.substr(0, t.path.size() - kJsonl.size()) + ".meta.json";
+// The companion agent-<id>.meta.json; a missing or malformed meta leaves the fields empty.
+AgentMeta read_agent_meta(const std::string& meta_path) {
+  AgentMeta out;
   const nlohmann::json meta = read_json_file(meta_path);
   if (meta.is_null()) {
     std::error_code ec;
-    if (!fs::exists(meta_path, ec)) return;
+    if (!fs::exists(meta_path, ec)) return out;
   }
-  t.meta_path = meta_path;
-  if (!meta.is_object()) return;
-  t.agent_type = json_string_at(meta, "agentType");
-  t.description = json_string_at(meta, "description");
-  t.spawn_tool_use_id = json_string_at(meta, "toolUseId");
-  t.parent_agent_id = json_string_at(meta, "parentAgentId");
-  t.agent_name = json_string_at(meta, "name");
-  t.team_name = json_string_at(meta, "teamName");
-  t.task_kind = json_string_at(meta, "taskKind");
+  out.present = true;
+  if (!meta.is_object()) return out;
+  out.agent_type = json_string_at(meta, "agentType");
+  out.description = json_string_at(meta, "description");
+  out.spawn_tool_use_id = json_string_at(meta, "toolUseId");
+  out.parent_agent_id = json_string_at(meta, "parentAgentId");
+  out.agent_name = json_string_at(meta, "name");
+  out.team_name = json_string_at(meta, "teamName");
+  out.task_kind = json_string_at(meta, "taskKind");
+  return out;
 }
 
-Transcript agent_transcript(const fs::path& file, const Transcript& session, TranscriptShape shape) {
+void read_meta(Transcript& t) {
+  std::string meta_path = t.path.substr(0, t.path.size() - kJsonl.size()) + ".meta.json";
+  AgentMeta meta = remembered_agent_meta(meta_path, [&meta_path] { return read_agent_meta(meta_path); });
+  if (!meta.present) return;
+  t.meta_path = std::move(meta_path);
+  t.agent_type = std::move(meta.agent_type);
+  t.description = std::move(meta.description);
+  t.spawn_tool_use_id = std::move(meta.spawn_tool_use_id);
+  t.parent_agent_id = std::move(meta.parent_agent_id);
+  t.agent_name = std::move(meta.agent_name);
+  t.team_name = std::move(meta.team_name);
+  t.task_kind = std::move(meta.task_kind);
+}
+
+// `meta_listed`: the directory listing holds the agent's meta.json (one that does not is never opened).
+Transcript agent_transcript(const fs::path& file, const Transcript& session, TranscriptShape shape,
+                            bool meta_listed) {
   Transcript t;
   t.path = file.string();
   t.project_dir = session.project_dir;
@@ -110,7 +125,7 @@ Transcript agent_transcript(const fs::path& file, const Transcript& session, Tra
   t.session_id = session.id;
   t.is_subagent = true;
   t.shape = shape;
-  read_meta(t);
+  if (meta_listed) read_meta(t);
   if (shape == TranscriptShape::builtin_task &&
       (t.task_kind == "in_process_teammate" || is_teammate_agent_id(t.id))) {
     t.shape = TranscriptShape::teammate;
@@ -119,12 +134,20 @@ Transcript agent_transcript(const fs::path& file, const Transcript& session, Tra
   return t;
 }
 
-void collect_agents(const fs::path& dir, const Transcript& session, TranscriptShape shape,
+void collect_agents(const DirEntries& entries, const Transcript& session, TranscriptShape shape,
                     const std::string& workflow_id, std::vector<Transcript>& out,
                     std::vector<StoreProblem>* problems) {
-  for (const auto& e : entries_of(dir)) {
-    if (agent_id_from_filename(e.path().filename().string()).empty() || !take_entry(e, problems)) continue;
-    Transcript t = agent_transcript(e.path(), session, shape);
+  std::vector<std::string> names;
+  names.reserve(entries.size());
+  for (const auto& e : entries)
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  for (const auto& e : entries) {
+    const std::string name = e.path().filename().string();
+    if (agent_id_from_filename(name).empty() || !take_entry(e, problems)) continue;
+    const std::string meta_name = name.substr(0, name.size() - kJsonl.size()) + ".meta.json";
+    Transcript t =
+        agent_transcript(e.path(), session, shape, std::binary_search(names.begin(), names.end(), meta_name));
     t.workflow_id = workflow_id;
     out.push_back(std::move(t));
   }
@@ -177,7 +200,7 @@ std::string agent_id_from_filename(std::string_view filename) {
 
 namespace {
 
-std::vector<Transcript> sessions_in(const std::string& dir, const std::vector<fs::directory_entry>& entries,
+std::vector<Transcript> sessions_in(const std::string& dir, const DirEntries& entries,
                                     std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
   // The session dirs (subagents, sidecar) present: a session without one is never looked into (most have
@@ -209,21 +232,33 @@ std::vector<Transcript> sessions_in(const std::string& dir, const std::vector<fs
 
 std::vector<Transcript> list_sessions(const std::string& project_dir, std::vector<StoreProblem>* problems) {
   const std::string dir = absolute_path(project_dir);
-  return sessions_in(dir, entries_of(dir), problems);
+  return sessions_in(dir, *entries_of(dir), problems);
+}
+
+static std::vector<Transcript> subagents_by_path(std::vector<Transcript> out) {
+  std::sort(out.begin(), out.end(), [](const Transcript& a, const Transcript& b) { return a.path < b.path; });
+  return out;
 }
 
 std::vector<Transcript> list_subagents(const Transcript& session, std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
   fs::path subagents = fs::path(session.project_dir) / session.id / "subagents";
-  collect_agents(subagents, session, TranscriptShape::builtin_task, "", out, problems);
-  for (const auto& wf : entries_of(subagents / "workflows")) {
+  const std::shared_ptr<const DirEntries> entries = entries_of(subagents);
+  collect_agents(*entries, session, TranscriptShape::builtin_task, "", out, problems);
+  // Only a subagents dir that holds a workflows entry is looked into for one (most hold none).
+  const bool has_workflows = std::any_of(entries->begin(), entries->end(), [](const fs::directory_entry& e) {
+    return e.path().filename() == "workflows";
+  });
+  if (!has_workflows) return subagents_by_path(std::move(out));
+  // Held here: a range-for over *entries_of(...) would outlive the temporary pointer and read freed entries.
+  const std::shared_ptr<const DirEntries> workflows = entries_of(subagents / "workflows");
+  for (const auto& wf : *workflows) {
     std::error_code ec;
     std::string name = wf.path().filename().string();
     if (!wf.is_directory(ec) || name.rfind("wf_", 0) != 0) continue;
-    collect_agents(wf.path(), session, TranscriptShape::workflow, name, out, problems);
+    collect_agents(*entries_of(wf.path()), session, TranscriptShape::workflow, name, out, problems);
   }
-  std::sort(out.begin(), out.end(), [](const Transcript& a, const Transcript& b) { return a.path < b.path; });
-  return out;
+  return subagents_by_path(std::move(out));
 }
 
 // The session a legacy flat agent belongs to: the first record within its head that names one.
@@ -254,8 +289,7 @@ static std::string remembered_head_session_id(const Transcript& agent) {
 
 namespace {
 
-std::vector<Transcript> legacy_agents_in(const std::string& dir,
-                                         const std::vector<fs::directory_entry>& entries,
+std::vector<Transcript> legacy_agents_in(const std::string& dir, const DirEntries& entries,
                                          std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
   for (const auto& e : entries) {
@@ -281,24 +315,25 @@ std::vector<Transcript> legacy_agents_in(const std::string& dir,
 std::vector<Transcript> list_legacy_agents(const std::string& project_dir,
                                            std::vector<StoreProblem>* problems) {
   const std::string dir = absolute_path(project_dir);
-  return legacy_agents_in(dir, entries_of(dir), problems);
+  return legacy_agents_in(dir, *entries_of(dir), problems);
 }
 
 std::optional<ProjectListing> list_project(const std::string& project_dir, bool with_legacy_agents,
                                            std::vector<StoreProblem>* problems) {
   const std::string dir = absolute_path(project_dir);
-  const std::vector<fs::directory_entry> entries = entries_of(dir);
-  if (!holds_session_file(entries)) return std::nullopt;
+  const std::shared_ptr<const DirEntries> entries = entries_of(dir);
+  if (!holds_session_file(*entries)) return std::nullopt;
   ProjectListing out;
-  out.sessions = sessions_in(dir, entries, problems);
-  if (with_legacy_agents) out.legacy_agents = legacy_agents_in(dir, entries, problems);
+  out.sessions = sessions_in(dir, *entries, problems);
+  if (with_legacy_agents) out.legacy_agents = legacy_agents_in(dir, *entries, problems);
   return out;
 }
 
 std::vector<std::string> list_subdirs(const std::string& root) {
   std::vector<std::string> out;
   const std::string abs_root = absolute_path(root);
-  for (const auto& e : entries_of(abs_root)) {
+  const std::shared_ptr<const DirEntries> root_entries = entries_of(abs_root);
+  for (const auto& e : *root_entries) {
     std::error_code ec;
     if (e.is_directory(ec)) out.push_back(abs_root + "/" + e.path().filename().string());
   }
@@ -309,11 +344,12 @@ std::vector<std::string> list_subdirs(const std::string& root) {
 std::vector<std::string> list_project_dirs(const std::string& root) {
   std::vector<std::string> out;
   std::string abs_root = absolute_path(root);
-  for (const auto& e : entries_of(abs_root)) {
+  const std::shared_ptr<const DirEntries> root_entries = entries_of(abs_root);
+  for (const auto& e : *root_entries) {
     std::error_code ec;
     if (!e.is_directory(ec)) continue;
     std::string dir = abs_root + "/" + e.path().filename().string();
-    if (holds_session_file(entries_of(dir))) out.push_back(dir);
+    if (holds_session_file(*entries_of(dir))) out.push_back(dir);
   }
   std::sort(out.begin(), out.end());
   return out;

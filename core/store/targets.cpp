@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
@@ -128,16 +130,17 @@ class ScopeBuilder {
 namespace {
 
 // A session and, with subagents, its subagents and the legacy flat agents that name it, in pick order.
-void pick_session(const Transcript& s, bool subagents, const std::vector<Transcript>& legacy,
+void pick_session(Transcript s, bool subagents, const std::vector<Transcript>& legacy,
                   std::vector<Transcript>& picked, std::vector<StoreProblem>& problems) {
-  picked.push_back(s);
+  picked.push_back(std::move(s));
   if (!subagents) return;
-  if (!s.session_dir_absent) {
-    for (Transcript& a : list_subagents(s, &problems))
-      picked.push_back(std::move(a));
-  }
+  const Transcript& session = picked.back();
+  std::vector<Transcript> agents;
+  if (!session.session_dir_absent) agents = list_subagents(session, &problems);
   for (const Transcript& a : legacy)
-    if (a.session_id == s.id) picked.push_back(a);
+    if (a.session_id == session.id) agents.push_back(a);
+  for (Transcript& a : agents)  // appended after: `session` refers into `picked` until here
+    picked.push_back(std::move(a));
 }
 
 // What discovery finds in one project dir, in the order a sequential walk picks it.
@@ -151,8 +154,8 @@ ProjectFinds find_in_project(const std::string& dir, bool subagents) {
   ProjectFinds out;
   std::optional<ProjectListing> listing = list_project(dir, subagents, &out.problems);
   if (!listing) return out;
-  for (const Transcript& s : listing->sessions)
-    pick_session(s, subagents, listing->legacy_agents, out.picked, out.problems);
+  for (Transcript& s : listing->sessions)
+    pick_session(std::move(s), subagents, listing->legacy_agents, out.picked, out.problems);
   for (Transcript& a : listing->legacy_agents)
     out.picked.push_back(std::move(a));
   return out;
@@ -456,22 +459,35 @@ std::vector<StoreProblem> ScopeBuilder::take_problems() {
   return out;
 }
 
-// Sessions by path, each followed by its subagents by path; one entry per file.
+// Sessions by path, each followed by its subagents by path; one entry per file. The sort keys are built once
+// per transcript (building them per comparison was thousands of string allocations on a large scope).
 std::vector<Transcript> ScopeBuilder::take_ordered() {
-  auto owner_key = [](const Transcript& t) { return t.project_dir + "/" + t.session_id + ".jsonl"; };
-  std::stable_sort(picked_.begin(), picked_.end(), [&](const Transcript& a, const Transcript& b) {
-    if (a.is_subagent != b.is_subagent || owner_key(a) != owner_key(b)) {
-      std::string ka = a.is_subagent ? owner_key(a) : a.path;
-      std::string kb = b.is_subagent ? owner_key(b) : b.path;
-      if (ka != kb) return ka < kb;
-      return a.is_subagent < b.is_subagent;
-    }
-    return a.path < b.path;
+  struct OrderKey {
+    std::string owner;  // the owning session's path (a session's own path)
+    bool is_subagent;
+    const std::string* path;
+    size_t index;
+  };
+  std::vector<OrderKey> keys;
+  keys.reserve(picked_.size());
+  for (size_t i = 0; i < picked_.size(); ++i) {
+    const Transcript& t = picked_[i];
+    keys.push_back(
+        {t.is_subagent ? t.project_dir + "/" + t.session_id + ".jsonl" : t.path, t.is_subagent, &t.path, i});
+  }
+  std::stable_sort(keys.begin(), keys.end(), [](const OrderKey& a, const OrderKey& b) {
+    if (a.owner != b.owner) return a.owner < b.owner;
+    if (a.is_subagent != b.is_subagent) return a.is_subagent < b.is_subagent;
+    return *a.path < *b.path;
   });
   std::vector<Transcript> out;
-  std::set<std::string> seen;
-  for (Transcript& t : picked_) {
-    if (seen.insert(t.path).second) out.push_back(std::move(t));
+  out.reserve(picked_.size());
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(picked_.size());
+  for (const OrderKey& k : keys) {
+    if (seen.count(*k.path)) continue;
+    out.push_back(std::move(picked_[k.index]));
+    seen.insert(out.back().path);  // out never reallocates (reserved): the view stays valid
   }
   picked_.clear();
   return out;

@@ -148,6 +148,35 @@ class WarmMemoMatchesUncached(unittest.TestCase):
             self.assertEqual(memo["misses"], misses, f"{tool}: {memo}")
             self.assertGreater(memo["hits"], 0, f"{tool}: {memo}")
 
+    def test_warm_discovery_sees_a_new_session_a_new_subagent_and_a_changed_meta(self):
+        # The fixture dirs were copied with their old mtimes (settled), so the warm server's discovery memo
+        # remembers their listings and meta files on these calls; the changes below must each be seen next.
+        for _ in range(2):
+            for tool in ("list", "stats"):
+                self.call("warm", tool, {"max_count": 0})
+        project = os.path.join(self.home, "projects", "-home-dev-projects-csift-demo")
+        subagents = os.path.join(project, "44444444-4444-4444-8444-000000000004", "subagents")
+        shutil.copyfile(os.path.join(project, "22222222-2222-4222-8222-000000000002.jsonl"),
+                        os.path.join(project, "d15c0000-0000-4000-8000-00000000000d.jsonl"))
+        shutil.copyfile(os.path.join(subagents, "agent-a1b2c3d4e5f60718.jsonl"),
+                        os.path.join(subagents, "agent-d15c0000000000aa.jsonl"))
+        with open(os.path.join(subagents, "agent-d15c0000000000aa.meta.json"), "w") as f:
+            json.dump({"agentType": "Explore", "description": "planted discovery agent"}, f)
+        with open(os.path.join(subagents, "agent-a9f8e7d6c5b4a3f2.meta.json"), "w") as f:
+            json.dump({"agentType": "general-purpose", "description": "changed discovery meta",
+                       "toolUseId": "toolu_41ExplTask0004", "parentAgentId": "a1b2c3d4e5f60718"}, f)
+        whole = {"max_count": 0, "max_chars": 10_000_000}  # every row, none cut by the default budget
+        for tool in ("list", "stats"):
+            expected = without_memo(self.call("uncached", tool, whole))
+            got = without_memo(self.call("warm", tool, whole))
+            self.assertEqual(got, expected, tool)
+            text = json.dumps(got)
+            for seen in ("d15c0000-0000-4000-8000-00000000000d", "d15c0000000000aa"):
+                self.assertIn(seen, text, tool)
+            if tool == "list":
+                self.assertIn("changed discovery meta", text)
+                self.assertIn("planted discovery agent", text)
+
 
 if __name__ == "__main__":
     unittest.main()

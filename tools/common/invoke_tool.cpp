@@ -1,5 +1,7 @@
 // The single dispatcher: argument validation, the handler call, paging (row_offset / max_chars) and
 // rendering. Every exception ends here as an error envelope, so nothing escapes to an MCP client or the CLI.
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -96,12 +98,25 @@ struct Budget {
     out.summary = full.summary;
     out.notes = full.notes;
     out.media = full.media;
-    if (kept == full.rows.size()) return out;
+    mark_cut(out, full.rows.size(), kept);
+    return out;
+  }
+
+  // The same cut made in `env` itself: nothing kept is copied, and the dropped rows (most of a long listing)
+  // are freed on oneTBB workers; freeing 1,491 of 1,501 rows one by one was a tenth of a warm list call.
+  void cut_in_place(Envelope& env, size_t kept) const {
+    const size_t total = env.rows.size();
+    tbb::parallel_for(kept, total, [&env](size_t i) { json().swap(env.rows[i]); });
+    env.rows.resize(kept);
+    mark_cut(env, total, kept);
+  }
+
+  void mark_cut(Envelope& out, size_t total, size_t kept) const {
+    if (kept == total) return;
     json next = original_args.is_object() ? original_args : json::object();
     next["row_offset"] = prior_offset + static_cast<int64_t>(kept);
-    out.summary["rows_omitted"] = full.rows.size() - kept;
+    out.summary["rows_omitted"] = total - kept;
     out.summary["continue_with"] = next;
-    return out;
   }
 
   std::string footer(const Envelope& env) const {
@@ -162,7 +177,7 @@ void apply_char_budget(Envelope& env, const Budget& budget) {
     const size_t mid = fits + (too_big - fits) / 2;
     (fits_with(mid) ? fits : too_big) = mid;
   }
-  env = budget.cut(env, fits);
+  budget.cut_in_place(env, fits);
 }
 
 // `args` with the carried arguments it lacks (a follow-up names its own store only when it chose one).
