@@ -21,6 +21,9 @@ class RecordParser {
   // Parses one line (no trailing '\n'). On malformed input `error()` says what was wrong. A line whose only
   // fault is invalid UTF-8 or a lone surrogate escape parses from a repaired copy (Record::text_repaired).
   ParseStatus parse(std::string_view line, Record& out);
+  // With sparse set, parse() leaves out what ReadOptions::Payloads::skip allows (a toolUseResult is kept only
+  // when it may hold an AskUserQuestion answer, the one thing of it a turn rule reads).
+  void set_sparse(bool sparse);
   // Full JSON validation of one line (every value checked, json_syntax.h), for census paths that must be
   // exact; error() says what was wrong.
   bool validate(std::string_view line);
