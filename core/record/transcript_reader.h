@@ -32,8 +32,11 @@ struct LineRef {
   uint64_t length = 0;  // without the '\n'
 };
 
-// Where a read pushes what it finds, on the calling thread, in file order. Returning false from record()
-// stops the read; the counts then cover the lines consumed up to that record.
+// Where a read pushes what it finds, in file order. The callbacks may run on a worker thread (a large file
+// is parsed in parallel chunks) but never two at once and always in file order, so a sink needs no lock.
+// Returning false from record() stops the read: no later line reaches the sink, and the counts cover the
+// lines consumed up to that record (a parallel read consumes whole chunks: the counts then cover the chunk
+// holding that record).
 class RecordSink {
  public:
   virtual ~RecordSink() = default;
@@ -56,10 +59,23 @@ struct ReadOptions {
   // Count every physical line under its top-level record type (stats' line-type census).
   bool census_types = false;
   // Read front to back on the calling thread, pushing each record as soon as it is parsed: for sinks that
-  // stop early. Otherwise a large file is parsed in parallel chunks and pushed in order at the end.
+  // stop early. Otherwise a large file is parsed in parallel chunks, each pushed in file order as soon as it
+  // and every chunk before it are parsed, with a few chunks in flight (the read never holds the whole file).
   bool sequential = false;
+  // Files of parallel_threshold bytes and more are read in newline-aligned chunks of about chunk_bytes
+  // (tests shrink both to exercise the chunked path on small files).
+  uint64_t parallel_threshold = 8u << 20;
+  uint64_t chunk_bytes = 4u << 20;
   // With sequential: stop after this many physical lines (a head window). 0 = no limit.
   uint64_t max_lines = 0;
+  // What a parsed record may leave out. full: everything the harness's reader models. skip: the bulky
+  // payloads no count or turn rule reads may be left empty — tool call inputs, the raw JSON of tool results,
+  // attachments and snapshots, thinking text, image sources — while the envelope (type, ids, parent,
+  // timestamp, flags), message id / role / model / usage, block kinds, tool call ids and names, thinking
+  // signatures, the user's text and a tool result's text and error flag are kept. Every line is still checked
+  // for well-formedness, so the line accounting is the same either way. A reader may ignore it.
+  enum class Payloads { full, skip };
+  Payloads payloads = Payloads::full;
   const CancelToken* cancel = nullptr;
   // Called after each block with the bytes consumed so far (progress).
   std::function<void(uint64_t)> on_bytes;

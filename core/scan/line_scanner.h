@@ -91,6 +91,26 @@ ScanStats scan_parallel(const std::string& path,
                         ChunkPlan* plan_out = nullptr, const CancelToken* cancel = nullptr,
                         uint64_t threshold = 8u << 20, uint64_t chunk_bytes = 4u << 20);
 
+// One chunk's share of scan_parallel_ordered. block() runs on a worker with the chunk's blocks in order,
+// numbered from 1 at the chunk's start; deliver() runs once that chunk and every chunk before it are done,
+// in file order and never two at once, with the file line number of the chunk's first line. Either returning
+// false stops the scan: no chunk is started after it and no later chunk is delivered.
+class ChunkConsumer {
+ public:
+  virtual ~ChunkConsumer() = default;
+  virtual bool block(const LineBlock& block) = 0;
+  virtual bool deliver(uint64_t first_line) = 0;
+};
+using ChunkConsumerFactory = std::function<std::unique_ptr<ChunkConsumer>(size_t chunk)>;
+// scan_parallel's chunks (the same newline-aligned boundaries) handed to their consumers as a pipeline: at
+// most `max_live_chunks` chunks (0: twice the arena's threads) are made and not yet delivered, so a caller
+// that buffers a chunk's output holds a bounded window of the file, never all of it. Chunk 0 starts at line
+// 1, so its consumer may pass its lines on directly: nothing precedes it. A file below `threshold` is one
+// chunk, scanned on the calling thread.
+ScanStats scan_parallel_ordered(const std::string& path, const ChunkConsumerFactory& make,
+                                const CancelToken* cancel = nullptr, uint64_t threshold = 8u << 20,
+                                uint64_t chunk_bytes = 4u << 20, size_t max_live_chunks = 0);
+
 // Reads complete lines backward from EOF (newest first) in growing chunks, never below `floor_offset`.
 // Line numbers are not known on this path (LineView::line is 0). A torn tail is skipped and reported.
 ScanStats scan_backward(const std::string& path, const LineFn& fn, uint64_t floor_offset = 0);

@@ -4,11 +4,14 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include "core/scan/file_handle.h"
 #include "core/scan/line_scanner.h"
@@ -106,6 +109,124 @@ ScanStats scan_parallel(const std::string& path,
     plan_out->chunks = chunks;
     plan_out->first_line = std::move(first_line);
   }
+  return total;
+}
+
+namespace {
+
+// One chunk travelling through the ordered pipeline: where it lies, its consumer and what its scan saw.
+struct OrderedChunk {
+  size_t index = 0;
+  std::unique_ptr<ChunkConsumer> consumer;
+  ScanStats scan;
+  bool stopped = false;  // its consumer asked to stop while scanning
+};
+
+// Folds one delivered chunk's scan into the whole file's: line numbers of the torn tail become file numbers.
+void add_chunk_scan(ScanStats& total, const ScanStats& s, uint64_t first_line) {
+  total.bytes += s.bytes;
+  total.lines += s.lines;
+  total.stopped = total.stopped || s.stopped;
+  if (total.error.empty() && !s.error.empty()) total.error = s.error;
+  if (s.torn_tail) {
+    total.torn_tail = true;
+    total.torn_tail_line = s.torn_tail_line + first_line - 1;
+    total.torn_tail_offset = s.torn_tail_offset;
+    total.torn_tail_bytes = s.torn_tail_bytes;
+  }
+}
+
+void lower_to(std::atomic<size_t>& v, size_t to) {
+  size_t seen = v.load();
+  while (to < seen && !v.compare_exchange_weak(seen, to)) {
+  }
+}
+
+}  // namespace
+
+ScanStats scan_parallel_ordered(const std::string& path, const ChunkConsumerFactory& make,
+                                const CancelToken* cancel, uint64_t threshold, uint64_t chunk_bytes,
+                                size_t max_live_chunks) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || st.st_size < 0 || static_cast<uint64_t>(st.st_size) < threshold ||
+      chunk_bytes == 0) {
+    std::unique_ptr<ChunkConsumer> only = make(0);
+    bool stopped = false;
+    LineScanner scanner;
+    ScanStats stats = scanner.scan(
+        path, [&](const LineBlock& block) { return !(stopped = !only->block(block)); }, 0, UINT64_MAX, 1,
+        cancel);
+    if (!only->deliver(1)) stats.stopped = true;
+    return stats;
+  }
+  FileHandle file(path);
+  ScanStats total;
+  if (file.fd < 0) {
+    total.error = "cannot open " + path + ": " + std::strerror(errno);
+    return total;
+  }
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  const std::vector<uint64_t> starts = chunk_starts(file.fd, size, chunk_bytes);
+  const size_t chunks = starts.size();
+  if (max_live_chunks == 0)
+    max_live_chunks = 2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency());
+  // The lowest chunk whose consumer asked to stop: chunks before it run to their end, none after it start.
+  std::atomic<size_t> stop_at{SIZE_MAX};
+  const auto stopped_before = [&](size_t i) { return stop_at.load(std::memory_order_relaxed) < i; };
+  size_t next = 0;
+  uint64_t first_line = 1;
+  bool delivered_all = true;
+  tbb::parallel_pipeline(
+      max_live_chunks,
+      tbb::make_filter<void, size_t>(tbb::filter_mode::serial_in_order,
+                                     [&](tbb::flow_control& fc) -> size_t {
+                                       if (next == chunks || stopped_before(next) ||
+                                           (cancel && cancel->is_cancelled())) {
+                                         fc.stop();
+                                         return 0;
+                                       }
+                                       return next++;
+                                     }) &
+          tbb::make_filter<size_t, std::shared_ptr<OrderedChunk>>(tbb::filter_mode::parallel,
+                                                                  [&](size_t i) {
+                                                                    auto c = std::make_shared<OrderedChunk>();
+                                                                    c->index = i;
+                                                                    if (stopped_before(i)) return c;
+                                                                    c->consumer = make(i);
+                                                                    LineScanner scanner;
+                                                                    const uint64_t end =
+                                                                        i + 1 < chunks ? starts[i + 1] : size;
+                                                                    c->scan = scanner.scan(
+                                                                        path,
+                                                                        [&](const LineBlock& block) {
+                                                                          if (stopped_before(i)) return false;
+                                                                          if (c->consumer->block(block))
+                                                                            return true;
+                                                                          c->stopped = true;
+                                                                          lower_to(stop_at, i);
+                                                                          return false;
+                                                                        },
+                                                                        starts[i], end, 1, cancel);
+                                                                    return c;
+                                                                  }) &
+          tbb::make_filter<std::shared_ptr<OrderedChunk>, void>(
+              tbb::filter_mode::serial_in_order, [&](std::shared_ptr<OrderedChunk> c) {
+                if (!delivered_all || !c->consumer) {
+                  delivered_all = false;
+                  return;
+                }
+                add_chunk_scan(total, c->scan, first_line);
+                // A chunk that stopped while scanning is still delivered: its consumer accounts for what it
+                // read.
+                const bool go_on = c->consumer->deliver(first_line) && !c->stopped;
+                first_line += c->scan.lines;
+                if (!go_on) {
+                  delivered_all = false;
+                  lower_to(stop_at, c->index);
+                }
+                c->consumer.reset();  // its buffered output is released as soon as it is delivered
+              }));
+  if (!delivered_all || (cancel && cancel->is_cancelled())) total.stopped = true;
   return total;
 }
 

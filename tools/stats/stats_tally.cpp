@@ -1,13 +1,10 @@
 #include "tools/stats/stats_tally.h"
 
-#include <algorithm>
-#include <functional>
-#include <unordered_set>
+#include <cstdlib>
 
-#include "core/harness/claude_code/classify_detail.h"
-#include "core/harness/claude_code/claude_fields.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
+#include "tools/stats/stats_fold.h"
 
 namespace csift {
 namespace {
@@ -17,12 +14,6 @@ namespace {
 bool stats_wants(std::string_view line, const RawLineProbes& probes) {
   return probes.may_carry_message(line) || line.find("\"system\"") != std::string_view::npos;
 }
-
-// The transcript's turn rule: its harness's opener, and the records of another lane it holds inline.
-struct TurnRule {
-  TurnOpener opens = nullptr;
-  TurnOpener foreign = nullptr;
-};
 
 std::vector<bool> turn_admits(const std::vector<Record>& records, const RangeSpec& turn,
                               const TurnRule& rule) {
@@ -36,81 +27,22 @@ std::vector<bool> turn_admits(const std::vector<Record>& records, const RangeSpe
   return admit;
 }
 
-// The windowed records in file order: the turn axis is computed over every record, then ANDed with time.
-std::vector<Record> windowed(std::vector<Record> records, const StatsWindow& window, const TurnRule& rule) {
-  if (!window.bounded()) return records;
-  std::vector<bool> admit =
-      window.turn ? turn_admits(records, *window.turn, rule) : std::vector<bool>(records.size(), true);
-  std::vector<Record> out;
+// The --turn window needs each record's turn number, and a turn's opener is known only once no later opener
+// shares its parent (a draft): this path holds the records, numbers the turns, then folds the records both
+// windows admit, in file order.
+void fold_turn_window(StatsFold& fold, const std::vector<Record>& records, const StatsWindow& window,
+                      const TurnRule& rule) {
+  const std::vector<bool> admit = turn_admits(records, *window.turn, rule);
   for (size_t i = 0; i < records.size(); ++i) {
-    if (!admit[i]) continue;
-    if (window.time.bounded()) {
-      const auto t = parse_iso8601(records[i].timestamp);
-      if (!t || !window.time.contains(*t)) continue;
-    }
-    out.push_back(std::move(records[i]));
-  }
-  return out;
-}
-
-void note_span(TranscriptTally& tally, const Record& r, std::optional<EpochMs>& first,
-               std::optional<EpochMs>& last) {
-  const auto t = parse_iso8601(r.timestamp);
-  if (!t) return;
-  if (!first || *t < *first) {
-    first = t;
-    tally.first_timestamp = r.timestamp;
-  }
-  if (!last || *t > *last) {
-    last = t;
-    tally.last_timestamp = r.timestamp;
+    if (admit[i] && time_window_admits(window.time, records[i])) fold.add(records[i], rule);
   }
 }
 
-// Thinking blocks by their signature tag (v0.9.2 ③): block counts only, since usage covers the whole message.
-void count_thinking(TranscriptTally& tally, const Record& r) {
-  const std::string model = r.message.model.empty() ? kUnknownModel : r.message.model;
-  for (const Block& b : r.message.blocks) {
-    if (b.kind != BlockKind::thinking || b.signature.empty()) continue;
-    const auto tag = detail::thinking_signature_tag(b.signature);
-    if (!tag || *tag == "thinking") continue;
-    if (*tag == "narration") {
-      ++tally.narration_blocks[model];
-    } else {
-      ++tally.unknown_thinking_tags[*tag];
-    }
-  }
-}
-
-void count_assistant(TranscriptTally& tally, const Record& r, TokenLedger& ledger,
-                     std::unordered_set<std::string>& tool_ids) {
-  ++tally.assistant_records;
-  ledger.admit(r);
-  count_thinking(tally, r);
-  for (const Block& b : r.message.blocks) {
-    if (b.kind != BlockKind::tool_use) continue;
-    if (!b.id.empty() && !tool_ids.insert(b.id).second) continue;  // a replayed call counts once
-    ++tally.tools[b.name.empty() ? "(unnamed)" : b.name];
-  }
-}
-
-void count_records(TranscriptTally& tally, const std::vector<Record>& records, const TurnRule& rule) {
-  TokenLedger ledger;
-  std::unordered_set<std::string> tool_ids;
-  std::optional<EpochMs> first, last;
-  for (const Record& r : records) {
-    note_span(tally, r, first, last);
-    if (!r.uuid.empty()) tally.record_keys.push_back(std::hash<std::string>{}(r.uuid));
-    if (r.type == "user") ++tally.user_records;
-    if (is_compact_summary(r)) ++tally.compactions;
-    if (r.type == "assistant") count_assistant(tally, r, ledger, tool_ids);
-  }
-  tally.tokens = ledger.totals();
-  tally.ledger = std::move(ledger);
-  std::sort(tally.record_keys.begin(), tally.record_keys.end());
-  tally.record_keys.erase(std::unique(tally.record_keys.begin(), tally.record_keys.end()),
-                          tally.record_keys.end());
-  tally.turns = assign_turns(records, rule.opens, rule.foreign).turn_count;
+// CSIFT_STATS_FULL_PARSE=1 parses every field of every record stats reads: the reference the sparse parse
+// is tested against.
+bool stats_full_parse() {
+  const char* v = std::getenv("CSIFT_STATS_FULL_PARSE");
+  return v && std::string_view(v) == "1";
 }
 
 }  // namespace
@@ -121,7 +53,21 @@ TranscriptTally tally_transcript(const Transcript& t, const StatsWindow& window,
     options.want = [probes](std::string_view line) { return stats_wants(line, *probes); };
   options.census_types = true;
   options.cancel = cancel;
-  ReadResult read = read_transcript(t, options);
+  // stats reads no tool input, raw result, thinking text or image: only the fields its counts and the turn
+  // rule need are materialised.
+  if (!stats_full_parse()) options.payloads = ReadOptions::Payloads::skip;
+  const TurnRule rule{reader_for(t).turn_opener(), reader_for(t).foreign_lane(t)};
+  StatsFold fold;
+  ReadStats read;
+  if (window.turn) {
+    ReadResult held = read_transcript(t, options);
+    fold_turn_window(fold, held.records, window, rule);
+    read = std::move(held);
+  } else {
+    // Every other window is decided record by record: the records stream through the fold.
+    StatsFoldSink sink(fold, window.time, rule);
+    read = reader_for(t).read(t, options, sink);
+  }
   TranscriptTally tally;
   tally.lines = read.lines;
   tally.skipped_lines = read.skipped_lines;
@@ -129,8 +75,7 @@ TranscriptTally tally_transcript(const Transcript& t, const StatsWindow& window,
   tally.bytes = read.bytes;
   tally.line_types = std::move(read.line_types);
   tally.error = std::move(read.error);
-  const TurnRule rule{reader_for(t).turn_opener(), reader_for(t).foreign_lane(t)};
-  count_records(tally, windowed(std::move(read.records), window, rule), rule);
+  fold.finish_into(tally);
   return tally;
 }
 

@@ -12,7 +12,7 @@
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/claude_fields.h"
-#include "core/regex/substring_finder.h"
+#include "core/harness/claude_code/record_parser.h"
 
 namespace csift {
 
@@ -43,12 +43,10 @@ bool is_auq_marker_text(std::string_view text) {
 bool has_structured_answer(const Record& r) {
   const std::string& raw = cc(r).tool_use_result_json;
   if (raw.empty() || raw.front() != '{') return false;
-  // Neither key in the raw text (nor an escape that could spell one): no answer. Skips parsing the (often
-  // huge) result of every other carrier, which was most of classification's time. One SIMD pass for the three
-  // needles: three glibc memmem passes over every carrier's result were a quarter of a cold common-word
+  // Skips parsing the (often huge) result of every other carrier, which was most of classification's time.
+  // One SIMD pass: three glibc memmem passes over every carrier's result were a quarter of a cold common-word
   // search on the real-shaped store (opens_turn asks this of each carrier several times per classification).
-  static const SubstringFinder kAnswerKeys({"\"answers\"", "\"response\"", "\\u"}, false);
-  if (!kAnswerKeys.contains(raw)) return false;
+  if (!may_hold_structured_answer(raw)) return false;
   // simdjson On-Demand reads the two keys and skips every other value (nlohmann built the whole DOM).
   thread_local simdjson::ondemand::parser parser;
   const simdjson::padded_string padded(raw);

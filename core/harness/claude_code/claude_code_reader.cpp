@@ -1,7 +1,7 @@
 // The Claude Code jsonl reader: LineScanner blocks -> Records pushed into a RecordSink, with every physical
 // line accounted for (records + skipped + blank + non-candidate == lines). Files of 8 MiB and more are
-// scanned as newline-aligned chunks on oneTBB workers, each chunk with its own RecordParser, and pushed in
-// chunk order; a sequential read pushes each record as it is parsed, so a sink can stop early.
+// scanned as newline-aligned chunks on oneTBB workers, each chunk pushed in file order as soon as it and the
+// chunks before it are parsed (a bounded pipeline); a sequential read pushes each record as it is parsed.
 #include "core/harness/claude_code/claude_code_reader.h"
 
 #include <atomic>
@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <variant>
 
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/image_payloads.h"
@@ -24,21 +25,6 @@ namespace {
 struct LineTally {
   uint64_t lines = 0, blank = 0, non_candidate = 0, out_of_range = 0;
   std::map<std::string, uint64_t> types;
-};
-
-// Collects one chunk's output, pushed to the sink in chunk order once every chunk is read.
-struct ChunkBuffer {
-  RecordParser parser;
-  LineTally tally;
-  std::vector<Record> records;
-  std::vector<SkippedLine> skipped;
-  std::vector<LineRef> declined;
-  bool record(Record&& r) {
-    records.push_back(std::move(r));
-    return true;
-  }
-  void skip(SkippedLine&& s) { skipped.push_back(std::move(s)); }
-  void decline(const LineRef& ref) { declined.push_back(ref); }
 };
 
 // Forwards straight to the sink (sequential reads).
@@ -93,6 +79,7 @@ bool read_line(Out& out, const ReadOptions& opts, const LineView& lv, bool file_
   Record r;
   r.line = lv.line;
   r.offset = lv.offset;
+  out.parser.set_sparse(opts.payloads == ReadOptions::Payloads::skip);  // the parser is the thread's, shared
   const ParseStatus status = out.parser.parse(lv.bytes, r);
   if (status == ParseStatus::too_large) return skip(out.parser.error());
   if (status == ParseStatus::malformed) return skip("malformed JSON: " + out.parser.error());
@@ -151,65 +138,113 @@ ReadStats read_sequential(const Transcript& t, const ReadOptions& opts, RecordSi
   return stats;
 }
 
-ReadStats read_parallel(const Transcript& t, const ReadOptions& opts, RecordSink& sink) {
-  std::mutex mu;
-  std::map<size_t, std::unique_ptr<ChunkBuffer>> chunks;
-  std::atomic<uint64_t> consumed{0};
-  const auto chunk_for = [&](size_t index) {
-    std::lock_guard<std::mutex> lock(mu);
-    auto& slot = chunks[index];
-    if (!slot) slot = std::make_unique<ChunkBuffer>();
-    return slot.get();
-  };
-  ChunkPlan plan;
-  const ScanStats scan = scan_parallel(
-      t.path,
-      [&](size_t index, const LineBlock& block) {
-        ChunkBuffer* c = chunk_for(index);
-        for_each_line(
-            block, [&](const LineView& lv) { return read_line(*c, opts, lv, index == 0 && lv.line == 1); });
-        const uint64_t total = consumed.fetch_add(block.data.size()) + block.data.size();
-        if (opts.on_bytes) {
-          std::lock_guard<std::mutex> lock(mu);
-          opts.on_bytes(total);
-        }
-        return !(opts.cancel && opts.cancel->is_cancelled());
-      },
-      &plan, opts.cancel);
+// What every chunk of one parallel read shares. Only deliver() touches `stats` and the sink after chunk 0,
+// and deliveries never overlap, so neither needs a lock.
+struct ParallelRead {
+  ParallelRead(const ReadOptions& o, RecordSink& s) : opts(o), sink(s) {}
+  const ReadOptions& opts;
+  RecordSink& sink;
   ReadStats stats;
+  std::atomic<uint64_t> consumed{0};
+  std::mutex progress_mu;
+};
+
+// One chunk of a parallel read. Chunk 0 starts at line 1 and nothing precedes it, so it forwards each line's
+// outcome straight to the sink (a small file, one chunk, streams like a sequential read); a later chunk holds
+// its output, in line order, until deliver() shifts its chunk-relative line numbers to file numbers.
+class ReadChunk final : public ChunkConsumer {
+ public:
+  // Made on the worker that scans the chunk, so the parser is that thread's.
+  ReadChunk(ParallelRead& read, size_t index) : parser(worker_parser()), read_(read), direct_(index == 0) {}
+
+  static RecordParser& worker_parser() {
+    thread_local RecordParser p;
+    return p;
+  }
+
+  bool block(const LineBlock& block) override {
+    for_each_line(
+        block, [&](const LineView& lv) { return read_line(*this, read_.opts, lv, direct_ && lv.line == 1); });
+    const uint64_t total = read_.consumed.fetch_add(block.data.size()) + block.data.size();
+    if (read_.opts.on_bytes) {
+      std::lock_guard<std::mutex> lock(read_.progress_mu);
+      read_.opts.on_bytes(total);
+    }
+    return !stopped_ && !(read_.opts.cancel && read_.opts.cancel->is_cancelled());
+  }
+
+  bool deliver(uint64_t first_line) override {
+    add_tally(read_.stats, tally);
+    read_.stats.skipped_lines += skipped_;
+    const uint64_t shift = first_line - 1;
+    for (auto& e : held_) {
+      if (auto* r = std::get_if<Record>(&e)) {
+        r->line += shift;
+        if (!read_.sink.record(std::move(*r))) {
+          stopped_ = true;
+          break;
+        }
+      } else if (auto* sk = std::get_if<SkippedLine>(&e)) {
+        sk->line += shift;
+        read_.sink.skipped(std::move(*sk));
+      } else {
+        LineRef ref = std::get<LineRef>(e);
+        ref.line += shift;
+        read_.sink.declined(ref);
+      }
+    }
+    held_.clear();
+    if (stopped_) read_.stats.stopped = true;
+    return !stopped_;
+  }
+
+  // read_line's output.
+  RecordParser& parser;
+  LineTally tally;
+  bool record(Record&& r) {
+    if (!direct_) {
+      held_.emplace_back(std::move(r));
+      return true;
+    }
+    stopped_ = !read_.sink.record(std::move(r));
+    return !stopped_;
+  }
+  void skip(SkippedLine&& s) {
+    ++skipped_;
+    if (direct_)
+      read_.sink.skipped(std::move(s));
+    else
+      held_.emplace_back(std::move(s));
+  }
+  void decline(const LineRef& ref) {
+    if (direct_)
+      read_.sink.declined(ref);
+    else
+      held_.emplace_back(ref);
+  }
+
+ private:
+  ParallelRead& read_;
+  const bool direct_;
+  bool stopped_ = false;
+  uint64_t skipped_ = 0;
+  std::vector<std::variant<Record, SkippedLine, LineRef>> held_;  // line order
+};
+
+// Chunks are parsed on oneTBB workers and handed to the sink in file order as soon as each chunk and all
+// before it are done, with a bounded number of chunks in flight: the read holds a few chunks' records, never
+// the whole file's.
+ReadStats read_parallel(const Transcript& t, const ReadOptions& opts, RecordSink& sink) {
+  ParallelRead read(opts, sink);
+  const ScanStats scan = scan_parallel_ordered(
+      t.path, [&](size_t index) { return std::make_unique<ReadChunk>(read, index); }, opts.cancel,
+      opts.parallel_threshold, opts.chunk_bytes);
+  ReadStats& stats = read.stats;
   stats.error = scan.error;
   stats.bytes = scan.bytes;
-  stats.cancelled = scan.stopped || (opts.cancel && opts.cancel->is_cancelled());
-  // Chunk-relative line numbers become file line numbers here (scan_parallel numbers each chunk from 1), and
-  // each chunk's lines reach the sink in file order: records and skipped lines interleaved by line number.
-  for (auto& [index, c] : chunks) {
-    const uint64_t shift = index < plan.first_line.size() ? plan.first_line[index] - 1 : 0;
-    add_tally(stats, c->tally);
-    stats.skipped_lines += c->skipped.size();
-    if (stats.stopped) continue;
-    size_t s = 0;
-    for (auto& r : c->records) {
-      r.line += shift;
-      for (; s < c->skipped.size() && c->skipped[s].line + shift < r.line; ++s) {
-        c->skipped[s].line += shift;
-        sink.skipped(std::move(c->skipped[s]));
-      }
-      if (!sink.record(std::move(r))) {
-        stats.stopped = true;
-        break;
-      }
-    }
-    for (; !stats.stopped && s < c->skipped.size(); ++s) {
-      c->skipped[s].line += shift;
-      sink.skipped(std::move(c->skipped[s]));
-    }
-    for (auto& d : c->declined) {
-      d.line += shift;
-      if (!stats.stopped) sink.declined(d);
-    }
-  }
+  stats.cancelled = !stats.stopped && (scan.stopped || (opts.cancel && opts.cancel->is_cancelled()));
   account_torn_tail(scan, opts, stats, sink);
-  return stats;
+  return std::move(read.stats);
 }
 
 // Malformed lines of one block of complete lines, by read()'s definition (blank lines are not lines to skip;

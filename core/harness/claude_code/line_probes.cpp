@@ -162,6 +162,11 @@ std::string peek_type(std::string_view line) {
   return "";
 }
 
+bool may_hold_structured_answer(std::string_view tool_use_result_raw) {
+  static const SubstringFinder kAnswerKeys({"\"answers\"", "\"response\"", "\\u"}, false);
+  return kAnswerKeys.contains(tool_use_result_raw);
+}
+
 // SPEC.md §4 turn openers on raw bytes: a user-role line without a real tool_result block may be genuine, a
 // peer message, a task-notification...; a carrier opens only as an AUQ answer or a rejection with a typed
 // message.

@@ -95,6 +95,7 @@ struct RecordParser::Impl {
   simdjson::dom::parser dom;
   std::unique_ptr<char[]> buf;
   size_t cap = 0;
+  bool sparse = false;  // ReadOptions::Payloads::skip
 
   // Copies `line` into the reused buffer with SIMDJSON_PADDING readable bytes after it.
   void load(std::string_view line) {
@@ -114,6 +115,8 @@ struct RecordParser::Impl {
   void parse_block(od::object obj, Block& b);
   void parse_tool_result_content(od::value v, Block& b);
   void parse_usage(od::object obj, Usage& u);
+  void parse_tool_result_text(od::array arr, Block& b);
+  void parse_tool_use_result(od::value v, Record& r);
   void parse_image_source(od::value v, ImageRef& img);
 };
 
@@ -169,6 +172,7 @@ void RecordParser::Impl::parse_tool_result_content(od::value v, Block& b) {
   }
   if (t != od::json_type::array) return;
   od::array arr = v.get_array();
+  if (sparse) return parse_tool_result_text(arr, b);
   std::string_view raw = arr.raw_json().value();
   od::document sub = sub_parser.iterate(raw.data(), raw.size(), capacity_from(raw.data())).value();
   bool first_text = true;
@@ -197,6 +201,32 @@ void RecordParser::Impl::parse_tool_result_content(od::value v, Block& b) {
   }
 }
 
+// A sparse read's tool_result content: the text parts flattened and the image parts counted, in one walk,
+// with no raw copy and no image payload hashed.
+void RecordParser::Impl::parse_tool_result_text(od::array arr, Block& b) {
+  bool first_text = true;
+  for (auto elem : arr) {
+    od::value part = elem.value();
+    if (part.type().value() != od::json_type::object) continue;
+    std::string type, text;
+    for (auto field : part.get_object()) {
+      std::string_view k = field.unescaped_key().value();
+      if (k == "type")
+        take_string(field.value(), type);
+      else if (k == "text")
+        take_string(field.value(), text);
+    }
+    if (type == "image") {
+      ++b.content_images;
+      b.images.emplace_back();
+    } else if (type == "text") {
+      if (!first_text) b.content_text += '\n';
+      b.content_text += text;
+      first_text = false;
+    }
+  }
+}
+
 void RecordParser::Impl::parse_block(od::object obj, Block& b) {
   std::string thinking, data;
   ImageRef img;
@@ -207,23 +237,23 @@ void RecordParser::Impl::parse_block(od::object obj, Block& b) {
       take_string(v, b.type);
     else if (k == "text")
       take_string(v, b.text);
-    else if (k == "thinking")
-      take_string(v, thinking);
-    else if (k == "signature")
+    else if (k == "thinking") {
+      if (!sparse) take_string(v, thinking);
+    } else if (k == "signature")
       take_string(v, b.signature);
     else if (k == "id")
       take_string(v, b.id);
     else if (k == "name")
       take_string(v, b.name);
-    else if (k == "input")
-      b.input_json = raw_of(v);
-    else if (k == "tool_use_id")
+    else if (k == "input") {
+      if (!sparse) b.input_json = raw_of(v);
+    } else if (k == "tool_use_id")
       take_string(v, b.tool_use_id);
     else if (k == "content")
       parse_tool_result_content(v, b);
-    else if (k == "source")
-      parse_image_source(v, img);
-    else if (k == "is_error") {
+    else if (k == "source") {
+      if (!sparse) parse_image_source(v, img);
+    } else if (k == "is_error") {
       if (v.type().value() == od::json_type::boolean) {
         b.is_error = v.get_bool().value();
         b.has_is_error = true;
@@ -316,6 +346,19 @@ void append_extra(std::string& extra, std::string_view key, const std::string& r
 
 }  // namespace
 
+// toolUseResult, often a tool's whole output. A sparse read keeps it only when it is an object that may hold
+// an AskUserQuestion answer (the keys is_auq_answer reads, or an escape that could spell them).
+void RecordParser::Impl::parse_tool_use_result(od::value v, Record& r) {
+  if (!sparse) {
+    cc_mut(r).tool_use_result_json = raw_of(v);
+    return;
+  }
+  if (v.type().value() != od::json_type::object) return;
+  od::object o = v.get_object();
+  const std::string_view raw = o.raw_json().value();
+  if (may_hold_structured_answer(raw)) cc_mut(r).tool_use_result_json = std::string(raw);
+}
+
 void RecordParser::Impl::parse_top(od::object obj, Record& r) {
   std::string extra = "{";
   for (auto field : obj) {
@@ -370,12 +413,12 @@ void RecordParser::Impl::parse_top(od::object obj, Record& r) {
     else if (k == "content")
       parse_top_content(v, r);
     else if (k == "toolUseResult")
-      cc_mut(r).tool_use_result_json = raw_of(v);
-    else if (k == "attachment")
-      cc_mut(r).attachment_json = raw_of(v);
-    else if (k == "snapshot")
-      cc_mut(r).snapshot_json = raw_of(v);
-    else if (k == "compactMetadata")
+      parse_tool_use_result(v, r);
+    else if (k == "attachment") {
+      if (!sparse) cc_mut(r).attachment_json = raw_of(v);
+    } else if (k == "snapshot") {
+      if (!sparse) cc_mut(r).snapshot_json = raw_of(v);
+    } else if (k == "compactMetadata")
       cc_mut(r).compact_metadata_json = raw_of(v);
     else if (k == "operation")
       take_string(v, cc_mut(r).operation);
@@ -400,6 +443,10 @@ void RecordParser::Impl::parse_top(od::object obj, Record& r) {
 
 RecordParser::RecordParser() : impl_(std::make_unique<Impl>()) {}
 RecordParser::~RecordParser() = default;
+
+void RecordParser::set_sparse(bool sparse) {
+  impl_->sparse = sparse;
+}
 
 ParseStatus RecordParser::parse(std::string_view line, Record& out) {
   const ParseStatus status = parse_line(line, out);

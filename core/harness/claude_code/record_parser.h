@@ -21,6 +21,9 @@ class RecordParser {
   // Parses one line (no trailing '\n'). On malformed input `error()` says what was wrong. A line whose only
   // fault is invalid UTF-8 or a lone surrogate escape parses from a repaired copy (Record::text_repaired).
   ParseStatus parse(std::string_view line, Record& out);
+  // With sparse set, parse() leaves out what ReadOptions::Payloads::skip allows (a toolUseResult is kept only
+  // when it may hold an AskUserQuestion answer, the one thing of it a turn rule reads).
+  void set_sparse(bool sparse);
   // Full JSON validation of one line (every value checked, json_syntax.h), for census paths that must be
   // exact; error() says what was wrong.
   bool validate(std::string_view line);
@@ -54,5 +57,9 @@ std::string peek_type(std::string_view line);
 // True when a raw line could be a turn opener (SPEC.md §4): a user-role line that is not a plain tool_result
 // carrier, or a carrier bearing an AUQ-answer / rejection-with-message marker. Never false for an opener.
 bool may_open_turn(std::string_view line);
+// Whether a raw toolUseResult may hold an AskUserQuestion's structured answer: it names `answers` or
+// `response`, or holds an escape that could spell either. Neither, and it holds none (one SIMD pass; the
+// text is often a tool's whole output).
+bool may_hold_structured_answer(std::string_view tool_use_result_raw);
 
 }  // namespace csift

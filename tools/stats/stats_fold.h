@@ -1,0 +1,61 @@
+// stats' per-record figures as a fold (SPEC.md §9.4): each windowed record is added once, in file order, so
+// a read streams its records through the fold instead of holding them. The state is everything the figures
+// need to go on, so a fold kept from an earlier read can be extended with records appended since.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "core/base/timefmt.h"
+#include "core/record/transcript_reader.h"
+#include "tools/stats/stats_tally.h"
+
+namespace csift {
+
+// A transcript's turn rule: its harness's opener, and the records of another lane it holds inline.
+struct TurnRule {
+  TurnOpener opens = nullptr;
+  TurnOpener foreign = nullptr;
+};
+
+struct StatsFold {
+  uint64_t user_records = 0;
+  uint64_t assistant_records = 0;
+  uint64_t compactions = 0;
+  std::optional<EpochMs> first, last;
+  std::string first_timestamp, last_timestamp;
+  TokenLedger ledger;
+  CountByName narration_blocks, unknown_thinking_tags, tools;
+  std::unordered_set<std::string> tool_ids;  // tool_use ids counted (a replayed call counts once)
+  std::vector<uint64_t> record_keys;         // hashed uuids, in fold order (sorted when finished)
+  // Turns without turn numbers (core/record/turns.h): an opener with no parent always opens a turn, and of
+  // the openers sharing a parent only the last does (the earlier ones are drafts), so the count is the root
+  // openers plus the distinct parents among the others.
+  uint64_t root_openers = 0;
+  std::unordered_set<std::string> opener_parents;
+
+  void add(const Record& r, const TurnRule& rule);
+  int turn_count() const { return static_cast<int>(root_openers + opener_parents.size()); }
+  // Writes the per-record figures into `tally` (its file facts are left alone).
+  void finish_into(TranscriptTally& tally) const;
+};
+
+// Folds the records a time window admits as a read pushes them.
+class StatsFoldSink final : public RecordSink {
+ public:
+  StatsFoldSink(StatsFold& fold, const TimeWindow& time, const TurnRule& rule)
+      : fold_(fold), time_(time), rule_(rule) {}
+  bool record(Record&& r) override;
+
+ private:
+  StatsFold& fold_;
+  const TimeWindow& time_;
+  const TurnRule& rule_;
+};
+
+// Does the time window admit the record (a bounded window never admits a record without a timestamp)?
+bool time_window_admits(const TimeWindow& time, const Record& r);
+
+}  // namespace csift
