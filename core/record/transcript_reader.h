@@ -68,6 +68,11 @@ struct ReadOptions {
   uint64_t chunk_bytes = 4u << 20;
   // With sequential: stop after this many physical lines (a head window). 0 = no limit.
   uint64_t max_lines = 0;
+  // Read from `begin`, the start of line `first_line`, to the end: the lines appended since an earlier read
+  // that ended there. Honoured by a reader whose transcript is a file of lines (raw_lines_are_file_lines),
+  // which then reads sequentially; line 1 is never read, so parse_first_line has nothing to parse.
+  uint64_t begin = 0;
+  uint64_t first_line = 1;
   // What a parsed record may leave out. full: everything the harness's reader models. skip: the bulky
   // payloads no count or turn rule reads may be left empty — tool call inputs, the raw JSON of tool results,
   // attachments and snapshots, thinking text, image sources — while the envelope (type, ids, parent,
@@ -89,7 +94,8 @@ struct ReadStats {
   // Numbers beyond a finite double (`1e400`) in the lines kept: each is read as absent, its record kept.
   uint64_t values_out_of_range = 0;
   bool torn_tail = false;
-  uint64_t bytes = 0;
+  uint64_t torn_tail_offset = 0;  // where the torn final line starts (with torn_tail)
+  uint64_t bytes = 0;             // bytes read (from ReadOptions::begin), the torn tail's included
   std::map<std::string, uint64_t> line_types;  // when census_types ("(malformed)" / "(blank)" keys included)
   bool stopped = false;                        // the sink asked to stop
   bool cancelled = false;

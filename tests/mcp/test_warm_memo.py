@@ -140,13 +140,16 @@ class WarmMemoMatchesUncached(unittest.TestCase):
         after = self.call("warm", "search", {"pattern": PLANTED, "count_only": True})
         self.assertEqual(after["summary"]["matched_records"], 1)
         self.assertIn("scan_memo", after["summary"])
-        # One more append: only that transcript's probe and row (list), or its tally and row and then the
-        # scope's figures made from the tallies (stats), are computed again; the rest is remembered.
+        # One more append: only that transcript's probe and row (list), or its row and then the scope's
+        # figures made from the tallies (stats), are computed again; its tally is extended over the appended
+        # line, not read again; the rest is remembered.
         self.append(record.replace("warm-append-1", "warm-append-2") + "\n")
-        for tool, misses in (("list", 2), ("stats", 3)):
+        for tool, misses, extended in (("list", 2, 0), ("stats", 2, 1)):
             memo = self.call("warm", tool, {"max_count": 0})["summary"]["result_memo"]
             self.assertEqual(memo["misses"], misses, f"{tool}: {memo}")
+            self.assertEqual(memo["extended"], extended, f"{tool}: {memo}")
             self.assertGreater(memo["hits"], 0, f"{tool}: {memo}")
+        self.compare_all("after the last append")
 
     def test_warm_discovery_sees_a_new_session_a_new_subagent_and_a_changed_meta(self):
         # The fixture dirs were copied with their old mtimes (settled), so the warm server's discovery memo

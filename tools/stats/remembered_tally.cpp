@@ -1,6 +1,7 @@
 #include "tools/stats/remembered_tally.h"
 
 #include "core/harness/claude_code/claude_code_reader.h"
+#include "tools/stats/stats_fold.h"
 
 namespace csift {
 
@@ -15,7 +16,7 @@ static size_t held_bytes(const TokenCounts&) {
 
 namespace {
 
-constexpr ResultKind<TranscriptTally> kTallyKind{"stats-tally"};
+constexpr ResultKind<ResumableTally> kTallyKind{"stats-tally"};
 
 std::string optional_number(const std::optional<int64_t>& v) {
   return v ? std::to_string(*v) : std::string("-");
@@ -43,17 +44,32 @@ size_t tally_memo_cost(const TranscriptTally& tally) {
          held_bytes(tally.ledger.without_id());
 }
 
+// What a resumable tally's fold holds beyond the tally's own copies.
+static size_t fold_memo_cost(const StatsFold& f) {
+  size_t n = held_bytes(f.record_keys) + held_bytes(f.first_timestamp) + held_bytes(f.last_timestamp) +
+             held_bytes(f.narration_blocks) + held_bytes(f.unknown_thinking_tags) + held_bytes(f.tools) +
+             held_bytes(f.ledger.messages()) + held_bytes(f.ledger.without_id());
+  for (const auto* ids : {&f.tool_ids, &f.opener_parents})
+    for (const std::string& id : *ids)
+      n += 48 + held_bytes(id);  // a node, its hash and the string
+  return n;
+}
+
 std::shared_ptr<const TranscriptTally> remembered_tally(const Transcript& t, const StatsWindow& window,
                                                         const CancelToken* cancel, ResultMemoUse& use) {
   ResultMemo* memo = t.harness == kClaudeCodeHarness ? process_result_memo() : nullptr;
   const std::string signature = memo ? tally_signature(t, window) : std::string();
-  return recall_or_compute(
+  // An unbounded tally is extended over an append (its fold resumed from where its read ended); any other
+  // change, or a bounded window, tallies the transcript afresh.
+  const auto remembered = recall_extend_or_compute(
       memo, use, kTallyKind, t.path, signature, discovered_stamp(t),
-      [&] { return tally_transcript(t, window, cancel); },
-      [cancel](const TranscriptTally& tally) {
-        return tally.error.empty() && !(cancel && cancel->is_cancelled());
+      [&] { return tally_resumable(t, window, cancel); },
+      [&](const ResumableTally& was, const FileStamp&) { return extend_tally(t, was, cancel); },
+      [cancel](const ResumableTally& r) {
+        return r.tally.error.empty() && !(cancel && cancel->is_cancelled());
       },
-      tally_memo_cost);
+      [](const ResumableTally& r) { return tally_memo_cost(r.tally) + fold_memo_cost(r.fold); });
+  return std::shared_ptr<const TranscriptTally>(remembered, &remembered->tally);
 }
 
 }  // namespace csift

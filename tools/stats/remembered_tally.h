@@ -9,9 +9,10 @@
 
 namespace csift {
 
-// tally_transcript(t, window, cancel), remembered per (path, window signature) while the file is unchanged.
-// Only a Claude Code transcript's tally is remembered (another harness's transcript may be one session of a
-// shared database), and only one that read the file without an error and was not cancelled.
+// tally_transcript(t, window, cancel), remembered per (path, window signature) while the file is unchanged;
+// an unbounded tally of a file that only grew since is extended over the appended lines (result_memo's
+// `extended`). Only a Claude Code transcript's tally is remembered (another harness's transcript may be one
+// session of a shared database), and only one that read the file without an error and was not cancelled.
 std::shared_ptr<const TranscriptTally> remembered_tally(const Transcript& t, const StatsWindow& window,
                                                         const CancelToken* cancel, ResultMemoUse& use);
 

@@ -58,4 +58,20 @@ class StatsFoldSink final : public RecordSink {
 // Does the time window admit the record (a bounded window never admits a record without a timestamp)?
 bool time_window_admits(const TimeWindow& time, const Record& r);
 
+// A tally with what carries it over lines appended since: an unbounded tally's fold, where its read ended
+// and the hash of the file's first line (a rewrite in place changes it).
+struct ResumableTally {
+  TranscriptTally tally;
+  bool resumable = false;  // an unbounded window whose read completed: `fold` and `end` are kept
+  StatsFold fold;
+  uint64_t end = 0;  // the offset just past the last complete line read
+  uint64_t head_hash = 0;
+};
+ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, const CancelToken* cancel);
+// `was` extended over the lines appended to the same file since (the caller checked device and inode):
+// nullopt when it cannot be (a bounded window, a changed first line or line end, a read error), and the
+// transcript is tallied afresh.
+std::optional<ResumableTally> extend_tally(const Transcript& t, const ResumableTally& was,
+                                           const CancelToken* cancel);
+
 }  // namespace csift

@@ -2,8 +2,10 @@
 
 #include <cstdlib>
 
+#include "core/cache/file_stamp.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
+#include "core/scan/file_handle.h"
 #include "tools/stats/stats_fold.h"
 
 namespace csift {
@@ -47,7 +49,9 @@ bool stats_full_parse() {
 
 }  // namespace
 
-TranscriptTally tally_transcript(const Transcript& t, const StatsWindow& window, const CancelToken* cancel) {
+namespace {
+
+ReadOptions stats_read_options(const Transcript& t, const CancelToken* cancel) {
   ReadOptions options;
   if (const RawLineProbes* probes = reader_for(t).raw_probes())
     options.want = [probes](std::string_view line) { return stats_wants(line, *probes); };
@@ -56,27 +60,97 @@ TranscriptTally tally_transcript(const Transcript& t, const StatsWindow& window,
   // stats reads no tool input, raw result, thinking text or image: only the fields its counts and the turn
   // rule need are materialised.
   if (!stats_full_parse()) options.payloads = ReadOptions::Payloads::skip;
-  const TurnRule rule{reader_for(t).turn_opener(), reader_for(t).foreign_lane(t)};
-  StatsFold fold;
+  return options;
+}
+
+TurnRule turn_rule_of(const Transcript& t) {
+  return TurnRule{reader_for(t).turn_opener(), reader_for(t).foreign_lane(t)};
+}
+
+// Where a complete read of the file ended its last complete line.
+uint64_t complete_end(const ReadStats& read, uint64_t begin) {
+  return read.torn_tail ? read.torn_tail_offset : begin + read.bytes;
+}
+
+// The byte before `end` is still a newline: the lines read before are still lines.
+bool still_ends_a_line(const std::string& path, uint64_t end) {
+  if (end == 0) return true;
+  const FileHandle file(path);
+  char last = 0;
+  return file.fd >= 0 && pread_upto(file.fd, &last, 1, end - 1) == 1 && last == '\n';
+}
+
+}  // namespace
+
+ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, const CancelToken* cancel) {
+  const ReadOptions options = stats_read_options(t, cancel);
+  const TurnRule rule = turn_rule_of(t);
+  ResumableTally out;
+  out.head_hash = head_hash_of(t.path).value_or(0);
   ReadStats read;
   if (window.turn) {
     ReadResult held = read_transcript(t, options);
-    fold_turn_window(fold, held.records, window, rule);
+    fold_turn_window(out.fold, held.records, window, rule);
     read = std::move(held);
   } else {
     // Every other window is decided record by record: the records stream through the fold.
-    StatsFoldSink sink(fold, window.time, rule);
+    StatsFoldSink sink(out.fold, window.time, rule);
     read = reader_for(t).read(t, options, sink);
   }
-  TranscriptTally tally;
+  TranscriptTally& tally = out.tally;
   tally.lines = read.lines;
   tally.skipped_lines = read.skipped_lines;
   tally.values_out_of_range = read.values_out_of_range;
   tally.bytes = read.bytes;
   tally.line_types = std::move(read.line_types);
   tally.error = std::move(read.error);
-  fold.finish_into(tally);
-  return tally;
+  out.fold.finish_into(tally);
+  out.resumable = !window.bounded() && tally.error.empty() && !read.cancelled && !read.stopped &&
+                  reader_for(t).raw_lines_are_file_lines();
+  if (out.resumable) {
+    out.end = complete_end(read, 0);
+  } else {
+    out.fold = StatsFold{};  // nothing will extend it: do not hold it
+  }
+  return out;
+}
+
+std::optional<ResumableTally> extend_tally(const Transcript& t, const ResumableTally& was,
+                                           const CancelToken* cancel) {
+  if (!was.resumable) return std::nullopt;
+  const auto head = head_hash_of(t.path);
+  if (!head || *head != was.head_hash || !still_ends_a_line(t.path, was.end)) return std::nullopt;
+  const bool was_torn = was.tally.bytes > was.end;
+  ReadOptions options = stats_read_options(t, cancel);
+  options.begin = was.end;
+  options.first_line = was.tally.lines - (was_torn ? 1 : 0) + 1;
+  ResumableTally out = was;
+  const TimeWindow unbounded;
+  const TurnRule rule = turn_rule_of(t);  // the sink holds references: both outlive the read
+  StatsFoldSink sink(out.fold, unbounded, rule);
+  ReadStats read = reader_for(t).read(t, options, sink);
+  if (!read.error.empty() || read.cancelled || read.stopped) return std::nullopt;
+  // The torn line the earlier read counted is read again from its start, now complete or still torn.
+  TranscriptTally& tally = out.tally;
+  if (was_torn) {
+    --tally.lines;
+    --tally.skipped_lines;
+    if (auto it = tally.line_types.find("(torn)"); it != tally.line_types.end() && --it->second == 0)
+      tally.line_types.erase(it);
+  }
+  tally.lines += read.lines;
+  tally.skipped_lines += read.skipped_lines;
+  tally.values_out_of_range += read.values_out_of_range;
+  tally.bytes = was.end + read.bytes;
+  for (const auto& [type, n] : read.line_types)
+    tally.line_types[type] += n;
+  out.fold.finish_into(tally);
+  out.end = complete_end(read, was.end);
+  return out;
+}
+
+TranscriptTally tally_transcript(const Transcript& t, const StatsWindow& window, const CancelToken* cancel) {
+  return tally_resumable(t, window, cancel).tally;
 }
 
 }  // namespace csift

@@ -101,6 +101,7 @@ void add_tally(ReadStats& stats, const LineTally& t) {
 void account_torn_tail(const ScanStats& scan, const ReadOptions& opts, ReadStats& stats, RecordSink& sink) {
   if (!scan.torn_tail || stats.stopped) return;
   stats.torn_tail = true;
+  stats.torn_tail_offset = scan.torn_tail_offset;
   ++stats.lines;
   ++stats.skipped_lines;
   sink.skipped({scan.torn_tail_line, "torn final line (no newline)"});
@@ -126,7 +127,7 @@ ReadStats read_sequential(const Transcript& t, const ReadOptions& opts, RecordSi
         if (opts.on_bytes) opts.on_bytes(consumed);
         return !stopped && !(opts.cancel && opts.cancel->is_cancelled());
       },
-      0, UINT64_MAX, 1, opts.cancel);
+      opts.begin, UINT64_MAX, opts.first_line, opts.cancel);
   ReadStats stats;
   stats.error = scan.error;
   stats.bytes = scan.bytes;
@@ -296,7 +297,7 @@ class ClaudeCodeReader final : public TranscriptReader {
   std::string_view harness() const override { return kClaudeCodeHarness; }
 
   ReadStats read(const Transcript& t, const ReadOptions& opts, RecordSink& sink) const override {
-    return opts.sequential ? read_sequential(t, opts, sink) : read_parallel(t, opts, sink);
+    return opts.sequential || opts.begin ? read_sequential(t, opts, sink) : read_parallel(t, opts, sink);
   }
 
   bool decode(std::string_view line, Record& out, std::string& error) const override {
