@@ -45,14 +45,42 @@ std::vector<uint64_t> chunk_starts(int fd, uint64_t size, uint64_t chunk_bytes) 
   return starts;
 }
 
+// How a file splits into chunks: `starts` empty when it is read as one chunk (below the threshold, or it
+// cannot be stat'ed: the one-chunk scan then reports why), `error` set when it cannot be opened.
+struct ChunkLayout {
+  std::vector<uint64_t> starts;
+  uint64_t size = 0;
+  std::string error;
+};
+
+ChunkLayout lay_out_chunks(const std::string& path, uint64_t threshold, uint64_t chunk_bytes) {
+  ChunkLayout layout;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || st.st_size < 0 || static_cast<uint64_t>(st.st_size) < threshold ||
+      chunk_bytes == 0)
+    return layout;
+  const FileHandle file(path);
+  if (file.fd < 0) {
+    layout.error = "cannot open " + path + ": " + std::strerror(errno);
+    return layout;
+  }
+  layout.size = static_cast<uint64_t>(st.st_size);
+  layout.starts = chunk_starts(file.fd, layout.size, chunk_bytes);
+  return layout;
+}
+
 }  // namespace
 
 ScanStats scan_parallel(const std::string& path,
                         const std::function<bool(size_t chunk, const LineBlock&)>& fn, ChunkPlan* plan_out,
                         const CancelToken* cancel, uint64_t threshold, uint64_t chunk_bytes) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || st.st_size < 0 || static_cast<uint64_t>(st.st_size) < threshold ||
-      chunk_bytes == 0) {
+  ChunkLayout layout = lay_out_chunks(path, threshold, chunk_bytes);
+  ScanStats total;
+  if (!layout.error.empty()) {
+    total.error = std::move(layout.error);
+    return total;
+  }
+  if (layout.starts.empty()) {
     if (plan_out) {
       plan_out->chunks = 1;
       plan_out->first_line.assign(1, 1);
@@ -61,14 +89,8 @@ ScanStats scan_parallel(const std::string& path,
     return scanner.scan(
         path, [&](const LineBlock& block) { return fn(0, block); }, 0, UINT64_MAX, 1, cancel);
   }
-  FileHandle file(path);
-  ScanStats total;
-  if (file.fd < 0) {
-    total.error = "cannot open " + path + ": " + std::strerror(errno);
-    return total;
-  }
-  const uint64_t size = static_cast<uint64_t>(st.st_size);
-  std::vector<uint64_t> starts = chunk_starts(file.fd, size, chunk_bytes);
+  const uint64_t size = layout.size;
+  const std::vector<uint64_t> starts = std::move(layout.starts);
   const size_t chunks = starts.size();
   std::vector<uint64_t> ends(chunks);
   for (size_t i = 0; i < chunks; ++i)
@@ -147,9 +169,13 @@ void lower_to(std::atomic<size_t>& v, size_t to) {
 ScanStats scan_parallel_ordered(const std::string& path, const ChunkConsumerFactory& make,
                                 const CancelToken* cancel, uint64_t threshold, uint64_t chunk_bytes,
                                 size_t max_live_chunks) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || st.st_size < 0 || static_cast<uint64_t>(st.st_size) < threshold ||
-      chunk_bytes == 0) {
+  ChunkLayout layout = lay_out_chunks(path, threshold, chunk_bytes);
+  ScanStats total;
+  if (!layout.error.empty()) {
+    total.error = std::move(layout.error);
+    return total;
+  }
+  if (layout.starts.empty()) {
     std::unique_ptr<ChunkConsumer> only = make(0);
     bool stopped = false;
     LineScanner scanner;
@@ -159,14 +185,8 @@ ScanStats scan_parallel_ordered(const std::string& path, const ChunkConsumerFact
     if (!only->deliver(1)) stats.stopped = true;
     return stats;
   }
-  FileHandle file(path);
-  ScanStats total;
-  if (file.fd < 0) {
-    total.error = "cannot open " + path + ": " + std::strerror(errno);
-    return total;
-  }
-  const uint64_t size = static_cast<uint64_t>(st.st_size);
-  const std::vector<uint64_t> starts = chunk_starts(file.fd, size, chunk_bytes);
+  const uint64_t size = layout.size;
+  const std::vector<uint64_t> starts = std::move(layout.starts);
   const size_t chunks = starts.size();
   if (max_live_chunks == 0)
     max_live_chunks = 2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency());

@@ -91,7 +91,6 @@ int64_t int_of(od::value v) {
 
 struct RecordParser::Impl {
   od::parser parser;
-  od::parser sub_parser;  // re-walks a tool_result content array after its raw text was taken
   simdjson::dom::parser dom;
   std::unique_ptr<char[]> buf;
   size_t cap = 0;
@@ -107,15 +106,13 @@ struct RecordParser::Impl {
     std::memcpy(buf.get(), line.data(), line.size());
     std::memset(buf.get() + line.size(), ' ', simdjson::SIMDJSON_PADDING);
   }
-  // Bytes readable from p to the end of the buffer (the padding a sub-parse needs).
-  size_t capacity_from(const char* p) const { return cap - static_cast<size_t>(p - buf.get()); }
 
   void parse_top(od::object obj, Record& r);
   void parse_message(od::object obj, Message& m);
   void parse_block(od::object obj, Block& b);
   void parse_tool_result_content(od::value v, Block& b);
   void parse_usage(od::object obj, Usage& u);
-  void parse_tool_result_text(od::array arr, Block& b);
+  void flatten_result_parts(od::array parts, Block& b, bool with_sources);
   void parse_tool_use_result(od::value v, Record& r);
   void parse_image_source(od::value v, ImageRef& img);
 };
@@ -161,9 +158,8 @@ void RecordParser::Impl::parse_usage(od::object obj, Usage& u) {
   }
 }
 
-// tool_result content: flatten text parts, count image parts (the raw JSON is not kept: no reader wants it,
-// and it doubled every result's bytes in memory). The array's span is taken first (it consumes the value),
-// then a second parser walks that same span inside the padded buffer.
+// tool_result content: a string as it is, or an array's text parts flattened and image parts counted (the raw
+// JSON is not kept: no reader wants it, and it doubled every result's bytes in memory).
 void RecordParser::Impl::parse_tool_result_content(od::value v, Block& b) {
   od::json_type t = v.type().value();
   if (t == od::json_type::string) {
@@ -171,12 +167,14 @@ void RecordParser::Impl::parse_tool_result_content(od::value v, Block& b) {
     return;
   }
   if (t != od::json_type::array) return;
-  od::array arr = v.get_array();
-  if (sparse) return parse_tool_result_text(arr, b);
-  std::string_view raw = arr.raw_json().value();
-  od::document sub = sub_parser.iterate(raw.data(), raw.size(), capacity_from(raw.data())).value();
+  flatten_result_parts(v.get_array(), b, /*with_sources=*/!sparse);
+}
+
+// A tool_result's content parts: the text parts flattened into content_text, the image parts counted, and
+// with_sources each image's source read (a sparse read wants none: no payload hashed).
+void RecordParser::Impl::flatten_result_parts(od::array parts, Block& b, bool with_sources) {
   bool first_text = true;
-  for (auto elem : sub.get_array()) {
+  for (auto elem : parts) {
     od::value part = elem.value();
     if (part.type().value() != od::json_type::object) continue;
     std::string type, text;
@@ -187,38 +185,12 @@ void RecordParser::Impl::parse_tool_result_content(od::value v, Block& b) {
         take_string(field.value(), type);
       else if (k == "text")
         take_string(field.value(), text);
-      else if (k == "source")
+      else if (with_sources && k == "source")
         parse_image_source(field.value(), img);
     }
     if (type == "image") {
       ++b.content_images;
       b.images.push_back(std::move(img));
-    } else if (type == "text") {
-      if (!first_text) b.content_text += '\n';
-      b.content_text += text;
-      first_text = false;
-    }
-  }
-}
-
-// A sparse read's tool_result content: the text parts flattened and the image parts counted, in one walk,
-// with no raw copy and no image payload hashed.
-void RecordParser::Impl::parse_tool_result_text(od::array arr, Block& b) {
-  bool first_text = true;
-  for (auto elem : arr) {
-    od::value part = elem.value();
-    if (part.type().value() != od::json_type::object) continue;
-    std::string type, text;
-    for (auto field : part.get_object()) {
-      std::string_view k = field.unescaped_key().value();
-      if (k == "type")
-        take_string(field.value(), type);
-      else if (k == "text")
-        take_string(field.value(), text);
-    }
-    if (type == "image") {
-      ++b.content_images;
-      b.images.emplace_back();
     } else if (type == "text") {
       if (!first_text) b.content_text += '\n';
       b.content_text += text;
