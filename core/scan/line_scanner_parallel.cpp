@@ -46,14 +46,14 @@ std::vector<uint64_t> chunk_starts(int fd, uint64_t size, uint64_t chunk_bytes) 
 }
 
 // How a file splits into chunks: `starts` empty when it is read as one chunk (below the threshold, or it
-// cannot be stat'ed: the one-chunk scan then reports why), `error` set when it cannot be opened.
+// cannot be stat'ed: the one-chunk scan then reports why); `error` set when it cannot be opened.
 struct ChunkLayout {
   std::vector<uint64_t> starts;
   uint64_t size = 0;
-  std::string error;
 };
 
-ChunkLayout lay_out_chunks(const std::string& path, uint64_t threshold, uint64_t chunk_bytes) {
+ChunkLayout lay_out_chunks(const std::string& path, uint64_t threshold, uint64_t chunk_bytes,
+                           std::string& error) {
   ChunkLayout layout;
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || st.st_size < 0 || static_cast<uint64_t>(st.st_size) < threshold ||
@@ -61,7 +61,7 @@ ChunkLayout lay_out_chunks(const std::string& path, uint64_t threshold, uint64_t
     return layout;
   const FileHandle file(path);
   if (file.fd < 0) {
-    layout.error = "cannot open " + path + ": " + std::strerror(errno);
+    error = "cannot open " + path + ": " + std::strerror(errno);
     return layout;
   }
   layout.size = static_cast<uint64_t>(st.st_size);
@@ -74,12 +74,9 @@ ChunkLayout lay_out_chunks(const std::string& path, uint64_t threshold, uint64_t
 ScanStats scan_parallel(const std::string& path,
                         const std::function<bool(size_t chunk, const LineBlock&)>& fn, ChunkPlan* plan_out,
                         const CancelToken* cancel, uint64_t threshold, uint64_t chunk_bytes) {
-  ChunkLayout layout = lay_out_chunks(path, threshold, chunk_bytes);
   ScanStats total;
-  if (!layout.error.empty()) {
-    total.error = std::move(layout.error);
-    return total;
-  }
+  ChunkLayout layout = lay_out_chunks(path, threshold, chunk_bytes, total.error);
+  if (!total.error.empty()) return total;
   if (layout.starts.empty()) {
     if (plan_out) {
       plan_out->chunks = 1;
@@ -169,12 +166,9 @@ void lower_to(std::atomic<size_t>& v, size_t to) {
 ScanStats scan_parallel_ordered(const std::string& path, const ChunkConsumerFactory& make,
                                 const CancelToken* cancel, uint64_t threshold, uint64_t chunk_bytes,
                                 size_t max_live_chunks) {
-  ChunkLayout layout = lay_out_chunks(path, threshold, chunk_bytes);
   ScanStats total;
-  if (!layout.error.empty()) {
-    total.error = std::move(layout.error);
-    return total;
-  }
+  ChunkLayout layout = lay_out_chunks(path, threshold, chunk_bytes, total.error);
+  if (!total.error.empty()) return total;
   if (layout.starts.empty()) {
     std::unique_ptr<ChunkConsumer> only = make(0);
     bool stopped = false;
