@@ -63,7 +63,7 @@ std::shared_ptr<const TranscriptTally> remembered_tally(const Transcript& t, con
   // change, or a bounded window, tallies the transcript afresh.
   const auto remembered = recall_extend_or_compute(
       memo, use, kTallyKind, t.path, signature, discovered_stamp(t),
-      [&] { return tally_resumable(t, window, cancel); },
+      [&] { return tally_resumable(t, window, cancel, /*keep_fold=*/memo != nullptr); },
       [&](const ResumableTally& was, const FileStamp&) { return extend_tally(t, was, cancel); },
       [cancel](const ResumableTally& r) {
         return r.tally.error.empty() && !(cancel && cancel->is_cancelled());

@@ -40,6 +40,17 @@ struct StatsFold {
   int turn_count() const { return static_cast<int>(root_openers + opener_parents.size()); }
   // Writes the per-record figures into `tally` (its file facts are left alone).
   void finish_into(TranscriptTally& tally) const;
+  // A fold kept beside its finished tally need not hold the tally's copies of the ledger and record keys
+  // (the bulk of both): it takes them back before it goes on. Keys come back sorted and unique, which
+  // finishing makes of them anyway.
+  void drop_what_the_tally_holds() {
+    ledger = TokenLedger{};
+    record_keys = {};
+  }
+  void take_back_from(const TranscriptTally& tally) {
+    ledger = tally.ledger;
+    record_keys = tally.record_keys;
+  }
 };
 
 // Folds the records a time window admits as a read pushes them.
@@ -67,7 +78,9 @@ struct ResumableTally {
   uint64_t end = 0;  // the offset just past the last complete line read
   uint64_t head_hash = 0;
 };
-ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, const CancelToken* cancel);
+// keep_fold: keep what an extension needs (a server's memo will remember the tally); the CLI keeps none.
+ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, const CancelToken* cancel,
+                               bool keep_fold);
 // `was` extended over the lines appended to the same file since (the caller checked device and inode):
 // nullopt when it cannot be (a bounded window, a changed first line or line end, a read error), and the
 // transcript is tallied afresh.

@@ -82,11 +82,12 @@ bool still_ends_a_line(const std::string& path, uint64_t end) {
 
 }  // namespace
 
-ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, const CancelToken* cancel) {
+ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, const CancelToken* cancel,
+                               bool keep_fold) {
   const ReadOptions options = stats_read_options(t, cancel);
   const TurnRule rule = turn_rule_of(t);
   ResumableTally out;
-  out.head_hash = head_hash_of(t.path).value_or(0);
+  if (keep_fold) out.head_hash = head_hash_of(t.path).value_or(0);
   ReadStats read;
   if (window.turn) {
     ReadResult held = read_transcript(t, options);
@@ -105,10 +106,11 @@ ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, c
   tally.line_types = std::move(read.line_types);
   tally.error = std::move(read.error);
   out.fold.finish_into(tally);
-  out.resumable = !window.bounded() && tally.error.empty() && !read.cancelled && !read.stopped &&
+  out.resumable = keep_fold && !window.bounded() && tally.error.empty() && !read.cancelled && !read.stopped &&
                   reader_for(t).raw_lines_are_file_lines();
   if (out.resumable) {
     out.end = complete_end(read, 0);
+    out.fold.drop_what_the_tally_holds();
   } else {
     out.fold = StatsFold{};  // nothing will extend it: do not hold it
   }
@@ -125,6 +127,7 @@ std::optional<ResumableTally> extend_tally(const Transcript& t, const ResumableT
   options.begin = was.end;
   options.first_line = was.tally.lines - (was_torn ? 1 : 0) + 1;
   ResumableTally out = was;
+  out.fold.take_back_from(was.tally);
   const TimeWindow unbounded;
   const TurnRule rule = turn_rule_of(t);  // the sink holds references: both outlive the read
   StatsFoldSink sink(out.fold, unbounded, rule);
@@ -145,12 +148,13 @@ std::optional<ResumableTally> extend_tally(const Transcript& t, const ResumableT
   for (const auto& [type, n] : read.line_types)
     tally.line_types[type] += n;
   out.fold.finish_into(tally);
+  out.fold.drop_what_the_tally_holds();
   out.end = complete_end(read, was.end);
   return out;
 }
 
 TranscriptTally tally_transcript(const Transcript& t, const StatsWindow& window, const CancelToken* cancel) {
-  return tally_resumable(t, window, cancel).tally;
+  return tally_resumable(t, window, cancel, /*keep_fold=*/false).tally;
 }
 
 }  // namespace csift
