@@ -6,7 +6,8 @@
 // variant spells everything else its answer depends on (a window, a flag). It answers only while the file's
 // FileStamp is the one taken BEFORE the result was computed, and a result is remembered only when the stamp
 // after computing is the same, so a file written during the read is never remembered. Any change (an
-// append, a rewrite, a replaced file) makes the file's entries stale: they are recomputed from scratch.
+// append, a rewrite, a replaced file) makes the file's entries stale: they are recomputed from scratch,
+// unless the caller can extend a result over the lines a grown file appended (recall_extend_or_compute).
 // A result made from other remembered results rather than from a file (a list row from its probe, stats'
 // shared records from the tallies) is kept under an empty stamp and proves its inputs itself: it holds them
 // weakly and matches only the very objects it was made from.
