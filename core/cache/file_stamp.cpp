@@ -33,4 +33,9 @@ std::optional<uint64_t> head_hash_of(const std::string& path) {
   return std::hash<std::string_view>{}(line);
 }
 
+bool appended_since(const std::string& path, uint64_t head_hash, uint64_t end) {
+  const auto head = head_hash_of(path);
+  return head && *head == head_hash && line_ends_at(path, end);  // else rewritten, not appended to
+}
+
 }  // namespace csift

@@ -20,6 +20,11 @@ inline constexpr size_t kHeadBytes = 4096;
 // The hash of the file's first line (up to kHeadBytes), or nullopt when it cannot be read: a memo extending
 // a grown file's entry checks it, since a file rewritten in place keeps its device and inode.
 std::optional<uint64_t> head_hash_of(const std::string& path);
+// The file at `path` is, past its stamp's say, the one an earlier read saw with more lines appended: its
+// first line still hashes to `head_hash` and the byte before `end` (where that read's last complete line
+// ended) is still a newline. What every extension of a grown file's remembered result checks before it reads
+// on.
+bool appended_since(const std::string& path, uint64_t head_hash, uint64_t end);
 // The same file (device and inode), larger now: what a memo may extend over the appended bytes instead of
 // recomputing (after checking the first line's hash, which a rewrite changes).
 inline bool grew_from(const FileStamp& was, const FileStamp& now) {

@@ -34,4 +34,13 @@ inline ssize_t pread_upto(int fd, char* dst, size_t n, uint64_t offset) {
   return static_cast<ssize_t>(done);
 }
 
+// The byte before `end` is a newline (or `end` is 0): a read that ended its last complete line there still
+// finds its lines where it left them, so an extension may read on from `end`.
+inline bool line_ends_at(const std::string& path, uint64_t end) {
+  if (end == 0) return true;
+  const FileHandle file(path);
+  char last = 0;
+  return file.fd >= 0 && pread_upto(file.fd, &last, 1, end - 1) == 1 && last == '\n';
+}
+
 }  // namespace csift

@@ -74,13 +74,9 @@ LineIndex index_lines(const std::string& path, const CancelToken* cancel, uint64
 LineIndex extend_line_index(const std::string& path, const LineIndex& was, const CancelToken* cancel) {
   LineIndex index = was;
   index.error.clear();
-  if (was.end > 0) {
-    const FileHandle file(path);
-    char last = 0;
-    if (file.fd < 0 || pread_upto(file.fd, &last, 1, was.end - 1) != 1 || last != '\n') {
-      index.error = "the line ending the indexed part is gone: " + path + " was rewritten";
-      return index;
-    }
+  if (!line_ends_at(path, was.end)) {
+    index.error = "the line ending the indexed part is gone: " + path + " was rewritten";
+    return index;
   }
   count_from_end(path, index, cancel);
   return index;

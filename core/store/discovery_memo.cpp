@@ -22,7 +22,7 @@ DirEntries list_dir_entries(const fs::path& dir) {
 
 // A directory_entry holds its full path and a few words of cached status.
 size_t dir_entries_cost(const DirEntries& entries) {
-  size_t cost = sizeof(DirEntries) + entries.capacity() * sizeof(fs::directory_entry);
+  size_t cost = entries.capacity() * sizeof(fs::directory_entry);
   for (const fs::directory_entry& e : entries)
     cost += e.path().native().capacity() + 1;
   return cost;
@@ -54,13 +54,11 @@ std::shared_ptr<const DirEntries> remembered_dir_entries(const fs::path& dir) {
   const int64_t began = realtime_ns();
   const std::optional<FileStamp> before = stamp_file(dir.native());
   if (!before) return std::make_shared<const DirEntries>();  // no such directory: nothing to list
-  const std::string key = result_memo_key("dir-entries", dir.native(), "");
-  if (auto hit = memo->find(key, result_type_tag<DirEntries>(), *before))
-    return std::static_pointer_cast<const DirEntries>(hit);
-  auto made = std::make_shared<const DirEntries>(list_dir_entries(dir));
-  if (settled_stamp(*before, began) && stamp_file(dir.native()) == before)
-    memo->remember(key, result_type_tag<DirEntries>(), *before, made, dir_entries_cost(*made));
-  return made;
+  ResultMemoUse unreported;                                  // discovery has no per-call report
+  return recall_or_compute(
+      memo, unreported, ResultKind<DirEntries>{"dir-entries"}, dir.native(), "", before,
+      [&] { return list_dir_entries(dir); }, [&](const DirEntries&) { return settled_stamp(*before, began); },
+      dir_entries_cost);
 }
 
 }  // namespace csift

@@ -61,19 +61,17 @@ AgentMeta remembered_agent_meta(const std::string& path, Read&& read) {
   const int64_t began = realtime_ns();
   const std::optional<FileStamp> before = stamp_file(path);
   if (!before) return AgentMeta{};  // absent: nothing to read (read() would find no file either)
-  const std::string key = result_memo_key("agent-meta", path, "");
-  if (auto hit = memo->find(key, result_type_tag<AgentMeta>(), *before))
-    return *std::static_pointer_cast<const AgentMeta>(hit);
-  auto made = std::make_shared<const AgentMeta>(read());
-  if (settled_stamp(*before, began) && stamp_file(path) == before) {
-    size_t cost = sizeof(AgentMeta);
-    for (const std::string* s :
-         {&made->agent_type, &made->description, &made->spawn_tool_use_id, &made->parent_agent_id,
-          &made->agent_name, &made->team_name, &made->task_kind})
-      cost += held_bytes(*s);
-    memo->remember(key, result_type_tag<AgentMeta>(), *before, made, cost);
-  }
-  return *made;
+  ResultMemoUse unreported;         // discovery has no per-call report
+  return *recall_or_compute(
+      memo, unreported, ResultKind<AgentMeta>{"agent-meta"}, path, "", before, read,
+      [&](const AgentMeta&) { return settled_stamp(*before, began); },
+      [](const AgentMeta& m) {
+        size_t cost = 0;
+        for (const std::string* s : {&m.agent_type, &m.description, &m.spawn_tool_use_id, &m.parent_agent_id,
+                                     &m.agent_name, &m.team_name, &m.task_kind})
+          cost += held_bytes(*s);
+        return cost;
+      });
 }
 
 }  // namespace csift

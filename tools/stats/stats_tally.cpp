@@ -5,7 +5,6 @@
 #include "core/cache/file_stamp.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
-#include "core/scan/file_handle.h"
 #include "tools/stats/stats_fold.h"
 
 namespace csift {
@@ -72,14 +71,6 @@ uint64_t complete_end(const ReadStats& read, uint64_t begin) {
   return read.torn_tail ? read.torn_tail_offset : begin + read.bytes;
 }
 
-// The byte before `end` is still a newline: the lines read before are still lines.
-bool still_ends_a_line(const std::string& path, uint64_t end) {
-  if (end == 0) return true;
-  const FileHandle file(path);
-  char last = 0;
-  return file.fd >= 0 && pread_upto(file.fd, &last, 1, end - 1) == 1 && last == '\n';
-}
-
 }  // namespace
 
 ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, const CancelToken* cancel,
@@ -120,8 +111,7 @@ ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, c
 std::optional<ResumableTally> extend_tally(const Transcript& t, const ResumableTally& was,
                                            const CancelToken* cancel) {
   if (!was.resumable) return std::nullopt;
-  const auto head = head_hash_of(t.path);
-  if (!head || *head != was.head_hash || !still_ends_a_line(t.path, was.end)) return std::nullopt;
+  if (!appended_since(t.path, was.head_hash, was.end)) return std::nullopt;
   const bool was_torn = was.tally.bytes > was.end;
   ReadOptions options = stats_read_options(t, cancel);
   options.begin = was.end;
