@@ -73,11 +73,17 @@ def rg_seconds(argv):
 
 
 def memo_of(sc):
-    memo = (sc or {}).get("summary", {}).get("scan_memo")
-    if not memo:
-        return ""
-    return (f" (memo: {memo.get('hits', 0)} hits, {memo.get('misses', 0)} misses, "
-            f"{memo.get('bytes_not_read', 0) / 2**20:.0f} MiB not read, {memo.get('bytes_held', 0) / 2**20:.0f} MiB held)")
+    summary = (sc or {}).get("summary", {})
+    memo = summary.get("scan_memo")
+    census = summary.get("result_memo") if "scan_memo" in summary else None
+    out = ""
+    if memo:
+        out += (f" (memo: {memo.get('hits', 0)} hits, {memo.get('misses', 0)} misses, "
+                f"{memo.get('bytes_not_read', 0) / 2**20:.0f} MiB not read, "
+                f"{memo.get('bytes_held', 0) / 2**20:.0f} MiB held)")
+    if census and (census.get("hits") or census.get("misses")):
+        out += f" (label censuses: {census.get('hits', 0)} hits, {census.get('misses', 0)} misses)"
+    return out
 
 
 def main():
@@ -107,6 +113,10 @@ def main():
         dict(search, pattern="quuxzanzibarvelour"), rg + ["-c", "-F", "quuxzanzibarvelour"])
     row("search rare literal ENOSPC, third call", "search", dict(search, pattern="ENOSPC"),
         rg + ["-c", "-F", "ENOSPC"])
+    row("search -t user.message, first label-only call", "search",
+        dict(search, pattern="", label=["user.message"]), rg + ["-c", '"role":"user"'])
+    row("search -t agent, second label-only call", "search",
+        dict(search, pattern="", label=["assistant"]), rg + ["-c", '"role":"assistant"'])
     row("list, first call", "list", {"max_count": 0, "format": "json"}, rg + ["-c", "x"])
     row("list, second call", "list", {"max_count": 0, "format": "json"}, rg + ["-c", "x"])
     row("stats, first call", "stats", {"max_count": 0, "format": "json"}, rg + ["-c", "x"])

@@ -29,6 +29,15 @@ WARM_CALLS = [
     ("search", {"pattern": PLANTED, "attachments": True, "count_only": True}),
     ("search", {"pattern": "xylophonezebraquartz", "resolve_persisted": True, "count_only": True}),
     ("search", {"pattern": PLANTED, "count_by": "session"}),
+    # Empty patterns counted under label filters: the second call is counted from the remembered label
+    # censuses, whatever the filter, as long as the record-type gates are the same (a snapshot selector parses
+    # another set of records, so it takes its own census).
+    ("search", {"pattern": "", "label": ["user.message"], "count_only": True}),
+    ("search", {"pattern": "", "label": ["agent"], "sessions_with_matches": True}),
+    ("search", {"pattern": "", "label": ["user"], "count_only": True}),
+    ("search", {"pattern": "", "label_not": ["agent.tool.*"], "count_only": True}),
+    ("search", {"pattern": "", "label": ["harness.meta.snapshot"], "count_only": True}),
+    ("search", {"pattern": "", "count_only": True}),
     ("list", {"max_count": 0}),
     ("stats", {"max_count": 0}),
     # show --raw counts lines from the end and seeks by the remembered line index (extended over appends),
@@ -96,7 +105,7 @@ class WarmMemoMatchesUncached(unittest.TestCase):
     def compare_all(self, stage):
         """Every call on both servers (twice on the warm one); returns the warm one's memo tallies summed."""
         used = {"hits": 0, "appended": 0, "rendered_hits": 0, "covers_built": 0, "result_hits": 0,
-                "result_extended": 0}
+                "result_extended": 0, "census_hits": 0}
         for tool, args in WARM_CALLS:
             uncached = self.call("uncached", tool, args)
             self.assertNotIn("result_memo", uncached["summary"])
@@ -108,6 +117,8 @@ class WarmMemoMatchesUncached(unittest.TestCase):
                 if tool in ("list", "stats", "show"):
                     used["result_hits"] += got["summary"]["result_memo"]["hits"]
                     used["result_extended"] += got["summary"]["result_memo"]["extended"]
+                if tool == "search" and "result_memo" in got["summary"]:
+                    used["census_hits"] += got["summary"]["result_memo"]["hits"]
                 self.assertEqual(without_memo(got), expected, f"{stage}, {round_} warm call: {tool} {args}")
         return used
 
@@ -123,6 +134,7 @@ class WarmMemoMatchesUncached(unittest.TestCase):
         self.assertGreater(used["covers_built"], 0)
         self.assertGreater(used["rendered_hits"], 0)
         self.assertGreater(used["result_hits"], 0)
+        self.assertGreater(used["census_hits"], 0)
         first = self.call("warm", "search", {"pattern": PLANTED, "count_only": True})
         self.assertEqual(first["summary"]["matched_records"], 0)
         record = json.dumps({"type": "user", "uuid": "warm-append-1", "parentUuid": None,
@@ -136,7 +148,9 @@ class WarmMemoMatchesUncached(unittest.TestCase):
         self.assertGreater(self.compare_all("after a torn append")["appended"], 0)
         self.append(record[40:] + "\n")
         # show's line index was extended over the appended bytes, not counted again.
-        self.assertGreater(self.compare_all("after the append")["result_extended"], 0)
+        used = self.compare_all("after the append")
+        self.assertGreater(used["result_extended"], 0)
+        self.assertGreater(used["census_hits"], 0)
         after = self.call("warm", "search", {"pattern": PLANTED, "count_only": True})
         self.assertEqual(after["summary"]["matched_records"], 1)
         self.assertIn("scan_memo", after["summary"])

@@ -42,7 +42,8 @@ HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, 
   return in;
 }
 
-ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel) {
+ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel,
+                                      const EntryVisitor& visit) {
   const TranscriptReader& reader = reader_for(ct.transcript);
   ct.turns = assign_turns(ct.read.records, reader.turn_opener(), reader.foreign_lane(ct.transcript));
   ct.entries.clear();
@@ -63,6 +64,7 @@ ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToke
     if (e.superseded_draft) relabel_as_draft(records[i], e.units);
     ct.pairing.add_record(records[i]);
     ct.entries.push_back(std::move(e));
+    if (visit) visit(ct, ct.entries.back(), i);
   }
   ct.transcript_entries = ct.entries.size();
   return ctx;
@@ -70,7 +72,8 @@ ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToke
 
 ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
                                                 const CancelToken* cancel,
-                                                const std::function<bool(std::string_view)>& want) {
+                                                const std::function<bool(std::string_view)>& want,
+                                                const EntryVisitor& visit) {
   ClassifiedTranscript ct;
   ct.transcript = t;
   ct.owner = TranscriptIdentity::of(t);
@@ -79,7 +82,7 @@ ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_
   options.want = want;
   ct.read = read_transcript(t, options);
   if (!ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + ct.read.error);
-  ClassifyContext ctx = classify_read_records(ct, cancel);
+  ClassifyContext ctx = classify_read_records(ct, cancel, visit);
   if (!merge_sidecar || t.is_subagent) return ct;
   ct.sidecar = read_unresolved_pending(t, ct.read.records);
   for (const auto& p : ct.sidecar.pending) {
@@ -90,6 +93,7 @@ ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_
     e.source = RecordSource::elicitation_sidecar;
     ct.pairing.add_record(p.record);
     ct.entries.push_back(std::move(e));
+    if (visit) visit(ct, ct.entries.back(), ct.entries.size() - 1);
   }
   return ct;
 }

@@ -61,13 +61,20 @@ HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, 
 // The classifier's per-transcript context: owner, lane, parent, and whether the file is a /fork clone.
 ClassifyContext classify_context_for(const Transcript& t, const std::vector<Record>& records);
 
+// Sees each entry as soon as it is classified, in entries order (index into ct.entries; ct's turns are
+// assigned by then). A caller that only counts may empty e.units there, so the units of a large transcript
+// are never all held at once.
+using EntryVisitor = std::function<void(const ClassifiedTranscript& ct, ClassifiedEntry& e, size_t index)>;
+
 // (Re)builds turns, entries and the pairing index from ct.read.records (file order), without the sidecar:
 // the loader's second half, and how a sparse search rebuilds its model after reading more lines. Returns
 // the classifier's context after the last record (the sidecar's records are classified in it).
-ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel);
+ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel,
+                                      const EntryVisitor& visit = {});
 
 ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
                                                 const CancelToken* cancel,
-                                                const std::function<bool(std::string_view)>& want = {});
+                                                const std::function<bool(std::string_view)>& want = {},
+                                                const EntryVisitor& visit = {});
 
 }  // namespace csift

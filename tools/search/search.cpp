@@ -7,6 +7,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/cache/scan_memo.h"
+#include "tools/common/result_memo_report.h"
 #include "tools/common/span_args.h"
 #include "tools/common/unread_report.h"
 #include "tools/search/search_envelope.h"
@@ -89,6 +90,7 @@ void summarize_scan(Envelope& env, const SearchRequest& req, const Scope& scope,
   env.summary["excluded_by_label"] = nullptr;
   env.summary["gated_leaves_unreached"] = gated_leaves_unreached(req);
   if (scan.memo_active) env.summary["scan_memo"] = scan_memo_json(scan);
+  if (scan.census_use) report_result_memo(env, *scan.census_use);
   if (sidecar) env.notes.push_back("with elicitation sidecar");
   if (scan.too_complex_lines > 0) {
     env.notes.push_back(

@@ -53,7 +53,7 @@ bool has_sidecar(const Transcript& t) {
 }
 
 SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
-                           double needle_line_share, RawLineSketcher* raw) {
+                           double needle_line_share, RawLineSketcher* raw, const EntryVisitor& visit) {
   SearchLoad load;
   const bool sidecar = has_sidecar(t);
   // A needle on a fifth of the lines or more (a common word): piecemeal
@@ -65,7 +65,7 @@ SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const
     std::function<bool(std::string_view)> want;
     if (!sidecar && probes)
       want = [&pf, probes](std::string_view line) { return pf.label_candidate(line, *probes); };
-    load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, cancel, want);
+    load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, cancel, want, visit);
     return load;
   }
   load.sparse = true;

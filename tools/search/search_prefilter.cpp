@@ -77,6 +77,11 @@ bool SearchPrefilter::label_candidate(std::string_view line, const RawLineProbes
   return true;
 }
 
+std::string SearchPrefilter::label_gates() const {
+  return std::string("queue=") + (queue_ ? "1" : "0") + ",snapshot=" + (snapshot_ ? "1" : "0") +
+         ",attachment=" + (attachments_ ? "1" : "0");
+}
+
 double SearchPrefilter::needle_line_share(std::string_view block) const {
   const uint64_t lines = count_newlines(block.data(), block.size());
   if (lines < 32) return 0;  // too few lines to say how common the pattern is

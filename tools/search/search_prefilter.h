@@ -39,6 +39,9 @@ class SearchPrefilter {
   // `stamp` or the read failed.
   void remember_cover(const Transcript& t, const FileStamp& stamp, const ClassifiedTranscript& ct,
                       GramSketch&& raw) const;
+  // The label-candidate gates a load parses under (which gated record types label_candidate admits): a
+  // label census taken under one set of gates answers only calls with the same.
+  std::string label_gates() const;
   // This call's use of the scan memo (all zero without one).
   const MemoTally& memo_tally() const { return tally_; }
 

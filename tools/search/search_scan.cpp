@@ -10,19 +10,23 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/harness/claude_code/claude_code_reader.h"
 #include "tools/search/search_exchange.h"
+#include "tools/search/search_label_census.h"
 #include "tools/search/search_scan.h"
 
 namespace csift {
 
+bool label_survives(const SearchRequest& req, Label l, bool ignore_filter) {
+  if (l == Label::harness_meta_attachment && !req.attachments) return false;
+  if (label_gated(l) && !req.labels.explicitly_reaches(l)) return false;
+  return ignore_filter || req.labels.admits(l);
+}
+
 std::vector<Label> surviving_labels(const SearchRequest& req, const Unit& u, bool ignore_filter) {
   std::vector<Label> out;
-  for (const Label l : u.labels) {
-    if (l == Label::harness_meta_attachment && !req.attachments) continue;
-    if (label_gated(l) && !req.labels.explicitly_reaches(l)) continue;
-    if (!ignore_filter && !req.labels.admits(l)) continue;
-    out.push_back(l);
-  }
+  for (const Label l : u.labels)
+    if (label_survives(req, l, ignore_filter)) out.push_back(l);
   std::stable_sort(out.begin(), out.end(),
                    [](Label a, Label b) { return label_richness(a) < label_richness(b); });
   return out;
@@ -38,6 +42,8 @@ struct TranscriptScanner {
   const SearchPrefilter& pf;
   const std::string& projects_root;
   bool diagnose;
+  bool counts_only;           // -c / -l without a diagnosis: the models are released once counted
+  ResultMemoUse* census_use;  // non-null when a server's result memo keeps label censuses
   const CancelToken* cancel;
   std::vector<std::string> notes;
 
@@ -59,14 +65,14 @@ struct TranscriptScanner {
     return true;
   }
 
-  void maybe_resolve(TranscriptHits& th, ClassifiedEntry& e, Unit& u, bool* resolved) {
+  void maybe_resolve(const TranscriptIdentity& owner, ClassifiedEntry& e, Unit& u, bool* resolved) {
     if (!req.resolve_persisted || !u.is_tool_result) return;
     if (u.text.find("<persisted-output>") == std::string::npos) return;
     std::string note;
     auto content = resolve_persisted_output(*e.record, u, projects_root, &note);
     if (!content) {
-      notes.push_back(arg_ref("resolve_persisted") + ": " + th.ct.owner.id + " L" +
-                      std::to_string(e.record->line) + ": " + note);
+      notes.push_back(arg_ref("resolve_persisted") + ": " + owner.id + " L" + std::to_string(e.record->line) +
+                      ": " + note);
       return;
     }
     u.text = std::move(*content);
@@ -86,8 +92,9 @@ struct TranscriptScanner {
       ++th.excluded_by_label[l];
   }
 
-  void scan_entry(TranscriptHits& th, size_t index, Matcher& m, const std::optional<ResolvedRange>& turns) {
-    ClassifiedEntry& e = th.ct.entries[index];
+  // Matches entry `index` of a transcript owned by `owner` into th's hits and counters.
+  void scan_entry(TranscriptHits& th, const TranscriptIdentity& owner, ClassifiedEntry& e, size_t index,
+                  Matcher& m, const std::optional<ResolvedRange>& turns) {
     if (e.units.empty() || !in_window(e, turns)) return;
     RecordHit rh;
     rh.entry_index = index;
@@ -101,7 +108,7 @@ struct TranscriptScanner {
       const auto survivors = surviving_labels(req, u, false);
       if (survivors.empty() && !count_excluded) continue;
       bool resolved = false;
-      maybe_resolve(th, e, u, &resolved);
+      maybe_resolve(owner, e, u, &resolved);
       const MatchResult mr = match_unit(m, u);
       if (mr.status == MatchStatus::too_complex) too_complex = true;
       if (!mr.matched()) continue;
@@ -137,24 +144,67 @@ struct TranscriptScanner {
     return turns;
   }
 
+  // The whole-file counters of a loaded transcript.
+  static void take_read_counts(TranscriptHits& th) {
+    th.skipped_lines = th.ct.read.skipped_lines + th.ct.sidecar.skipped_lines;
+    th.values_out_of_range = th.ct.read.values_out_of_range;
+  }
+
   // Matches every entry of ct; the scan's per-transcript result.
   std::unique_ptr<TranscriptHits> match(ClassifiedTranscript&& ct, size_t scope_index) {
     notes.clear();
     auto out = std::make_unique<TranscriptHits>(scope_index, std::move(ct));
     TranscriptHits& th = *out;
-    th.skipped_lines = th.ct.read.skipped_lines + th.ct.sidecar.skipped_lines;
-    th.values_out_of_range = th.ct.read.values_out_of_range;
+    take_read_counts(th);
     Matcher m(req.compiled);
     const auto turns = turn_range(th.ct);
     for (size_t i = 0; i < th.ct.entries.size(); ++i) {
       // A huge transcript's regex pass can run for seconds after its read: honour a cancel within a block.
       if (i % kCancelStride == 0 && cancel && cancel->is_cancelled()) break;
-      scan_entry(th, i, m, turns);
+      scan_entry(th, th.ct.owner, th.ct.entries[i], i, m, turns);
     }
     return out;
   }
 
+  // -c and -l read nothing of a unit once it is matched: a dense load matches each entry as it is classified
+  // and drops its units there, so a large transcript's units (as big as its records) are never all held.
+  // With `census`, each entry's labels are also folded into a label census before its units go.
+  EntryVisitor matching_visitor(TranscriptHits& th, Matcher& m, LabelCensusBuilder* census) {
+    return [this, &th, &m, census, turns = std::optional<std::optional<ResolvedRange>>()](
+               const ClassifiedTranscript& ct, ClassifiedEntry& e, size_t index) mutable {
+      if (!turns) turns = turn_range(ct);  // the turns are assigned before the first entry
+      if (census) census->add(e);
+      scan_entry(th, ct.owner, e, index, m, *turns);
+      std::vector<Unit>().swap(e.units);
+    };
+  }
+
+  static std::optional<FileStamp> stamp_before_read(const Transcript& t) {
+    const auto known = discovered_stamp(t);
+    return known ? known : stamp_file(t.path);
+  }
+
+  // A transcript whose label census a server may keep: Claude Code, no sidecar merged into its records.
+  bool keeps_census(const Transcript& t) const {
+    return census_use != nullptr && counts_only && t.harness == kClaudeCodeHarness && !has_sidecar(t);
+  }
+
+  std::unique_ptr<TranscriptHits> counted_from_census(const Transcript& t, size_t scope_index) {
+    if (!census_answers(req)) return nullptr;
+    const auto census = recalled_label_census(t, pf.label_gates(), *census_use);
+    if (!census) return nullptr;
+    auto out = std::make_unique<TranscriptHits>();
+    out->scope_index = scope_index;
+    out->ct.transcript = t;
+    out->ct.owner = TranscriptIdentity::of(t);
+    count_from_census(*census, req, *out);
+    return out;
+  }
+
   std::unique_ptr<TranscriptHits> scan(const Transcript& t, size_t scope_index) {
+    const bool census = keeps_census(t);
+    if (census)
+      if (auto counted = counted_from_census(t, scope_index)) return counted;
     double needle_share = 0;
     std::optional<FileStamp> cover;
     if (pf.gates_files() && !has_sidecar(t)) {
@@ -173,7 +223,21 @@ struct TranscriptScanner {
     }
     std::optional<RawLineSketcher> raw;
     if (cover) raw.emplace(cover->size, reader_for(t).raw_probes());
-    SearchLoad load = load_for_search(t, pf, cancel, needle_share, raw ? &*raw : nullptr);
+    auto counted = std::make_unique<TranscriptHits>();
+    Matcher counting(req.compiled);
+    const std::optional<FileStamp> before = census ? stamp_before_read(t) : std::nullopt;
+    LabelCensusBuilder taker;
+    SearchLoad load = load_for_search(
+        t, pf, cancel, needle_share, raw ? &*raw : nullptr,
+        counts_only ? matching_visitor(*counted, counting, before ? &taker : nullptr) : EntryVisitor());
+    if (counts_only && !load.sparse) {
+      counted->scope_index = scope_index;
+      counted->ct = std::move(load.ct);
+      take_read_counts(*counted);
+      if (before && !(cancel && cancel->is_cancelled()))
+        remember_label_census(t, *before, pf.label_gates(), taker.take(counted->ct.read));
+      return counted;
+    }
     // A record classifies as the full read would only once its tool partners are in (search_load.cpp).
     complete_tool_partners(
         load, pf, [](const Record&) { return true; }, cancel);
@@ -224,6 +288,8 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   const bool report = ctx.progress && !diagnose_labels;
   const bool release_models = !diagnose_labels && (req.mode == SearchMode::count_only ||
                                                    req.mode == SearchMode::sessions_with_matches);
+  auto census_use =
+      release_models && process_result_memo() != nullptr ? std::make_unique<ResultMemoUse>() : nullptr;
   auto weight = [](const Transcript& t) { return std::max<uint64_t>(t.size, 1); };
   uint64_t total_bytes = 0;
   for (const Transcript& t : scope.transcripts)
@@ -232,14 +298,17 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   std::mutex progress_mutex;
   tbb::parallel_for(size_t{0}, n, [&](size_t i) {
     if (ctx.cancelled()) return;
-    TranscriptScanner s{req, pf, scope.projects_root, diagnose_labels, ctx.cancel, {}};
+    TranscriptScanner s{
+        req, pf, scope.projects_root, diagnose_labels, release_models, census_use.get(), ctx.cancel, {}};
     try {
       results[i] = s.scan(scope.transcripts[i], i);
       TranscriptHits& th = *results[i];
-      th.exchange_groups = count_exchange_groups(th);
-      for (const RecordHit& rh : th.hits)
-        th.sidecar_hit =
-            th.sidecar_hit || th.ct.entries[rh.entry_index].source == RecordSource::elicitation_sidecar;
+      if (!th.from_census) {  // a census counted its exchanges; its transcripts have no sidecar
+        th.exchange_groups = count_exchange_groups(th);
+        for (const RecordHit& rh : th.hits)
+          th.sidecar_hit =
+              th.sidecar_hit || th.ct.entries[rh.entry_index].source == RecordSource::elicitation_sidecar;
+      }
       if (finish && !th.hits.empty()) finish(th);
       // A transcript with no hit contributes only its counters (merge_into), -c / -l only its counts and a
       // finished one its rows: free its records now, so peak memory does not grow with the scope.
@@ -271,6 +340,7 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   out.memo_bytes_not_read = pf.memo_tally().bytes_not_read.load();
   out.memo_rendered_hits = pf.memo_tally().rendered_hits.load();
   out.memo_covers_built = pf.memo_tally().covers_built.load();
+  out.census_use = std::move(census_use);
   for (size_t i = 0; i < n; ++i) {
     if (!errors[i].empty()) out.unread.push_back({scope.transcripts[i].path, errors[i]});
     if (results[i]) merge_into(out, std::move(*results[i]), std::move(notes[i]));

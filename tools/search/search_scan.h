@@ -24,8 +24,11 @@ struct SearchLoad {
   std::vector<bool> fetched;              // per declined line: read back and parsed since
 };
 // With `raw`, a sparse load also sketches every line it offers its line filter (a rendered cover's bytes).
+// A dense load hands each entry to `visit` as it is classified (a sparse one never does: its completions
+// classify again).
 SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
-                           double needle_line_share = 0, RawLineSketcher* raw = nullptr);
+                           double needle_line_share = 0, RawLineSketcher* raw = nullptr,
+                           const EntryVisitor& visit = {});
 // Sparse only: reads back the lines holding the missing tool partner of any tool id a `subject` record
 // carries (its own turn first, then the whole file) and rebuilds the model, so those records classify as a
 // full read would classify them.
@@ -48,6 +51,8 @@ inline constexpr uint64_t kMaxPersistedBytes = uint64_t{64} << 20;
 std::optional<std::string> resolve_persisted_output(const Record& r, const Unit& u,
                                                     const std::string& projects_root, std::string* note);
 
+// Whether one label survives -t/-T and the gates (`ignore_filter`: only the gates).
+bool label_survives(const SearchRequest& req, Label l, bool ignore_filter);
 // The labels of a unit that survive -t/-T and the gates (gated leaves need an explicit selector,
 // attachments the --attachments gate); richest first. `ignore_filter`: only the gates apply (diagnosis).
 std::vector<Label> surviving_labels(const SearchRequest& req, const Unit& u, bool ignore_filter);

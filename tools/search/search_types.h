@@ -14,6 +14,7 @@
 
 #include "core/base/envelope.h"
 #include "core/base/timefmt.h"
+#include "core/cache/result_memo.h"
 #include "core/record/labels.h"
 #include "core/regex/regex.h"
 #include "core/store/targets.h"
@@ -97,6 +98,7 @@ struct TranscriptHits {
   uint64_t values_out_of_range = 0;  // numbers beyond a finite double, read as absent (whole file)
   size_t exchange_groups = 0;        // the exchanges its hits make (one per turn, drafts apart)
   bool sidecar_hit = false;          // a hit is a merged elicitation-sidecar record
+  bool from_census = false;          // counted from a remembered label census: no model, hits hold ordinals
   // --raw: where each matched record's line is (file order) and how many matched records were merged sidecar
   // records (they have no line); taken before the model is released.
   std::vector<LineRef> raw_lines;
@@ -132,6 +134,8 @@ struct SearchScan {
   bool memo_active = false;
   uint64_t memo_hits = 0, memo_rescreened = 0, memo_misses = 0, memo_appended = 0, memo_bytes_not_read = 0;
   uint64_t memo_rendered_hits = 0, memo_covers_built = 0;
+  // The result memo's label censuses (search_label_census.h), when one is installed: nullptr otherwise.
+  std::unique_ptr<ResultMemoUse> census_use;
 };
 
 // Runs the filter pipeline (SPEC.md §9.2; in order: label eligibility -> time/turn window -> regex) over
