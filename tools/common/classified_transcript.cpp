@@ -73,13 +73,14 @@ ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToke
 ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
                                                 const CancelToken* cancel,
                                                 const std::function<bool(std::string_view)>& want,
-                                                const EntryVisitor& visit) {
+                                                const EntryVisitor& visit, ReadOptions::Payloads payloads) {
   ClassifiedTranscript ct;
   ct.transcript = t;
   ct.owner = TranscriptIdentity::of(t);
   ReadOptions options;
   options.cancel = cancel;
   options.want = want;
+  options.payloads = payloads;
   ct.read = read_transcript(t, options);
   if (!ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + ct.read.error);
   ClassifyContext ctx = classify_read_records(ct, cancel, visit);

@@ -72,9 +72,13 @@ using EntryVisitor = std::function<void(const ClassifiedTranscript& ct, Classifi
 ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel,
                                       const EntryVisitor& visit = {});
 
+// `payloads`: Payloads::skip leaves out what only a unit's text needs (tool inputs, thinking text, raw tool
+// result JSON; see ReadOptions) and keeps everything a label, turn or pairing rule reads, so the entries'
+// labels are a full read's (tests/unit/label_sparse_test.cpp): for callers that count labels only.
 ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
                                                 const CancelToken* cancel,
                                                 const std::function<bool(std::string_view)>& want = {},
-                                                const EntryVisitor& visit = {});
+                                                const EntryVisitor& visit = {},
+                                                ReadOptions::Payloads payloads = ReadOptions::Payloads::full);
 
 }  // namespace csift

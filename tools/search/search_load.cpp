@@ -53,7 +53,8 @@ bool has_sidecar(const Transcript& t) {
 }
 
 SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
-                           double needle_line_share, RawLineSketcher* raw, const EntryVisitor& visit) {
+                           double needle_line_share, RawLineSketcher* raw, const EntryVisitor& visit,
+                           bool labels_only) {
   SearchLoad load;
   const bool sidecar = has_sidecar(t);
   // A needle on a fifth of the lines or more (a common word): piecemeal
@@ -65,7 +66,8 @@ SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const
     std::function<bool(std::string_view)> want;
     if (!sidecar && probes)
       want = [&pf, probes](std::string_view line) { return pf.label_candidate(line, *probes); };
-    load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, cancel, want, visit);
+    const auto payloads = labels_only && !sidecar ? ReadOptions::Payloads::skip : ReadOptions::Payloads::full;
+    load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, cancel, want, visit, payloads);
     return load;
   }
   load.sparse = true;

@@ -179,6 +179,13 @@ struct TranscriptScanner {
     };
   }
 
+  // An empty pattern counted reads only the entries' labels, turns and timestamps: a sparse parse gives the
+  // same (tests/unit/label_sparse_test.cpp), except an attachment's label, so not with the attachment gate
+  // open.
+  bool counts_labels_only() const {
+    return counts_only && req.compiled->matches_everything() && !req.resolve_persisted && !req.attachments;
+  }
+
   static std::optional<FileStamp> stamp_before_read(const Transcript& t) {
     const auto known = discovered_stamp(t);
     return known ? known : stamp_file(t.path);
@@ -229,7 +236,8 @@ struct TranscriptScanner {
     LabelCensusBuilder taker;
     SearchLoad load = load_for_search(
         t, pf, cancel, needle_share, raw ? &*raw : nullptr,
-        counts_only ? matching_visitor(*counted, counting, before ? &taker : nullptr) : EntryVisitor());
+        counts_only ? matching_visitor(*counted, counting, before ? &taker : nullptr) : EntryVisitor(),
+        counts_labels_only());
     if (counts_only && !load.sparse) {
       counted->scope_index = scope_index;
       counted->ct = std::move(load.ct);

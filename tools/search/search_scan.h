@@ -25,10 +25,11 @@ struct SearchLoad {
 };
 // With `raw`, a sparse load also sketches every line it offers its line filter (a rendered cover's bytes).
 // A dense load hands each entry to `visit` as it is classified (a sparse one never does: its completions
-// classify again).
+// classify again). `labels_only`: the caller reads only labels, turns and timestamps of the entries (an
+// empty pattern counted), so a dense load without a sidecar parses sparsely (ReadOptions::Payloads::skip).
 SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
                            double needle_line_share = 0, RawLineSketcher* raw = nullptr,
-                           const EntryVisitor& visit = {});
+                           const EntryVisitor& visit = {}, bool labels_only = false);
 // Sparse only: reads back the lines holding the missing tool partner of any tool id a `subject` record
 // carries (its own turn first, then the whole file) and rebuilds the model, so those records classify as a
 // full read would classify them.

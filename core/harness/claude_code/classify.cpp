@@ -8,6 +8,7 @@
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/claude_fields.h"
+#include "core/harness/claude_code/record_parser.h"
 #include "core/json/stored_json.h"
 
 namespace csift {
@@ -72,7 +73,7 @@ Unit tool_use_unit(const Block& b, int index, ClassifyContext& ctx) {
   u.tool_use_id = b.id;
   if (!b.id.empty()) ctx.tool_names[b.id] = b.name;
   // Only these three tools read their input here (an Edit's or Write's input can be a whole file).
-  if (b.name != "ExitPlanMode" && b.name != "SendMessage" && !is_spawn_tool(b.name)) return u;
+  if (!tool_input_classifies(b.name)) return u;
   const nlohmann::json input = parse_stored_object(b.input_json);
   if (b.name == "ExitPlanMode") {
     for (const char* key : {"planFilePath", "plan_file_path", "filePath"}) {

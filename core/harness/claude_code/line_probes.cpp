@@ -167,6 +167,17 @@ bool may_hold_structured_answer(std::string_view tool_use_result_raw) {
   return kAnswerKeys.contains(tool_use_result_raw);
 }
 
+bool may_hold_classified_result_facts(std::string_view tool_use_result_raw) {
+  static const SubstringFinder kClassifiedKeys(
+      {"\"answers\"", "\"response\"", "\"status\"", "\"isAsync\"", "\"agentId\"", "\\u"}, false);
+  return kClassifiedKeys.contains(tool_use_result_raw);
+}
+
+bool tool_input_classifies(std::string_view tool_name) {
+  return tool_name == "ExitPlanMode" || tool_name == "SendMessage" || tool_name == "Task" ||
+         tool_name == "Agent" || tool_name == "Workflow";
+}
+
 // SPEC.md §4 turn openers on raw bytes: a user-role line without a real tool_result block may be genuine, a
 // peer message, a task-notification...; a carrier opens only as an AUQ answer or a rejection with a typed
 // message.

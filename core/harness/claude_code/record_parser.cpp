@@ -218,7 +218,8 @@ void RecordParser::Impl::parse_block(od::object obj, Block& b) {
     else if (k == "name")
       take_string(v, b.name);
     else if (k == "input") {
-      if (!sparse) b.input_json = raw_of(v);
+      // `name` usually comes first; when it does not, the input is kept until the name is known.
+      if (!sparse || b.name.empty() || tool_input_classifies(b.name)) b.input_json = raw_of(v);
     } else if (k == "tool_use_id")
       take_string(v, b.tool_use_id);
     else if (k == "content")
@@ -232,6 +233,7 @@ void RecordParser::Impl::parse_block(od::object obj, Block& b) {
       }
     }
   }
+  if (sparse && !tool_input_classifies(b.name)) b.input_json.clear();
   // `type` may arrive after the payload fields, so the kind is settled once the object is walked.
   if (b.type == "text")
     b.kind = BlockKind::text;
@@ -319,7 +321,7 @@ void append_extra(std::string& extra, std::string_view key, const std::string& r
 }  // namespace
 
 // toolUseResult, often a tool's whole output. A sparse read keeps it only when it is an object that may hold
-// an AskUserQuestion answer (the keys is_auq_answer reads, or an escape that could spell them).
+// what classification reads (an AskUserQuestion answer, a spawn's launch facts).
 void RecordParser::Impl::parse_tool_use_result(od::value v, Record& r) {
   if (!sparse) {
     cc_mut(r).tool_use_result_json = raw_of(v);
@@ -328,7 +330,7 @@ void RecordParser::Impl::parse_tool_use_result(od::value v, Record& r) {
   if (v.type().value() != od::json_type::object) return;
   od::object o = v.get_object();
   const std::string_view raw = o.raw_json().value();
-  if (may_hold_structured_answer(raw)) cc_mut(r).tool_use_result_json = std::string(raw);
+  if (may_hold_classified_result_facts(raw)) cc_mut(r).tool_use_result_json = std::string(raw);
 }
 
 void RecordParser::Impl::parse_top(od::object obj, Record& r) {

@@ -61,5 +61,13 @@ bool may_open_turn(std::string_view line);
 // `response`, or holds an escape that could spell either. Neither, and it holds none (one SIMD pass; the
 // text is often a tool's whole output).
 bool may_hold_structured_answer(std::string_view tool_use_result_raw);
+// Whether a raw toolUseResult may hold anything classification reads of it: a structured answer, or a
+// spawn's launch facts (`status`, `isAsync`, `agentId`), or an escape that could spell one of those keys. A
+// sparse parse keeps exactly these, so it classifies as a full one.
+bool may_hold_classified_result_facts(std::string_view tool_use_result_raw);
+// Whether classification reads this tool's call input (ExitPlanMode's plan path, SendMessage's kind and
+// recipient, a spawn's name): a sparse parse keeps these inputs and drops the rest (an Edit's or Write's
+// input can be a whole file).
+bool tool_input_classifies(std::string_view tool_name);
 
 }  // namespace csift
