@@ -116,7 +116,7 @@ def main():
     row("search -t user.message, first label-only call", "search",
         dict(search, pattern="", label=["user.message"]), rg + ["-c", '"role":"user"'])
     row("search -t agent, second label-only call", "search",
-        dict(search, pattern="", label=["assistant"]), rg + ["-c", '"role":"assistant"'])
+        dict(search, pattern="", label=["agent"]), rg + ["-c", '"role":"assistant"'])
     row("list, first call", "list", {"max_count": 0, "format": "json"}, rg + ["-c", "x"])
     row("list, second call", "list", {"max_count": 0, "format": "json"}, rg + ["-c", "x"])
     row("stats, first call", "stats", {"max_count": 0, "format": "json"}, rg + ["-c", "x"])

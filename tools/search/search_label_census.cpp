@@ -98,17 +98,14 @@ void count_from_census(const LabelCensus& census, const SearchRequest& req, Tran
   const uint64_t survives = surviving_set(req, false);
   const uint64_t gated_in = surviving_set(req, true);
   std::set<std::tuple<int, bool, bool>> exchanges;
-  size_t ordinal = 0;
   for (const LabelCensus::Run& run : census.runs) {
     if ((run.labels & survives) != 0) {
-      for (size_t k = 0; k < run.entries; ++k)
-        th.hits.push_back(RecordHit{ordinal + k, {}});
+      th.census_matches += run.entries;
       if (run.draft) th.draft_hits += run.entries;
       exchanges.insert({run.draft ? -1 : run.turn, run.draft, run.foreign});
     } else if (run.draft && (run.labels & gated_in) != 0) {
       th.drafts_excluded_by_label += run.entries;
     }
-    ordinal += run.entries;
   }
   th.exchange_groups = exchanges.size();
   th.skipped_lines = census.skipped_lines;

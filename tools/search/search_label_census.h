@@ -55,9 +55,9 @@ std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, co
 void remember_label_census(const Transcript& t, const FileStamp& before, const std::string& gates,
                            LabelCensus&& census);
 
-// The counters and hits a scan of the transcript would produce for `req` (census_answers(req)): a hit per
-// record with a label that survives the filter and the gates, its exchange groups and the draft disclosure.
-// The hits carry only their entry ordinals: -c and -l read nothing else of them.
+// The counters a scan of the transcript would produce for `req` (census_answers(req)): the records with a
+// label that survives the filter and the gates, their exchange groups and the draft disclosure (-c and -l
+// read nothing else of a hit).
 void count_from_census(const LabelCensus& census, const SearchRequest& req, TranscriptHits& th);
 
 }  // namespace csift

@@ -98,7 +98,9 @@ struct TranscriptHits {
   uint64_t values_out_of_range = 0;  // numbers beyond a finite double, read as absent (whole file)
   size_t exchange_groups = 0;        // the exchanges its hits make (one per turn, drafts apart)
   bool sidecar_hit = false;          // a hit is a merged elicitation-sidecar record
-  bool from_census = false;          // counted from a remembered label census: no model, hits hold ordinals
+  bool from_census = false;          // counted from a remembered label census: no model and no hits listed
+  uint64_t census_matches = 0;       // from_census: the matched records it counted
+  uint64_t matched_records() const { return from_census ? census_matches : hits.size(); }
   // --raw: where each matched record's line is (file order) and how many matched records were merged sidecar
   // records (they have no line); taken before the model is released.
   std::vector<LineRef> raw_lines;
