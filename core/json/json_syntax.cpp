@@ -19,6 +19,23 @@ const char* skip_ws(const char* p, const char* end) {
   return p;
 }
 
+// Whitespace inside one line of a block: a '\n' ends the line, so it is never skipped.
+const char* skip_line_ws(const char* p, const char* end) {
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+    ++p;
+  return p;
+}
+
+// How the validator skips whitespace: within a line it was given (the JSON set), or within a line of a block
+// (the JSON set but the newline, which nothing else in the grammar consumes either, so validation stops at
+// it).
+struct LineSpace {
+  static const char* skip(const char* p, const char* end) { return skip_ws(p, end); }
+};
+struct BlockSpace {
+  static const char* skip(const char* p, const char* end) { return skip_line_ws(p, end); }
+};
+
 // One escape after its backslash; returns the byte after it, or nullptr.
 const char* skip_escape(const char* p, const char* end) {
   if (p >= end) return nullptr;
@@ -167,19 +184,20 @@ const char* skip_scalar(const char* p, const char* end) {
 // `Strings` skims string bodies; the AVX2 entry point below flattens the whole validator into one function,
 // so the string skim is inlined at every call site rather than reached through a pointer per string (the
 // transcripts hold a string every ~40 bytes).
-template <class Strings>
+template <class Strings, class Space = LineSpace>
 class Validator {
  public:
   Validator(const char* p, const char* end) : p_(p), end_(end) {}
 
-  bool run() {
-    p_ = skip_ws(p_, end_);
-    if (p_ >= end_ || *p_ != '{') return false;
-    if (!open(true)) return false;
+  // The byte after the object and the whitespace after it, or nullptr when no well-formed object starts at p.
+  const char* run() {
+    p_ = Space::skip(p_, end_);
+    if (p_ >= end_ || *p_ != '{') return nullptr;
+    if (!open(true)) return nullptr;
     while (depth_ > 0) {
-      if (!step()) return false;
+      if (!step()) return nullptr;
     }
-    return skip_ws(p_, end_) == end_;
+    return Space::skip(p_, end_);
   }
 
  private:
@@ -187,7 +205,7 @@ class Validator {
     if (depth_ >= kMaxJsonDepth) return false;
     is_object_[depth_++] = object;
     ++p_;
-    p_ = skip_ws(p_, end_);
+    p_ = Space::skip(p_, end_);
     if (p_ >= end_) return false;
     if (*p_ == (object ? '}' : ']')) {  // empty container
       ++p_;
@@ -200,9 +218,9 @@ class Validator {
     if (p_ >= end_ || *p_ != '"') return false;
     p_ = Strings::skip(p_ + 1, end_);
     if (!p_) return false;
-    p_ = skip_ws(p_, end_);
+    p_ = Space::skip(p_, end_);
     if (p_ >= end_ || *p_ != ':') return false;
-    p_ = skip_ws(p_ + 1, end_);
+    p_ = Space::skip(p_ + 1, end_);
     return true;
   }
 
@@ -217,11 +235,11 @@ class Validator {
 
   bool after_value() {
     for (;;) {
-      p_ = skip_ws(p_, end_);
+      p_ = Space::skip(p_, end_);
       if (p_ >= end_) return false;
       const bool object = is_object_[depth_ - 1];
       if (*p_ == ',') {
-        p_ = skip_ws(p_ + 1, end_);
+        p_ = Space::skip(p_ + 1, end_);
         return object ? key_and_colon() : true;
       }
       if (*p_ != (object ? '}' : ']')) return false;
@@ -237,28 +255,48 @@ class Validator {
 };
 
 bool well_formed_scalar(const char* p, const char* end) {
-  return Validator<ScalarStrings>(p, end).run();
+  return Validator<ScalarStrings>(p, end).run() == end;
 }
 
 __attribute__((target("avx2"), flatten)) bool well_formed_avx2(const char* p, const char* end) {
-  return Validator<Avx2Strings>(p, end).run();
+  return Validator<Avx2Strings>(p, end).run() == end;
+}
+
+// A well-formed object line at the start of [p, end): its end (its '\n', or end), else nullptr.
+const char* object_line_end(const char* p, const char* end) {
+  const char* after = Validator<ScalarStrings, BlockSpace>(p, end).run();
+  return after && (after == end || *after == '\n') ? after : nullptr;
+}
+
+__attribute__((target("avx2"), flatten)) const char* object_line_end_avx2(const char* p, const char* end) {
+  const char* after = Validator<Avx2Strings, BlockSpace>(p, end).run();
+  return after && (after == end || *after == '\n') ? after : nullptr;
 }
 
 using WellFormedFn = bool (*)(const char*, const char*);
+using LineEndFn = const char* (*)(const char*, const char*);
 
-WellFormedFn pick_well_formed() {
+bool cpu_has_avx2() {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") ? well_formed_avx2 : well_formed_scalar;
+  return __builtin_cpu_supports("avx2");
 }
 
 }  // namespace
 
 bool json_object_well_formed(std::string_view line, size_t* out_of_range) {
-  static const WellFormedFn fn = pick_well_formed();
+  static const WellFormedFn fn = cpu_has_avx2() ? well_formed_avx2 : well_formed_scalar;
   t_out_of_range = 0;
   const bool ok = fn(line.data(), line.data() + line.size());
   if (out_of_range) *out_of_range = ok ? t_out_of_range : 0;
   return ok;
+}
+
+const char* json_object_line_end(const char* p, const char* end, size_t* out_of_range) {
+  static const LineEndFn fn = cpu_has_avx2() ? object_line_end_avx2 : object_line_end;
+  t_out_of_range = 0;
+  const char* line_end = fn(p, end);
+  if (out_of_range) *out_of_range = line_end ? t_out_of_range : 0;
+  return line_end;
 }
 
 bool json_number_overflows(std::string_view token) {

@@ -20,6 +20,13 @@ inline constexpr size_t kMaxRecordLineBytes = size_t{64} << 20;
 // `out_of_range`, when given, receives how many of the line's numbers lie beyond a finite double — every
 // reader treats such a value as absent and counts it (values_out_of_range), and the record stays.
 bool json_object_well_formed(std::string_view line, size_t* out_of_range = nullptr);
+// The same test on the line starting at `p` in a block of lines [p, end), without first finding where the
+// line ends: the validator stops at the line's '\n' on its own (no JSON token holds one), so a screen that
+// counts a block's malformed lines reads each well-formed line once instead of once for memchr and once to
+// validate. Returns the line's end (its '\n', or `end`) when the line, less its '\n', is well formed as
+// json_object_well_formed says; nullptr when it is not, or is blank (the caller then finds the line's end
+// itself and decides). `out_of_range` as above.
+const char* json_object_line_end(const char* p, const char* end, size_t* out_of_range = nullptr);
 // True when a JSON number token's magnitude exceeds the largest finite double (underflow is not overflow:
 // 1e-400 reads as 0).
 bool json_number_overflows(std::string_view token);

@@ -5,12 +5,12 @@
 #include "core/harness/claude_code/claude_code_reader.h"
 
 #include <atomic>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <variant>
 
+#include "core/harness/claude_code/block_screen.h"
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/image_payloads.h"
 #include "core/harness/claude_code/record_parser.h"
@@ -248,32 +248,6 @@ ReadStats read_parallel(const Transcript& t, const ReadOptions& opts, RecordSink
   return std::move(read.stats);
 }
 
-// Malformed lines of one block of complete lines, by read()'s definition (blank lines are not lines to skip;
-// an overlong line is skipped as too large; everything else must be a well-formed JSON object).
-struct BlockCheck {
-  uint64_t malformed = 0;
-  uint64_t out_of_range = 0;
-};
-
-BlockCheck check_lines(std::string_view block) {
-  BlockCheck check;
-  const char* p = block.data();
-  const char* end = p + block.size();
-  while (p < end) {
-    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
-    const char* stop = nl ? nl : end;
-    std::string_view line(p, static_cast<size_t>(stop - p));
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    size_t out_of_range = 0;
-    if (!line_is_blank(line) &&
-        (line.size() > kMaxRecordLineBytes || !json_object_well_formed(line, &out_of_range)))
-      ++check.malformed;
-    check.out_of_range += out_of_range;
-    p = stop + 1;
-  }
-  return check;
-}
-
 class ClaudeCodeProbes final : public RawLineProbes {
  public:
   std::string peek_type(std::string_view line) const override { return csift::peek_type(line); }
@@ -318,7 +292,7 @@ class ClaudeCodeReader final : public TranscriptReader {
   bool raw_lines_are_file_lines() const override { return true; }
 
   // A block holds whole lines and no needle spans two, so a block the predicate refuses has no matching line;
-  // its lines are still checked for well-formedness, so the skipped count equals read()'s.
+  // its lines are still checked for well-formedness (block_screen.h), so the skipped count equals read()'s.
   SkimResult skim(const Transcript& t, const std::function<bool(std::string_view)>& block_may_match,
                   const std::function<double(std::string_view)>& line_share,
                   const CancelToken* cancel) const override {
@@ -330,14 +304,14 @@ class ClaudeCodeReader final : public TranscriptReader {
         t.path,
         [&](size_t, const LineBlock& block) {
           if (cancel && cancel->is_cancelled()) return false;
-          if (block_may_match(block.data)) {
+          const BlockScreen screen = screen_block(block.data, block_may_match);
+          if (screen.may_match) {
             share.store(line_share(block.data), std::memory_order_relaxed);
             hit.store(true, std::memory_order_relaxed);
             return false;
           }
-          const BlockCheck check = check_lines(block.data);
-          invalid.fetch_add(check.malformed, std::memory_order_relaxed);
-          out_of_range.fetch_add(check.out_of_range, std::memory_order_relaxed);
+          invalid.fetch_add(screen.malformed, std::memory_order_relaxed);
+          out_of_range.fetch_add(screen.out_of_range, std::memory_order_relaxed);
           return true;
         },
         nullptr, cancel);
@@ -363,14 +337,14 @@ class ClaudeCodeReader final : public TranscriptReader {
     const ScanStats stats = scanner.scan(
         t.path,
         [&](const LineBlock& block) {
-          if (block_may_match(block.data)) {
+          const BlockScreen screen = screen_block(block.data, block_may_match);
+          if (screen.may_match) {
             out.may_match = true;
             out.needle_line_share = line_share(block.data);
             return false;
           }
-          const BlockCheck check = check_lines(block.data);
-          out.skipped_lines += check.malformed;
-          out.values_out_of_range += check.out_of_range;
+          out.skipped_lines += screen.malformed;
+          out.values_out_of_range += screen.out_of_range;
           return true;
         },
         begin, UINT64_MAX, 1, cancel);
