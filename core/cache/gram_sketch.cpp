@@ -1,7 +1,10 @@
 #include "core/cache/gram_sketch.h"
 
+#include <emmintrin.h>
+
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 namespace csift {
 namespace {
@@ -83,7 +86,7 @@ GramSketch::GramSketch(uint64_t file_bytes) {
   shift_ = 64 - log2;
 }
 
-void GramSketch::add(std::string_view bytes) {
+void GramSketch::add_bytewise(std::string_view bytes) {
   const auto& fold = sketch_fold_table();
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
   const size_t n = bytes.size();
@@ -93,9 +96,76 @@ void GramSketch::add(std::string_view bytes) {
     if (p[i] >= 0xC0) add_wide(p + i, n - i);
     if (p[i] == '\\') add_escape(p + i, n - i);
     if (i < 3) continue;
-    const uint64_t s = slot(gram);
-    words_[s >> 6] |= uint64_t{1} << (s & 63);
+    set_gram(gram);
   }
+}
+
+// The UTF-8 lead bytes and `\u` escapes of p[from, to), 16 bytes at a time (SSE2, every x86-64 has it):
+// they are rare, so each is found by its mask bit rather than by a test per byte. Only a backslash before a
+// `u` can start an escape add_escape keeps (other escapes, `\"` and `\n`, are common in JSON text).
+void GramSketch::add_specials(const unsigned char* p, size_t n, size_t from, size_t to) {
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i letter_u = _mm_set1_epi8('u');
+  const __m128i below_lead = _mm_set1_epi8(static_cast<char>(0xBF));  // signed: leads are -64..-1
+  const __m128i zero = _mm_setzero_si128();
+  size_t i = from;
+  for (; i + 17 <= to; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 1));
+    const __m128i lead = _mm_and_si128(_mm_cmpgt_epi8(v, below_lead), _mm_cmplt_epi8(v, zero));
+    const __m128i escape = _mm_and_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(next, letter_u));
+    auto mask = static_cast<uint32_t>(_mm_movemask_epi8(_mm_or_si128(lead, escape)));
+    for (; mask != 0; mask &= mask - 1) {
+      const size_t at = i + static_cast<size_t>(__builtin_ctz(mask));
+      if (p[at] == '\\')
+        add_escape(p + at, n - at);
+      else
+        add_wide(p + at, n - at);
+    }
+  }
+  for (; i < to; ++i) {
+    if (p[i] >= 0xC0) add_wide(p + i, n - i);
+    if (p[i] == '\\') add_escape(p + i, n - i);
+  }
+}
+
+// add_bytewise's grams without its loop-carried gram and per-byte branches: a piece of the input is folded
+// into a buffer (a loop the compiler vectorizes), each gram is one unaligned load of it, and the rare bytes
+// that feed the other tables are found by SIMD masks. Sketching was 43 % of a fresh server's first search
+// on the real-shaped store (every line of 905 MB sketched), at a byte a step.
+void GramSketch::add(std::string_view bytes) {
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  const size_t n = bytes.size();
+  if (n < 64) return add_bytewise(bytes);
+  constexpr size_t kPiece = 8192;  // grams starting in one piece; its buffer stays in L1
+  unsigned char folded[kPiece + 3];
+  for (size_t start = 0; start + 3 < n; start += kPiece) {
+    const size_t grams = std::min(kPiece, n - 3 - start);
+    const size_t len = grams + 3;
+    for (size_t k = 0; k < len; ++k) {
+      const unsigned char c = p[start + k];
+      folded[k] = static_cast<unsigned char>(c + (static_cast<unsigned char>(c - 'A') < 26 ? 32 : 0));
+    }
+    // Slots are computed eight at a time before their bits are set, so the multiplies do not wait on the
+    // stores (the sketch is up to 256 KiB: each store is an L2 access).
+    size_t k = 0;
+    for (; k + 8 <= grams; k += 8) {
+      uint64_t slots[8];
+      for (size_t j = 0; j < 8; ++j) {
+        uint32_t le;
+        std::memcpy(&le, folded + k + j, 4);
+        slots[j] = slot(__builtin_bswap32(le));  // add_bytewise's gram holds its first byte highest
+      }
+      for (const uint64_t s : slots)
+        words_[s >> 6] |= uint64_t{1} << (s & 63);
+    }
+    for (; k < grams; ++k) {
+      uint32_t le;
+      std::memcpy(&le, folded + k, 4);
+      set_gram(__builtin_bswap32(le));
+    }
+  }
+  add_specials(p, n, 0, n);
 }
 
 void GramSketch::merge(const GramSketch& other) {

@@ -20,6 +20,9 @@ class GramSketch {
   // Adds the 4-grams inside `bytes` (none spanning two calls: callers pass blocks of whole lines, and a
   // needle never spans two lines).
   void add(std::string_view bytes);
+  // The same, a byte at a time: the definition add() must match (tests), and what short inputs take.
+  void add_bytewise(std::string_view bytes);
+  bool operator==(const GramSketch&) const = default;
   // ORs another sketch of the same size into this one.
   void merge(const GramSketch& other);
   // False only when `needle` cannot occur in the bytes added (ASCII letters compared caselessly). A needle
@@ -36,6 +39,11 @@ class GramSketch {
 
  private:
   uint64_t slot(uint32_t gram) const { return (uint64_t{gram} * 0x9E3779B97F4A7C15ull) >> shift_; }
+  void set_gram(uint32_t gram) {
+    const uint64_t s = slot(gram);
+    words_[s >> 6] |= uint64_t{1} << (s & 63);
+  }
+  void add_specials(const unsigned char* p, size_t n, size_t from, size_t to);
   void add_wide(const unsigned char* p, size_t left);
   void add_escape(const unsigned char* p, size_t left);
   std::vector<uint64_t> words_;

@@ -1,0 +1,81 @@
+// GramSketch::add (pieces folded into a buffer, grams by loads, special bytes by SIMD masks) sets exactly the
+// bits of its definition, add_bytewise: on every corpus log, cut at arbitrary sizes, and on crafted inputs
+// that put UTF-8 lead bytes, backslashes and escapes at the edges of a piece, of the SIMD step and of the
+// input.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "core/cache/gram_sketch.h"
+#include "tests/unit/corpus_root.h"
+
+namespace gram_sketch_unit {
+
+using csift::GramSketch;
+namespace fs = std::filesystem;
+
+namespace {
+
+void check_same_bits(std::string_view bytes) {
+  GramSketch fast(bytes.size() * 4), reference(bytes.size() * 4);
+  fast.add(bytes);
+  reference.add_bytewise(bytes);
+  CHECK(fast == reference);
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("gram sketch: add sets the bits add_bytewise sets, on the corpus") {
+  std::mt19937 rng(5);
+  size_t files = 0, bytes = 0;
+  for (const auto& e : fs::recursive_directory_iterator(csift_test::corpus_root())) {
+    if (!e.is_regular_file() || e.path().extension() != ".jsonl" || e.file_size() > (size_t{4} << 20))
+      continue;
+    const std::string text = read_file(e.path());
+    CAPTURE(e.path().string());
+    check_same_bits(text);
+    // A cut at an arbitrary byte (mid-escape, mid-character) and a short tail.
+    const size_t cut = text.empty() ? 0 : rng() % text.size();
+    check_same_bits(std::string_view(text).substr(cut));
+    check_same_bits(std::string_view(text).substr(0, std::min<size_t>(text.size(), 70 + rng() % 200)));
+    ++files;
+    bytes += text.size();
+  }
+  CHECK(files > 80);
+  CHECK(bytes > (size_t{20} << 20));
+}
+
+TEST_CASE("gram sketch: add sets the bits add_bytewise sets, at every edge") {
+  const std::string specials[] = {"\\u017f",          "\\u212A", "\\\"", "\xC5\xBF", "\xE2\x84\xAA",
+                                  "\xF0\x9F\x98\x80", "\\",      "\xC5", "\\u00"};
+  for (const size_t size :
+       {0, 1, 3, 4, 15, 16, 17, 63, 64, 65, 100, 8191, 8192, 8193, 8194, 8195, 8196, 20000}) {
+    for (const std::string& s : specials) {
+      // The special at the start, at the end (cut short by the input's end) and across each SIMD step.
+      for (const size_t at : {size_t{0}, size > s.size() ? size - s.size() : 0, size > 0 ? size - 1 : 0,
+                              size_t{14}, size_t{15}, size_t{16}, size_t{8190}, size_t{8191}}) {
+        std::string text(size, 'Q');
+        for (size_t k = 0; k < text.size(); ++k)
+          text[k] = "aZ\"{}:, 9\n"[k % 10];
+        if (at < text.size())
+          text.replace(at, std::min(s.size(), text.size() - at), s.substr(0, text.size() - at));
+        CAPTURE(size);
+        CAPTURE(at);
+        check_same_bits(text);
+      }
+    }
+  }
+}
+
+}  // namespace gram_sketch_unit
