@@ -230,13 +230,15 @@ struct TranscriptScanner {
     }
     std::optional<RawLineSketcher> raw;
     if (cover) raw.emplace(cover->size, reader_for(t).raw_probes());
-    auto counted = std::make_unique<TranscriptHits>();
-    Matcher counting(req.compiled);
+    // -c / -l: a dense load is matched as it is classified, into `counted` (a sparse one is matched below).
+    std::unique_ptr<TranscriptHits> counted = counts_only ? std::make_unique<TranscriptHits>() : nullptr;
+    std::optional<Matcher> counting;
+    if (counts_only) counting.emplace(req.compiled);
     const std::optional<FileStamp> before = census ? stamp_before_read(t) : std::nullopt;
     LabelCensusBuilder taker;
     SearchLoad load = load_for_search(
         t, pf, cancel, needle_share, raw ? &*raw : nullptr,
-        counts_only ? matching_visitor(*counted, counting, before ? &taker : nullptr) : EntryVisitor(),
+        counts_only ? matching_visitor(*counted, *counting, before ? &taker : nullptr) : EntryVisitor(),
         counts_labels_only());
     if (counts_only && !load.sparse) {
       counted->scope_index = scope_index;
