@@ -444,6 +444,23 @@ def temp_corpus_store(prefix):
     return tmp, placed
 
 
+class CorpusHome:
+    """A unittest mixin (before unittest.TestCase in the bases): the corpus laid out in a temp store for the
+    class, as cls.home and cls.placed, removed after its tests."""
+    home_prefix = "csift-corpus-"
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.home, cls.placed = temp_corpus_store(cls.home_prefix)
+
+    @classmethod
+    def tearDownClass(cls):
+        import shutil
+        shutil.rmtree(cls.home, ignore_errors=True)
+        super().tearDownClass()
+
+
 def build_corpus_store(root, tmp):
     """Lays the corpus out under tmp/projects/ by symlinks. Returns a list of dicts
     {path, source, kind: session|subagent|legacy_flat, id} for every transcript placed."""

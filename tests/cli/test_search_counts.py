@@ -7,7 +7,6 @@ fixture store and on the real corpus, the count, the superseded-draft disclosure
 session set must be the same. Cases that match nothing prove nothing: most must match.
 """
 import os
-import shutil
 import unittest
 
 import corpus_store as cs
@@ -71,15 +70,8 @@ class AgentsHome(CountsEqualRows, unittest.TestCase):
     home = os.path.join(os.path.dirname(h.FIXTURE_HOME), "agents-home")
 
 
-class Corpus(CountsEqualRows, unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp, _ = cs.temp_corpus_store("csift-counts-")
-        cls.home = cls.tmp
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+class Corpus(cs.CorpusHome, CountsEqualRows, unittest.TestCase):
+    home_prefix = "csift-counts-"
 
 
 if __name__ == "__main__":

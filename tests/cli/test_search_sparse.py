@@ -89,17 +89,9 @@ class Fixtures(SparseEqualsDense, unittest.TestCase):
     home = h.FIXTURE_HOME
 
 
-class Corpus(SparseEqualsDense, unittest.TestCase):
+class Corpus(cs.CorpusHome, SparseEqualsDense, unittest.TestCase):
     cases = CORPUS_CASES
-
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp, _ = cs.temp_corpus_store("csift-sparse-")
-        cls.home = cls.tmp
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+    home_prefix = "csift-sparse-"
 
 
 if __name__ == "__main__":
