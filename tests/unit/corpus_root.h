@@ -5,6 +5,10 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/store/store.h"
 
 namespace csift_test {
 
@@ -19,6 +23,31 @@ inline std::filesystem::path corpus_root() {
       "../shared/corpus is not beside the source tree nor at /work/shared/corpus: the test reads its real "
       "logs");
   return {};
+}
+
+// The Claude Code logs the unit tests read whole: the fixture stores and the corpus's Claude Code folders.
+inline std::vector<std::filesystem::path> claude_code_logs() {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> roots;
+  for (const char* dir : {"home", "home-compacted", "agents-home"})
+    roots.push_back(fs::path(CSIFT_SOURCE_DIR) / "fixtures" / dir);
+  for (const char* dir : {"claude-backups", "spotter", "cli", "scripts-and-tools", "devtoolbox"})
+    roots.push_back(corpus_root() / dir);
+  std::vector<fs::path> files;
+  for (const fs::path& root : roots) {
+    for (const auto& e : fs::recursive_directory_iterator(root))
+      if (e.is_regular_file() && e.path().extension() == ".jsonl") files.push_back(e.path());
+  }
+  return files;
+}
+
+// One of those logs as a Transcript: its path, its file name's id, a subagent when under subagents/.
+inline csift::Transcript transcript_of(const std::filesystem::path& path) {
+  csift::Transcript t;
+  t.path = path.string();
+  t.id = path.stem().string();
+  t.is_subagent = t.path.find("/subagents/") != std::string::npos;
+  return t;
 }
 
 }  // namespace csift_test

@@ -15,20 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<fs::path> claude_code_transcripts() {
-  std::vector<fs::path> roots;
-  for (const char* dir : {"home", "home-compacted", "agents-home"})
-    roots.push_back(fs::path(CSIFT_SOURCE_DIR) / "fixtures" / dir);
-  for (const char* dir : {"claude-backups", "spotter", "cli", "scripts-and-tools", "devtoolbox"})
-    roots.push_back(csift_test::corpus_root() / dir);
-  std::vector<fs::path> files;
-  for (const fs::path& root : roots) {
-    for (const auto& e : fs::recursive_directory_iterator(root))
-      if (e.is_regular_file() && e.path().extension() == ".jsonl") files.push_back(e.path());
-  }
-  return files;
-}
-
 uint64_t label_set(const ClassifiedEntry& e) {
   uint64_t set = 0;
   for (const Unit& u : e.units)
@@ -40,15 +26,12 @@ uint64_t label_set(const ClassifiedEntry& e) {
 }  // namespace
 
 TEST_CASE("a sparse parse classifies every entry under the labels a full parse gives it") {
-  const std::vector<fs::path> files = claude_code_transcripts();
+  const std::vector<fs::path> files = csift_test::claude_code_logs();
   REQUIRE(files.size() > 40);
   uint64_t entries = 0, tool_units = 0;
   for (const fs::path& path : files) {
     CAPTURE(path.string());
-    Transcript t;
-    t.path = path.string();
-    t.id = path.stem().string();
-    t.is_subagent = t.path.find("/subagents/") != std::string::npos;
+    const Transcript t = csift_test::transcript_of(path);
     const ClassifiedTranscript full = load_classified_transcript(t, false, nullptr);
     const ClassifiedTranscript sparse =
         load_classified_transcript(t, false, nullptr, {}, {}, ReadOptions::Payloads::skip);

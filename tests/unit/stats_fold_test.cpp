@@ -17,21 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<fs::path> fold_transcripts() {
-  std::vector<fs::path> roots = {fs::path(CSIFT_SOURCE_DIR) / "fixtures" / "home",
-                                 fs::path(CSIFT_SOURCE_DIR) / "fixtures" / "home-compacted",
-                                 fs::path(CSIFT_SOURCE_DIR) / "fixtures" / "agents-home"};
-  for (const char* dir : {"claude-backups", "spotter", "cli", "scripts-and-tools"})
-    roots.push_back(csift_test::corpus_root() / dir);
-  std::vector<fs::path> files;
-  for (const fs::path& root : roots) {
-    for (const auto& e : fs::recursive_directory_iterator(root)) {
-      if (e.is_regular_file() && e.path().extension() == ".jsonl") files.push_back(e.path());
-    }
-  }
-  return files;
-}
-
 TranscriptTally folded(const std::vector<Record>& records, const TurnRule& rule) {
   StatsFold fold;
   for (const Record& r : records)
@@ -44,14 +29,12 @@ TranscriptTally folded(const std::vector<Record>& records, const TurnRule& rule)
 }  // namespace
 
 TEST_CASE("the fold's turn count equals assign_turns and a sparse parse folds like a full one") {
-  const std::vector<fs::path> files = fold_transcripts();
+  const std::vector<fs::path> files = csift_test::claude_code_logs();
   REQUIRE(files.size() > 40);
   uint64_t drafts = 0, turns = 0;
   for (const fs::path& path : files) {
     CAPTURE(path.string());
-    Transcript t;
-    t.path = path.string();
-    t.is_subagent = path.string().find("/subagents/") != std::string::npos;
+    const Transcript t = csift_test::transcript_of(path);
     const TurnRule rule{reader_for(t).turn_opener(), reader_for(t).foreign_lane(t)};
     const ReadResult full = read_transcript(t, ReadOptions{});
     ReadOptions sparse_opts;
