@@ -53,8 +53,7 @@ bool has_sidecar(const Transcript& t) {
 }
 
 SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
-                           double needle_line_share, RawLineSketcher* raw, const EntryVisitor& visit,
-                           bool labels_only) {
+                           double needle_line_share, RawLineSketcher* raw, const CountedLoad* counted) {
   SearchLoad load;
   const bool sidecar = has_sidecar(t);
   // A needle on a fifth of the lines or more (a common word): piecemeal
@@ -64,10 +63,17 @@ SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const
   const RawLineProbes* probes = reader_for(t).raw_probes();
   if (!probes || sidecar || !pf.gates_files() || common || dense_forced()) {
     std::function<bool(std::string_view)> want;
-    if (!sidecar && probes)
-      want = [&pf, probes](std::string_view line) { return pf.label_candidate(line, *probes); };
-    const auto payloads = labels_only && !sidecar ? ReadOptions::Payloads::skip : ReadOptions::Payloads::full;
-    load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, cancel, want, visit, payloads);
+    const bool without_agent = counted && counted->without_agent_lines;
+    if (!sidecar && probes) {
+      want = [&pf, probes, without_agent](std::string_view line) {
+        return pf.label_candidate(line, *probes) &&
+               !(without_agent && probes->peek_type(line) == "assistant");
+      };
+    }
+    const auto payloads = counted && counted->labels_only && !sidecar ? ReadOptions::Payloads::skip
+                                                                      : ReadOptions::Payloads::full;
+    load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, cancel, want,
+                                         counted ? counted->visit : EntryVisitor(), payloads);
     return load;
   }
   load.sparse = true;

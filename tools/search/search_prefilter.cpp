@@ -57,6 +57,11 @@ SearchPrefilter::SearchPrefilter(const SearchRequest& req, bool diagnose_labels)
   queue_ = req.labels.explicitly_reaches(Label::user_queued);
   snapshot_ = req.labels.explicitly_reaches(Label::harness_meta_snapshot);
   attachments_ = req.attachments;
+  agent_lines_matter_ = diagnose_labels;
+  for (const Label l : all_labels()) {
+    if ((label_role(l) == Role::agent || l == Label::user_answer) && label_survives(req, l, false))
+      agent_lines_matter_ = true;
+  }
   cover_scope_.queued = queue_;
   cover_scope_.snapshots = snapshot_;
   cover_scope_.attachments = attachments_;

@@ -23,13 +23,21 @@ struct SearchLoad {
   std::vector<LineRef> declined;          // sparse: the well-formed lines not parsed, file order
   std::vector<bool> fetched;              // per declined line: read back and parsed since
 };
+// What a counted search (-c, -l) asks of a dense load, which never needs a unit after matching it.
+struct CountedLoad {
+  EntryVisitor
+      visit;  // sees each entry as it is classified (a sparse load never calls it: it classifies again)
+  // The caller reads only labels, turns and timestamps of the entries (an empty pattern counted): a dense
+  // load without a sidecar parses sparsely (ReadOptions::Payloads::skip).
+  bool labels_only = false;
+  // No label the call admits comes from an assistant line or from what one tells the classifier
+  // (SearchPrefilter::agent_lines_matter): a dense load without a sidecar leaves assistant lines unparsed.
+  bool without_agent_lines = false;
+};
 // With `raw`, a sparse load also sketches every line it offers its line filter (a rendered cover's bytes).
-// A dense load hands each entry to `visit` as it is classified (a sparse one never does: its completions
-// classify again). `labels_only`: the caller reads only labels, turns and timestamps of the entries (an
-// empty pattern counted), so a dense load without a sidecar parses sparsely (ReadOptions::Payloads::skip).
 SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
                            double needle_line_share = 0, RawLineSketcher* raw = nullptr,
-                           const EntryVisitor& visit = {}, bool labels_only = false);
+                           const CountedLoad* counted = nullptr);
 // Sparse only: reads back the lines holding the missing tool partner of any tool id a `subject` record
 // carries (its own turn first, then the whole file) and rebuilds the model, so those records classify as a
 // full read would classify them.
@@ -52,8 +60,6 @@ inline constexpr uint64_t kMaxPersistedBytes = uint64_t{64} << 20;
 std::optional<std::string> resolve_persisted_output(const Record& r, const Unit& u,
                                                     const std::string& projects_root, std::string* note);
 
-// Whether one label survives -t/-T and the gates (`ignore_filter`: only the gates).
-bool label_survives(const SearchRequest& req, Label l, bool ignore_filter);
 // The labels of a unit that survive -t/-T and the gates (gated leaves need an explicit selector,
 // attachments the --attachments gate); richest first. `ignore_filter`: only the gates apply (diagnosis).
 std::vector<Label> surviving_labels(const SearchRequest& req, const Unit& u, bool ignore_filter);

@@ -58,6 +58,9 @@ struct SearchRequest {
 // Throws ToolError(usage) on a conflict, a bad pattern (dialect), a bad selector/range/time.
 SearchRequest parse_search_request(const json& args);
 
+// Whether one label survives -t/-T and the gates (`ignore_filter`: only the gates). search_scan.cpp.
+bool label_survives(const SearchRequest& req, Label l, bool ignore_filter);
+
 // One matched unit of a matched record.
 struct UnitHit {
   size_t unit_index = 0;              // into ClassifiedEntry::units
