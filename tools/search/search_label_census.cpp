@@ -65,22 +65,20 @@ bool census_answers(const SearchRequest& req) {
          req.compiled->matches_everything() && !req.turn && !req.window.bounded() && !req.resolve_persisted;
 }
 
-std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t,
-                                                         const std::vector<std::string>& keys,
+std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, const std::string& gates,
                                                          ResultMemoUse& use) {
   ResultMemo* memo = process_result_memo();
   if (memo == nullptr) return nullptr;
   const std::optional<FileStamp> now = discovered_stamp(t) ? discovered_stamp(t) : stamp_file(t.path);
   if (!now) return nullptr;
-  for (const std::string& gates : keys) {
-    if (auto hit = memo->find(result_memo_key(kCensusKind.name, t.path, gates),
-                              result_type_tag<LabelCensus>(), *now)) {
-      ++use.hits;
-      return std::static_pointer_cast<const LabelCensus>(std::move(hit));
-    }
+  auto hit =
+      memo->find(result_memo_key(kCensusKind.name, t.path, gates), result_type_tag<LabelCensus>(), *now);
+  if (!hit) {
+    ++use.misses;
+    return nullptr;
   }
-  ++use.misses;
-  return nullptr;
+  ++use.hits;
+  return std::static_pointer_cast<const LabelCensus>(std::move(hit));
 }
 
 void remember_label_census(const Transcript& t, const FileStamp& before, const std::string& gates,

@@ -47,10 +47,8 @@ class LabelCensusBuilder {
 // window and no persisted-output resolution (each reads more than labels).
 bool census_answers(const SearchRequest& req);
 
-// The census remembered for `t` under the first of `keys` that has one (each key spells the gates a load
-// parsed under), or nullptr; one hit or one miss counted.
-std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t,
-                                                         const std::vector<std::string>& keys,
+// The census remembered for `t` under `gates` (the load's label-candidate gates), or nullptr.
+std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, const std::string& gates,
                                                          ResultMemoUse& use);
 // Remembers a census taken from a read of `t` that started when the file was stamped `before`; not when the
 // file changed since.

@@ -196,17 +196,9 @@ struct TranscriptScanner {
     return census_use != nullptr && counts_only && t.harness == kClaudeCodeHarness && !has_sidecar(t);
   }
 
-  // A census is kept under the load's gates and whether it parsed assistant lines: one that did answers every
-  // call with those gates, one that did not only calls whose labels do not depend on them.
-  std::string census_key(bool without_agent_lines) const {
-    return pf.label_gates() + (without_agent_lines ? ",assistant=0" : ",assistant=1");
-  }
-
   std::unique_ptr<TranscriptHits> counted_from_census(const Transcript& t, size_t scope_index) {
     if (!census_answers(req)) return nullptr;
-    std::vector<std::string> keys{census_key(false)};
-    if (!pf.agent_lines_matter()) keys.push_back(census_key(true));
-    const auto census = recalled_label_census(t, keys, *census_use);
+    const auto census = recalled_label_census(t, pf.label_gates(), *census_use);
     if (!census) return nullptr;
     auto out = std::make_unique<TranscriptHits>();
     out->scope_index = scope_index;
@@ -246,8 +238,10 @@ struct TranscriptScanner {
     LabelCensusBuilder taker;
     if (counts_only) {
       counting.emplace(req.compiled);
+      // A server taking a census parses assistant lines anyway: a census without them would not answer a
+      // later count under an agent filter, and its answers are what make the second count cheap.
       counted_load = CountedLoad{matching_visitor(*counted, *counting, before ? &taker : nullptr),
-                                 counts_labels_only(), !pf.agent_lines_matter()};
+                                 counts_labels_only(), !before && !pf.agent_lines_matter()};
     }
     SearchLoad load = load_for_search(t, pf, cancel, needle_share, raw ? &*raw : nullptr,
                                       counted_load ? &*counted_load : nullptr);
@@ -256,7 +250,7 @@ struct TranscriptScanner {
       counted->ct = std::move(load.ct);
       take_read_counts(*counted);
       if (before && !(cancel && cancel->is_cancelled()))
-        remember_label_census(t, *before, census_key(!pf.agent_lines_matter()), taker.take(counted->ct.read));
+        remember_label_census(t, *before, pf.label_gates(), taker.take(counted->ct.read));
       return counted;
     }
     // A record classifies as the full read would only once its tool partners are in (search_load.cpp).
