@@ -165,6 +165,52 @@ class WarmMemoMatchesUncached(unittest.TestCase):
             self.assertGreater(memo["hits"], 0, f"{tool}: {memo}")
         self.compare_all("after the last append")
 
+    def test_warm_search_screens_only_what_was_appended_to_a_rendered_cover(self):
+        # A session holding a synthesized-text marker is remembered by a rendered cover. After an append
+        # without a marker only the appended bytes are screened; an append holding one (whose rendered text
+        # has words its bytes lack) sends the file to the full read again. A small session, so its sketch is
+        # sparse enough to say "absent" for the words only the rendered text holds.
+        session = "c0ca0000-0000-4000-8000-00000000c0ca"
+        path = os.path.join(self.home, "projects", "-home-dev-projects-csift-demo", session + ".jsonl")
+        target = {"targets": ["@" + session], "count_only": True}
+        patterns = ["coverappendabsent", "coverappendplain", r"\[AskUserQuestion", "setup x"]
+
+        def record(uuid, content):
+            return json.dumps({"type": "user", "uuid": uuid, "parentUuid": None, "sessionId": session,
+                               "timestamp": "2026-01-02T03:04:05.000Z",
+                               "message": {"role": "user", "content": content}}) + "\n"
+
+        def compare(stage):
+            used = {"appended": 0, "covers_built": 0, "rendered_hits": 0}
+            for pattern in patterns:
+                expected = without_memo(self.call("uncached", "search", dict(target, pattern=pattern)))
+                got = self.call("warm", "search", dict(target, pattern=pattern))
+                for k in used:
+                    used[k] += got["summary"]["scan_memo"][k]
+                self.assertEqual(without_memo(got), expected, f"{stage}: {pattern}")
+            return used
+
+        with open(path, "w") as f:
+            f.write(record("cover-1", "<command-name>/setup</command-name>\n<command-args>x</command-args>"))
+        self.assertGreater(compare("before")["covers_built"], 0)
+        self.assertGreater(compare("again")["rendered_hits"], 0)
+        with open(path, "a") as f:
+            f.write(record("cover-2", "a plain coverappendplain line"))
+        self.assertGreater(compare("after a plain append")["appended"], 0)
+        # An AskUserQuestion answer: its bytes hold the answer phrasing (a marker), its rendered text the
+        # "[AskUserQuestion" prefix, which no byte of the file holds.
+        answer = {"type": "user", "uuid": "cover-3", "parentUuid": None, "sessionId": session,
+                  "timestamp": "2026-01-02T03:04:06.000Z",
+                  "message": {"role": "user", "content": [
+                      {"type": "tool_result", "tool_use_id": "toolu_cover_auq",
+                       "content": 'User has answered your questions: "Which?"="A". You can now continue.'}]},
+                  "toolUseResult": {"questions": [{"question": "Which?"}], "answers": {"Which?": "A"}}}
+        with open(path, "a") as f:
+            f.write(json.dumps(answer) + "\n")
+        compare("after an append with a marker")
+        found = self.call("warm", "search", dict(target, pattern=r"\[AskUserQuestion"))
+        self.assertEqual(found["summary"]["matched_records"], 1)
+
     def test_warm_discovery_sees_a_new_session_a_new_subagent_and_a_changed_meta(self):
         # The fixture dirs were copied with their old mtimes (settled), so the warm server's discovery memo
         # remembers their listings and meta files on these calls; the changes below must each be seen next.

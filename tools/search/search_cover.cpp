@@ -18,7 +18,8 @@ void SearchPrefilter::remember_cover(const Transcript& t, const FileStamp& stamp
   facts->stamp = stamp;
   facts->torn_tail = ct.read.torn_tail;
   facts->malformed_lines = ct.read.skipped_lines - (ct.read.torn_tail ? 1 : 0);
-  facts->screened_end = stamp.size;
+  // An append is screened from here: a torn final line is screened again, complete or not.
+  facts->screened_end = ct.read.torn_tail ? ct.read.torn_tail_offset : stamp.size;
   facts->values_out_of_range = ct.read.values_out_of_range;
   facts->head_hash = *head;
   facts->rendered = cover_scope_;

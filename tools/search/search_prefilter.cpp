@@ -234,6 +234,11 @@ std::optional<SkimResult> SearchPrefilter::appended_skim(const Transcript& t, co
   // The remembered part lacks this call's markers (screened, or missing from its sketch), the appended part
   // was screened for them.
   facts->absent_markers = cover_scope_.markers;
+  // A rendered cover stays one for this call's scope only: the appended bytes were screened for its markers
+  // (none occurs, so their records' text is their bytes, now sketched), not for those of a wider scope. The
+  // remembered records' text does not change with an append: a record is classified from the ones before it,
+  // and a draft superseded by an appended opener keeps the text of its first unit.
+  if (facts->rendered) facts->rendered = cover_scope_;
   facts->values_out_of_range = out.values_out_of_range;
   memo.remember(t.path, std::move(facts));
   return out;
@@ -276,7 +281,9 @@ SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
     return out;
   }
   if (const auto was = memo->find_grown(t.path, *stamp)) {
-    if (!was->rendered && plain_rules_out(*was)) {
+    // The remembered part cannot match (its sketch, or its rendered cover, lacks every needle): only the
+    // appended bytes are screened.
+    if (answers_from_memory(*was)) {
       if (auto out = appended_skim(t, *stamp, *was, *memo, cancel)) {
         tally_.appended.fetch_add(1, std::memory_order_relaxed);
         tally_.bytes_not_read.fetch_add(was->screened_end, std::memory_order_relaxed);
