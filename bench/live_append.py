@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Searches after appends to one live session: how much of a grown transcript a warm server reads again.
+
+A temporary store holds one session made of SOURCE repeated REPEAT times (a large session with synthesized
+text, so the server remembers it by a rendered cover). Per build: one stdio server, two absent-word searches
+(the first builds the cover), then ROUNDS rounds of appending one user line and searching another absent word.
+Prints each round's call time and the scan memo's counters.
+
+Usage: bench/live_append.py --source FILE.jsonl [--repeat 40] [--rounds 3] BIN [BIN ...]
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from warm_server import StdioServer  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--repeat", type=int, default=40)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("bins", nargs="+")
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="csift-live-append-")
+    try:
+        home = os.path.join(tmp, ".claude")
+        project = os.path.join(home, "projects", "-live")
+        os.makedirs(project)
+        sid = os.path.basename(a.source)[:-len(".jsonl")]
+        path = os.path.join(project, sid + ".jsonl")
+        with open(path, "wb") as out, open(a.source, "rb") as src:
+            data = src.read()
+            for _ in range(a.repeat):
+                out.write(data)
+        env = dict(os.environ, CSIFT_THREADS=str(a.threads))
+        for b in a.bins:
+            server = StdioServer([b, "--stdio", "--claude-home", home], env)
+            args = {"count_only": True, "format": "json"}
+
+            def search(word):
+                dt, sc = server.call("search", dict(args, pattern=word))
+                memo = sc["summary"].get("scan_memo", {})
+                return dt, {k: memo.get(k) for k in ("hits", "appended", "covers_built")}
+
+            search("zzfirstabsent")
+            search("zzsecondabsent")
+            rounds = []
+            for i in range(a.rounds):
+                line = {"type": "user", "uuid": f"live-{len(rounds)}-{os.getpid()}-{b[-8:]}", "parentUuid": None,
+                        "sessionId": sid, "timestamp": "2026-01-02T03:04:05.000Z",
+                        "message": {"role": "user", "content": f"live line {i}"}}
+                with open(path, "a") as f:
+                    f.write(json.dumps(line) + "\n")
+                rounds.append(search(f"zzabsent{i}"))
+            server.close()
+            print(f"{b} ({os.path.getsize(path)} bytes):",
+                  ", ".join(f"{dt:.3f} s {memo}" for dt, memo in rounds))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
