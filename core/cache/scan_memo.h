@@ -48,8 +48,8 @@ struct ScreenFacts {
   std::vector<std::string> absent_markers;
   // Set when `grams` also holds the rendered text of every record a search under this scope parses (a file
   // whose bytes hold a synthesized-text marker): then only the needles need be missing, not the markers.
-  // When the file grows, such an entry is extended as a plain one is (only the appended bytes screened), for a
-  // call whose scope it includes, and then covers that call's scope.
+  // When the file grows, such an entry is extended as a plain one is (only the appended bytes screened), for
+  // a call whose scope it includes, and then covers that call's scope.
   std::optional<CoverScope> rendered;
   explicit ScreenFacts(uint64_t file_bytes) : grams(file_bytes) {}
   uint64_t skipped_lines() const { return malformed_lines + (torn_tail ? 1 : 0); }
