@@ -92,6 +92,13 @@ inline std::optional<FileStamp> discovered_stamp(const Transcript& t) {
   return FileStamp{t.device, t.inode, t.size, t.mtime_ns};
 }
 
+// The stamp a per-file memo keys a transcript by: discovery's, else one stat now (nullopt: it cannot be
+// stat'ed).
+inline std::optional<FileStamp> stamp_of(const Transcript& t) {
+  const auto known = discovered_stamp(t);
+  return known ? known : stamp_file(t.path);
+}
+
 // An entry named like a transcript that is not one csift-mcp can read: a directory, a FIFO, a device, a
 // socket, a dangling symlink or a symlink loop. Discovery never opens it (a FIFO would block the read) and
 // never drops it silently: the listings below hand it to the caller, which reports it.

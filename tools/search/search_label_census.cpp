@@ -69,7 +69,7 @@ std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, co
                                                          ResultMemoUse& use) {
   ResultMemo* memo = process_result_memo();
   if (memo == nullptr) return nullptr;
-  const std::optional<FileStamp> now = discovered_stamp(t) ? discovered_stamp(t) : stamp_file(t.path);
+  const std::optional<FileStamp> now = stamp_of(t);
   if (!now) return nullptr;
   auto hit =
       memo->find(result_memo_key(kCensusKind.name, t.path, gates), result_type_tag<LabelCensus>(), *now);

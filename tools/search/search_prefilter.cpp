@@ -260,7 +260,7 @@ SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
   ScanMemo* memo = process_scan_memo();
   // Discovery stat'ed the file moments ago: its stamp is that stat's, not a second one.
   std::optional<FileStamp> stamp;
-  if (memo) stamp = t.inode ? discovered_stamp(t) : stamp_file(t.path);
+  if (memo) stamp = stamp_of(t);
   if (!stamp) return plain_skim(t, cancel);
   if (const auto facts = memo->find(t.path, *stamp)) {
     if (answers_from_memory(*facts)) {

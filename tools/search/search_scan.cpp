@@ -186,14 +186,9 @@ struct TranscriptScanner {
     return counts_only && req.compiled->matches_everything() && !req.resolve_persisted && !req.attachments;
   }
 
-  static std::optional<FileStamp> stamp_before_read(const Transcript& t) {
-    const auto known = discovered_stamp(t);
-    return known ? known : stamp_file(t.path);
-  }
-
   // A transcript whose label census a server may keep: Claude Code, no sidecar merged into its records.
-  bool keeps_census(const Transcript& t) const {
-    return census_use != nullptr && counts_only && t.harness == kClaudeCodeHarness && !has_sidecar(t);
+  bool keeps_census(const Transcript& t, bool sidecar) const {
+    return census_use != nullptr && counts_only && t.harness == kClaudeCodeHarness && !sidecar;
   }
 
   std::unique_ptr<TranscriptHits> counted_from_census(const Transcript& t, size_t scope_index) {
@@ -209,12 +204,13 @@ struct TranscriptScanner {
   }
 
   std::unique_ptr<TranscriptHits> scan(const Transcript& t, size_t scope_index) {
-    const bool census = keeps_census(t);
+    const bool sidecar = has_sidecar(t);  // one stat, asked of twice below
+    const bool census = keeps_census(t, sidecar);
     if (census)
       if (auto counted = counted_from_census(t, scope_index)) return counted;
     double needle_share = 0;
     std::optional<FileStamp> cover;
-    if (pf.gates_files() && !has_sidecar(t)) {
+    if (pf.gates_files() && !sidecar) {
       const auto gate = pf.skim(t, cancel, &cover);
       if (!gate.error.empty()) failure_error("cannot read " + t.path + ": " + gate.error);
       if (!gate.may_match) {
@@ -234,7 +230,7 @@ struct TranscriptScanner {
     std::unique_ptr<TranscriptHits> counted = counts_only ? std::make_unique<TranscriptHits>() : nullptr;
     std::optional<Matcher> counting;
     std::optional<CountedLoad> counted_load;
-    const std::optional<FileStamp> before = census ? stamp_before_read(t) : std::nullopt;
+    const std::optional<FileStamp> before = census ? stamp_of(t) : std::nullopt;
     LabelCensusBuilder taker;
     if (counts_only) {
       counting.emplace(req.compiled);
