@@ -3,8 +3,9 @@
 
 A temporary store holds one session made of SOURCE repeated REPEAT times (a large session with synthesized
 text, so the server remembers it by a rendered cover). Per build: one stdio server, two absent-word searches
-(the first builds the cover), then ROUNDS rounds of appending one user line and searching another absent word.
-Prints each round's call time and the scan memo's counters.
+(the first builds the cover) and two label-only counts (the first takes the label census), then ROUNDS rounds
+of appending one user line, searching another absent word and counting under another label filter.
+Prints each round's call times and the scan memo's and result memo's counters.
 
 Usage: bench/live_append.py --source FILE.jsonl [--repeat 40] [--rounds 3] BIN [BIN ...]
 """
@@ -48,9 +49,16 @@ def main():
                 memo = sc["summary"].get("scan_memo", {})
                 return dt, {k: memo.get(k) for k in ("hits", "appended", "covers_built")}
 
+            def count(labels):
+                dt, sc = server.call("search", dict(args, pattern="", label=labels))
+                memo = sc["summary"].get("result_memo", {})
+                return dt, {k: memo.get(k) for k in ("hits", "extended", "misses")}
+
             search("zzfirstabsent")
             search("zzsecondabsent")
-            rounds = []
+            count(["user.message"])
+            count(["agent"])
+            rounds, counts = [], []
             for i in range(a.rounds):
                 line = {"type": "user", "uuid": f"live-{len(rounds)}-{os.getpid()}-{b[-8:]}", "parentUuid": None,
                         "sessionId": sid, "timestamp": "2026-01-02T03:04:05.000Z",
@@ -58,9 +66,11 @@ def main():
                 with open(path, "a") as f:
                     f.write(json.dumps(line) + "\n")
                 rounds.append(search(f"zzabsent{i}"))
+                counts.append(count(["user.message"] if i % 2 else ["agent.tool.use"]))
             server.close()
-            print(f"{b} ({os.path.getsize(path)} bytes):",
-                  ", ".join(f"{dt:.3f} s {memo}" for dt, memo in rounds))
+            print(f"{b} ({os.path.getsize(path)} bytes):")
+            print("  search:", ", ".join(f"{dt:.3f} s {memo}" for dt, memo in rounds))
+            print("  label count:", ", ".join(f"{dt:.3f} s {memo}" for dt, memo in counts))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -189,6 +190,13 @@ size_t held_bytes(const std::unordered_map<K, V, H, E, A>& m) {
   size_t n = m.bucket_count() * sizeof(void*);
   for (const auto& [k, v] : m)
     n += sizeof(std::pair<const K, V>) + 16 + held_bytes(k) + held_bytes(v);
+  return n;
+}
+template <class K, class H, class E, class A>
+size_t held_bytes(const std::unordered_set<K, H, E, A>& s) {
+  size_t n = s.bucket_count() * sizeof(void*);
+  for (const auto& k : s)
+    n += sizeof(K) + 16 + held_bytes(k);
   return n;
 }
 

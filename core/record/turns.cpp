@@ -3,14 +3,16 @@
 // outside turn numbering, so the resend opens the turn and the draft's records stay with the previous turn.
 #include "core/record/turns.h"
 
-#include <unordered_map>
+#include <algorithm>
 
 namespace csift {
 
-TurnAssignment assign_turns(const std::vector<Record>& records, bool (*opens_turn)(const Record&),
-                            bool (*foreign)(const Record&)) {
-  TurnAssignment t;
-  size_t n = records.size();
+AppendedTurns assign_appended_turns(TurnState& state, const std::vector<Record>& records,
+                                    bool (*opens_turn)(const Record&), bool (*foreign)(const Record&)) {
+  AppendedTurns out;
+  TurnAssignment& t = out.appended;
+  const size_t n = records.size();
+  const size_t base = state.records;
   t.turn_of.assign(n, -1);
   t.is_opener.assign(n, false);
   t.is_draft.assign(n, false);
@@ -22,7 +24,15 @@ TurnAssignment assign_turns(const std::vector<Record>& records, bool (*opens_tur
     candidate[i] = !(foreign && foreign(records[i])) && opens_turn(records[i]);
     if (candidate[i] && !records[i].parent_uuid.empty()) last_opener_for_parent[records[i].parent_uuid] = i;
   }
-  int current = -1;
+  // An earlier opener whose parent an appended one shares is superseded: the turns after it close up.
+  for (const auto& [parent, i] : last_opener_for_parent) {
+    auto it = state.opener_of_parent.find(parent);
+    if (it == state.opener_of_parent.end()) continue;
+    out.superseded.push_back(it->second);
+    --state.turn_count;
+    --state.current;
+  }
+  std::sort(out.superseded.begin(), out.superseded.end());
   for (size_t i = 0; i < n; ++i) {
     if (candidate[i] && !records[i].parent_uuid.empty() &&
         last_opener_for_parent[records[i].parent_uuid] != i) {
@@ -31,13 +41,32 @@ TurnAssignment assign_turns(const std::vector<Record>& records, bool (*opens_tur
     }
     if (candidate[i]) {
       t.is_opener[i] = true;
-      current = t.turn_count++;
-      t.opener_index.push_back(i);
+      state.current = state.turn_count++;
+      t.opener_index.push_back(base + i);
+      if (!records[i].parent_uuid.empty()) state.opener_of_parent[records[i].parent_uuid] = base + i;
     }
     t.is_foreign[i] = foreign && foreign(records[i]);
-    t.turn_of[i] = t.is_foreign[i] ? -1 : current;
+    t.turn_of[i] = t.is_foreign[i] ? -1 : state.current;
   }
-  return t;
+  t.turn_count = state.turn_count;
+  state.records = base + n;
+  return out;
+}
+
+TurnState turn_state_after(const std::vector<Record>& records, const TurnAssignment& turns) {
+  TurnState state;
+  state.records = records.size();
+  state.turn_count = turns.turn_count;
+  state.current = turns.turn_count - 1;  // turns are numbered in file order: the latest opener's is the last
+  for (const size_t i : turns.opener_index)  // a live opener is the only one under its parent
+    if (!records[i].parent_uuid.empty()) state.opener_of_parent[records[i].parent_uuid] = i;
+  return state;
+}
+
+TurnAssignment assign_turns(const std::vector<Record>& records, bool (*opens_turn)(const Record&),
+                            bool (*foreign)(const Record&)) {
+  TurnState fresh;
+  return assign_appended_turns(fresh, records, opens_turn, foreign).appended;
 }
 
 }  // namespace csift

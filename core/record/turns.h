@@ -3,6 +3,8 @@
 // esc-recall-and-resend shape) sits outside turn numbering and classifies user.unsent.
 #pragma once
 #include <cstdint>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/record/record.h"
@@ -23,5 +25,30 @@ struct TurnAssignment {
 // lane's records written inline, TranscriptReader::foreign_lane) never open a turn and belong to none.
 TurnAssignment assign_turns(const std::vector<Record>& records, bool (*opens_turn)(const Record&),
                             bool (*foreign)(const Record&) = nullptr);
+
+// What numbering the records appended to a file needs of the records before them: the turn the last of them
+// belongs to, how many turns they opened, and which opener is the latest under each parent (an appended
+// opener under the same parent makes it a draft).
+struct TurnState {
+  size_t records = 0;  // records numbered so far (the index the next one gets)
+  int turn_count = 0;
+  int current = -1;
+  std::unordered_map<std::string, size_t> opener_of_parent;  // parentUuid -> record index of its live opener
+};
+
+// The numbering of records appended after those `state` describes. `superseded` lists the earlier openers
+// (record indices, ascending) the appended ones made drafts: each of them is now a draft outside every turn,
+// and every record after it that had turn k >= 0 now has turn k - 1 (the resend opens the turn instead).
+// `appended`'s indices (opener_index included) count from state.records. assign_turns is this with an
+// empty state.
+struct AppendedTurns {
+  TurnAssignment appended;
+  std::vector<size_t> superseded;
+};
+// The state after numbering all of `records` as `turns` (assign_turns' result for them).
+TurnState turn_state_after(const std::vector<Record>& records, const TurnAssignment& turns);
+AppendedTurns assign_appended_turns(TurnState& state, const std::vector<Record>& appended,
+                                    bool (*opens_turn)(const Record&),
+                                    bool (*foreign)(const Record&) = nullptr);
 
 }  // namespace csift

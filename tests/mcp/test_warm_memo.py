@@ -105,7 +105,7 @@ class WarmMemoMatchesUncached(unittest.TestCase):
     def compare_all(self, stage):
         """Every call on both servers (twice on the warm one); returns the warm one's memo tallies summed."""
         used = {"hits": 0, "appended": 0, "rendered_hits": 0, "covers_built": 0, "result_hits": 0,
-                "result_extended": 0, "census_hits": 0}
+                "result_extended": 0, "census_hits": 0, "census_extended": 0}
         for tool, args in WARM_CALLS:
             uncached = self.call("uncached", tool, args)
             self.assertNotIn("result_memo", uncached["summary"])
@@ -119,6 +119,7 @@ class WarmMemoMatchesUncached(unittest.TestCase):
                     used["result_extended"] += got["summary"]["result_memo"]["extended"]
                 if tool == "search" and "result_memo" in got["summary"]:
                     used["census_hits"] += got["summary"]["result_memo"]["hits"]
+                    used["census_extended"] += got["summary"]["result_memo"]["extended"]
                 self.assertEqual(without_memo(got), expected, f"{stage}, {round_} warm call: {tool} {args}")
         return used
 
@@ -145,25 +146,39 @@ class WarmMemoMatchesUncached(unittest.TestCase):
         # torn (only the bytes from the remembered torn line on are screened: the remembered counts plus theirs
         # must equal a full read's), then the rest of the record completes it.
         self.append("{not json\n" + record[:40])
-        self.assertGreater(self.compare_all("after a torn append")["appended"], 0)
+        used = self.compare_all("after a torn append")
+        self.assertGreater(used["appended"], 0)
+        # The label-only counts' censuses were extended over the appended lines, not taken again.
+        self.assertGreater(used["census_extended"], 0)
         self.append(record[40:] + "\n")
         # show's line index was extended over the appended bytes, not counted again.
         used = self.compare_all("after the append")
         self.assertGreater(used["result_extended"], 0)
         self.assertGreater(used["census_hits"], 0)
+        self.assertGreater(used["census_extended"], 0)
         after = self.call("warm", "search", {"pattern": PLANTED, "count_only": True})
         self.assertEqual(after["summary"]["matched_records"], 1)
         self.assertIn("scan_memo", after["summary"])
         # One more append: only that transcript's probe and row (list), or its row and then the scope's
         # figures made from the tallies (stats), are computed again; its tally is extended over the appended
         # line, not read again; the rest is remembered.
-        self.append(record.replace("warm-append-1", "warm-append-2") + "\n")
+        reply = json.loads(record)
+        reply.update(uuid="warm-append-2", parentUuid="warm-append-1")
+        self.append(json.dumps(reply) + "\n")
         for tool, misses, extended in (("list", 2, 0), ("stats", 2, 1)):
             memo = self.call("warm", tool, {"max_count": 0})["summary"]["result_memo"]
             self.assertEqual(memo["misses"], misses, f"{tool}: {memo}")
             self.assertEqual(memo["extended"], extended, f"{tool}: {memo}")
             self.assertGreater(memo["hits"], 0, f"{tool}: {memo}")
         self.compare_all("after the last append")
+        # A resend under the same parent supersedes the remembered opener warm-append-2: the extended census
+        # makes it a draft (user.unsent) and closes up the turns after it, as a whole read numbers them.
+        resend = dict(reply, uuid="warm-append-3")
+        self.append(json.dumps(resend) + "\n")
+        used = self.compare_all("after a resend")
+        self.assertGreater(used["census_extended"], 0)
+        drafts = self.call("warm", "search", {"pattern": "", "label": ["user.unsent"], "count_only": True})
+        self.assertGreater(drafts["summary"]["matched_records"], 0)
 
     def test_warm_search_screens_only_what_was_appended_to_a_rendered_cover(self):
         # A session holding a synthesized-text marker is remembered by a rendered cover. After an append

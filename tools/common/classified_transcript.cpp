@@ -42,6 +42,17 @@ HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, 
   return in;
 }
 
+ClassifiedEntry classify_entry(const Record& r, ClassifyContext& ctx, const TurnAssignment& turns, size_t i) {
+  ClassifiedEntry e;
+  e.record = &r;
+  e.units = classify_record(r, ctx);
+  e.turn_index = turns.turn_of[i];
+  e.superseded_draft = turns.is_draft[i];
+  e.foreign_lane = turns.is_foreign[i];
+  if (e.superseded_draft) relabel_as_draft(r, e.units);
+  return e;
+}
+
 ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel,
                                       const EntryVisitor& visit) {
   const TranscriptReader& reader = reader_for(ct.transcript);
@@ -55,15 +66,8 @@ ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToke
     // Classifying millions of records takes seconds: a cancelled caller stops here too (it reports the
     // cancellation; a partial transcript is never returned as an answer).
     if (i % 4096 == 0 && cancel && cancel->is_cancelled()) break;
-    ClassifiedEntry e;
-    e.record = &records[i];
-    e.units = classify_record(records[i], ctx);
-    e.turn_index = ct.turns.turn_of[i];
-    e.superseded_draft = ct.turns.is_draft[i];
-    e.foreign_lane = ct.turns.is_foreign[i];
-    if (e.superseded_draft) relabel_as_draft(records[i], e.units);
     ct.pairing.add_record(records[i]);
-    ct.entries.push_back(std::move(e));
+    ct.entries.push_back(classify_entry(records[i], ctx, ct.turns, i));
     if (visit) visit(ct, ct.entries.back(), i);
   }
   ct.transcript_entries = ct.entries.size();
@@ -73,7 +77,8 @@ ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToke
 ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
                                                 const CancelToken* cancel,
                                                 const std::function<bool(std::string_view)>& want,
-                                                const EntryVisitor& visit, ReadOptions::Payloads payloads) {
+                                                const EntryVisitor& visit, ReadOptions::Payloads payloads,
+                                                ClassifyContext* context) {
   ClassifiedTranscript ct;
   ct.transcript = t;
   ct.owner = TranscriptIdentity::of(t);
@@ -84,18 +89,20 @@ ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_
   ct.read = read_transcript(t, options);
   if (!ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + ct.read.error);
   ClassifyContext ctx = classify_read_records(ct, cancel, visit);
-  if (!merge_sidecar || t.is_subagent) return ct;
-  ct.sidecar = read_unresolved_pending(t, ct.read.records);
-  for (const auto& p : ct.sidecar.pending) {
-    ClassifiedEntry e;
-    e.record = &p.record;
-    e.units = classify_sidecar_pending(p, ctx);
-    e.turn_index = ct.turns.turn_count - 1;  // still pending: it belongs to the session's latest turn
-    e.source = RecordSource::elicitation_sidecar;
-    ct.pairing.add_record(p.record);
-    ct.entries.push_back(std::move(e));
-    if (visit) visit(ct, ct.entries.back(), ct.entries.size() - 1);
+  if (merge_sidecar && !t.is_subagent) {
+    ct.sidecar = read_unresolved_pending(t, ct.read.records);
+    for (const auto& p : ct.sidecar.pending) {
+      ClassifiedEntry e;
+      e.record = &p.record;
+      e.units = classify_sidecar_pending(p, ctx);
+      e.turn_index = ct.turns.turn_count - 1;  // still pending: it belongs to the session's latest turn
+      e.source = RecordSource::elicitation_sidecar;
+      ct.pairing.add_record(p.record);
+      ct.entries.push_back(std::move(e));
+      if (visit) visit(ct, ct.entries.back(), ct.entries.size() - 1);
+    }
   }
+  if (context) *context = std::move(ctx);
   return ct;
 }
 

@@ -66,6 +66,9 @@ ClassifyContext classify_context_for(const Transcript& t, const std::vector<Reco
 // are never all held at once.
 using EntryVisitor = std::function<void(const ClassifiedTranscript& ct, ClassifiedEntry& e, size_t index)>;
 
+// Entry `i` of `turns`: record `r` classified in `ctx` (which it updates), relabelled when a draft.
+ClassifiedEntry classify_entry(const Record& r, ClassifyContext& ctx, const TurnAssignment& turns, size_t i);
+
 // (Re)builds turns, entries and the pairing index from ct.read.records (file order), without the sidecar:
 // the loader's second half, and how a sparse search rebuilds its model after reading more lines. Returns
 // the classifier's context after the last record (the sidecar's records are classified in it).
@@ -75,10 +78,12 @@ ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToke
 // `payloads`: Payloads::skip leaves out what only a unit's text needs (tool inputs, thinking text, raw tool
 // result JSON; see ReadOptions) and keeps everything a label, turn or pairing rule reads, so the entries'
 // labels are a full read's (tests/unit/label_sparse_test.cpp): for callers that count labels only.
+// `context`, when given, receives the classifier's context after the last entry.
 ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar,
                                                 const CancelToken* cancel,
                                                 const std::function<bool(std::string_view)>& want = {},
                                                 const EntryVisitor& visit = {},
-                                                ReadOptions::Payloads payloads = ReadOptions::Payloads::full);
+                                                ReadOptions::Payloads payloads = ReadOptions::Payloads::full,
+                                                ClassifyContext* context = nullptr);
 
 }  // namespace csift

@@ -27,7 +27,13 @@ uint64_t surviving_set(const SearchRequest& req, bool ignore_filter) {
 }
 
 size_t census_cost(const LabelCensus& c) {
-  return held_bytes(c.runs);
+  size_t bytes = sizeof(LabelCensus) + held_bytes(c.runs);
+  if (c.resume)
+    bytes +=
+        sizeof(LabelCensus::Resume) + held_bytes(c.resume->context.tool_names) +
+        held_bytes(c.resume->context.spawned_child) + held_bytes(c.resume->context.spawn_join.spawn_calls) +
+        held_bytes(c.resume->context.spawn_join.result_agents) + held_bytes(c.resume->turns.opener_of_parent);
+  return bytes;
 }
 
 }  // namespace
@@ -53,11 +59,95 @@ void LabelCensusBuilder::add(const ClassifiedEntry& e) {
   runs.push_back(run);
 }
 
-LabelCensus LabelCensusBuilder::take(const ReadResult& read) {
+LabelCensus LabelCensusBuilder::take(const ClassifiedTranscript& ct, const ClassifyContext& context,
+                                     std::optional<uint64_t> head_hash) {
+  const ReadResult& read = ct.read;
   census_.skipped_lines = read.skipped_lines;
   census_.values_out_of_range = read.values_out_of_range;
+  if (head_hash && read.error.empty() && !read.cancelled && !read.stopped &&
+      reader_for(ct.transcript).raw_lines_are_file_lines()) {
+    auto resume = std::make_shared<LabelCensus::Resume>();
+    resume->end = read.torn_tail ? read.torn_tail_offset : read.bytes;
+    resume->lines = read.lines;
+    resume->torn = read.torn_tail;
+    resume->head_hash = *head_hash;
+    resume->context = labels_context(context);
+    resume->turns = turn_state_after(read.records, ct.turns);
+    census_.resume = std::move(resume);
+  }
+  return finish();
+}
+
+LabelCensus LabelCensusBuilder::finish() {
   census_.runs.shrink_to_fit();
   return std::move(census_);
+}
+
+namespace {
+
+// Entry `at` of `runs` becomes a superseded draft (one user.unsent unit outside every turn), and every entry
+// after it in a turn moves to the turn before: the resend, appended later, opens the turn instead.
+void supersede(std::vector<LabelCensus::Run>& runs, size_t at) {
+  size_t first = 0;  // the index of runs[k]'s first entry
+  size_t k = 0;
+  while (k < runs.size() && first + runs[k].entries <= at) {
+    first += runs[k].entries;
+    ++k;
+  }
+  if (k == runs.size()) return;
+  LabelCensus::Run before = runs[k], after = runs[k];
+  before.entries = static_cast<uint32_t>(at - first);
+  after.entries = runs[k].entries - before.entries - 1;
+  LabelCensus::Run draft;
+  draft.labels = label_bit(Label::user_unsent);
+  draft.draft = true;
+  draft.entries = 1;
+  std::vector<LabelCensus::Run> pieces;
+  if (before.entries > 0) pieces.push_back(before);
+  pieces.push_back(draft);
+  if (after.entries > 0) pieces.push_back(after);
+  runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(k));
+  runs.insert(runs.begin() + static_cast<std::ptrdiff_t>(k), pieces.begin(), pieces.end());
+  for (size_t j = k + (before.entries > 0 ? 2 : 1); j < runs.size(); ++j)
+    if (runs[j].turn >= 0) --runs[j].turn;
+}
+
+}  // namespace
+
+std::optional<LabelCensus> extend_label_census(const Transcript& t, const LabelCensus& was,
+                                               ReadOptions options) {
+  if (!was.resume) return std::nullopt;
+  const LabelCensus::Resume& from = *was.resume;
+  if (!appended_since(t.path, from.head_hash, from.end)) return std::nullopt;
+  // The torn line the earlier read counted as skipped is read again from its start.
+  options.begin = from.end;
+  options.first_line = from.lines - (from.torn ? 1 : 0) + 1;
+  ReadResult read = read_transcript(t, options);
+  if (!read.error.empty() || read.cancelled || read.stopped) return std::nullopt;
+
+  LabelCensus grown{was.runs, was.skipped_lines - (from.torn ? 1 : 0) + read.skipped_lines,
+                    was.values_out_of_range + read.values_out_of_range, nullptr};
+  auto resume = std::make_shared<LabelCensus::Resume>();
+  resume->context = from.context;
+  resume->turns = from.turns;
+  ClassifyContext& ctx = resume->context;
+  join_spawned_children(t, read.records, ctx);
+  const TranscriptReader& reader = reader_for(t);
+  const AppendedTurns turns =
+      assign_appended_turns(resume->turns, read.records, reader.turn_opener(), reader.foreign_lane(t));
+  for (const size_t at : turns.superseded)
+    supersede(grown.runs, at);
+  LabelCensusBuilder builder(std::move(grown));
+  for (size_t i = 0; i < read.records.size(); ++i)
+    builder.add(classify_entry(read.records[i], ctx, turns.appended, i));
+  LabelCensus out = builder.finish();
+  resume->end = read.torn_tail ? read.torn_tail_offset : from.end + read.bytes;
+  resume->lines = options.first_line - 1 + read.lines;
+  resume->torn = read.torn_tail;
+  resume->head_hash = from.head_hash;
+  resume->context = labels_context(ctx);
+  out.resume = std::move(resume);
+  return out;
 }
 
 bool census_answers(const SearchRequest& req) {
@@ -66,19 +156,28 @@ bool census_answers(const SearchRequest& req) {
 }
 
 std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, const std::string& gates,
-                                                         ResultMemoUse& use) {
+                                                         ResultMemoUse& use, const ReadOptions& appended) {
   ResultMemo* memo = process_result_memo();
   if (memo == nullptr) return nullptr;
   const std::optional<FileStamp> now = stamp_of(t);
   if (!now) return nullptr;
-  auto hit =
-      memo->find(result_memo_key(kCensusKind.name, t.path, gates), result_type_tag<LabelCensus>(), *now);
-  if (!hit) {
-    ++use.misses;
-    return nullptr;
+  const std::string key = result_memo_key(kCensusKind.name, t.path, gates);
+  const void* type = result_type_tag<LabelCensus>();
+  if (auto hit = memo->find(key, type, *now)) {
+    ++use.hits;
+    return std::static_pointer_cast<const LabelCensus>(std::move(hit));
   }
-  ++use.hits;
-  return std::static_pointer_cast<const LabelCensus>(std::move(hit));
+  if (auto grown = memo->find_grown(key, type, *now)) {
+    const auto& was = *std::static_pointer_cast<const LabelCensus>(grown->value);
+    if (std::optional<LabelCensus> extended = extend_label_census(t, was, appended)) {
+      ++use.extended;
+      auto kept = std::make_shared<const LabelCensus>(std::move(*extended));
+      if (stamp_file(t.path) == now) memo->remember(key, type, *now, kept, census_cost(*kept));
+      return kept;
+    }
+  }
+  ++use.misses;
+  return nullptr;
 }
 
 void remember_label_census(const Transcript& t, const FileStamp& before, const std::string& gates,
@@ -86,7 +185,7 @@ void remember_label_census(const Transcript& t, const FileStamp& before, const s
   ResultMemo* memo = process_result_memo();
   if (memo == nullptr || stamp_file(t.path) != before) return;
   auto kept = std::make_shared<const LabelCensus>(std::move(census));
-  const size_t cost = sizeof(LabelCensus) + census_cost(*kept);
+  const size_t cost = census_cost(*kept);
   memo->remember(result_memo_key(kCensusKind.name, t.path, gates), result_type_tag<LabelCensus>(), before,
                  std::move(kept), cost);
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/cache/result_memo.h"
+#include "core/record/turns.h"
 #include "tools/common/classified_transcript.h"
 #include "tools/search/search_types.h"
 
@@ -31,25 +32,54 @@ struct LabelCensus {
   std::vector<Run> runs;
   uint64_t skipped_lines = 0;
   uint64_t values_out_of_range = 0;
+  // What classifies the lines appended to the file since (null when the read that took the census did not
+  // complete): where that read's last complete line ended, its line count and torn tail, the first line's
+  // hash, and the classifier's and the turn numbering's state after the last record.
+  struct Resume {
+    uint64_t end = 0;
+    uint64_t lines = 0;
+    bool torn = false;
+    uint64_t head_hash = 0;
+    ClassifyContext context;  // labels_context() of the classifier's
+    TurnState turns;
+  };
+  std::shared_ptr<const Resume> resume;
 };
 
 // Folds entries as a dense load classifies them (before their units are dropped).
 class LabelCensusBuilder {
  public:
+  LabelCensusBuilder() = default;
+  explicit LabelCensusBuilder(LabelCensus from) : census_(std::move(from)) {}
   void add(const ClassifiedEntry& e);
-  LabelCensus take(const ReadResult& read);
+  // The census of a dense load of `ct` (no sidecar merged), `context` its classifier's context after the last
+  // entry and `head_hash` its first line's hash before the read (nullopt: the census cannot be extended).
+  LabelCensus take(const ClassifiedTranscript& ct, const ClassifyContext& context,
+                   std::optional<uint64_t> head_hash);
+  // The census as folded so far (its counters and resume state as given).
+  LabelCensus finish();
 
  private:
   LabelCensus census_;
 };
 
+// `was` (a census of `t` when it was smaller) extended over the lines appended since, read with `options`
+// (the same line filter the census was taken under; begin and first_line are set here): nullopt when it
+// cannot be (no resume state, a rewritten first line, a read that failed or was cancelled), and the caller
+// reads `t` whole. An appended opener that supersedes an earlier one turns that opener's entry into a draft
+// and closes up the turns after it, as a read of the whole file would number them.
+std::optional<LabelCensus> extend_label_census(const Transcript& t, const LabelCensus& was,
+                                               ReadOptions options);
+
 // Whether `req` can be answered from a census: an empty pattern counted (-c or -l) with no time or turn
 // window and no persisted-output resolution (each reads more than labels).
 bool census_answers(const SearchRequest& req);
 
-// The census remembered for `t` under `gates` (the load's label-candidate gates), or nullptr.
+// The census remembered for `t` under `gates` (the load's label-candidate gates), or nullptr. When `t` only
+// grew since a census was remembered, it is extended over the appended lines (read with `appended`, see
+// extend_label_census) and remembered in its place.
 std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, const std::string& gates,
-                                                         ResultMemoUse& use);
+                                                         ResultMemoUse& use, const ReadOptions& appended);
 // Remembers a census taken from a read of `t` that started when the file was stamped `before`; not when the
 // file changed since.
 void remember_label_census(const Transcript& t, const FileStamp& before, const std::string& gates,

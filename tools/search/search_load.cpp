@@ -73,7 +73,8 @@ SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const
     const auto payloads = counted && counted->labels_only && !sidecar ? ReadOptions::Payloads::skip
                                                                       : ReadOptions::Payloads::full;
     load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, cancel, want,
-                                         counted ? counted->visit : EntryVisitor(), payloads);
+                                         counted ? counted->visit : EntryVisitor(), payloads,
+                                         counted ? counted->context : nullptr);
     return load;
   }
   load.sparse = true;

@@ -191,9 +191,20 @@ struct TranscriptScanner {
     return census_use != nullptr && counts_only && t.harness == kClaudeCodeHarness && !sidecar;
   }
 
+  // How a census's appended lines are read: as the dense load that takes a census reads (its label-candidate
+  // filter, assistant lines included), sparsely unless an attachment's label is wanted.
+  ReadOptions census_read_options(const Transcript& t) const {
+    ReadOptions options;
+    options.cancel = cancel;
+    if (const RawLineProbes* probes = reader_for(t).raw_probes())
+      options.want = [this, probes](std::string_view line) { return pf.label_candidate(line, *probes); };
+    options.payloads = req.attachments ? ReadOptions::Payloads::full : ReadOptions::Payloads::skip;
+    return options;
+  }
+
   std::unique_ptr<TranscriptHits> counted_from_census(const Transcript& t, size_t scope_index) {
     if (!census_answers(req)) return nullptr;
-    const auto census = recalled_label_census(t, pf.label_gates(), *census_use);
+    const auto census = recalled_label_census(t, pf.label_gates(), *census_use, census_read_options(t));
     if (!census) return nullptr;
     auto out = std::make_unique<TranscriptHits>();
     out->scope_index = scope_index;
@@ -231,13 +242,16 @@ struct TranscriptScanner {
     std::optional<Matcher> counting;
     std::optional<CountedLoad> counted_load;
     const std::optional<FileStamp> before = census ? stamp_of(t) : std::nullopt;
+    const std::optional<uint64_t> head = before ? head_hash_of(t.path) : std::nullopt;
     LabelCensusBuilder taker;
+    ClassifyContext context;
     if (counts_only) {
       counting.emplace(req.compiled);
       // A server taking a census parses assistant lines anyway: a census without them would not answer a
       // later count under an agent filter, and its answers are what make the second count cheap.
-      counted_load = CountedLoad{matching_visitor(*counted, *counting, before ? &taker : nullptr),
-                                 counts_labels_only(), !before && !pf.agent_lines_matter()};
+      counted_load =
+          CountedLoad{matching_visitor(*counted, *counting, before ? &taker : nullptr), counts_labels_only(),
+                      !before && !pf.agent_lines_matter(), before ? &context : nullptr};
     }
     SearchLoad load = load_for_search(t, pf, cancel, needle_share, raw ? &*raw : nullptr,
                                       counted_load ? &*counted_load : nullptr);
@@ -246,7 +260,7 @@ struct TranscriptScanner {
       counted->ct = std::move(load.ct);
       take_read_counts(*counted);
       if (before && !(cancel && cancel->is_cancelled()))
-        remember_label_census(t, *before, pf.label_gates(), taker.take(counted->ct.read));
+        remember_label_census(t, *before, pf.label_gates(), taker.take(counted->ct, context, head));
       return counted;
     }
     // A record classifies as the full read would only once its tool partners are in (search_load.cpp).

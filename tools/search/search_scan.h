@@ -33,6 +33,8 @@ struct CountedLoad {
   // No label the call admits comes from an assistant line or from what one tells the classifier
   // (SearchPrefilter::agent_lines_matter): a dense load without a sidecar leaves assistant lines unparsed.
   bool without_agent_lines = false;
+  // Receives the classifier's context after a dense load's last entry (what a label census keeps).
+  ClassifyContext* context = nullptr;
 };
 // With `raw`, a sparse load also sketches every line it offers its line filter (a rendered cover's bytes).
 SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,

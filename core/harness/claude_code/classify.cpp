@@ -447,4 +447,19 @@ void relabel_as_draft(const Record& draft, std::vector<Unit>& units) {
   units.assign(1, std::move(u));
 }
 
+ClassifyContext labels_context(const ClassifyContext& ctx) {
+  ClassifyContext out;
+  out.is_subagent = ctx.is_subagent;
+  out.owner_id = ctx.owner_id;
+  out.parent_id = ctx.parent_id;
+  out.opener_seen = ctx.opener_seen;
+  out.is_fork_clone = ctx.is_fork_clone;
+  out.spawned_child = ctx.spawned_child;
+  out.spawn_join = ctx.spawn_join;
+  // classify.cpp reads these names of a result's tool: an AskUserQuestion answer, a Task/Agent return.
+  for (const auto& [id, name] : ctx.tool_names)
+    if (name == "AskUserQuestion" || name == "Task" || name == "Agent") out.tool_names.emplace(id, name);
+  return out;
+}
+
 }  // namespace csift

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/record/labels.h"
@@ -47,7 +48,19 @@ struct ClassifyContext {
   std::unordered_map<std::string, std::string> plan_paths;
   bool opener_seen = false;    // a subagent's first turn-opener is the delivered spawn prompt (inbox)
   bool is_fork_clone = false;  // a /fork clone (line 1 fork-context-ref) has no spawn-prompt seed
+  // What the spawn join has seen so far (spawn_join.cpp), so that a join over appended records adds to it.
+  struct SpawnJoinSeen {
+    bool joined = false;
+    std::unordered_set<std::string> spawn_calls;  // tool_use ids of spawn calls
+    bool notification = false;                    // a user record that may name a spawn (<tool-use-id>)
+    std::unordered_map<std::string, std::string> result_agents;  // spawn id -> agentId its result names
+  } spawn_join;
 };
+
+// The part of `ctx` the labels of later records can depend on (tool names a result's label reads, the spawn
+// join, the opener state): what a label census keeps to classify lines appended to its file. Plan paths and
+// the names of other tools only shape text.
+ClassifyContext labels_context(const ClassifyContext& ctx);
 
 // Genuine-user and turn-opener predicates (SPEC.md §4).
 bool is_genuine_user(const Record& r);
@@ -67,8 +80,11 @@ bool is_inline_sidechain(const Record& r);
 std::string user_text(const Record& r);
 
 // Fills ctx.spawned_child for transcript `t` (spawn_join.cpp): the meta.json toolUseIds of the owning
-// session's subagents, then the agentId each spawn result in `records` names. Lists the subagent folder only
-// when `records` hold a spawn call or a notification that could name one.
+// session's subagents, then the agentId each spawn result names. Lists the subagent folder only when the
+// records hold a spawn call or a notification that could name one. Called again with the records appended
+// since (ctx as the first join left it), it joins them as a join over all the records would, listing the
+// folder again only when they hold a new spawn call or notification or a spawn's result the join cannot
+// name (the labels of a result depend on its child).
 void join_spawned_children(const Transcript& t, const std::vector<Record>& records, ClassifyContext& ctx);
 
 // Classifies a record into units, updating ctx (tool names, opener state). Pure apart from ctx.
