@@ -45,6 +45,9 @@ WARM_CALLS = [
     ("show", {"targets": ["@77777777-7777-4777-8777-000000000007"], "raw": True, "line": ["-3.."]}),
     ("show", {"targets": ["@77777777-7777-4777-8777-000000000007"], "raw": True, "line": ["2,-1"]}),
     ("show", {"targets": ["@77777777-7777-4777-8777-000000000007"], "raw": True, "turn": "-1"}),
+    # The turn before the last: after a resend that supersedes a remembered opener, the extended openers must
+    # have taken that opener out.
+    ("show", {"targets": ["@77777777-7777-4777-8777-000000000007"], "raw": True, "turn": "-2"}),
 ]
 
 

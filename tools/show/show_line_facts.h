@@ -1,7 +1,7 @@
 // What `show --raw` needs to know of a transcript's lines before it reads any: how many there are (a line
 // address may count from the end), where a line starts (the read seeks there), and on which lines its
-// turns open (a turn address). A server remembers them per file: the line index is extended over an
-// append, the turn openers are recomputed (a later opener can make an earlier one a superseded draft).
+// turns open (a turn address). A server remembers them per file and extends both over an append (an
+// appended resend that supersedes a remembered opener takes that opener out of the turn list).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -22,7 +22,8 @@ struct TurnOpeners {
   std::vector<uint64_t> lines;  // the opener line of each turn, in turn order
   uint64_t physical_lines = 0;  // the file's lines when read (the last turn runs to its end)
 };
-// The turn openers of a classified read of the transcript (remembered by a server per file stamp).
+// The turn openers of the transcript (remembered by a server per file stamp, extended over appends): the
+// records that may open a turn, parsed sparsely and numbered as a classified read numbers them.
 std::shared_ptr<const TurnOpeners> show_turn_openers(const Transcript& t, const CancelToken* cancel,
                                                      ResultMemoUse& use);
 
