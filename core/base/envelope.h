@@ -1,6 +1,8 @@
 // Envelope v2 (SPEC.md §6): a header row first, kind-tagged rows, a summary row last, on every path.
 #pragma once
 #include <nlohmann/json.hpp>
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,17 @@ struct Envelope {
   std::vector<std::string> notes;
   bool is_error = false;
   std::vector<MediaAttachment> media;  // only when ToolContext::accepts_media (tools/common/tool.h)
+  // Rows after `rows` that the tool makes only when a page shows them (a long listing whose page shows a
+  // few): the pager (tools/common/invoke_tool.cpp) makes the ones a page can hold and counts the rest among
+  // the rows it omits. No other reader of an envelope sees deferred rows: a tool defers only under the pager.
+  struct DeferredRows {
+    size_t count = 0;                       // rows not made yet
+    size_t next = 0;                        // the index make() is given next (0 for the first)
+    std::function<json(size_t)> make;       // the row at an index
+    std::function<void(Envelope&)> settle;  // once the pager is done making rows: counters of the
+                                            // rows made (e.g. the memo's hits); writes numbers only
+  };
+  DeferredRows deferred;
 
   static Envelope make(std::string command);
   json& add_row(std::string kind);

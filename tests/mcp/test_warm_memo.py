@@ -168,8 +168,10 @@ class WarmMemoMatchesUncached(unittest.TestCase):
         reply = json.loads(record)
         reply.update(uuid="warm-append-2", parentUuid="warm-append-1")
         self.append(json.dumps(reply) + "\n")
+        # (list unpaged: a page makes only the rows it shows, and the appended session's may not be among them.)
         for tool, misses, extended in (("list", 2, 0), ("stats", 2, 1)):
-            memo = self.call("warm", tool, {"max_count": 0})["summary"]["result_memo"]
+            args = {"max_count": 0, "max_chars": 0} if tool == "list" else {"max_count": 0}
+            memo = self.call("warm", tool, args)["summary"]["result_memo"]
             self.assertEqual(memo["misses"], misses, f"{tool}: {memo}")
             self.assertEqual(memo["extended"], extended, f"{tool}: {memo}")
             self.assertGreater(memo["hits"], 0, f"{tool}: {memo}")
@@ -182,6 +184,38 @@ class WarmMemoMatchesUncached(unittest.TestCase):
         self.assertGreater(used["census_extended"], 0)
         drafts = self.call("warm", "search", {"pattern": "", "label": ["user.unsent"], "count_only": True})
         self.assertGreater(drafts["summary"]["matched_records"], 0)
+
+    def test_a_paged_list_makes_only_the_rows_it_shows(self):
+        # Pages followed by their continue_with give the unpaged list's rows, on both servers; a warm page
+        # looks up (or builds) only the rows near it, not the whole listing's.
+        everything = self.call("warm", "list", {"max_count": 0, "max_chars": 0})
+        rows = everything["rows"]
+        self.assertGreater(len(rows), 10)
+
+        def lookups(memo):
+            return memo["hits"] + memo["misses"] + memo["extended"]
+        probes = lookups(everything["summary"]["result_memo"]) - len(rows)  # the unpaged call made every row
+        for server in ("warm", "uncached"):
+            paged, args, pages = [], {"max_count": 0, "max_chars": 2500}, 0
+            while True:
+                got = self.call(server, "list", args)
+                # Every row after this page is counted as omitted, made or not.
+                self.assertEqual(args.get("row_offset", 0) + len(got["rows"]) + got["summary"].get("rows_omitted", 0),
+                                 len(rows), got["summary"])
+                paged += got["rows"]
+                pages += 1
+                if server == "warm":
+                    memo = got["summary"]["result_memo"]
+                    # The same probes, then the rows made for this page: those it shows, and those after
+                    # them until the rows' JSON alone passed the budget (the page could never hold more).
+                    made = lookups(memo) - probes
+                    self.assertGreaterEqual(made, len(got["rows"]), memo)
+                    self.assertLessEqual(made, len(got["rows"]) + 4, memo)
+                if "continue_with" not in got["summary"]:
+                    break
+                args = got["summary"]["continue_with"]
+            self.assertGreater(pages, 2)
+            self.assertEqual(paged, rows, server)
 
     def test_warm_search_screens_only_what_was_appended_to_a_rendered_cover(self):
         # A session holding a synthesized-text marker is remembered by a rendered cover. After an append

@@ -63,9 +63,13 @@ Envelope run_guarded(const ToolSpec& tool, const json& args, ToolContext& ctx) {
 
 void apply_row_offset(Envelope& env, int64_t offset) {
   if (offset <= 0) return;
-  const size_t skipped = std::min(env.rows.size(), static_cast<size_t>(offset));
-  env.rows.erase(env.rows.begin(), env.rows.begin() + static_cast<std::ptrdiff_t>(skipped));
-  env.summary["rows_skipped"] = skipped;
+  const size_t made = std::min(env.rows.size(), static_cast<size_t>(offset));
+  env.rows.erase(env.rows.begin(), env.rows.begin() + static_cast<std::ptrdiff_t>(made));
+  // Deferred rows before the offset are never made.
+  const size_t unmade = std::min(env.deferred.count, static_cast<size_t>(offset) - made);
+  env.deferred.next += unmade;
+  env.deferred.count -= unmade;
+  env.summary["rows_skipped"] = made + unmade;
 }
 
 bool wants_json(const json& args) {
@@ -98,16 +102,19 @@ struct Budget {
     out.summary = full.summary;
     out.notes = full.notes;
     out.media = full.media;
-    mark_cut(out, full.rows.size(), kept);
+    mark_cut(out, full.rows.size() + full.deferred.count, kept);
     return out;
   }
 
-  // The same cut made in `env` itself: nothing kept is copied, and the dropped rows (most of a long listing)
-  // are freed on oneTBB workers; freeing 1,491 of 1,501 rows one by one was a tenth of a warm list call.
+  // The same cut made in `env` itself: nothing kept is copied, and the dropped rows are freed on oneTBB
+  // workers; freeing 1,491 of 1,501 rows one by one was a tenth of a warm list call. Rows still deferred are
+  // dropped unmade.
   void cut_in_place(Envelope& env, size_t kept) const {
-    const size_t total = env.rows.size();
-    tbb::parallel_for(kept, total, [&env](size_t i) { json().swap(env.rows[i]); });
+    const size_t made = env.rows.size();
+    const size_t total = made + env.deferred.count;
+    tbb::parallel_for(kept, made, [&env](size_t i) { json().swap(env.rows[i]); });
     env.rows.resize(kept);
+    env.deferred = {};
     mark_cut(env, total, kept);
   }
 
@@ -164,6 +171,10 @@ size_t rows_over_limit(const Envelope& env, const Budget& budget, size_t limit) 
 
 // Keeps the longest row prefix whose rendering fits the budget (at least one row, so paging always advances).
 void apply_char_budget(Envelope& env, const Budget& budget) {
+  if (budget.max_chars > 0 && env.rows.size() <= 1 && env.deferred.count > 0) {
+    budget.cut_in_place(env, env.rows.size());  // one row over the budget: the unmade ones are omitted
+    return;
+  }
   if (budget.max_chars <= 0 || env.rows.size() <= 1) return;
   const auto limit = static_cast<size_t>(budget.max_chars);
   const size_t over_from = rows_over_limit(env, budget, limit);
@@ -229,6 +240,43 @@ void carry_into_follow_ups(Envelope& env, const json& carried) {
   carry_into_follow_ups(env.summary, carried);
   for (auto& row : env.rows)
     carry_into_follow_ups(row, carried);
+}
+
+// Makes the deferred rows a page can show, each carried and scrubbed as the envelope's other rows were: all
+// of them, unless a page is bounded by the JSON of its rows (rows_over_limit), in which case only until the
+// rows' JSON passes the budget. The rest stay unmade, and the budget's cut omits them. A row that cannot be
+// made turns the envelope into the error (false), as a tool's own failure does.
+bool make_deferred_rows(Envelope& env, const Budget& budget, bool scrub) {
+  Envelope::DeferredRows& d = env.deferred;
+  if (!d.make) return true;
+  const bool bounded = budget.max_chars > 0 && (wants_json(budget.args) || budget.ctx.budget_structured);
+  const auto limit = static_cast<size_t>(std::max<int64_t>(budget.max_chars, 0));
+  size_t chars = 0;
+  if (bounded) {
+    for (const json& row : env.rows)
+      chars += utf8_length(dump_json(row));
+  }
+  try {
+    while (d.count > 0 && (!bounded || chars <= limit)) {
+      json row = d.make(d.next++);
+      --d.count;
+      if (!budget.ctx.carried_args.empty()) carry_into_follow_ups(row, budget.ctx.carried_args);
+      if (scrub) scrub_row(row);
+      if (bounded) chars += utf8_length(dump_json(row));
+      env.rows.push_back(std::move(row));
+    }
+    if (d.settle) d.settle(env);
+  } catch (const ToolError& e) {
+    env = error_envelope(std::string(budget.tool.name), e.kind_name(), e.what());
+    return false;
+  } catch (const std::exception& e) {
+    env =
+        error_envelope(std::string(budget.tool.name), "failure", std::string("internal error: ") + e.what());
+    return false;
+  }
+  d.make = nullptr;
+  d.settle = nullptr;
+  return true;
 }
 
 // The first row alone over the budget, or a continuation inside a row (`char_offset`): that row is shown
@@ -346,13 +394,15 @@ ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, co
     const Budget budget{
         tool, ctx, args, original_args, integer_arg(args, "max_chars"), integer_arg(args, "row_offset")};
     apply_row_offset(env, budget.prior_offset);
-    const int64_t char_offset = integer_arg(args, "char_offset");
-    if (char_offset <= 0) apply_char_budget(env, budget);
-    apply_row_window(env, budget, char_offset);
-    try {
-      outcome.text = budget.render_with_footer(env);
-    } catch (const std::exception& e) {
-      env = error_envelope(name, "failure", std::string("internal error while rendering: ") + e.what());
+    if (make_deferred_rows(env, budget, scrub)) {
+      const int64_t char_offset = integer_arg(args, "char_offset");
+      if (char_offset <= 0) apply_char_budget(env, budget);
+      apply_row_window(env, budget, char_offset);
+      try {
+        outcome.text = budget.render_with_footer(env);
+      } catch (const std::exception& e) {
+        env = error_envelope(name, "failure", std::string("internal error while rendering: ") + e.what());
+      }
     }
   }
   if (env.is_error) {

@@ -43,6 +43,10 @@ bool output_scrub_wanted(const json& args, const ToolContext& ctx, std::string& 
   return it->get<bool>();
 }
 
+void scrub_row(json& row) {
+  scrub_output_value(row, default_scrubber());
+}
+
 void scrub_envelope(Envelope& env) {
   const Scrubber& s = default_scrubber();
   scrub_output_value(env.header, s);

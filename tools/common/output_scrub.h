@@ -17,5 +17,7 @@ bool output_scrub_wanted(const json& args, const ToolContext& ctx, std::string& 
 // Scrubs every string of the rows, notes, header and summary in place. Follow-up calls ({tool, arguments})
 // and continuations keep their arguments as written, so they still name what the caller named.
 void scrub_envelope(Envelope& env);
+// One row as scrub_envelope scrubs each (a row made after the envelope was scrubbed: Envelope::deferred).
+void scrub_row(json& row);
 
 }  // namespace csift

@@ -97,7 +97,9 @@ void fill_summary(Envelope& env, const std::vector<ListEntry>& kept, const ListC
 
 Envelope run_list(const json& args, ToolContext& ctx) {
   const TimeWindow window = parse_time_window(args);
-  const Scope scope = resolve_span_scope(args, ctx);
+  // Shared with the deferred rows, whose entries point at its transcripts.
+  const auto scoped = std::make_shared<const Scope>(resolve_span_scope(args, ctx));
+  const Scope& scope = *scoped;
   ListCounts counts;
   counts.cap = effective_row_cap(args, scope.unscoped, kUnscopedDefaultCap);
 
@@ -128,13 +130,21 @@ Envelope run_list(const json& args, ToolContext& ctx) {
 
   Envelope env = Envelope::make("list");
   env.header = build_header(scope, window);
-  // Rows on oneTBB workers, as stats does: on a warm call each is a copy of a remembered row, and copying
-  // 1,501 of them one after another was the largest single cost left.
-  env.rows.resize(kept.size());
-  tbb::parallel_for(size_t{0}, kept.size(),
-                    [&](size_t i) { env.rows[i] = remembered_list_row(kept[i], memo_use); });
   fill_summary(env, kept, counts);
-  report_result_memo(env, memo_use);
+  // Rows are made only as a page shows them: on a warm call each is a copy of a remembered row, and copying
+  // (then freeing) the 1,460 of 1,501 that a default page leaves out was a third of the call. The memo's
+  // report counts the rows made, so it is written once the pager is done.
+  auto entries_left = std::make_shared<std::vector<ListEntry>>(std::move(kept));
+  auto use = std::make_shared<ResultMemoUse>();
+  use->hits = memo_use.hits.load();
+  use->misses = memo_use.misses.load();
+  use->extended = memo_use.extended.load();
+  env.deferred.count = entries_left->size();
+  env.deferred.make = [scoped, entries_left, use](size_t i) {
+    return remembered_list_row((*entries_left)[i], *use);
+  };
+  env.deferred.settle = [use](Envelope& e) { report_result_memo(e, *use); };
+  report_result_memo(env, memo_use);  // its place among the summary's fields; settle fills it in
   env.notes = scope.notes;
   report_unread(env, unread);
   report_stores(env, scope);

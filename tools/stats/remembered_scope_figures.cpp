@@ -115,12 +115,12 @@ std::shared_ptr<const StatsScopeFigures> remembered_scope_figures(
   return std::shared_ptr<const StatsScopeFigures>(entry, &entry->figures);
 }
 
-void apply_scope_figures(const StatsScopeFigures& figures, std::vector<json>& rows, json& summary) {
-  // Thousands of JSON objects: the copies are spread over the workers like the tallies were.
-  rows.resize(figures.rows.size());
-  tbb::parallel_for(size_t{0}, figures.rows.size(), [&](size_t k) { rows[k] = figures.rows[k]; });
-  for (const auto& [name, value] : figures.summary.items())
-    summary[name] = value;
+void apply_scope_figures(std::shared_ptr<const StatsScopeFigures> figures, Envelope& env) {
+  for (const auto& [name, value] : figures->summary.items())
+    env.summary[name] = value;
+  // Thousands of rows, of which a page shows a few: each is copied only when the pager makes it.
+  env.deferred.count = figures->rows.size();
+  env.deferred.make = [figures](size_t k) { return figures->rows[k]; };
 }
 
 }  // namespace csift

@@ -29,7 +29,8 @@ std::shared_ptr<const StatsScopeFigures> remembered_scope_figures(
     const std::vector<std::shared_ptr<const TranscriptTally>>& counted,
     const std::vector<const Transcript*>& counted_transcripts, ResultMemoUse& use);
 
-// Puts the figures on a stats answer: copies of the rows and the summary's fields.
-void apply_scope_figures(const StatsScopeFigures& figures, std::vector<json>& rows, json& summary);
+// Puts the figures on a stats answer: the summary's fields, and the rows deferred (Envelope::deferred): a
+// row is copied only when a page shows it.
+void apply_scope_figures(std::shared_ptr<const StatsScopeFigures> figures, Envelope& env);
 
 }  // namespace csift

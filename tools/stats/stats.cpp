@@ -123,8 +123,7 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
     counted.push_back(tallies[k]);
     counted_transcripts.push_back(&t);
   }
-  apply_scope_figures(*remembered_scope_figures(counted, counted_transcripts, memo_use), env.rows,
-                      env.summary);
+  apply_scope_figures(remembered_scope_figures(counted, counted_transcripts, memo_use), env);
   env.summary["dropped_by_cap"] = sel.dropped_by_cap;
   env.summary["max_count"] = cap ? json(*cap) : json(nullptr);
   env.summary["outside_window"] = sel.outside_window;
