@@ -54,7 +54,7 @@ std::set<uint64_t> lines_of(const SearchLoad& load) {
 TEST_CASE("sparse load: needle lines, openers and line 1 only; tool partners read back on demand") {
   const Loaded l = request_for("missing header");  // only the Monitor task-notification (line 21) says it
   const SearchPrefilter pf(l.req, false);
-  SearchLoad load = load_for_search(l.transcript, pf, nullptr);
+  SearchLoad load = load_for_search(l.transcript, has_sidecar(l.transcript), pf, nullptr);
   REQUIRE(load.sparse);
   const std::set<uint64_t> first = lines_of(load);
   CHECK(first.count(1));
@@ -85,7 +85,7 @@ TEST_CASE("sparse load: needle lines, openers and line 1 only; tool partners rea
 TEST_CASE("sparse load: a whole turn is read back when asked for, and only that turn") {
   const Loaded l = request_for("missing header");
   const SearchPrefilter pf(l.req, false);
-  SearchLoad load = load_for_search(l.transcript, pf, nullptr);
+  SearchLoad load = load_for_search(l.transcript, has_sidecar(l.transcript), pf, nullptr);
   REQUIRE(load.sparse);
   REQUIRE(load.ct.turns.turn_count >= 2);
   const int turn = load.ct.entries.back().turn_index;
@@ -112,7 +112,7 @@ TEST_CASE("sparse load: a whole turn is read back when asked for, and only that 
 TEST_CASE("a pattern without needles loads densely") {
   const Loaded l = request_for("");
   const SearchPrefilter pf(l.req, false);
-  const SearchLoad load = load_for_search(l.transcript, pf, nullptr);
+  const SearchLoad load = load_for_search(l.transcript, has_sidecar(l.transcript), pf, nullptr);
   CHECK_FALSE(load.sparse);
   CHECK(load.declined.empty());
 }

@@ -52,10 +52,10 @@ bool has_sidecar(const Transcript& t) {
   return !t.is_subagent && !t.session_dir_absent && file_exists(sidecar_path(t));
 }
 
-SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
-                           double needle_line_share, RawLineSketcher* raw, const CountedLoad* counted) {
+SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefilter& pf,
+                           const CancelToken* cancel, double needle_line_share, RawLineSketcher* raw,
+                           const CountedLoad* counted) {
   SearchLoad load;
-  const bool sidecar = has_sidecar(t);
   // A needle on a fifth of the lines or more (a common word): piecemeal
   // completion would read most of the file back and classify it several times, so read it densely (bench
   // store: 'scanner' -c 4.6 s sparse, 3.3 s dense). The share comes from the gate's first hit block.

@@ -215,7 +215,7 @@ struct TranscriptScanner {
   }
 
   std::unique_ptr<TranscriptHits> scan(const Transcript& t, size_t scope_index) {
-    const bool sidecar = has_sidecar(t);  // one stat, asked of twice below
+    const bool sidecar = has_sidecar(t);  // one stat, asked of below and by the load
     const bool census = keeps_census(t, sidecar);
     if (census)
       if (auto counted = counted_from_census(t, scope_index)) return counted;
@@ -253,7 +253,7 @@ struct TranscriptScanner {
           CountedLoad{matching_visitor(*counted, *counting, before ? &taker : nullptr), counts_labels_only(),
                       !before && !pf.agent_lines_matter(), before ? &context : nullptr};
     }
-    SearchLoad load = load_for_search(t, pf, cancel, needle_share, raw ? &*raw : nullptr,
+    SearchLoad load = load_for_search(t, sidecar, pf, cancel, needle_share, raw ? &*raw : nullptr,
                                       counted_load ? &*counted_load : nullptr);
     if (counts_only && !load.sparse) {
       counted->scope_index = scope_index;

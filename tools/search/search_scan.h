@@ -36,10 +36,11 @@ struct CountedLoad {
   // Receives the classifier's context after a dense load's last entry (what a label census keeps).
   ClassifyContext* context = nullptr;
 };
-// With `raw`, a sparse load also sketches every line it offers its line filter (a rendered cover's bytes).
-SearchLoad load_for_search(const Transcript& t, const SearchPrefilter& pf, const CancelToken* cancel,
-                           double needle_line_share = 0, RawLineSketcher* raw = nullptr,
-                           const CountedLoad* counted = nullptr);
+// `sidecar`: whether `t` has an elicitation sidecar (the caller's has_sidecar(t)). With `raw`, a sparse load
+// also sketches every line it offers its line filter (a rendered cover's bytes).
+SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefilter& pf,
+                           const CancelToken* cancel, double needle_line_share = 0,
+                           RawLineSketcher* raw = nullptr, const CountedLoad* counted = nullptr);
 // Sparse only: reads back the lines holding the missing tool partner of any tool id a `subject` record
 // carries (its own turn first, then the whole file) and rebuilds the model, so those records classify as a
 // full read would classify them.
