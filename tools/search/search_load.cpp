@@ -166,6 +166,27 @@ bool fetch_declined(SearchLoad& load, const std::function<bool(size_t)>& eligibl
   return true;
 }
 
+// The declined lines within kPartnerReach declined lines before or after a subject record missing a tool
+// partner (`wanted`): where that partner almost always is.
+constexpr size_t kPartnerReach = 4;
+std::function<bool(size_t)> near_subjects(const SearchLoad& load,
+                                          const std::function<bool(const Record&)>& subject,
+                                          const std::unordered_set<std::string>& wanted) {
+  auto near = std::make_shared<std::vector<bool>>(load.declined.size(), false);
+  for (const ClassifiedEntry& e : load.ct.entries) {
+    if (!subject(*e.record) || !std::any_of(e.units.begin(), e.units.end(),
+                                            [&](const Unit& u) { return wanted.count(u.tool_use_id) > 0; }))
+      continue;
+    const auto at = std::lower_bound(load.declined.begin(), load.declined.end(), e.record->line,
+                                     [](const LineRef& ref, uint64_t line) { return ref.line < line; });
+    const size_t p = static_cast<size_t>(at - load.declined.begin());
+    for (size_t i = p > kPartnerReach ? p - kPartnerReach : 0; i < std::min(p + kPartnerReach, near->size());
+         ++i)
+      (*near)[i] = true;
+  }
+  return [near](size_t i) { return (*near)[i]; };
+}
+
 }  // namespace
 
 void complete_tool_partners(SearchLoad& load, const SearchPrefilter& pf,
@@ -189,14 +210,23 @@ void complete_tool_partners(SearchLoad& load, const SearchPrefilter& pf,
   auto pick = [&](std::string_view bytes) {
     return pf.label_candidate(bytes, *load.probes) && load.probes->mentions_tool_id(bytes, wanted);
   };
-  // Partners sit next to each other in practice: the subjects' own turns first, then the rest of the file
-  // for whatever is still unpaired (a pending tool_use is looked for everywhere before it is called pending).
-  bool added = fetch_declined(
-      load, [&](size_t i) { return in_segment[segment_of(starts, load.declined[i].line)]; }, pick, cancel);
-  if (added) {
+  auto settle = [&] {
     note_tool_sides(load.ct.read.records, uses, results);
     for (auto it = wanted.begin(); it != wanted.end();)
       it = uses.count(*it) && results.count(*it) ? wanted.erase(it) : std::next(it);
+  };
+  // Partners sit next to each other in practice: the declined lines beside each subject first (a result
+  // follows its call within a line or two; reading whole turns for it read back 400 MB of a 1 GiB store for
+  // an absent word), then the subjects' own turns, then the rest of the file for whatever is still unpaired
+  // (a pending tool_use is looked for everywhere before it is called pending).
+  bool added = fetch_declined(load, near_subjects(load, subject, wanted), pick, cancel);
+  if (added) settle();
+  if (!wanted.empty() &&
+      fetch_declined(
+          load, [&](size_t i) { return in_segment[segment_of(starts, load.declined[i].line)]; }, pick,
+          cancel)) {
+    added = true;
+    settle();
   }
   // Lines of the subjects' turns were all looked at above; the rest of the file is what is left.
   if (!wanted.empty()) {
