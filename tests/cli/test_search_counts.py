@@ -43,10 +43,11 @@ def search(home, pattern, flags, mode):
 
 class CountsEqualRows:
     home = None
+    cases = CASES
 
     def test_counts_equal_the_rows(self):
         productive = 0
-        for pattern, flags in CASES:
+        for pattern, flags in self.cases:
             with self.subTest(pattern=pattern, flags=flags):
                 _, rows, full = search(self.home, pattern, flags, ())
                 _, _, counted = search(self.home, pattern, flags, ("-c",))
@@ -57,7 +58,7 @@ class CountsEqualRows:
                 owners = {r.get("parent_session_id") or r.get("session_id") for r in rows}
                 self.assertEqual({r["session_id"] for r in sessions}, owners, "-l sessions")
                 productive += full["matched"] > 0
-        self.assertGreaterEqual(productive, len(CASES) * 2 // 3, "too few cases matched anything to compare")
+        self.assertGreaterEqual(productive, len(self.cases) * 2 // 3, "too few cases matched anything to compare")
 
 
 class Fixtures(CountsEqualRows, unittest.TestCase):
@@ -72,6 +73,12 @@ class AgentsHome(CountsEqualRows, unittest.TestCase):
 
 class Corpus(cs.CorpusHome, CountsEqualRows, unittest.TestCase):
     home_prefix = "csift-counts-"
+    # The sanitizer pass looks for memory errors rather than for differences, and each sanitized search of the
+    # corpus costs seconds (the whole test took 108 s there): one case of each kind — a role, a leaf a later
+    # opener decides (drafts), a turn window, a needle read densely and one read sparsely. The Release pass
+    # compares every case.
+    if os.environ.get("CSIFT_TEST_SANITIZED"):
+        cases = [CASES[i] for i in (0, 6, 9, 12, 13)]
 
 
 if __name__ == "__main__":
