@@ -216,6 +216,11 @@ class WarmMemoMatchesUncached(unittest.TestCase):
                 args = got["summary"]["continue_with"]
             self.assertGreater(pages, 2)
             self.assertEqual(paged, rows, server)
+            # A continuation inside the first row (char_offset) shows a window of it; every row after it is
+            # still counted as omitted, made or not.
+            inside = self.call(server, "list", {"max_count": 0, "max_chars": 2500, "char_offset": 1})
+            self.assertEqual(len(inside["rows"]), 1)
+            self.assertEqual(inside["summary"].get("rows_omitted"), len(rows) - 1, inside["summary"])
 
     def test_warm_search_screens_only_what_was_appended_to_a_rendered_cover(self):
         # A session holding a synthesized-text marker is remembered by a rendered cover. After an append

@@ -292,7 +292,9 @@ void apply_row_window(Envelope& env, const Budget& budget, int64_t char_offset) 
   const auto field = longest_text_field(env.rows.front());
   if (!field || (char_offset <= 0 && field->chars < kMinWindowedChars)) return;
   const size_t from = std::min(static_cast<size_t>(std::max<int64_t>(char_offset, 0)), field->chars);
-  const size_t rows_after = env.rows.size() - 1 + env.summary.value("rows_omitted", size_t{0});
+  // Rows still deferred are after this one too (a continuation inside a row skips the budget's cut).
+  const size_t rows_after =
+      env.rows.size() - 1 + env.summary.value("rows_omitted", size_t{0}) + env.deferred.count;
   const json original_row = env.rows.front();
   env.rows.resize(1);
   const json original_summary = env.summary;
