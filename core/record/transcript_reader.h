@@ -206,6 +206,11 @@ const std::vector<const TranscriptReader*>& registered_readers();
 
 // Reads a whole transcript into memory through its harness's reader.
 ReadResult read_transcript(const Transcript& t, const ReadOptions& opts);
+// Where a read that began at `begin` ended its last complete line: what a result extended over appended lines
+// resumes from (a torn final line is read again from its start).
+inline uint64_t complete_end(const ReadStats& read, uint64_t begin) {
+  return read.torn_tail ? read.torn_tail_offset : begin + read.bytes;
+}
 // Pushes each record to fn (false stops the read); skipped and declined lines are only counted.
 ReadStats for_each_record(const Transcript& t, const ReadOptions& opts,
                           const std::function<bool(Record&&)>& fn);

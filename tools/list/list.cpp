@@ -103,8 +103,9 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   ListCounts counts;
   counts.cap = effective_row_cap(args, scope.unscoped, kUnscopedDefaultCap);
 
-  ResultMemoUse memo_use;
-  std::vector<ListEntry> entries = probe_all(scope, ctx, memo_use);
+  // Shared with the deferred rows, which count their own lookups into it.
+  const auto memo_use = std::make_shared<ResultMemoUse>();
+  std::vector<ListEntry> entries = probe_all(scope, ctx, *memo_use);
   std::vector<StoreProblem> unread = scope.problems;
   for (const auto& e : entries) {
     if (!e.probe->error.empty()) unread.push_back({e.transcript->path, e.probe->error});
@@ -135,16 +136,12 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   // (then freeing) the 1,460 of 1,501 that a default page leaves out was a third of the call. The memo's
   // report counts the rows made, so it is written once the pager is done.
   auto entries_left = std::make_shared<std::vector<ListEntry>>(std::move(kept));
-  auto use = std::make_shared<ResultMemoUse>();
-  use->hits = memo_use.hits.load();
-  use->misses = memo_use.misses.load();
-  use->extended = memo_use.extended.load();
   env.deferred.count = entries_left->size();
-  env.deferred.make = [scoped, entries_left, use](size_t i) {
-    return remembered_list_row((*entries_left)[i], *use);
+  env.deferred.make = [scoped, entries_left, memo_use](size_t i) {
+    return remembered_list_row((*entries_left)[i], *memo_use);
   };
-  env.deferred.settle = [use](Envelope& e) { report_result_memo(e, *use); };
-  report_result_memo(env, memo_use);  // its place among the summary's fields; settle fills it in
+  env.deferred.settle = [memo_use](Envelope& e) { report_result_memo(e, *memo_use); };
+  report_result_memo(env, *memo_use);  // its place among the summary's fields; settle fills it in
   env.notes = scope.notes;
   report_unread(env, unread);
   report_stores(env, scope);

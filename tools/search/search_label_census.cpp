@@ -67,7 +67,7 @@ LabelCensus LabelCensusBuilder::take(const ClassifiedTranscript& ct, const Class
   if (head_hash && read.error.empty() && !read.cancelled && !read.stopped &&
       reader_for(ct.transcript).raw_lines_are_file_lines()) {
     auto resume = std::make_shared<LabelCensus::Resume>();
-    resume->end = read.torn_tail ? read.torn_tail_offset : read.bytes;
+    resume->end = complete_end(read, 0);
     resume->lines = read.lines;
     resume->torn = read.torn_tail;
     resume->head_hash = *head_hash;
@@ -141,7 +141,7 @@ std::optional<LabelCensus> extend_label_census(const Transcript& t, const LabelC
   for (size_t i = 0; i < read.records.size(); ++i)
     builder.add(classify_entry(read.records[i], ctx, turns.appended, i));
   LabelCensus out = builder.finish();
-  resume->end = read.torn_tail ? read.torn_tail_offset : from.end + read.bytes;
+  resume->end = complete_end(read, from.end);
   resume->lines = options.first_line - 1 + read.lines;
   resume->torn = read.torn_tail;
   resume->head_hash = from.head_hash;

@@ -75,7 +75,7 @@ void number_turns(const Transcript& t, const ReadResult& read, uint64_t begin, R
     out.opener_records.push_back(index);
     out.openers.lines.push_back(read.records[index - base].line);
   }
-  out.end = read.torn_tail ? read.torn_tail_offset : begin + read.bytes;
+  out.end = complete_end(read, begin);
   out.torn = read.torn_tail;
   out.complete = !read.cancelled && read.error.empty();
 }

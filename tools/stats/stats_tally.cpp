@@ -66,11 +66,6 @@ TurnRule turn_rule_of(const Transcript& t) {
   return TurnRule{reader_for(t).turn_opener(), reader_for(t).foreign_lane(t)};
 }
 
-// Where a complete read of the file ended its last complete line.
-uint64_t complete_end(const ReadStats& read, uint64_t begin) {
-  return read.torn_tail ? read.torn_tail_offset : begin + read.bytes;
-}
-
 }  // namespace
 
 ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, const CancelToken* cancel,
