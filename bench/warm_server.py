@@ -78,7 +78,10 @@ def memo_of(sc):
     census = summary.get("result_memo") if "scan_memo" in summary else None
     out = ""
     if memo:
+        ruled = memo.get("texts_ruled_out", 0)
+        kept = f" ({ruled} ruled out by kept texts)" if ruled else ""
         out += (f" (memo: {memo.get('hits', 0)} hits, {memo.get('misses', 0)} misses, "
+                f"{memo.get('rescreened', 0)} rescreened{kept}, "
                 f"{memo.get('bytes_not_read', 0) / 2**20:.0f} MiB not read, "
                 f"{memo.get('bytes_held', 0) / 2**20:.0f} MiB held)")
     if census and (census.get("hits") or census.get("misses")):
@@ -113,6 +116,9 @@ def main():
         dict(search, pattern="quuxzanzibarvelour"), rg + ["-c", "-F", "quuxzanzibarvelour"])
     row("search rare literal ENOSPC, third call", "search", dict(search, pattern="ENOSPC"),
         rg + ["-c", "-F", "ENOSPC"])
+    # Absent too, but its 4-grams occur apart in many files: their sketches say maybe.
+    row("search rare literal EACCES, fourth call", "search", dict(search, pattern="EACCES"),
+        rg + ["-c", "-F", "EACCES"])
     row("search -t user.message, first label-only call", "search",
         dict(search, pattern="", label=["user.message"]), rg + ["-c", '"role":"user"'])
     row("search -t agent, second label-only call", "search",

@@ -18,7 +18,11 @@ size_t memo_entry_bytes(const std::string& path, const ScreenFacts& f) {
       markers += m.size() + sizeof(std::string);
   for (const std::string& m : f.absent_markers)
     markers += m.size() + sizeof(std::string);
-  return f.grams.bytes() + 2 * path.size() + markers + 160;
+  size_t texts = 0;
+  if (f.rendered_texts)
+    for (const std::string& s : *f.rendered_texts)
+      texts += s.size() + sizeof(std::string);
+  return f.grams.bytes() + 2 * path.size() + markers + texts + 160;
 }
 
 std::unique_ptr<ScanMemo>& memo_slot() {

@@ -51,19 +51,30 @@ struct ScreenFacts {
   // When the file grows, such an entry is extended as a plain one is (only the appended bytes screened), for
   // a call whose scope it includes, and then covers that call's scope.
   std::optional<CoverScope> rendered;
+  // With `rendered`: the text of every unit the cover's read parsed (the records synthesized text comes
+  // from among them), when it fits kMaxKeptTextShare of the file. A needle the sketch may hold but no raw
+  // byte holds can then only match one of these, and the pattern is tried on them instead of reading the
+  // file whole (SearchPrefilter::rescreen_cover). Shared: an append extends a copy of the entry.
+  std::shared_ptr<const std::vector<std::string>> rendered_texts;
   explicit ScreenFacts(uint64_t file_bytes) : grams(file_bytes) {}
   uint64_t skipped_lines() const { return malformed_lines + (torn_tail ? 1 : 0); }
 };
 
+// A cover keeps its rendered texts while they hold at most this share of its file's bytes (and at least
+// kMinKeptTextBytes may always be kept).
+inline constexpr uint64_t kMaxKeptTextShare = 8;  // one eighth
+inline constexpr uint64_t kMinKeptTextBytes = 16 * 1024;
+
 // One call's use of the memo (reported in the tool's summary).
 struct MemoTally {
-  std::atomic<uint64_t> hits{0};            // files answered from memory, never opened
-  std::atomic<uint64_t> rescreened{0};      // remembered, but a needle may occur: screened again
-  std::atomic<uint64_t> misses{0};          // not remembered (new, changed, or evicted): screened
-  std::atomic<uint64_t> appended{0};        // grown since: only the appended bytes screened
-  std::atomic<uint64_t> bytes_not_read{0};  // the hits' file sizes
-  std::atomic<uint64_t> rendered_hits{0};   // hits among files whose sketch covers their rendered text
-  std::atomic<uint64_t> covers_built{0};    // full reads that remembered a rendered cover
+  std::atomic<uint64_t> hits{0};             // files answered from memory, never opened
+  std::atomic<uint64_t> rescreened{0};       // remembered, but a needle may occur: screened again
+  std::atomic<uint64_t> misses{0};           // not remembered (new, changed, or evicted): screened
+  std::atomic<uint64_t> appended{0};         // grown since: only the appended bytes screened
+  std::atomic<uint64_t> bytes_not_read{0};   // the hits' file sizes
+  std::atomic<uint64_t> rendered_hits{0};    // hits among files whose sketch covers their rendered text
+  std::atomic<uint64_t> covers_built{0};     // full reads that remembered a rendered cover
+  std::atomic<uint64_t> texts_ruled_out{0};  // rescreened covers ruled out by their kept rendered texts
 };
 
 class ScanMemo {

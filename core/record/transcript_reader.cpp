@@ -34,7 +34,8 @@ class FunctionSink final : public RecordSink {
 }  // namespace
 
 SkimResult TranscriptReader::skim(const Transcript&, const std::function<bool(std::string_view)>&,
-                                  const std::function<double(std::string_view)>&, const CancelToken*) const {
+                                  const std::function<double(std::string_view)>&, const CancelToken*,
+                                  bool) const {
   SkimResult out;
   out.may_match = true;
   return out;

@@ -178,10 +178,12 @@ class TranscriptReader {
   // Whether read_raw_lines delivers the file's own lines (not lines synthesized from a database).
   virtual bool raw_lines_are_file_lines() const { return false; }
   // The byte screen: does any block of the file hold bytes `block_may_match` accepts? When none does, the
-  // result carries the exact skipped-line count. The default says "may match" (read it all).
+  // result carries the exact skipped-line count, unless `count_malformed` is false (a caller that already
+  // knows the file's count: the lines are then not checked, and only a torn tail is counted). The default
+  // says "may match" (read it all).
   virtual SkimResult skim(const Transcript& t, const std::function<bool(std::string_view)>& block_may_match,
                           const std::function<double(std::string_view)>& line_share,
-                          const CancelToken* cancel) const;
+                          const CancelToken* cancel, bool count_malformed = true) const;
   // The same screen over the bytes from `begin` (a line start) to the end of the file only: the lines
   // appended since a screen that ended there. The default says "may match" (read it all).
   virtual SkimResult skim_from(const Transcript& t, uint64_t begin,

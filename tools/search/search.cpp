@@ -64,6 +64,7 @@ json scan_memo_json(const SearchScan& scan) {
               {"bytes_not_read", scan.memo_bytes_not_read},
               {"rendered_hits", scan.memo_rendered_hits},
               {"covers_built", scan.memo_covers_built},
+              {"texts_ruled_out", scan.memo_texts_ruled_out},
               {"entries", use.entries},
               {"bytes_held", use.bytes},
               {"budget_bytes", use.budget},

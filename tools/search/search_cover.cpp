@@ -1,5 +1,7 @@
 #include "tools/search/search_cover.h"
 
+#include <algorithm>
+
 #include "tools/search/search_prefilter.h"
 
 namespace csift {
@@ -12,9 +14,20 @@ void SearchPrefilter::remember_cover(const Transcript& t, const FileStamp& stamp
   if (!head || stamp_file(t.path) != stamp) return;  // changed while read: the sketch may not cover it
   auto facts = std::make_shared<ScreenFacts>(stamp.size);
   facts->grams = std::move(raw);
-  for (const ClassifiedEntry& e : ct.entries)
-    for (const Unit& u : e.units)
+  auto texts = std::make_shared<std::vector<std::string>>();
+  const uint64_t keep = std::max(stamp.size / kMaxKeptTextShare, kMinKeptTextBytes);
+  uint64_t kept = 0;
+  for (const ClassifiedEntry& e : ct.entries) {
+    for (const Unit& u : e.units) {
       facts->grams.add(u.text);
+      if (texts && (kept += u.text.size()) <= keep) {
+        texts->push_back(u.text);
+      } else {
+        texts.reset();  // too much text to keep: a needle the sketch may hold sends the file to a full read
+      }
+    }
+  }
+  facts->rendered_texts = std::move(texts);
   facts->stamp = stamp;
   facts->torn_tail = ct.read.torn_tail;
   facts->malformed_lines = ct.read.skipped_lines - (ct.read.torn_tail ? 1 : 0);

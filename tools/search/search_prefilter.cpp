@@ -35,6 +35,7 @@ std::vector<std::string> synthesized_markers(const SearchRequest& req, bool diag
 
 SearchPrefilter::SearchPrefilter(const SearchRequest& req, bool diagnose_labels) {
   const NeedleSet& ns = req.compiled->needles();
+  pattern_ = req.compiled;
   if (!ns.empty()) {
     needles_.emplace(ns.all(), ns.caseless);
     const std::vector<std::string> markers = synthesized_markers(req, diagnose_labels);
@@ -108,6 +109,20 @@ SkimResult SearchPrefilter::plain_skim(const Transcript& t, const CancelToken* c
   return reader_for(t).skim(
       t, [this](std::string_view block) { return may_match(block); },
       [this](std::string_view block) { return needle_line_share(block); }, cancel);
+}
+
+// A remembered file the memory cannot rule out, screened again for this call's needles and markers. The
+// file is the one remembered (same stamp), so its malformed lines are the remembered count and its lines
+// are not checked again: about half a whole-file screen's work (bench/README.md, "Sixth pass").
+SkimResult SearchPrefilter::rescreen(const Transcript& t, const ScreenFacts& facts,
+                                     const CancelToken* cancel) const {
+  SkimResult out = reader_for(t).skim(
+      t, [this](std::string_view block) { return may_match(block); },
+      [this](std::string_view block) { return needle_line_share(block); }, cancel, /*count_malformed=*/false);
+  if (out.may_match || out.cancelled || !out.error.empty()) return out;
+  out.skipped_lines = facts.skipped_lines();
+  out.values_out_of_range = facts.values_out_of_range;
+  return out;
 }
 
 bool SearchPrefilter::sketch_may_hold_needle(const GramSketch& grams) const {
@@ -250,9 +265,37 @@ std::optional<SkimResult> SearchPrefilter::appended_skim(const Transcript& t, co
 // file.
 bool SearchPrefilter::answers_from_memory(const ScreenFacts& facts) const {
   if (!facts.rendered) return plain_rules_out(facts);
-  if (!facts.rendered->includes(cover_scope_)) return false;
-  if (resolve_persisted_ && facts.grams.may_contain("persisted-output")) return false;
-  return !sketch_may_hold_needle(facts.grams);
+  return covers_this_call(facts) && !sketch_may_hold_needle(facts.grams);
+}
+
+bool SearchPrefilter::covers_this_call(const ScreenFacts& facts) const {
+  return facts.rendered && facts.rendered->includes(cover_scope_) &&
+         !(resolve_persisted_ && facts.grams.may_contain("persisted-output"));
+}
+
+// A rendered cover whose sketch may hold a needle, with its rendered texts kept. A line without a needle
+// matches only through text its record renders (the skim's rule), and the cover's read parsed every record
+// that renders text under this call's scope. So when no raw byte holds a needle and the pattern matches none
+// of the kept texts, no record of the file can match. nullopt: not such a cover. Otherwise the screen's
+// answer, may_match when a needle occurs or a kept text matches (the file is then read whole, as before).
+std::optional<SkimResult> SearchPrefilter::rescreen_cover(const Transcript& t, const ScreenFacts& facts,
+                                                          const CancelToken* cancel) const {
+  if (!facts.rendered_texts || !covers_this_call(facts)) return std::nullopt;
+  SkimResult out = reader_for(t).skim(
+      t, [this](std::string_view block) { return needles_->contains(block); },
+      [this](std::string_view block) { return needle_line_share(block); }, cancel, /*count_malformed=*/false);
+  if (out.may_match || out.cancelled || !out.error.empty()) return out;
+  Matcher m(pattern_);
+  for (const std::string& text : *facts.rendered_texts) {
+    if (m.is_match(text) != MatchStatus::no_match) {
+      out.may_match = true;
+      return out;
+    }
+  }
+  out.skipped_lines = facts.skipped_lines();
+  out.values_out_of_range = facts.values_out_of_range;
+  tally_.texts_ruled_out.fetch_add(1, std::memory_order_relaxed);
+  return out;
 }
 
 SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
@@ -273,7 +316,8 @@ SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
       return out;
     }
     tally_.rescreened.fetch_add(1, std::memory_order_relaxed);
-    SkimResult out = plain_skim(t, cancel);
+    if (auto out = rescreen_cover(t, *facts, cancel)) return *out;
+    SkimResult out = rescreen(t, *facts, cancel);
     // A cover built under a narrower scope is rebuilt under this call's (a needle that may occur is no
     // reason: the new cover would hold the same grams).
     if (out.may_match && cover && facts->rendered && !facts->rendered->includes(cover_scope_))

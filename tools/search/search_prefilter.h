@@ -52,6 +52,10 @@ class SearchPrefilter {
 
  private:
   SkimResult plain_skim(const Transcript& t, const CancelToken* cancel) const;
+  SkimResult rescreen(const Transcript& t, const ScreenFacts& facts, const CancelToken* cancel) const;
+  std::optional<SkimResult> rescreen_cover(const Transcript& t, const ScreenFacts& facts,
+                                           const CancelToken* cancel) const;
+  bool covers_this_call(const ScreenFacts& facts) const;
   SkimResult remembering_skim(const Transcript& t, const FileStamp& stamp, ScanMemo& memo,
                               const CancelToken* cancel) const;
   std::optional<SkimResult> appended_skim(const Transcript& t, const FileStamp& stamp, const ScreenFacts& was,
@@ -65,6 +69,7 @@ class SearchPrefilter {
   bool resolve_persisted_ = false;
   mutable MemoTally tally_;
   double needle_line_share(std::string_view block) const;
+  std::shared_ptr<const CompiledPattern> pattern_;
   std::optional<SubstringFinder> needles_;
   std::optional<SubstringFinder> markers_;
   std::optional<SubstringFinder> gate_;  // needles and markers in one pass, when they fit one Teddy group

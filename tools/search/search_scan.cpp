@@ -365,6 +365,7 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   out.memo_bytes_not_read = pf.memo_tally().bytes_not_read.load();
   out.memo_rendered_hits = pf.memo_tally().rendered_hits.load();
   out.memo_covers_built = pf.memo_tally().covers_built.load();
+  out.memo_texts_ruled_out = pf.memo_tally().texts_ruled_out.load();
   out.census_use = std::move(census_use);
   // A TranscriptHits is a large object: moving every kept one at each growth was an eighth of a warm count.
   out.transcripts.reserve(static_cast<size_t>(std::count_if(

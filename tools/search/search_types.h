@@ -138,7 +138,7 @@ struct SearchScan {
   // A server's scan memo (core/cache/scan_memo.h), when one is installed: how this call used it.
   bool memo_active = false;
   uint64_t memo_hits = 0, memo_rescreened = 0, memo_misses = 0, memo_appended = 0, memo_bytes_not_read = 0;
-  uint64_t memo_rendered_hits = 0, memo_covers_built = 0;
+  uint64_t memo_rendered_hits = 0, memo_covers_built = 0, memo_texts_ruled_out = 0;
   // The result memo's label censuses (search_label_census.h), when one is installed: nullptr otherwise.
   std::unique_ptr<ResultMemoUse> census_use;
 };

@@ -294,8 +294,8 @@ class ClaudeCodeReader final : public TranscriptReader {
   // A block holds whole lines and no needle spans two, so a block the predicate refuses has no matching line;
   // its lines are still checked for well-formedness (block_screen.h), so the skipped count equals read()'s.
   SkimResult skim(const Transcript& t, const std::function<bool(std::string_view)>& block_may_match,
-                  const std::function<double(std::string_view)>& line_share,
-                  const CancelToken* cancel) const override {
+                  const std::function<double(std::string_view)>& line_share, const CancelToken* cancel,
+                  bool count_malformed) const override {
     std::atomic<bool> hit{false};
     std::atomic<double> share{0};
     std::atomic<uint64_t> invalid{0};
@@ -304,7 +304,8 @@ class ClaudeCodeReader final : public TranscriptReader {
         t.path,
         [&](size_t, const LineBlock& block) {
           if (cancel && cancel->is_cancelled()) return false;
-          const BlockScreen screen = screen_block(block.data, block_may_match);
+          const BlockScreen screen = count_malformed ? screen_block(block.data, block_may_match)
+                                                     : BlockScreen{block_may_match(block.data), 0, 0};
           if (screen.may_match) {
             share.store(line_share(block.data), std::memory_order_relaxed);
             hit.store(true, std::memory_order_relaxed);
