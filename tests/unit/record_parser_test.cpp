@@ -208,6 +208,10 @@ TEST_CASE("byte probes") {
   CHECK(peek_type(R"({"message":{"type":"message"},"type":"assistant"})") == "assistant");
   CHECK(peek_type(R"({"a":"type","type" : "user"})") == "user");
   CHECK(peek_type(R"({"x":"{\"type\":\"fake\"}","type":"system"})") == "system");
+  // A quote closes a string after an even run of backslashes (an escaped backslash), not after an odd one.
+  CHECK(peek_type(R"({"a":"x\\","type":"user"})") == "user");
+  CHECK(peek_type(R"({"a":"x\\\"","type":"user"})") == "user");
+  CHECK(peek_type(R"({"a":"\\\\\"type\":\"fake\"","type":"system"})") == "system");
   CHECK(peek_type(R"({"notype":1})").empty());
 }
 

@@ -29,13 +29,23 @@ bool quote_is_unescaped(std::string_view s, size_t pos) {
   return backslashes % 2 == 0;
 }
 
-// The index of the quote that closes the JSON string opened by the quote at `open` (a backslash skips the
-// byte after it), or npos when the string runs off the end.
+// The index of the quote that closes the JSON string opened by the quote at `open` (one not escaped: an even
+// run of backslashes before it), or npos when the string runs off the end. memchr jumps over a long string's
+// text: a byte-at-a-time walk of every string made peek_type 9 % of a cold `-t user.message` count, whose
+// assistant lines name their type after the message.
 size_t string_close(std::string_view s, size_t open) {
-  size_t end = open + 1;
-  while (end < s.size() && s[end] != '"')
-    end += s[end] == '\\' ? 2 : 1;
-  return end < s.size() ? end : std::string_view::npos;
+  size_t from = open + 1;
+  while (from < s.size()) {
+    const void* quote = std::memchr(s.data() + from, '"', s.size() - from);
+    if (!quote) return std::string_view::npos;
+    const size_t at = static_cast<size_t>(static_cast<const char*>(quote) - s.data());
+    size_t backslashes = 0;
+    while (at - backslashes > open + 1 && s[at - 1 - backslashes] == '\\')
+      ++backslashes;
+    if (backslashes % 2 == 0) return at;
+    from = at + 1;
+  }
+  return std::string_view::npos;
 }
 
 // Finds `"key"` <ws> `:` <ws> `"value"` with the key's opening quote unescaped (so a pair quoted inside a
