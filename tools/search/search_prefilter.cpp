@@ -111,14 +111,15 @@ SkimResult SearchPrefilter::plain_skim(const Transcript& t, const CancelToken* c
       [this](std::string_view block) { return needle_line_share(block); }, cancel);
 }
 
-// A remembered file the memory cannot rule out, screened again for this call's needles and markers. The
-// file is the one remembered (same stamp), so its malformed lines are the remembered count and its lines
-// are not checked again: about half a whole-file screen's work (bench/README.md, "Sixth pass").
-SkimResult SearchPrefilter::rescreen(const Transcript& t, const ScreenFacts& facts,
-                                     const CancelToken* cancel) const {
+// A remembered file the memory cannot rule out, screened again with `block_may_match`. The file is the one
+// remembered (same stamp), so its lines are not checked for well-formedness again: when nothing is found,
+// its skipped and out-of-range counts are the remembered ones.
+SkimResult SearchPrefilter::screen_again(const Transcript& t, const ScreenFacts& facts,
+                                         const std::function<bool(std::string_view)>& block_may_match,
+                                         const CancelToken* cancel) const {
   SkimResult out = reader_for(t).skim(
-      t, [this](std::string_view block) { return may_match(block); },
-      [this](std::string_view block) { return needle_line_share(block); }, cancel, /*count_malformed=*/false);
+      t, block_may_match, [this](std::string_view block) { return needle_line_share(block); }, cancel,
+      /*count_malformed=*/false);
   if (out.may_match || out.cancelled || !out.error.empty()) return out;
   out.skipped_lines = facts.skipped_lines();
   out.values_out_of_range = facts.values_out_of_range;
@@ -281,9 +282,8 @@ bool SearchPrefilter::covers_this_call(const ScreenFacts& facts) const {
 std::optional<SkimResult> SearchPrefilter::rescreen_cover(const Transcript& t, const ScreenFacts& facts,
                                                           const CancelToken* cancel) const {
   if (!facts.rendered_texts || !covers_this_call(facts)) return std::nullopt;
-  SkimResult out = reader_for(t).skim(
-      t, [this](std::string_view block) { return needles_->contains(block); },
-      [this](std::string_view block) { return needle_line_share(block); }, cancel, /*count_malformed=*/false);
+  SkimResult out = screen_again(
+      t, facts, [this](std::string_view block) { return needles_->contains(block); }, cancel);
   if (out.may_match || out.cancelled || !out.error.empty()) return out;
   Matcher m(pattern_);
   for (const std::string& text : *facts.rendered_texts) {
@@ -292,8 +292,6 @@ std::optional<SkimResult> SearchPrefilter::rescreen_cover(const Transcript& t, c
       return out;
     }
   }
-  out.skipped_lines = facts.skipped_lines();
-  out.values_out_of_range = facts.values_out_of_range;
   tally_.texts_ruled_out.fetch_add(1, std::memory_order_relaxed);
   return out;
 }
@@ -317,7 +315,8 @@ SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
     }
     tally_.rescreened.fetch_add(1, std::memory_order_relaxed);
     if (auto out = rescreen_cover(t, *facts, cancel)) return *out;
-    SkimResult out = rescreen(t, *facts, cancel);
+    SkimResult out = screen_again(
+        t, *facts, [this](std::string_view block) { return may_match(block); }, cancel);
     // A cover built under a narrower scope is rebuilt under this call's (a needle that may occur is no
     // reason: the new cover would hold the same grams).
     if (out.may_match && cover && facts->rendered && !facts->rendered->includes(cover_scope_))

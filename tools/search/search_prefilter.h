@@ -3,6 +3,7 @@
 // gates (gated leaves parse only under an explicit selector, attachments only under --attachments), and the
 // whole-file gate that skips a file with no needle and no marker without building records.
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,7 +53,9 @@ class SearchPrefilter {
 
  private:
   SkimResult plain_skim(const Transcript& t, const CancelToken* cancel) const;
-  SkimResult rescreen(const Transcript& t, const ScreenFacts& facts, const CancelToken* cancel) const;
+  SkimResult screen_again(const Transcript& t, const ScreenFacts& facts,
+                          const std::function<bool(std::string_view)>& block_may_match,
+                          const CancelToken* cancel) const;
   std::optional<SkimResult> rescreen_cover(const Transcript& t, const ScreenFacts& facts,
                                            const CancelToken* cancel) const;
   bool covers_this_call(const ScreenFacts& facts) const;

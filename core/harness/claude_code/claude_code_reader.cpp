@@ -292,7 +292,8 @@ class ClaudeCodeReader final : public TranscriptReader {
   bool raw_lines_are_file_lines() const override { return true; }
 
   // A block holds whole lines and no needle spans two, so a block the predicate refuses has no matching line;
-  // its lines are still checked for well-formedness (block_screen.h), so the skipped count equals read()'s.
+  // its lines are still checked for well-formedness (block_screen.h), so the skipped count equals read()'s
+  // (unless the caller knows that count already: count_malformed false).
   SkimResult skim(const Transcript& t, const std::function<bool(std::string_view)>& block_may_match,
                   const std::function<double(std::string_view)>& line_share, const CancelToken* cancel,
                   bool count_malformed) const override {
