@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "core/harness/claude_code/classify.h"
+#include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/record_parser.h"
 
 namespace classify_unit {
@@ -495,6 +496,40 @@ TEST_CASE("narration decode from the thinking signature") {
                       len_field(2, level2);
     CHECK(classify(thinking(b64(top)))[0].labels == std::vector<Label>{Label::agent_thinking_narration});
   }
+}
+
+// A length-delimited field whose length is a varint (payloads of 128 bytes and more).
+std::string long_field(int field, const std::string& payload) {
+  std::string out(1, char((field << 3) | 2));
+  for (size_t n = payload.size();; n >>= 7) {
+    out += char((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+    if (n <= 0x7f) break;
+  }
+  return out + payload;
+}
+
+TEST_CASE("a long thinking signature decodes the same with whitespace, padding or a bad byte anywhere") {
+  std::string filler;
+  for (int i = 0; i < 3000; ++i)
+    filler += char(i * 7);
+  const std::string sig =
+      b64(long_field(3, filler) + len_field(2, len_field(1, len_field(8, "x") + len_field(8, "narration"))));
+  REQUIRE(sig.size() > 4000);
+  CHECK(detail::thinking_signature_tag(sig) == "narration");
+  std::string wrapped;  // MIME-style lines of 76 characters
+  for (size_t at = 0; at < sig.size(); at += 76)
+    wrapped += sig.substr(at, 76) + "\r\n";
+  CHECK(detail::thinking_signature_tag(wrapped) == "narration");
+  for (size_t at : {size_t{1}, size_t{2}, size_t{3}, size_t{4001}, sig.size() - 1}) {
+    CAPTURE(at);
+    std::string spaced = sig;
+    spaced.insert(at, " ");
+    CHECK(detail::thinking_signature_tag(spaced) == "narration");
+    std::string bad = sig;
+    bad[at] = '!';
+    CHECK_FALSE(detail::thinking_signature_tag(bad).has_value());
+  }
+  CHECK(detail::thinking_signature_tag(sig + "==") == "narration");
 }
 
 TEST_CASE("queue-operation lines") {

@@ -15,37 +15,52 @@ namespace {
 constexpr std::string_view kNarrationTag = "narration";
 constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-int base64_value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
 bool is_b64_space(char c) {
   return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-// Standard-alphabet decode; whitespace is skipped, '=' ends the data, anything else fails.
+// Each byte's value in the standard alphabet, or -1 (whitespace, '=', anything else).
+std::array<int8_t, 256> base64_values() {
+  std::array<int8_t, 256> t{};
+  t.fill(-1);
+  for (int i = 0; i < 64; ++i)
+    t[static_cast<unsigned char>(kAlphabet[i])] = static_cast<int8_t>(i);
+  return t;
+}
+
+// Standard-alphabet decode; whitespace is skipped, '=' ends the data, anything else fails. Whole groups of
+// four alphabet characters are decoded three bytes at a time (stats reads the tag of every thinking
+// signature, up to 200K+ characters each: a bit-at-a-time decode was 8 % of a cold `stats`); the bitwise
+// loop takes over from a group boundary at the first byte outside the alphabet, and for the tail.
 std::optional<std::string> decode_base64(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() / 4 * 3 + 3);
+  static const std::array<int8_t, 256> values = base64_values();
+  const auto value = [&](char c) { return values[static_cast<unsigned char>(c)]; };
+  std::string out(s.size() / 4 * 3 + 3, '\0');
+  char* o = out.data();
+  size_t i = 0;
+  for (; i + 4 <= s.size(); i += 4) {
+    const int a = value(s[i]), b = value(s[i + 1]), c = value(s[i + 2]), d = value(s[i + 3]);
+    if ((a | b | c | d) < 0) break;
+    const auto v = static_cast<uint32_t>(a << 18 | b << 12 | c << 6 | d);
+    *o++ = static_cast<char>(v >> 16);
+    *o++ = static_cast<char>((v >> 8) & 0xff);
+    *o++ = static_cast<char>(v & 0xff);
+  }
   uint32_t acc = 0;
   int bits = 0;
-  for (char c : s) {
+  for (const char c : s.substr(i)) {
     if (is_b64_space(c)) continue;
     if (c == '=') break;
-    int v = base64_value(c);
+    const int v = value(c);
     if (v < 0) return std::nullopt;
     acc = (acc << 6) | static_cast<uint32_t>(v);
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
-      out += static_cast<char>((acc >> bits) & 0xff);
+      *o++ = static_cast<char>((acc >> bits) & 0xff);
     }
   }
+  out.resize(static_cast<size_t>(o - out.data()));
   return out;
 }
 
