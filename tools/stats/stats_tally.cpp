@@ -5,6 +5,7 @@
 #include "core/cache/file_stamp.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
+#include "core/regex/substring_finder.h"
 #include "tools/stats/stats_fold.h"
 
 namespace csift {
@@ -12,8 +13,11 @@ namespace {
 
 // stats needs the conversation records (user, assistant) and the system records that mark the timeline; the
 // bulky attachment lines are censused by the reader but never parsed.
+// Not string_view::find: it runs memchr on the needle's first byte, a quote, the commonest byte in JSON (4 %
+// of a cold stats on the real-shaped store, over progress and attachment lines).
 bool stats_wants(std::string_view line, const RawLineProbes& probes) {
-  return probes.may_carry_message(line) || line.find("\"system\"") != std::string_view::npos;
+  static const SubstringFinder kSystem({"\"system\""}, false);
+  return probes.may_carry_message(line) || kSystem.contains(line);
 }
 
 std::vector<bool> turn_admits(const std::vector<Record>& records, const RangeSpec& turn,
