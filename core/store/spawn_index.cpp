@@ -5,6 +5,7 @@
 #include "core/harness/claude_code/claude_fields.h"
 #include "core/json/stored_json.h"
 #include "core/record/transcript_reader.h"
+#include "core/regex/substring_finder.h"
 
 namespace csift {
 
@@ -32,13 +33,13 @@ std::string named_agent_id(const nlohmann::json& tool_result, const std::string&
 
 }  // namespace
 
+// The AVX2 finder, not string_view::find: find() runs memchr on a needle's first byte, and a quote is the
+// commonest byte in JSON.
 bool SpawnCollector::may_matter(std::string_view line) const {
-  if (line.find("tool_use") != std::string_view::npos &&
-      (line.find("\"Task\"") != std::string_view::npos || line.find("\"Agent\"") != std::string_view::npos ||
-       line.find("\"Workflow\"") != std::string_view::npos)) {
-    return true;
-  }
-  if (open_ids_.empty() || line.find("tool_result") == std::string_view::npos) return false;
+  static const SubstringFinder kToolUse({"tool_use"}, false), kToolResult({"tool_result"}, false),
+      kSpawnTools({"\"Task\"", "\"Agent\"", "\"Workflow\""}, false);
+  if (kToolUse.contains(line) && kSpawnTools.contains(line)) return true;
+  if (open_ids_.empty() || !kToolResult.contains(line)) return false;
   for (const std::string& id : open_ids_)
     if (line.find(id) != std::string_view::npos) return true;
   return false;
@@ -83,8 +84,9 @@ SessionSpawns session_spawns(const Transcript& session, const CancelToken* cance
   opts.sequential = true;  // the screen follows the calls seen so far
   opts.cancel = cancel;
   if (reader_for(session).raw_probes()) {
+    static const SubstringFinder kInlineSidechain({"\"isSidechain\":true"}, false);
     opts.want = [&](std::string_view line) {
-      if (line.find("\"isSidechain\":true") != std::string_view::npos) ++out.inline_sidechain_records;
+      if (kInlineSidechain.contains(line)) ++out.inline_sidechain_records;
       return collector.may_matter(line);
     };
   }
