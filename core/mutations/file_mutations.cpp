@@ -9,6 +9,7 @@
 #include "core/mutations/screened_read.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
+#include "core/regex/substring_finder.h"
 
 namespace csift {
 
@@ -22,11 +23,12 @@ bool mutating_tool(std::string_view name) {
   return is_structured_mutation_tool(name) || name == "Bash";
 }
 
-// Cheap byte screen for a line that may carry an Edit/Write/MultiEdit/NotebookEdit/Bash call.
+// Cheap byte screen for a line that may carry an Edit/Write/MultiEdit/NotebookEdit/Bash call. The AVX2
+// finder, not string_view::find, whose memchr on a needle's first byte stops at every `t` of a line.
 bool may_call_mutating_tool(std::string_view line) {
-  return line.find("tool_use") != std::string_view::npos &&
-         (line.find("Edit\"") != std::string_view::npos || line.find("Write\"") != std::string_view::npos ||
-          line.find("Bash\"") != std::string_view::npos);
+  static const SubstringFinder kToolUse({"tool_use"}, false),
+      kMutatingTools({"Edit\"", "Write\"", "Bash\""}, false);
+  return kToolUse.contains(line) && kMutatingTools.contains(line);
 }
 
 std::string structured_op(std::string_view tool) {
@@ -49,8 +51,9 @@ std::string boundary_cause(std::string_view text) {
 // toolUseResult.type == "create"; the parse is skipped when the bytes cannot say so (Edit results carry the
 // whole original file).
 bool result_says_create(const Record& r) {
+  static const SubstringFinder kCreate({"\"create\""}, false);  // not find(): a memchr on every quote
   const std::string& raw = cc(r).tool_use_result_json;
-  if (raw.find("\"create\"") == std::string::npos) return false;
+  if (!kCreate.contains(raw)) return false;
   return stored_string_field(raw, "type") == "create";
 }
 

@@ -1,5 +1,7 @@
 #include "core/mutations/screened_read.h"
 
+#include "core/regex/substring_finder.h"
+
 namespace csift {
 
 ReadStats read_screened(const Transcript& t, const std::function<bool(std::string_view)>& admits,
@@ -9,9 +11,10 @@ ReadStats read_screened(const Transcript& t, const std::function<bool(std::strin
   opts.sequential = true;
   opts.cancel = cancel;
   if (const RawLineProbes* probes = reader_for(t).raw_probes()) {
+    static const SubstringFinder kToolResult({"tool_result"}, false);
     opts.want = [&admits, &pending_ids, probes](std::string_view line) {
       return admits(line) || probes->may_open_turn(line) ||
-             (!pending_ids.empty() && line.find("tool_result") != std::string_view::npos &&
+             (!pending_ids.empty() && kToolResult.contains(line) &&
               probes->mentions_tool_id(line, pending_ids));
     };
   }
