@@ -23,8 +23,7 @@ bool mutating_tool(std::string_view name) {
   return is_structured_mutation_tool(name) || name == "Bash";
 }
 
-// Cheap byte screen for a line that may carry an Edit/Write/MultiEdit/NotebookEdit/Bash call. The AVX2
-// finder, not string_view::find, whose memchr on a needle's first byte stops at every `t` of a line.
+// Cheap byte screen for a line that may carry an Edit/Write/MultiEdit/NotebookEdit/Bash call.
 bool may_call_mutating_tool(std::string_view line) {
   static const SubstringFinder kToolUse({"tool_use"}, false),
       kMutatingTools({"Edit\"", "Write\"", "Bash\""}, false);
@@ -51,7 +50,7 @@ std::string boundary_cause(std::string_view text) {
 // toolUseResult.type == "create"; the parse is skipped when the bytes cannot say so (Edit results carry the
 // whole original file).
 bool result_says_create(const Record& r) {
-  static const SubstringFinder kCreate({"\"create\""}, false);  // not find(): a memchr on every quote
+  static const SubstringFinder kCreate({"\"create\""}, false);
   const std::string& raw = cc(r).tool_use_result_json;
   if (!kCreate.contains(raw)) return false;
   return stored_string_field(raw, "type") == "create";

@@ -6,6 +6,11 @@
 // lookup tables (one bucket bit per needle, two needles per bucket above 8), so the cost per 32 bytes does
 // not grow with the needle count. The instruction set is chosen once at runtime, so the binary runs on any
 // x86-64.
+//
+// A per-line screen for fixed needles holds a static finder rather than calling std::string_view::find:
+// find() runs memchr on the needle's first byte, and in a JSON line that byte (a quote, or a `t` of
+// "tool_use") comes every few bytes, so memchr stops at each (SPEC.md §8: cold `agents` spent half its CPU
+// there).
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -33,8 +33,6 @@ std::string named_agent_id(const nlohmann::json& tool_result, const std::string&
 
 }  // namespace
 
-// The AVX2 finder, not string_view::find: find() runs memchr on a needle's first byte, and a quote is the
-// commonest byte in JSON.
 bool SpawnCollector::may_matter(std::string_view line) const {
   static const SubstringFinder kToolUse({"tool_use"}, false), kToolResult({"tool_result"}, false),
       kSpawnTools({"\"Task\"", "\"Agent\"", "\"Workflow\""}, false);

@@ -12,7 +12,6 @@
 namespace csift {
 namespace {
 
-// The AVX2 finder, not string_view::find (a memchr on the quote, JSON's commonest byte, on every line).
 bool mentions_image(std::string_view line) {
   static const SubstringFinder kImage({"\"image\""}, false);
   return kImage.contains(line);

@@ -52,7 +52,6 @@ std::optional<PlanBinding> plan_binding_of(const Transcript& t, const std::strin
   ReadOptions opts;
   opts.sequential = true;
   opts.cancel = cancel;
-  // The AVX2 finder, not string_view::find (a memchr on the quote, JSON's commonest byte, on every line).
   static const SubstringFinder kCwd({"\"cwd\""}, false), kPlanMode({"plan_mode"}, false),
       kSlug({"\"slug\""}, false);
   opts.want = [&](std::string_view line) {

@@ -13,8 +13,6 @@ namespace {
 
 // stats needs the conversation records (user, assistant) and the system records that mark the timeline; the
 // bulky attachment lines are censused by the reader but never parsed.
-// Not string_view::find: it runs memchr on the needle's first byte, a quote, the commonest byte in JSON (4 %
-// of a cold stats on the real-shaped store, over progress and attachment lines).
 bool stats_wants(std::string_view line, const RawLineProbes& probes) {
   static const SubstringFinder kSystem({"\"system\""}, false);
   return probes.may_carry_message(line) || kSystem.contains(line);
