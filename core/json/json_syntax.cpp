@@ -77,8 +77,9 @@ const char* skip_string_scalar(const char* p, const char* end) {
 }
 
 // The same, 32 bytes at a time: one mask of quote, backslash and control bytes per load, and escapes are
-// consumed from that mask without reloading (tool output has an escape every few dozen bytes).
-__attribute__((target("avx2"))) const char* skip_string_avx2(const char* p, const char* end) {
+// consumed from that mask without reloading. It finishes what the 64-byte skim below leaves (fewer than 64
+// bytes) when that skim stopped outside an escape.
+__attribute__((target("avx2"))) const char* skip_string_avx2_32(const char* p, const char* end) {
   const __m256i quote = _mm256_set1_epi8('"');
   const __m256i backslash = _mm256_set1_epi8('\\');
   const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
@@ -107,6 +108,102 @@ __attribute__((target("avx2"))) const char* skip_string_avx2(const char* p, cons
     p = next;
   }
   return skip_string_scalar(p, end);
+}
+
+// The bytes of a 64-byte chunk preceded by an odd run of backslashes (the escaped bytes), without a branch
+// per escape: tool output escapes a byte every few dozen, and deciding each one alone was most of the
+// validator's time (bench/README.md, seventh pass). `carry` says on entry whether byte 0 is escaped (the
+// previous chunk ended inside a run), and on exit whether the next chunk's byte 0 is. The rule is simdjson's
+// stage-1 escape finder: a run starting on an even bit escapes the odd bits after it, and vice versa.
+inline uint64_t escaped_bytes(uint64_t backslashes, uint64_t& carry) {
+  constexpr uint64_t kEven = 0x5555555555555555ULL;
+  backslashes &= ~carry;  // an escaped backslash starts no escape
+  const uint64_t follows_backslash = (backslashes << 1) | carry;
+  const uint64_t odd_starts = backslashes & ~kEven & ~follows_backslash;
+  uint64_t even_starts_end = 0;
+  carry = __builtin_add_overflow(odd_starts, backslashes, &even_starts_end) ? 1 : 0;
+  return (kEven ^ (even_starts_end << 1)) & follows_backslash;
+}
+
+struct Chunk64 {
+  __m256i lo, hi;
+};
+
+__attribute__((target("avx2"))) inline uint64_t byte_mask(const Chunk64& c, char byte) {
+  const __m256i b = _mm256_set1_epi8(byte);
+  const uint32_t lo = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(c.lo, b)));
+  const uint32_t hi = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(c.hi, b)));
+  return (uint64_t{hi} << 32) | lo;
+}
+
+__attribute__((target("avx2"))) inline uint64_t control_mask(const Chunk64& c) {
+  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+  const __m256i bound = _mm256_set1_epi8(static_cast<char>(0xA0));  // x < 0x20 unsigned, flipped to signed
+  const uint32_t lo =
+      static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(bound, _mm256_xor_si256(c.lo, flip))));
+  const uint32_t hi =
+      static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(bound, _mm256_xor_si256(c.hi, flip))));
+  return (uint64_t{hi} << 32) | lo;
+}
+
+// The bytes that may follow a backslash: " \ / b f n r t u.
+__attribute__((target("avx2"))) uint64_t escape_letter_mask(const Chunk64& c) {
+  uint64_t m = 0;
+  for (char letter : {'"', '\\', '/', 'b', 'f', 'n', 'r', 't', 'u'})
+    m |= byte_mask(c, letter);
+  return m;
+}
+
+// Every escaped byte in `escaped` (offsets into the chunk at p) is a valid escape letter, and each `u` has
+// four hex digits after it before `end`.
+__attribute__((target("avx2"))) bool escapes_valid(const Chunk64& c, const char* p, const char* end,
+                                                   uint64_t escaped) {
+  if (escaped & ~escape_letter_mask(c)) return false;
+  for (uint64_t u = escaped & byte_mask(c, 'u'); u != 0; u &= u - 1) {
+    const char* at = p + __builtin_ctzll(u);
+    if (!skip_escape(at, end)) return false;
+  }
+  return true;
+}
+
+// A string body after its opening quote, 64 bytes at a time (see skip_string_scalar): the closing quote is
+// the first quote not escaped; before it there must be no control byte and every escaped byte must be a
+// valid escape.
+__attribute__((target("avx2"))) const char* skip_string_avx2(const char* p, const char* end) {
+  // Most strings are keys and short values that close before any escape: one 32-byte look settles them
+  // (the 64-byte masks below cost more than that for a string of a few bytes).
+  if (end - p >= 32) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+    const __m256i special = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')),
+                        _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))),
+        _mm256_cmpgt_epi8(_mm256_set1_epi8(static_cast<char>(0xA0)), _mm256_xor_si256(v, flip)));
+    const uint32_t mask = static_cast<uint32_t>(_mm256_movemask_epi8(special));
+    if (mask == 0) {
+      p += 32;
+    } else {
+      const char* at = p + __builtin_ctz(mask);
+      if (*at == '"') return at + 1;
+      if (*at != '\\') return nullptr;  // a raw control character
+      p = at;                           // the 64-byte skim starts at the first backslash
+    }
+  }
+  uint64_t carry = 0;
+  while (end - p >= 64) {
+    Chunk64 c{_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32))};
+    const uint64_t backslashes = byte_mask(c, '\\');
+    const uint64_t escaped = (backslashes | carry) != 0 ? escaped_bytes(backslashes, carry) : 0;
+    const uint64_t quotes = byte_mask(c, '"') & ~escaped;
+    const uint64_t before = quotes != 0 ? (quotes & (0 - quotes)) - 1 : ~uint64_t{0};
+    if (control_mask(c) & before) return nullptr;
+    if ((escaped & before) != 0 && !escapes_valid(c, p, end, escaped & before)) return nullptr;
+    if (quotes != 0) return p + __builtin_ctzll(quotes) + 1;
+    p += 64;
+  }
+  // Inside an escape: restart the rest at its backslash, which the scalar walk then reads as one.
+  return carry != 0 ? skip_string_scalar(p - 1, end) : skip_string_avx2_32(p, end);
 }
 
 struct ScalarStrings {
