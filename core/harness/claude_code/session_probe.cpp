@@ -45,32 +45,27 @@ ProbedMessage anchor_of(const Record& r, std::string text) {
   return ProbedMessage{true, std::move(text), r.timestamp, r.line, r.offset};
 }
 
-// Every line read is checked in full once, so the malformed count within the windows is exact.
-enum class LineCheck { blank, malformed, valid };
-
-LineCheck check_line(std::string_view line, RecordParser& parser) {
-  if (line_is_blank(line)) return LineCheck::blank;
-  if (line_shape_malformed(line) || !parser.validate(line)) return LineCheck::malformed;
-  return LineCheck::valid;
-}
-
 RecordParser& thread_parser() {
   thread_local RecordParser parser;
   return parser;
 }
 
 // One line of a head or tail window: blank lines pass, malformed ones are counted, and only lines the window
-// wants are parsed. nullopt means there is nothing to take from the line.
+// wants are parsed. Every line read is checked in full exactly once (a parse checks the line it parses, so a
+// wanted line is not validated first), which keeps the malformed count within the windows exact. nullopt
+// means there is nothing to take from the line.
 template <class Wanted>
 std::optional<Record> read_window_line(std::string_view line, RecordParser& parser, uint64_t& skipped,
                                        const Wanted& wanted) {
-  const LineCheck check = check_line(line, parser);
-  if (check == LineCheck::blank) return std::nullopt;
-  if (check == LineCheck::malformed) {
+  if (line_is_blank(line)) return std::nullopt;
+  if (line_shape_malformed(line)) {
     ++skipped;
     return std::nullopt;
   }
-  if (!wanted(line)) return std::nullopt;
+  if (!wanted(line)) {
+    if (!parser.validate(line)) ++skipped;
+    return std::nullopt;
+  }
   Record r;
   if (parser.parse(line, r) != ParseStatus::ok) {
     ++skipped;
