@@ -206,6 +206,49 @@ __attribute__((target("avx2"))) const char* skip_string_avx2(const char* p, cons
   return carry != 0 ? skip_string_scalar(p - 1, end) : skip_string_avx2_32(p, end);
 }
 
+// Each bit set where an odd number of the bits at or below it are set: the bytes from an opening quote up
+// to (not including) its closing quote.
+inline uint64_t prefix_xor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+// One 64-byte step of json_container_end: updates `depth` (brackets still open) and the string and escape
+// state carried between chunks; returns the offset just past the closing bracket (1 to 64), or 0 when it is
+// not in this chunk.
+struct ContainerWalk {
+  uint64_t escape_carry = 0;
+  uint64_t in_string = 0;  // all ones when the chunk starts inside a string
+  uint64_t depth = 0;
+
+  __attribute__((target("avx2"))) size_t step(const Chunk64& c) {
+    const uint64_t backslashes = byte_mask(c, '\\');
+    const uint64_t escaped = (backslashes | escape_carry) != 0 ? escaped_bytes(backslashes, escape_carry) : 0;
+    const uint64_t strings = prefix_xor(byte_mask(c, '"') & ~escaped) ^ in_string;
+    in_string = static_cast<uint64_t>(static_cast<int64_t>(strings) >> 63);
+    const uint64_t opens = (byte_mask(c, '{') | byte_mask(c, '[')) & ~strings;
+    const uint64_t closes = (byte_mask(c, '}') | byte_mask(c, ']')) & ~strings;
+    if (depth > static_cast<uint64_t>(__builtin_popcountll(closes))) {  // cannot close in this chunk
+      depth += static_cast<uint64_t>(__builtin_popcountll(opens) - __builtin_popcountll(closes));
+      return 0;
+    }
+    for (uint64_t m = opens | closes; m != 0; m &= m - 1) {
+      const uint64_t bit = m & (0 - m);
+      if (opens & bit) {
+        ++depth;
+      } else if (--depth == 0) {
+        return static_cast<size_t>(__builtin_ctzll(bit)) + 1;
+      }
+    }
+    return 0;
+  }
+};
+
 struct ScalarStrings {
   static const char* skip(const char* p, const char* end) { return skip_string_scalar(p, end); }
 };
@@ -394,6 +437,58 @@ const char* json_object_line_end(const char* p, const char* end, size_t* out_of_
   const char* line_end = fn(p, end);
   if (out_of_range) *out_of_range = line_end ? t_out_of_range : 0;
   return line_end;
+}
+
+namespace {
+
+__attribute__((target("avx2"))) size_t container_end_avx2(std::string_view s, size_t open) {
+  ContainerWalk walk;
+  size_t at = open;
+  while (s.size() - at >= 64) {
+    const char* p = s.data() + at;
+    const size_t found = walk.step(Chunk64{_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+                                           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32))});
+    if (found != 0) return at + found;
+    at += 64;
+  }
+  if (at == s.size()) return std::string_view::npos;
+  // The last piece, padded with spaces (no quote, backslash or bracket), so the masks see only its bytes.
+  alignas(32) char tail[64];
+  std::memset(tail, ' ', sizeof tail);
+  std::memcpy(tail, s.data() + at, s.size() - at);
+  const size_t found = walk.step(Chunk64{_mm256_load_si256(reinterpret_cast<const __m256i*>(tail)),
+                                         _mm256_load_si256(reinterpret_cast<const __m256i*>(tail + 32))});
+  return found != 0 ? at + found : std::string_view::npos;
+}
+
+// The same rules a byte at a time, for a CPU without AVX2.
+size_t container_end_scalar(std::string_view s, size_t open) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = open; i < s.size(); ++i) {
+    const char c = s[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+size_t json_container_end(std::string_view s, size_t open) {
+  static const bool avx2 = cpu_has_avx2();
+  return avx2 ? container_end_avx2(s, open) : container_end_scalar(s, open);
 }
 
 bool json_number_overflows(std::string_view token) {

@@ -27,6 +27,12 @@ bool json_object_well_formed(std::string_view line, size_t* out_of_range = nullp
 // json_object_well_formed says; nullptr when it is not, or is blank (the caller then finds the line's end
 // itself and decides). `out_of_range` as above.
 const char* json_object_line_end(const char* p, const char* end, size_t* out_of_range = nullptr);
+// The index just past the bracket that closes the container opened at `open` (a '{' or '['), or npos when
+// it runs off the end. Lenient, as a byte probe must be: strings are told by unescaped quotes and brackets
+// inside them are ignored, nothing else is checked. It reads 64 bytes at a time, so a probe looking for a
+// key after a long nested value (a record's "type" after its "message") jumps over the value instead of
+// walking its strings one by one.
+size_t json_container_end(std::string_view s, size_t open);
 // True when a JSON number token's magnitude exceeds the largest finite double (underflow is not overflow:
 // 1e-400 reads as 0).
 bool json_number_overflows(std::string_view token);

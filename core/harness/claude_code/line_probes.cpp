@@ -11,6 +11,7 @@
 
 #include "core/base/text.h"
 #include "core/harness/claude_code/record_parser.h"
+#include "core/json/json_syntax.h"
 #include "core/regex/substring_finder.h"
 
 namespace csift {
@@ -140,13 +141,18 @@ bool line_has_any_role(std::string_view line) {
 }
 
 // Walks the line's structure (strings and nesting) and returns the string value of the first "type" key at
-// object depth 1. Escapes inside the value are kept verbatim (type values are plain identifiers).
+// object depth 1. Escapes inside the value are kept verbatim (type values are plain identifiers). A nested
+// value is jumped over whole (json_container_end): an assistant line names its type after its message, and
+// walking the message's strings one by one was 9 % of a cold `-t user.message` count.
 std::string peek_type(std::string_view line) {
   int depth = 0;
   size_t i = 0;
   while (i < line.size()) {
     char c = line[i];
-    if (c == '{' || c == '[') {
+    if ((c == '{' || c == '[') && depth == 1) {
+      i = json_container_end(line, i);
+      if (i == std::string_view::npos) return "";
+    } else if (c == '{' || c == '[') {
       ++depth;
       ++i;
     } else if (c == '}' || c == ']') {
