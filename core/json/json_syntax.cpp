@@ -491,6 +491,14 @@ size_t json_container_end(std::string_view s, size_t open) {
   return avx2 ? container_end_avx2(s, open) : container_end_scalar(s, open);
 }
 
+size_t json_string_end(std::string_view s, size_t open) {
+  static const bool avx2 = cpu_has_avx2();
+  const char* end = s.data() + s.size();
+  const char* body = s.data() + open + 1;
+  const char* after = avx2 ? skip_string_avx2(body, end) : skip_string_scalar(body, end);
+  return after ? static_cast<size_t>(after - s.data()) : std::string_view::npos;
+}
+
 bool json_number_overflows(std::string_view token) {
   // The decimal magnitude of the first significant digit: digits before the point, minus leading zeros
   // after it, plus the exponent (saturated: an exponent of a thousand digits is simply huge).

@@ -2,6 +2,9 @@
 
 #include "core/base/text.h"
 #include "core/json/json_syntax.h"
+#include "core/regex/substring_finder.h"
+
+#include <simdjson.h>
 
 #include <algorithm>
 #include <fstream>
@@ -73,10 +76,101 @@ nlohmann::json parse_stored_object(std::string_view raw) {
   return j.is_object() ? j : nlohmann::json::object();
 }
 
+namespace {
+
+// A \uD800-\uDFFF escape (nlohmann accepts a surrogate only as a well-formed pair). Caseless and blind to
+// whether the backslash is itself escaped: a false "maybe" only sends the text to nlohmann.
+bool may_hold_surrogate_escape(std::string_view raw) {
+  static const SubstringFinder kSurrogate(
+      {"\\ud8", "\\ud9", "\\uda", "\\udb", "\\udc", "\\udd", "\\ude", "\\udf"}, true);
+  return kSurrogate.contains(raw);
+}
+
+size_t skip_space(std::string_view s, size_t i) {
+  while (i < s.size() && is_json_space(s[i]))
+    ++i;
+  return i;
+}
+
+// A string token's value: the bytes between its quotes when it holds no escape, else nlohmann's decoding.
+std::string string_token_value(std::string_view token) {
+  const std::string_view body = token.substr(1, token.size() - 2);
+  if (body.find('\\') == std::string_view::npos) return std::string(body);
+  const nlohmann::json j = nlohmann::json::parse(token, nullptr, /*allow_exceptions=*/false);
+  return j.is_string() ? j.get<std::string>() : std::string();
+}
+
+bool key_equals(std::string_view key_token, std::string_view key) {
+  const std::string_view body = key_token.substr(1, key_token.size() - 2);
+  if (body.find('\\') == std::string_view::npos) return body == key;
+  return string_token_value(key_token) == key;
+}
+
+}  // namespace
+
+StoredObject::StoredObject(std::string_view raw) : raw_(raw) {}
+
+bool StoredObject::walkable() const {
+  if (!walkable_)
+    walkable_ = !raw_.empty() && raw_.front() == '{' && json_object_well_formed(raw_) &&
+                simdjson::validate_utf8(raw_.data(), raw_.size()) && !may_hold_surrogate_escape(raw_);
+  return *walkable_;
+}
+
+const nlohmann::json& StoredObject::parsed() const {
+  if (!parsed_) parsed_ = parse_stored_object(raw_);
+  return *parsed_;
+}
+
+// The value token of the last top-level `key`, walking a text known to be one well-formed object: keys and
+// string values by their closing quote, nested values by their closing bracket, scalars to the next
+// delimiter.
+std::optional<std::string_view> StoredObject::value_token(std::string_view key) const {
+  std::optional<std::string_view> found;
+  size_t i = skip_space(raw_, 1);
+  if (raw_[i] == '}') return found;
+  for (;;) {
+    const size_t key_end = json_string_end(raw_, i);
+    const std::string_view key_token = raw_.substr(i, key_end - i);
+    i = skip_space(raw_, skip_space(raw_, key_end) + 1);  // past the colon
+    size_t value_end = i;
+    if (raw_[i] == '{' || raw_[i] == '[') {
+      value_end = json_container_end(raw_, i);
+    } else if (raw_[i] == '"') {
+      value_end = json_string_end(raw_, i);
+    } else {
+      while (value_end < raw_.size() && raw_[value_end] != ',' && raw_[value_end] != '}' &&
+             !is_json_space(raw_[value_end]))
+        ++value_end;
+    }
+    if (key_equals(key_token, key)) found = raw_.substr(i, value_end - i);
+    i = skip_space(raw_, value_end);
+    if (raw_[i] != ',') return found;  // the closing brace
+    i = skip_space(raw_, i + 1);
+  }
+}
+
+std::string StoredObject::string_field(std::string_view key) const {
+  if (!walkable()) return json_string_at(parsed(), std::string(key).c_str());
+  const auto token = value_token(key);
+  return token && token->front() == '"' ? string_token_value(*token) : std::string();
+}
+
+std::optional<bool> StoredObject::bool_field(std::string_view key) const {
+  if (!walkable()) {
+    const nlohmann::json& j = parsed();
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_boolean()) return std::nullopt;
+    return it->get<bool>();
+  }
+  const auto token = value_token(key);
+  if (token == "true") return true;
+  if (token == "false") return false;
+  return std::nullopt;
+}
+
 std::string stored_string_field(std::string_view raw, std::string_view key) {
-  const nlohmann::json j = parse_stored_object(raw);
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  return StoredObject(raw).string_field(key);
 }
 
 std::string json_string_at(const nlohmann::json& obj, const char* key) {

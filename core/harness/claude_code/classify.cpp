@@ -34,19 +34,6 @@ std::string lookup(const std::unordered_map<std::string, std::string>& m, const 
 
 // A JSON object parsed on first use: toolUseResult and tool inputs can be megabytes (a whole file read back)
 // and most records never need a field of them, so parsing each one up front dominated classification.
-class LazyObject {
- public:
-  explicit LazyObject(const std::string& raw) : raw_(raw) {}
-  const nlohmann::json& get() {
-    if (!parsed_) parsed_ = parse_stored_object(raw_);
-    return *parsed_;
-  }
-
- private:
-  const std::string& raw_;
-  std::optional<nlohmann::json> parsed_;
-};
-
 std::string string_at(const nlohmann::json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
@@ -143,12 +130,9 @@ void classify_assistant(const Record& r, ClassifyContext& ctx, std::vector<Unit>
 }
 
 // A spawn tool_result that only acknowledges the launch (teammate spawn / async agent) is not the return.
-bool is_spawn_launch_ack(LazyObject& lazy_tur, const Block& b) {
-  const nlohmann::json& tur = lazy_tur.get();
-  std::string status = string_at(tur, "status");
-  auto is_async = tur.find("isAsync");
-  return status == "teammate_spawned" || status == "async_launched" ||
-         (is_async != tur.end() && is_async->is_boolean() && is_async->get<bool>()) ||
+bool is_spawn_launch_ack(const StoredObject& tur, const Block& b) {
+  const std::string status = tur.string_field("status");
+  return status == "teammate_spawned" || status == "async_launched" || tur.bool_field("isAsync") == true ||
          starts_with(b.content_text, kAsyncLaunchAck);
 }
 
@@ -159,7 +143,7 @@ bool is_harness_refusal(const Block& b) {
 }
 
 Unit tool_result_unit(const Record& r, const Block& b, int index, bool auq_block, ClassifyContext& ctx,
-                      LazyObject& tur) {
+                      const StoredObject& tur) {
   Unit u = make_unit({Label::agent_tool_result}, b.content_text, index);
   u.is_tool_result = true;
   u.tool_use_id = b.tool_use_id;
@@ -169,8 +153,8 @@ Unit tool_result_unit(const Record& r, const Block& b, int index, bool auq_block
   if (b.is_error) u.marker = "[error]";
   if (b.has_result_status()) u.marker = status_marker_of(b);
   if (u.tool_name == "ExitPlanMode" && !b.tool_use_id.empty()) {
-    std::string path = string_at(tur.get(), "filePath");
-    if (path.empty()) path = string_at(tur.get(), "planFilePath");
+    std::string path = tur.string_field("filePath");
+    if (path.empty()) path = tur.string_field("planFilePath");
     if (!path.empty()) ctx.plan_paths[b.tool_use_id] = path;
   }
   if (auq_block) {
@@ -191,7 +175,7 @@ Unit tool_result_unit(const Record& r, const Block& b, int index, bool auq_block
   bool spawn_result = !child.empty() || u.tool_name == "Task" || u.tool_name == "Agent";
   if (spawn_result && !is_spawn_launch_ack(tur, b) && !is_harness_refusal(b)) {
     u.labels = {Label::agent_communication_inbox, Label::agent_tool_result};
-    if (child.empty()) child = string_at(tur.get(), "agentId");
+    if (child.empty()) child = tur.string_field("agentId");
     u.from = child.empty() ? "?" : child;
     u.to = kSelf;
   }
@@ -199,7 +183,7 @@ Unit tool_result_unit(const Record& r, const Block& b, int index, bool auq_block
 }
 
 void classify_tool_results(const Record& r, ClassifyContext& ctx, std::vector<Unit>& out) {
-  LazyObject tur(cc(r).tool_use_result_json);
+  const StoredObject tur(cc(r).tool_use_result_json);
   bool auq = is_auq_answer(r);
   // The answer's dual label belongs to the AskUserQuestion result (by tool name or phrasing); a lone
   // tool_result on an answered carrier is that result.
