@@ -46,7 +46,8 @@ bool has_structured_answer(const Record& r) {
   // Skips parsing the (often huge) result of every other carrier, which was most of classification's time.
   // One SIMD pass: three glibc memmem passes over every carrier's result were a quarter of a cold common-word
   // search on the real-shaped store (opens_turn asks this of each carrier several times per classification).
-  if (!may_hold_structured_answer(raw)) return false;
+  const std::optional<bool> screened = cc(r).tool_use_result_may_answer;
+  if (!(screened ? *screened : may_hold_structured_answer(raw))) return false;
   // simdjson On-Demand reads the two keys and skips every other value (nlohmann built the whole DOM).
   thread_local simdjson::ondemand::parser parser;
   const simdjson::padded_string padded(raw);

@@ -26,8 +26,12 @@ struct ClaudeCodeFields final : HarnessFields {
   std::vector<int64_t> image_paste_ids;
 
   // Raw JSON of free-form parts, kept verbatim; parsed lazily only where a rule needs them.
-  std::string content_json;           // top-level `content` (system / queue-operation / ...)
-  std::string tool_use_result_json;   // toolUseResult
+  std::string content_json;          // top-level `content` (system / queue-operation / ...)
+  std::string tool_use_result_json;  // toolUseResult
+  // may_hold_structured_answer(tool_use_result_json), screened once by the parser: a turn rule asks it of a
+  // carrier several times per classification, each time a pass over a result that can be megabytes.
+  // nullopt on a record built otherwise (the rule then screens the text itself).
+  std::optional<bool> tool_use_result_may_answer;
   std::string attachment_json;        // attachment
   std::string snapshot_json;          // file-history-snapshot `snapshot`
   std::string compact_metadata_json;  // compact_boundary compactMetadata

@@ -323,14 +323,18 @@ void append_extra(std::string& extra, std::string_view key, const std::string& r
 // toolUseResult, often a tool's whole output. A sparse read keeps it only when it is an object that may hold
 // what classification reads (an AskUserQuestion answer, a spawn's launch facts).
 void RecordParser::Impl::parse_tool_use_result(od::value v, Record& r) {
+  ClaudeCodeFields& f = cc_mut(r);
   if (!sparse) {
-    cc_mut(r).tool_use_result_json = raw_of(v);
+    f.tool_use_result_json = raw_of(v);
+    f.tool_use_result_may_answer = may_hold_structured_answer(f.tool_use_result_json);
     return;
   }
   if (v.type().value() != od::json_type::object) return;
   od::object o = v.get_object();
   const std::string_view raw = o.raw_json().value();
-  if (may_hold_classified_result_facts(raw)) cc_mut(r).tool_use_result_json = std::string(raw);
+  if (!may_hold_classified_result_facts(raw)) return;
+  f.tool_use_result_json = std::string(raw);
+  f.tool_use_result_may_answer = may_hold_structured_answer(f.tool_use_result_json);
 }
 
 void RecordParser::Impl::parse_top(od::object obj, Record& r) {
