@@ -11,6 +11,9 @@
 #include <fstream>
 #include <map>
 
+#include "core/harness/claude_code/classify.h"
+#include "core/harness/claude_code/classify_detail.h"
+#include "core/harness/claude_code/record_parser.h"
 #include "tests/unit/corpus_root.h"
 #include "tools/common/classified_transcript.h"
 #include "tools/search/search_prefilter.h"
@@ -18,6 +21,7 @@
 namespace label_sparse_unit {
 
 using namespace csift;
+using namespace csift::detail;
 namespace fs = std::filesystem;
 
 namespace {
@@ -118,6 +122,77 @@ TEST_CASE(
     const SearchRequest req = parse_search_request(args);
     CHECK(SearchPrefilter(req, false).agent_lines_matter());
   }
+}
+
+// A sparse parse keeps of a tool result's text only what the rules read (sparse_result_text): a marker at
+// its start after blank space, a rejection anywhere. The real logs hold no long result that tests the cut
+// (their answers and rejections are short), so these lines do: each marker after 0, 9 and 300 bytes of
+// blank space and before 2,000 bytes more, a rejection after 600 bytes and with its typed instruction 1,000
+// bytes on, as a string and as text parts, errored or not, answering an AskUserQuestion, a Task or a Bash
+// call. The sparse and the full parse must give each result the same labels, turn-opening and typed text.
+TEST_CASE("a sparse parse keeps every part of a long tool result that a label or turn rule reads") {
+  const std::string filler(2000, 'x');
+  std::vector<std::string> texts;
+  for (const std::string& blank :
+       {std::string(), std::string(9, ' '), std::string(150, ' ') + std::string(150, '\n')}) {
+    for (const std::string_view marker :
+         {kAuqAnswerMarkers[0], kAuqAnswerMarkers[1], kAuqAnswerMarkers[2], kToolUseError, kAsyncLaunchAck})
+      texts.push_back(blank + std::string(marker) + filler);
+    texts.push_back(blank + std::string(kRejectionMarker) + ". " + std::string(kRejectionUserSaid) +
+                    "use tabs" + filler);
+    texts.push_back(blank + std::string(kRejectionMarker) + filler.substr(0, 1000) +
+                    std::string(kRejectionUserSaid) + "use tabs");
+  }
+  texts.push_back(filler.substr(0, 600) + std::string(kRejectionMarker) + std::string(kRejectionUserSaid) +
+                  "go");
+  texts.push_back(filler);
+  auto escaped = [](const std::string& text) {
+    std::string out;
+    for (const char c : text)
+      out += c == '\n' ? std::string("\\n") : std::string(1, c);
+    return out;
+  };
+  RecordParser full, sparse;
+  sparse.set_sparse(true);
+  auto parsed = [](RecordParser& p, const std::string& line) {
+    Record r;
+    REQUIRE(p.parse(line, r) == ParseStatus::ok);
+    return r;
+  };
+  size_t compared = 0, opened = 0, cut = 0;
+  for (const std::string tool : {"AskUserQuestion", "Task", "Bash"}) {
+    const std::string call =
+        R"({"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":")" +
+        tool + R"(","input":{}}]}})";
+    for (const std::string& text : texts) {
+      for (const bool is_error : {false, true}) {
+        for (const bool parts : {false, true}) {
+          const std::string content =
+              parts ? R"([{"type":"text","text":")" + escaped(text) + R"("}])" : "\"" + escaped(text) + "\"";
+          const std::string line =
+              R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":)" +
+              std::string(is_error ? "true" : "false") + R"(,"content":)" + content + "}]}}";
+          const Record a = parsed(full, line), b = parsed(sparse, line);
+          cut += b.message.blocks[0].content_text.size() < a.message.blocks[0].content_text.size();
+          ClassifyContext ca, cb;
+          classify_record(parsed(full, call), ca);
+          classify_record(parsed(sparse, call), cb);
+          const std::vector<Unit> ua = classify_record(a, ca), ub = classify_record(b, cb);
+          CAPTURE(line.substr(0, 200));
+          REQUIRE(ua.size() == ub.size());
+          for (size_t i = 0; i < ua.size(); ++i)
+            CHECK(ua[i].labels == ub[i].labels);
+          CHECK(opens_turn(a) == opens_turn(b));
+          CHECK(rejection_typed_message(a.message.blocks[0]) == rejection_typed_message(b.message.blocks[0]));
+          opened += opens_turn(a);
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared == 3 * texts.size() * 4);
+  CHECK(opened > 20);         // answers and rejections with a typed instruction open turns
+  CHECK(cut > compared / 2);  // most texts were cut by the sparse parse
 }
 
 }  // namespace label_sparse_unit

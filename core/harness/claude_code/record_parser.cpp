@@ -2,6 +2,7 @@
 // on the key, because Claude Code writes keys in no fixed order. Wrong-typed fields are skipped, never
 // errors.
 #include "core/harness/claude_code/record_parser.h"
+#include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/claude_fields.h"
 
 #include <simdjson.h>
@@ -163,11 +164,13 @@ void RecordParser::Impl::parse_usage(od::object obj, Usage& u) {
 void RecordParser::Impl::parse_tool_result_content(od::value v, Block& b) {
   od::json_type t = v.type().value();
   if (t == od::json_type::string) {
-    b.content_text = std::string(v.get_string().value());
+    const std::string_view text = v.get_string().value();
+    b.content_text = sparse ? sparse_result_text(text) : std::string(text);
     return;
   }
   if (t != od::json_type::array) return;
   flatten_result_parts(v.get_array(), b, /*with_sources=*/!sparse);
+  if (sparse) b.content_text = sparse_result_text(b.content_text);
 }
 
 // A tool_result's content parts: the text parts flattened into content_text, the image parts counted, and
