@@ -461,8 +461,14 @@ __attribute__((target("avx2"))) size_t container_end_avx2(std::string_view s, si
   return found != 0 ? at + found : std::string_view::npos;
 }
 
-// The same rules a byte at a time, for a CPU without AVX2.
-size_t container_end_scalar(std::string_view s, size_t open) {
+}  // namespace
+
+size_t json_container_end(std::string_view s, size_t open) {
+  static const bool avx2 = cpu_has_avx2();
+  return avx2 ? container_end_avx2(s, open) : json_container_end_bytewise(s, open);
+}
+
+size_t json_container_end_bytewise(std::string_view s, size_t open) {
   size_t depth = 0;
   bool in_string = false;
   for (size_t i = open; i < s.size(); ++i) {
@@ -482,13 +488,6 @@ size_t container_end_scalar(std::string_view s, size_t open) {
     }
   }
   return std::string_view::npos;
-}
-
-}  // namespace
-
-size_t json_container_end(std::string_view s, size_t open) {
-  static const bool avx2 = cpu_has_avx2();
-  return avx2 ? container_end_avx2(s, open) : container_end_scalar(s, open);
 }
 
 size_t json_string_end(std::string_view s, size_t open) {

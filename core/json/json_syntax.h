@@ -33,6 +33,10 @@ const char* json_object_line_end(const char* p, const char* end, size_t* out_of_
 // key after a long nested value (a record's "type" after its "message") jumps over the value instead of
 // walking its strings one by one.
 size_t json_container_end(std::string_view s, size_t open);
+// The same rules a byte at a time: the definition json_container_end must match (tests), and what a CPU
+// without AVX2 takes. Unlike the 64-byte walk it ignores a backslash outside a string (no well-formed line
+// has one).
+size_t json_container_end_bytewise(std::string_view s, size_t open);
 // The index just past the quote closing the JSON string opened at `open`, the string checked as the
 // validator checks strings (no raw control byte, valid escapes); npos when it is not well formed or runs off
 // the end.

@@ -57,30 +57,18 @@ TEST_CASE("compact json: each rule as nlohmann renders it") {
 }
 
 TEST_CASE("compact json: every record line and tool input of the corpus's Claude Code logs") {
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(csift_test::corpus_root())) {
-    if (e.is_regular_file() && e.path().extension() == ".jsonl" && e.file_size() < (1u << 20))
-      files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  REQUIRE(files.size() > 20);
-  RecordParser parser;
   size_t texts = 0, fast = 0, inputs = 0;
-  for (const auto& path : files) {
-    std::ifstream in(path);
-    std::string line;
-    while (std::getline(in, line)) {
-      ++texts;
-      fast += compact_matches_reference(line) ? 1 : 0;
-      Record r;
-      if (parser.parse(line, r) != ParseStatus::ok) continue;
-      for (const Block& b : r.message.blocks) {
-        if (b.input_json.empty()) continue;
-        ++inputs;
-        fast += compact_matches_reference(b.input_json) ? 1 : 0;
-      }
+  const size_t files = csift_test::for_each_small_corpus_line([&](std::string_view line, const Record* r) {
+    ++texts;
+    fast += compact_matches_reference(line) ? 1 : 0;
+    if (!r) return;
+    for (const Block& b : r->message.blocks) {
+      if (b.input_json.empty()) continue;
+      ++inputs;
+      fast += compact_matches_reference(b.input_json) ? 1 : 0;
     }
-  }
+  });
+  REQUIRE(files > 20);
   MESSAGE("texts " << texts << ", tool inputs " << inputs << ", fast " << fast);
   CHECK(inputs > 300);
   CHECK(fast > (texts + inputs) / 2);  // the fast path decides most real texts

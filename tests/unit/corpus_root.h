@@ -4,10 +4,14 @@
 #pragma once
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
+#include "core/harness/claude_code/record_parser.h"
 #include "core/store/store.h"
 
 namespace csift_test {
@@ -39,6 +43,35 @@ inline std::vector<std::filesystem::path> claude_code_logs() {
       if (e.is_regular_file() && e.path().extension() == ".jsonl") files.push_back(e.path());
   }
   return files;
+}
+
+// Every .jsonl file of the corpus smaller than `below_bytes`, sorted (the tests that read each line of many
+// logs leave the few huge sessions out).
+inline std::vector<std::filesystem::path> small_corpus_logs(uintmax_t below_bytes = uintmax_t{1} << 20) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(corpus_root())) {
+    if (e.is_regular_file() && e.path().extension() == ".jsonl" && e.file_size() < below_bytes)
+      files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Calls fn(line, record) for every line of small_corpus_logs(), record the line's parse (null when it does
+// not parse). Returns how many files were read.
+template <class Fn>
+size_t for_each_small_corpus_line(Fn fn) {
+  const std::vector<std::filesystem::path> files = small_corpus_logs();
+  csift::RecordParser parser;
+  for (const auto& path : files) {
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+      csift::Record r;
+      const bool parsed = parser.parse(line, r) == csift::ParseStatus::ok;
+      fn(std::string_view(line), parsed ? &r : nullptr);
+    }
+  }
+  return files.size();
 }
 
 // One of those logs as a Transcript: its path, its file name's id, a subagent when under subagents/.

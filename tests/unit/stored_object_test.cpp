@@ -85,26 +85,15 @@ TEST_CASE("StoredObject answers as the parsed object on each rule") {
 }
 
 TEST_CASE("StoredObject answers as the parsed object on the corpus and on mutated fixture lines") {
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(csift_test::corpus_root())) {
-    if (e.is_regular_file() && e.path().extension() == ".jsonl" && e.file_size() < (1u << 20))
-      files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  REQUIRE(files.size() > 20);
-  RecordParser parser;
   size_t lines = 0, results = 0, wrong = 0;
-  for (const auto& path : files) {
-    std::ifstream in(path);
-    for (std::string line; std::getline(in, line);) {
-      ++lines;
-      wrong += disagreements(line);
-      Record r;
-      if (parser.parse(line, r) != ParseStatus::ok || cc(r).tool_use_result_json.empty()) continue;
-      ++results;
-      wrong += disagreements(cc(r).tool_use_result_json);
-    }
-  }
+  const size_t files = csift_test::for_each_small_corpus_line([&](std::string_view line, const Record* r) {
+    ++lines;
+    wrong += disagreements(line);
+    if (!r || cc(*r).tool_use_result_json.empty()) return;
+    ++results;
+    wrong += disagreements(cc(*r).tool_use_result_json);
+  });
+  REQUIRE(files > 20);
   std::mt19937 rng(20261204);
   const std::string alphabet = "{}[]\",:\\0123456789eE-tfnul \xC3\xFF";
   size_t mutated = 0;
