@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/claude_fields.h"
@@ -64,7 +65,7 @@ void StatsFold::add(const Record& r, const TurnRule& rule) {
   }
 }
 
-void StatsFold::finish_into(TranscriptTally& tally) const {
+void StatsFold::finish_into(TranscriptTally& tally) {
   tally.user_records = user_records;
   tally.assistant_records = assistant_records;
   tally.compactions = compactions;
@@ -72,11 +73,11 @@ void StatsFold::finish_into(TranscriptTally& tally) const {
   tally.first_timestamp = first_timestamp;
   tally.last_timestamp = last_timestamp;
   tally.tokens = ledger.totals();
-  tally.ledger = ledger;
+  tally.ledger = std::exchange(ledger, TokenLedger{});
   tally.narration_blocks = narration_blocks;
   tally.unknown_thinking_tags = unknown_thinking_tags;
   tally.tools = tools;
-  tally.record_keys = record_keys;
+  tally.record_keys = std::exchange(record_keys, {});
   std::sort(tally.record_keys.begin(), tally.record_keys.end());
   tally.record_keys.erase(std::unique(tally.record_keys.begin(), tally.record_keys.end()),
                           tally.record_keys.end());

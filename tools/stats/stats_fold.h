@@ -38,15 +38,12 @@ struct StatsFold {
 
   void add(const Record& r, const TurnRule& rule);
   int turn_count() const { return static_cast<int>(root_openers + opener_parents.size()); }
-  // Writes the per-record figures into `tally` (its file facts are left alone).
-  void finish_into(TranscriptTally& tally) const;
-  // A fold kept beside its finished tally need not hold the tally's copies of the ledger and record keys
-  // (the bulk of both): it takes them back before it goes on. Keys come back sorted and unique, which
-  // finishing makes of them anyway.
-  void drop_what_the_tally_holds() {
-    ledger = TokenLedger{};
-    record_keys = {};
-  }
+  // Writes the per-record figures into `tally` (its file facts are left alone). The ledger and the record
+  // keys, the bulk of a fold, are moved, not copied: a copy held both at once (a transient twice the largest
+  // transcript's ledger), and no caller reads them from the fold after finishing. A fold kept beside its
+  // finished tally takes them back before it goes on (keys come back sorted and unique, which finishing makes
+  // of them anyway).
+  void finish_into(TranscriptTally& tally);
   void take_back_from(const TranscriptTally& tally) {
     ledger = tally.ledger;
     record_keys = tally.record_keys;

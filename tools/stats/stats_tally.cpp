@@ -98,7 +98,6 @@ ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, c
                   reader_for(t).raw_lines_are_file_lines();
   if (out.resumable) {
     out.end = complete_end(read, 0);
-    out.fold.drop_what_the_tally_holds();
   } else {
     out.fold = StatsFold{};  // nothing will extend it: do not hold it
   }
@@ -135,7 +134,6 @@ std::optional<ResumableTally> extend_tally(const Transcript& t, const ResumableT
   for (const auto& [type, n] : read.line_types)
     tally.line_types[type] += n;
   out.fold.finish_into(tally);
-  out.fold.drop_what_the_tally_holds();
   out.end = complete_end(read, was.end);
   return out;
 }
