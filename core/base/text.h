@@ -23,6 +23,12 @@ constexpr bool is_ascii_space(char c) {
 constexpr bool is_json_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
+// The index of the first non-whitespace byte of `s` at or after `i` (s.size() when none).
+inline size_t skip_json_space(std::string_view s, size_t i) {
+  while (i < s.size() && is_json_space(s[i]))
+    ++i;
+  return i;
+}
 constexpr bool is_ascii_digit(char c) {
   return c >= '0' && c <= '9';
 }

@@ -76,21 +76,27 @@ const char* skip_string_scalar(const char* p, const char* end) {
   return nullptr;
 }
 
+// The control bytes (< 0x20) of v: x < 0x20 unsigned  <=>  (x ^ 0x80) < (0x20 ^ 0x80) signed.
+__attribute__((target("avx2"))) inline __m256i control_bytes(__m256i v) {
+  return _mm256_cmpgt_epi8(_mm256_set1_epi8(static_cast<char>(0xA0)),
+                           _mm256_xor_si256(v, _mm256_set1_epi8(static_cast<char>(0x80))));
+}
+
+// The bytes a string skim must stop at in the 32 bytes at p: quotes, backslashes and control bytes.
+__attribute__((target("avx2"))) inline uint32_t string_stops32(const char* p) {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i stops = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')),
+                                                        _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))),
+                                        control_bytes(v));
+  return static_cast<uint32_t>(_mm256_movemask_epi8(stops));
+}
+
 // The same, 32 bytes at a time: one mask of quote, backslash and control bytes per load, and escapes are
 // consumed from that mask without reloading. It finishes what the 64-byte skim below leaves (fewer than 64
 // bytes) when that skim stopped outside an escape.
 __attribute__((target("avx2"))) const char* skip_string_avx2_32(const char* p, const char* end) {
-  const __m256i quote = _mm256_set1_epi8('"');
-  const __m256i backslash = _mm256_set1_epi8('\\');
-  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
-  // x < 0x20 unsigned  <=>  (x ^ 0x80) < (0x20 ^ 0x80) signed.
-  const __m256i control_bound = _mm256_set1_epi8(static_cast<char>(0xA0));
   while (end - p >= 32) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const __m256i special =
-        _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash)),
-                        _mm256_cmpgt_epi8(control_bound, _mm256_xor_si256(v, flip)));
-    uint32_t mask = static_cast<uint32_t>(_mm256_movemask_epi8(special));
+    uint32_t mask = string_stops32(p);
     const char* next = p + 32;
     while (mask != 0) {
       const char* at = p + __builtin_ctz(mask);
@@ -137,12 +143,8 @@ __attribute__((target("avx2"))) inline uint64_t byte_mask(const Chunk64& c, char
 }
 
 __attribute__((target("avx2"))) inline uint64_t control_mask(const Chunk64& c) {
-  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
-  const __m256i bound = _mm256_set1_epi8(static_cast<char>(0xA0));  // x < 0x20 unsigned, flipped to signed
-  const uint32_t lo =
-      static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(bound, _mm256_xor_si256(c.lo, flip))));
-  const uint32_t hi =
-      static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(bound, _mm256_xor_si256(c.hi, flip))));
+  const uint32_t lo = static_cast<uint32_t>(_mm256_movemask_epi8(control_bytes(c.lo)));
+  const uint32_t hi = static_cast<uint32_t>(_mm256_movemask_epi8(control_bytes(c.hi)));
   return (uint64_t{hi} << 32) | lo;
 }
 
@@ -173,13 +175,7 @@ __attribute__((target("avx2"))) const char* skip_string_avx2(const char* p, cons
   // Most strings are keys and short values that close before any escape: one 32-byte look settles them
   // (the 64-byte masks below cost more than that for a string of a few bytes).
   if (end - p >= 32) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
-    const __m256i special = _mm256_or_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')),
-                        _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))),
-        _mm256_cmpgt_epi8(_mm256_set1_epi8(static_cast<char>(0xA0)), _mm256_xor_si256(v, flip)));
-    const uint32_t mask = static_cast<uint32_t>(_mm256_movemask_epi8(special));
+    const uint32_t mask = string_stops32(p);
     if (mask == 0) {
       p += 32;
     } else {

@@ -86,12 +86,6 @@ bool may_hold_surrogate_escape(std::string_view raw) {
   return kSurrogate.contains(raw);
 }
 
-size_t skip_space(std::string_view s, size_t i) {
-  while (i < s.size() && is_json_space(s[i]))
-    ++i;
-  return i;
-}
-
 // A string token's value: the bytes between its quotes when it holds no escape, else nlohmann's decoding.
 std::string string_token_value(std::string_view token) {
   const std::string_view body = token.substr(1, token.size() - 2);
@@ -127,12 +121,12 @@ const nlohmann::json& StoredObject::parsed() const {
 // delimiter.
 std::optional<std::string_view> StoredObject::value_token(std::string_view key) const {
   std::optional<std::string_view> found;
-  size_t i = skip_space(raw_, 1);
+  size_t i = skip_json_space(raw_, 1);
   if (raw_[i] == '}') return found;
   for (;;) {
     const size_t key_end = json_string_end(raw_, i);
     const std::string_view key_token = raw_.substr(i, key_end - i);
-    i = skip_space(raw_, skip_space(raw_, key_end) + 1);  // past the colon
+    i = skip_json_space(raw_, skip_json_space(raw_, key_end) + 1);  // past the colon
     size_t value_end = i;
     if (raw_[i] == '{' || raw_[i] == '[') {
       value_end = json_container_end(raw_, i);
@@ -144,9 +138,9 @@ std::optional<std::string_view> StoredObject::value_token(std::string_view key) 
         ++value_end;
     }
     if (key_equals(key_token, key)) found = raw_.substr(i, value_end - i);
-    i = skip_space(raw_, value_end);
+    i = skip_json_space(raw_, value_end);
     if (raw_[i] != ',') return found;  // the closing brace
-    i = skip_space(raw_, i + 1);
+    i = skip_json_space(raw_, i + 1);
   }
 }
 

@@ -32,23 +32,16 @@ std::string lookup(const std::unordered_map<std::string, std::string>& m, const 
   return it == m.end() ? "" : it->second;
 }
 
-// A JSON object parsed on first use: toolUseResult and tool inputs can be megabytes (a whole file read back)
-// and most records never need a field of them, so parsing each one up front dominated classification.
-std::string string_at(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 bool is_spawn_tool(std::string_view name) {
   return name == "Task" || name == "Agent" || name == "Workflow";
 }
 
 // SendMessage carries a control signal when its type (top-level or message.type) is not a plain message.
 bool send_message_is_signal(const nlohmann::json& input) {
-  std::string t = string_at(input, "type");
+  std::string t = json_string_at(input, "type");
   if (t.empty()) {
     auto m = input.find("message");
-    if (m != input.end() && m->is_object()) t = string_at(*m, "type");
+    if (m != input.end() && m->is_object()) t = json_string_at(*m, "type");
   }
   return !t.empty() && t != "message" && t != "direct";
 }
@@ -64,7 +57,7 @@ Unit tool_use_unit(const Block& b, int index, ClassifyContext& ctx) {
   const nlohmann::json input = parse_stored_object(b.input_json);
   if (b.name == "ExitPlanMode") {
     for (const char* key : {"planFilePath", "plan_file_path", "filePath"}) {
-      std::string path = string_at(input, key);
+      std::string path = json_string_at(input, key);
       if (!path.empty() && !b.id.empty()) ctx.plan_paths[b.id] = path;
     }
   }
@@ -72,15 +65,15 @@ Unit tool_use_unit(const Block& b, int index, ClassifyContext& ctx) {
     u.labels.insert(u.labels.begin(), send_message_is_signal(input) ? Label::agent_communication_signal
                                                                     : Label::agent_communication_sent);
     u.from = kSelf;
-    u.to = string_at(input, "to");
-    if (u.to.empty()) u.to = string_at(input, "recipient");
+    u.to = json_string_at(input, "to");
+    if (u.to.empty()) u.to = json_string_at(input, "recipient");
     if (u.to.empty()) u.to = "?";
   } else if (is_spawn_tool(b.name)) {
     u.labels.insert(u.labels.begin(), Label::agent_communication_sent);
     u.from = kSelf;
     u.to = lookup(ctx.spawned_child, b.id);
-    if (u.to.empty()) u.to = string_at(input, "name");
-    if (u.to.empty()) u.to = string_at(input, "subagent_type");
+    if (u.to.empty()) u.to = json_string_at(input, "name");
+    if (u.to.empty()) u.to = json_string_at(input, "subagent_type");
     if (u.to.empty()) u.to = "?";
   }
   return u;
@@ -349,7 +342,7 @@ void classify_system(const Record& r, std::vector<Unit>& out) {
 void classify_attachment(const Record& r, std::vector<Unit>& out) {
   if (cc(r).attachment_json.empty()) return;
   nlohmann::json att = parse_stored_object(cc(r).attachment_json);
-  if (string_at(att, "type") == "hook_additional_context") {
+  if (json_string_at(att, "type") == "hook_additional_context") {
     auto content = att.find("content");
     std::string text;
     if (content != att.end() && content->is_string()) text = std::string(trim(content->get<std::string>()));

@@ -108,10 +108,4 @@ std::string json_string_field(const std::string& raw_json, std::string_view key)
 namespace csift {
 // The typed instruction of a rejection tool_result block (SPEC.md §4), nullopt when it carries none.
 std::optional<std::string> rejection_typed_message(const Block& b);
-// What a sparse parse keeps of a tool result's text: all that any label or turn rule reads of it. The rules
-// look for a marker at its start after blank space (an AskUserQuestion answer, a harness refusal, an async
-// launch) or for a rejection anywhere in it, whose typed instruction follows; so a text holding a rejection
-// is kept whole, any other its leading blank space and 256 bytes more. A tool result is often a whole file:
-// holding it for nothing was most of a label count's memory.
-std::string sparse_result_text(std::string_view text);
 }  // namespace csift

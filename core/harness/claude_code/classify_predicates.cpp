@@ -84,13 +84,6 @@ std::string user_text(const Record& r) {
   return out;
 }
 
-std::string sparse_result_text(std::string_view text) {
-  constexpr size_t kKeptAfterBlank = 256;  // longer than every marker the rules test a start for
-  const size_t keep = text.size() - trim_start(text).size() + kKeptAfterBlank;
-  if (text.size() <= keep || contains(text, kRejectionMarker)) return std::string(text);
-  return std::string(text.substr(0, keep));
-}
-
 bool is_tool_result_carrier(const Record& r) {
   return is_user_record(r) && has_block(r, BlockKind::tool_result);
 }

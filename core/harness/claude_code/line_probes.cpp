@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/base/text.h"
+#include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/record_parser.h"
 #include "core/json/json_syntax.h"
 #include "core/regex/substring_finder.h"
@@ -17,10 +18,6 @@
 namespace csift {
 
 namespace {
-
-size_t skip_ws(std::string_view s, size_t i) {
-  return std::min(s.find_first_not_of(kJsonSpace, i), s.size());
-}
 
 // True when the quote at `pos` is a real JSON quote, not an escaped one inside a string.
 bool quote_is_unescaped(std::string_view s, size_t pos) {
@@ -78,10 +75,10 @@ bool find_key_string_value(std::string_view line, std::string_view key, OnValue&
   size_t at = 0;
   while ((at = find_quoted_key(line, quoted_key, at)) != std::string_view::npos) {
     const bool real = quote_is_unescaped(line, at);
-    size_t i = skip_ws(line, at + quoted_key.size());
+    size_t i = skip_json_space(line, at + quoted_key.size());
     at += quoted_key.size();
     if (!real || i >= line.size() || line[i] != ':') continue;
-    i = skip_ws(line, i + 1);
+    i = skip_json_space(line, i + 1);
     if (i >= line.size() || line[i] != '"') continue;
     const size_t end = string_close(line, i);
     if (end == std::string_view::npos) return false;
@@ -164,9 +161,9 @@ std::string peek_type(std::string_view line) {
       std::string_view str = line.substr(start, j - start);
       i = j + 1;
       if (depth != 1 || str != "type") continue;
-      size_t k = skip_ws(line, i);
+      size_t k = skip_json_space(line, i);
       if (k >= line.size() || line[k] != ':') continue;  // a string value, not a key
-      k = skip_ws(line, k + 1);
+      k = skip_json_space(line, k + 1);
       if (k >= line.size() || line[k] != '"') return "";
       const size_t vs = k + 1, ve = string_close(line, k);
       if (ve == std::string_view::npos) return "";
@@ -187,6 +184,13 @@ bool may_hold_classified_result_facts(std::string_view tool_use_result_raw) {
   static const SubstringFinder kClassifiedKeys(
       {"\"answers\"", "\"response\"", "\"status\"", "\"isAsync\"", "\"agentId\"", "\\u"}, false);
   return kClassifiedKeys.contains(tool_use_result_raw);
+}
+
+std::string sparse_result_text(std::string_view text) {
+  constexpr size_t kKeptAfterBlank = 256;  // longer than every marker the rules test a start for
+  const size_t keep = text.size() - trim_start(text).size() + kKeptAfterBlank;
+  if (text.size() <= keep || contains(text, detail::kRejectionMarker)) return std::string(text);
+  return std::string(text.substr(0, keep));
 }
 
 bool tool_input_classifies(std::string_view tool_name) {

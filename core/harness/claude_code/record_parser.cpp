@@ -2,7 +2,6 @@
 // on the key, because Claude Code writes keys in no fixed order. Wrong-typed fields are skipped, never
 // errors.
 #include "core/harness/claude_code/record_parser.h"
-#include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/claude_fields.h"
 
 #include <simdjson.h>
@@ -329,14 +328,13 @@ void RecordParser::Impl::parse_tool_use_result(od::value v, Record& r) {
   ClaudeCodeFields& f = cc_mut(r);
   if (!sparse) {
     f.tool_use_result_json = raw_of(v);
-    f.tool_use_result_may_answer = may_hold_structured_answer(f.tool_use_result_json);
-    return;
+  } else {
+    if (v.type().value() != od::json_type::object) return;
+    od::object o = v.get_object();
+    const std::string_view raw = o.raw_json().value();
+    if (!may_hold_classified_result_facts(raw)) return;
+    f.tool_use_result_json = std::string(raw);
   }
-  if (v.type().value() != od::json_type::object) return;
-  od::object o = v.get_object();
-  const std::string_view raw = o.raw_json().value();
-  if (!may_hold_classified_result_facts(raw)) return;
-  f.tool_use_result_json = std::string(raw);
   f.tool_use_result_may_answer = may_hold_structured_answer(f.tool_use_result_json);
 }
 

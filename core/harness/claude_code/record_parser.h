@@ -69,5 +69,11 @@ bool may_hold_classified_result_facts(std::string_view tool_use_result_raw);
 // recipient, a spawn's name): a sparse parse keeps these inputs and drops the rest (an Edit's or Write's
 // input can be a whole file).
 bool tool_input_classifies(std::string_view tool_name);
+// What a sparse parse keeps of a tool result's text: all that any label or turn rule reads of it. The rules
+// look for a marker at its start after blank space (an AskUserQuestion answer, a harness refusal, an async
+// launch) or for a rejection anywhere in it, whose typed instruction follows; so a text holding a rejection
+// is kept whole, any other its leading blank space and 256 bytes more. A tool result is often a whole file:
+// holding it for nothing was most of a label count's memory.
+std::string sparse_result_text(std::string_view text);
 
 }  // namespace csift
