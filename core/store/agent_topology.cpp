@@ -43,7 +43,7 @@ std::unordered_map<std::string, std::string> spawned_agents_by_tool_use(const Tr
     session.is_subagent = false;
   }
   for (const Transcript& a : list_subagents(session)) {
-    if (!a.spawn_tool_use_id.empty()) out.emplace(a.spawn_tool_use_id, a.id);
+    if (!a.spawn_tool_use_id().empty()) out.emplace(a.spawn_tool_use_id(), a.id);
   }
   return out;
 }
@@ -53,10 +53,10 @@ AgentTopology build_agent_topology(const Transcript& session, const std::vector<
   std::unordered_map<std::string, std::string> child_of_spawn;  // spawn tool_use id -> child agent id
   for (const Transcript& a : agents) {
     topo.parent[a.id] = "";
-    if (!a.parent_agent_id.empty() && a.parent_agent_id != a.id) {
-      topo.parent[a.id] = a.parent_agent_id;
-    } else if (!a.spawn_tool_use_id.empty()) {
-      child_of_spawn[a.spawn_tool_use_id] = a.id;
+    if (!a.parent_agent_id().empty() && a.parent_agent_id() != a.id) {
+      topo.parent[a.id] = a.parent_agent_id();
+    } else if (!a.spawn_tool_use_id().empty()) {
+      child_of_spawn[a.spawn_tool_use_id()] = a.id;
     }
   }
   if (child_of_spawn.empty()) return topo;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/cache/result_memo.h"
+#include "core/store/store.h"
 
 namespace csift {
 
@@ -40,14 +41,10 @@ inline constexpr int64_t kRacyStampSeconds = 2;
 // unchanged, else listed (and remembered when the stamp is settled and did not change during the listing).
 std::shared_ptr<const DirEntries> remembered_dir_entries(const std::filesystem::path& dir);
 
-// The fields discovery takes from a subagent's meta.json.
-struct AgentMeta {
-  bool present = false;  // the file exists (possibly malformed: then every field is empty)
-  std::string agent_type, description, spawn_tool_use_id, parent_agent_id, agent_name, team_name, task_kind;
-};
-// read() of the meta.json at `path`, from the memo while its stamp is unchanged; read() itself without one.
+// read() of the meta.json at `path` (AgentMeta: store.h), from the memo while its stamp is unchanged; read()
+// itself without one. The memo's copy is shared, not copied.
 template <class Read>
-AgentMeta remembered_agent_meta(const std::string& path, Read&& read);
+std::shared_ptr<const AgentMeta> remembered_agent_meta(const std::string& path, Read&& read);
 
 // True when a read that began at `began_ns` (CLOCK_REALTIME) under `stamp` may be remembered.
 bool settled_stamp(const FileStamp& stamp, int64_t began_ns);
@@ -55,14 +52,14 @@ bool settled_stamp(const FileStamp& stamp, int64_t began_ns);
 int64_t realtime_ns();
 
 template <class Read>
-AgentMeta remembered_agent_meta(const std::string& path, Read&& read) {
+std::shared_ptr<const AgentMeta> remembered_agent_meta(const std::string& path, Read&& read) {
   ResultMemo* memo = process_discovery_memo();
-  if (memo == nullptr) return read();
+  if (memo == nullptr) return std::make_shared<const AgentMeta>(read());
   const int64_t began = realtime_ns();
   const std::optional<FileStamp> before = stamp_file(path);
-  if (!before) return AgentMeta{};  // absent: nothing to read (read() would find no file either)
-  ResultMemoUse unreported;         // discovery has no per-call report
-  return *recall_or_compute(
+  if (!before) return std::make_shared<const AgentMeta>();  // absent: nothing to read (nor would read())
+  ResultMemoUse unreported;                                 // discovery has no per-call report
+  return recall_or_compute(
       memo, unreported, ResultKind<AgentMeta>{"agent-meta"}, path, "", before, read,
       [&](const AgentMeta&) { return settled_stamp(*before, began); },
       [](const AgentMeta& m) {

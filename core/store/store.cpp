@@ -102,17 +102,10 @@ AgentMeta read_agent_meta(const std::string& meta_path) {
 }
 
 void read_meta(Transcript& t) {
-  std::string meta_path = t.path.substr(0, t.path.size() - kJsonl.size()) + ".meta.json";
-  AgentMeta meta = remembered_agent_meta(meta_path, [&meta_path] { return read_agent_meta(meta_path); });
-  if (!meta.present) return;
-  t.meta_path = std::move(meta_path);
-  t.agent_type = std::move(meta.agent_type);
-  t.description = std::move(meta.description);
-  t.spawn_tool_use_id = std::move(meta.spawn_tool_use_id);
-  t.parent_agent_id = std::move(meta.parent_agent_id);
-  t.agent_name = std::move(meta.agent_name);
-  t.team_name = std::move(meta.team_name);
-  t.task_kind = std::move(meta.task_kind);
+  const std::string meta_path = t.path.substr(0, t.path.size() - kJsonl.size()) + ".meta.json";
+  std::shared_ptr<const AgentMeta> meta =
+      remembered_agent_meta(meta_path, [&meta_path] { return read_agent_meta(meta_path); });
+  if (meta->present) t.meta = std::move(meta);
 }
 
 // `meta_listed`: the directory listing holds the agent's meta.json (one that does not is never opened).
@@ -127,7 +120,7 @@ Transcript agent_transcript(const fs::path& file, const Transcript& session, Tra
   t.shape = shape;
   if (meta_listed) read_meta(t);
   if (shape == TranscriptShape::builtin_task &&
-      (t.task_kind == "in_process_teammate" || is_teammate_agent_id(t.id))) {
+      (t.task_kind() == "in_process_teammate" || is_teammate_agent_id(t.id))) {
     t.shape = TranscriptShape::teammate;
   }
   fill_size_mtime(t);

@@ -2,6 +2,7 @@
 // files are transcripts. Nothing here parses records.
 #pragma once
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,6 +58,17 @@ enum class TranscriptShape {
 };
 const char* shape_name(TranscriptShape s);
 
+// The fields discovery takes from a subagent's agent-<hex>.meta.json.
+struct AgentMeta {
+  bool present = false;  // the file exists (possibly malformed: then every field is empty)
+  std::string agent_type, description;
+  std::string spawn_tool_use_id;  // toolUseId
+  std::string parent_agent_id;    // parentAgentId
+  std::string agent_name;         // name (teammates)
+  std::string team_name;          // teamName (teammates)
+  std::string task_kind;          // taskKind ("in_process_teammate" upgrades the shape)
+};
+
 struct Transcript {
   std::string harness = "claude-code";  // which reader reads it (core/harness/readers.cpp)
   std::string path;                     // absolute path of the .jsonl
@@ -65,15 +77,10 @@ struct Transcript {
   std::string session_id;               // the owning top-level session uuid ("" when unknown, legacy flat)
   bool is_subagent = false;
   TranscriptShape shape = TranscriptShape::session;
-  std::string meta_path;          // agent-<hex>.meta.json when present
-  std::string agent_type;         // from meta.json
-  std::string description;        // from meta.json
-  std::string spawn_tool_use_id;  // meta.json toolUseId
-  std::string parent_agent_id;    // meta.json parentAgentId
-  std::string workflow_id;        // wf_<id> for workflow agents
-  std::string agent_name;         // meta.json name (teammates)
-  std::string team_name;          // meta.json teamName (teammates)
-  std::string task_kind;          // meta.json taskKind ("in_process_teammate" upgrades the shape)
+  std::string workflow_id;  // wf_<id> for workflow agents
+  // The agent-<hex>.meta.json beside a subagent (null: none was listed). Shared, not copied: a scope of
+  // thousands of transcripts is built on every call, and the discovery memo already holds each meta.
+  std::shared_ptr<const AgentMeta> meta;
   uint64_t size = 0;
   int64_t mtime_ns = 0;
   uint64_t device = 0, inode = 0;  // from the same stat as size and mtime (0: not stat'ed)
@@ -83,6 +90,20 @@ struct Transcript {
   bool session_dir_absent = false;
   // parent_session_id for the id trio: the owning top-level session (session_id), or id for a session.
   const std::string& parent_session_id() const { return is_subagent ? session_id : id; }
+  // The meta.json fields ("" without one).
+  const std::string& agent_type() const { return meta_field(&AgentMeta::agent_type); }
+  const std::string& description() const { return meta_field(&AgentMeta::description); }
+  const std::string& spawn_tool_use_id() const { return meta_field(&AgentMeta::spawn_tool_use_id); }
+  const std::string& parent_agent_id() const { return meta_field(&AgentMeta::parent_agent_id); }
+  const std::string& agent_name() const { return meta_field(&AgentMeta::agent_name); }
+  const std::string& team_name() const { return meta_field(&AgentMeta::team_name); }
+  const std::string& task_kind() const { return meta_field(&AgentMeta::task_kind); }
+
+ private:
+  const std::string& meta_field(std::string AgentMeta::*field) const {
+    static const std::string kNone;
+    return meta ? (*meta).*field : kNone;
+  }
 };
 
 // A transcript's FileStamp as discovery's stat(2) saw it, so a per-file memo need not stat it again; nullopt

@@ -439,6 +439,10 @@ void ScopeBuilder::all_projects() {
   std::vector<ProjectFinds> finds(dirs.size());
   tbb::parallel_for(size_t{0}, dirs.size(),
                     [&](size_t i) { finds[i] = find_in_project(dirs[i], subagents_); });
+  size_t found = picked_.size();
+  for (const ProjectFinds& f : finds)
+    found += f.picked.size();
+  picked_.reserve(found);  // one allocation: a Transcript is ~0.5 KB, and doubling copies thousands of them
   for (ProjectFinds& f : finds) {
     for (Transcript& t : f.picked)
       picked_.push_back(std::move(t));
@@ -457,6 +461,23 @@ std::vector<StoreProblem> ScopeBuilder::take_problems() {
   }
   problems_.clear();
   return out;
+}
+
+// Moves v[from[j]] to slot j for every j, in place, one cycle of the permutation at a time.
+void apply_order(std::vector<Transcript>& v, const std::vector<size_t>& from) {
+  std::vector<bool> placed(v.size(), false);
+  for (size_t start = 0; start < v.size(); ++start) {
+    if (placed[start] || from[start] == start) continue;
+    Transcript held = std::move(v[start]);
+    size_t slot = start;
+    while (from[slot] != start) {
+      v[slot] = std::move(v[from[slot]]);
+      placed[slot] = true;
+      slot = from[slot];
+    }
+    v[slot] = std::move(held);
+    placed[slot] = true;
+  }
 }
 
 // Sessions by path, each followed by its subagents by path; one entry per file. The sort keys are built once
@@ -480,15 +501,24 @@ std::vector<Transcript> ScopeBuilder::take_ordered() {
     if (a.is_subagent != b.is_subagent) return a.is_subagent < b.is_subagent;
     return *a.path < *b.path;
   });
-  std::vector<Transcript> out;
-  out.reserve(picked_.size());
+  // picked_ is rearranged in place (a second vector of ~0.25 KB transcripts was fresh memory, so page faults,
+  // on every warm call): `from[j]` is the index whose transcript goes to slot j, the kept ones first.
+  std::vector<size_t> from;
+  from.reserve(picked_.size());
+  std::vector<bool> kept(picked_.size(), false);
   std::unordered_set<std::string_view> seen;
   seen.reserve(picked_.size());
   for (const OrderKey& k : keys) {
-    if (seen.count(*k.path)) continue;
-    out.push_back(std::move(picked_[k.index]));
-    seen.insert(out.back().path);  // out never reallocates (reserved): the view stays valid
+    if (!seen.insert(*k.path).second) continue;  // picked_ is not moved until the order is known
+    from.push_back(k.index);
+    kept[k.index] = true;
   }
+  const size_t kept_count = from.size();
+  for (size_t i = 0; i < picked_.size(); ++i)
+    if (!kept[i]) from.push_back(i);
+  apply_order(picked_, from);
+  picked_.resize(kept_count);
+  std::vector<Transcript> out = std::move(picked_);
   picked_.clear();
   return out;
 }

@@ -69,8 +69,8 @@ TEST_CASE("discovery memo: settled listings and meta are remembered; what change
 
   std::vector<Transcript> first = discovery_memo_walk(project);
   REQUIRE(first.size() == 2);
-  CHECK(first[1].agent_type == "Explore");
-  CHECK(first[1].description == "first");
+  CHECK(first[1].agent_type() == "Explore");
+  CHECK(first[1].description() == "first");
   // The project dir, the subagents dir and the meta.json (settled) are remembered.
   const size_t remembered = discovery_memo_entries();
   CHECK(remembered >= 3);
@@ -88,8 +88,8 @@ TEST_CASE("discovery memo: settled listings and meta are remembered; what change
   REQUIRE(second.size() == 4);
   CHECK(second[0].id == kDiscoveryMemoS1);
   CHECK(second[1].id == "a1");
-  CHECK(second[1].agent_type == "Plan");
-  CHECK(second[1].description == "second one");
+  CHECK(second[1].agent_type() == "Plan");
+  CHECK(second[1].description() == "second one");
   CHECK(second[2].id == "a2");
   CHECK(second[3].id == kDiscoveryMemoS2);
 

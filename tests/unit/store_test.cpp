@@ -153,16 +153,16 @@ TEST_CASE("discovery: sessions, the three subagent shapes, legacy flat agents, e
   for (auto& a : agents)
     by_id[a.id] = a;
   CHECK(by_id["aac57f5"].shape == TranscriptShape::builtin_task);
-  CHECK(by_id["aac57f5"].agent_type == "Explore");
-  CHECK(by_id["aac57f5"].description == "look");
-  CHECK(by_id["aac57f5"].spawn_tool_use_id == "toolu_1");
-  CHECK(by_id["aac57f5"].parent_agent_id == "x");
+  CHECK(by_id["aac57f5"].agent_type() == "Explore");
+  CHECK(by_id["aac57f5"].description() == "look");
+  CHECK(by_id["aac57f5"].spawn_tool_use_id() == "toolu_1");
+  CHECK(by_id["aac57f5"].parent_agent_id() == "x");
   CHECK(by_id["aac57f5"].parent_session_id() == kS1);
   CHECK(by_id["acompact-946d2b"].shape == TranscriptShape::builtin_task);
-  CHECK(by_id["acompact-946d2b"].agent_type.empty());
+  CHECK(by_id["acompact-946d2b"].agent_type().empty());
   CHECK(by_id["aTeam-68a2a1661c9390c1"].shape == TranscriptShape::teammate);
   CHECK(by_id["b1"].shape == TranscriptShape::teammate);
-  CHECK(by_id["b1"].agent_name == "bee");
+  CHECK(by_id["b1"].agent_name() == "bee");
   CHECK(by_id["c2"].shape == TranscriptShape::workflow);
   CHECK(by_id["c2"].workflow_id == "wf_7");
   CHECK(std::is_sorted(agents.begin(), agents.end(),

@@ -95,13 +95,13 @@ class TreeBuilder {
   }
 
   const SpawnCall* find_spawn(const Transcript& t) const {
-    if (!t.spawn_tool_use_id.empty()) {
-      if (const SpawnCall* c = spawn_by_id(t.spawn_tool_use_id, t.id)) return c;
+    if (!t.spawn_tool_use_id().empty()) {
+      if (const SpawnCall* c = spawn_by_id(t.spawn_tool_use_id(), t.id)) return c;
     }
-    const bool teammate = t.shape == TranscriptShape::teammate || t.task_kind == "in_process_teammate";
+    const bool teammate = t.shape == TranscriptShape::teammate || t.task_kind() == "in_process_teammate";
     for (const SpawnCall* c : all_spawns_) {
       if (claimed_.count(c->tool_use_id) || c->issuer_id == t.id || c->tool == "Workflow") continue;
-      if (teammate && !t.agent_name.empty() && c->name == t.agent_name)
+      if (teammate && !t.agent_name().empty() && c->name == t.agent_name())
         return spawn_by_id(c->tool_use_id, t.id);
       if (!c->result_agent_id.empty() && c->result_agent_id == t.id) return spawn_by_id(c->tool_use_id, t.id);
     }
@@ -119,8 +119,8 @@ class TreeBuilder {
       n.spawn = *c;
       claimed_.insert(c->tool_use_id);
     }
-    if (!t.parent_agent_id.empty() && t.parent_agent_id != t.id) {
-      n.parent_agent_id = t.parent_agent_id;
+    if (!t.parent_agent_id().empty() && t.parent_agent_id() != t.id) {
+      n.parent_agent_id = t.parent_agent_id();
     } else if (n.spawn && !n.spawn->issuer_id.empty() && n.spawn->issuer_id != t.id) {
       n.parent_agent_id = n.spawn->issuer_id;
     }
@@ -135,8 +135,8 @@ class TreeBuilder {
              "the "
              "agents beside it holds one)";
     }
-    if (!t.spawn_tool_use_id.empty()) {
-      return "its spawning call " + t.spawn_tool_use_id +
+    if (!t.spawn_tool_use_id().empty()) {
+      return "its spawning call " + t.spawn_tool_use_id() +
              " (meta toolUseId) is in neither the session nor any of its agents";
     }
     return "no spawning call names it: no toolUseId in its meta, no Agent call by its name, no spawn result "

@@ -83,14 +83,14 @@ json agent_row(const SessionTree& tree, const AgentNode& n, const AgentRowOption
   row["spawn_line"] = s ? json(s->line) : json(nullptr);
   row["spawned_by"] =
       s ? string_or_null(s->issuer_id.empty() ? tree.session_id : s->issuer_id) : json(nullptr);
-  row["agent_type"] = string_or_null(t && !t->agent_type.empty() && n.shape != "teammate" ? t->agent_type
-                                     : s                                                  ? s->subagent_type
-                                         : (t ? t->agent_type : ""));
-  row["description"] = string_or_null(t && !t->description.empty() ? t->description
-                                      : s                          ? s->description
-                                                                   : "");
-  row["name"] = string_or_null(t ? t->agent_name : "");
-  row["team_name"] = string_or_null(t && !t->team_name.empty() ? t->team_name : s ? s->team_name : "");
+  row["agent_type"] = string_or_null(t && !t->agent_type().empty() && n.shape != "teammate" ? t->agent_type()
+                                     : s                                                    ? s->subagent_type
+                                         : (t ? t->agent_type() : ""));
+  row["description"] = string_or_null(t && !t->description().empty() ? t->description()
+                                      : s                            ? s->description
+                                                                     : "");
+  row["name"] = string_or_null(t ? t->agent_name() : "");
+  row["team_name"] = string_or_null(t && !t->team_name().empty() ? t->team_name() : s ? s->team_name : "");
   row["orphan"] = !n.orphan_reason.empty();
   row["orphan_reason"] = string_or_null(n.orphan_reason);
   put_instant(row, "trigger", n.axis_timestamp(OrderAxis::trigger));

@@ -11,7 +11,7 @@ ClassifyContext classify_context_for(const Transcript& t, const std::vector<Reco
   ClassifyContext ctx;
   ctx.is_subagent = t.is_subagent;
   ctx.owner_id = t.id;
-  if (t.is_subagent) ctx.parent_id = t.parent_agent_id.empty() ? t.session_id : t.parent_agent_id;
+  if (t.is_subagent) ctx.parent_id = t.parent_agent_id().empty() ? t.session_id : t.parent_agent_id();
   ctx.is_fork_clone = !records.empty() && records.front().type == "fork-context-ref";
   join_spawned_children(t, records, ctx);
   return ctx;

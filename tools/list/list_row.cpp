@@ -35,8 +35,8 @@ void put_identity(json& row, const Transcript& t) {
   row["is_subagent"] = t.is_subagent;
   row["parent_session_id"] = string_or_null(t.parent_session_id());
   row["shape"] = shape_name(t.shape);
-  row["agent_type"] = t.is_subagent ? string_or_null(t.agent_type) : json(nullptr);
-  row["description"] = t.is_subagent ? string_or_null(t.description) : json(nullptr);
+  row["agent_type"] = t.is_subagent ? string_or_null(t.agent_type()) : json(nullptr);
+  row["description"] = t.is_subagent ? string_or_null(t.description()) : json(nullptr);
   row["path"] = t.path;
 }
 

@@ -12,7 +12,7 @@ std::string row_inputs(const ListEntry& e) {
   std::string v;
   for (const std::string_view f :
        {std::string_view(t.id), std::string_view(t.harness), std::string_view(t.parent_session_id()),
-        std::string_view(t.agent_type), std::string_view(t.description)})
+        std::string_view(t.agent_type()), std::string_view(t.description())})
     append_variant_field(v, f);
   append_variant_field(v, t.is_subagent ? "subagent" : "session");
   append_variant_field(v, shape_name(t.shape));

@@ -9,7 +9,7 @@ std::string stats_row_inputs(const Transcript& t) {
   std::string v;
   for (const std::string_view f :
        {std::string_view(t.id), std::string_view(t.harness), std::string_view(t.parent_session_id()),
-        std::string_view(t.agent_type), std::string_view(t.is_subagent ? "subagent" : "session"),
+        std::string_view(t.agent_type()), std::string_view(t.is_subagent ? "subagent" : "session"),
         std::string_view(shape_name(t.shape))})
     append_variant_field(v, f);
   return v;

@@ -51,7 +51,7 @@ json stats_row(const Transcript& t, const TranscriptTally& tally) {
   const std::string& parent = t.parent_session_id();
   row["parent_session_id"] = parent.empty() ? json(nullptr) : json(parent);
   row["shape"] = shape_name(t.shape);
-  row["agent_type"] = t.is_subagent && !t.agent_type.empty() ? json(t.agent_type) : json(nullptr);
+  row["agent_type"] = t.is_subagent && !t.agent_type().empty() ? json(t.agent_type()) : json(nullptr);
   row["path"] = t.path;
   row["bytes"] = tally.bytes;
   put_figures(row, tally);

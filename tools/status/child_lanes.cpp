@@ -30,8 +30,8 @@ ChildLanes read_child_lanes(const Transcript& session, const std::set<std::strin
 json child_lane_json(const ChildLane& lane, EpochMs now) {
   json j{{"agent_id", lane.transcript.id},
          {"state", lane_state_name(lane.state)},
-         {"agent_type", string_or_null(lane.transcript.agent_type)},
-         {"description", string_or_null(lane.transcript.description)},
+         {"agent_type", string_or_null(lane.transcript.agent_type())},
+         {"description", string_or_null(lane.transcript.description())},
          {"path", lane.transcript.path}};
   if (!lane.tail.open_calls.empty()) j["in_call"] = lane.tail.open_calls.back().name;
   j["last_record_age_secs"] =
