@@ -1,5 +1,7 @@
 #include "server/worker_pool.h"
 
+#include <algorithm>
+
 #include <cstdio>
 
 namespace csift {
@@ -13,8 +15,9 @@ WorkerPool::~WorkerPool() {
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
+    for (Waiter* w : waiting_)
+      w->wake.notify_one();
   }
-  wake_.notify_all();
   for (auto& t : threads_)
     t.join();
 }
@@ -24,8 +27,13 @@ bool WorkerPool::try_submit(std::function<void()> job) {
     std::lock_guard lock(mu_);
     if (jobs_.size() >= max_queued_) return false;
     jobs_.push_back(std::move(job));
+    if (!waiting_.empty()) {
+      Waiter* w = waiting_.back();
+      waiting_.pop_back();
+      w->picked = true;
+      w->wake.notify_one();
+    }
   }
-  wake_.notify_one();
   return true;
 }
 
@@ -44,7 +52,12 @@ void WorkerPool::run() {
     std::function<void()> job;
     {
       std::unique_lock lock(mu_);
-      wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      while (jobs_.empty() && !stopping_) {
+        Waiter me;
+        waiting_.push_back(&me);
+        me.wake.wait(lock, [&] { return me.picked || stopping_; });
+        if (!me.picked) waiting_.erase(std::find(waiting_.begin(), waiting_.end(), &me));
+      }
       if (jobs_.empty()) return;  // stopping, and nothing left to run
       job = std::move(jobs_.front());
       jobs_.pop_front();
