@@ -17,6 +17,7 @@
 #include "core/cache/result_memo.h"
 #include "core/cache/scan_memo.h"
 #include "core/store/discovery_memo.h"
+#include "core/store/watched_stamps.h"
 #include "server/http_security.h"
 #include "server/http_transport.h"
 #include "server/stdio_transport.h"
@@ -96,6 +97,8 @@ void install_memos(const MemoBudgets& budgets) {
   // Discovery's listings and meta.json fields are small and kept beside the results they lead to: on with
   // the result memo, under a fixed bound.
   install_discovery_memo(budgets.result ? kDefaultDiscoveryMemoBytes : 0);
+  // Transcript stamps kept by change notices instead of a stat per file per call: with the memos they key.
+  install_watched_stamps(budgets.result != 0);
 }
 
 void report_memos() {

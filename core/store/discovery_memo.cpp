@@ -48,11 +48,13 @@ bool settled_stamp(const FileStamp& stamp, int64_t began_ns) {
   return began_ns - stamp.mtime_ns >= kRacyStampSeconds * 1000000000;
 }
 
-std::shared_ptr<const DirEntries> remembered_dir_entries(const fs::path& dir) {
+std::shared_ptr<const DirEntries> remembered_dir_entries(const fs::path& dir,
+                                                         std::optional<FileStamp>* stamp_out) {
   ResultMemo* memo = process_discovery_memo();
   if (memo == nullptr) return std::make_shared<const DirEntries>(list_dir_entries(dir));
   const int64_t began = realtime_ns();
   const std::optional<FileStamp> before = stamp_file(dir.native());
+  if (stamp_out) *stamp_out = before;
   if (!before) return std::make_shared<const DirEntries>();  // no such directory: nothing to list
   ResultMemoUse unreported;                                  // discovery has no per-call report
   return recall_or_compute(

@@ -39,7 +39,10 @@ inline constexpr int64_t kRacyStampSeconds = 2;
 
 // The entries of `dir` (empty when it cannot be listed): from the memo while the directory's stamp is
 // unchanged, else listed (and remembered when the stamp is settled and did not change during the listing).
-std::shared_ptr<const DirEntries> remembered_dir_entries(const std::filesystem::path& dir);
+// `stamp_out`, when given, receives the directory's stamp as this call took it (nullopt without a memo, whose
+// absence means no stat is taken, or when the directory cannot be stat'ed).
+std::shared_ptr<const DirEntries> remembered_dir_entries(const std::filesystem::path& dir,
+                                                         std::optional<FileStamp>* stamp_out = nullptr);
 
 // read() of the meta.json at `path` (AgentMeta: store.h), from the memo while its stamp is unchanged; read()
 // itself without one. The memo's copy is shared, not copied.

@@ -17,6 +17,7 @@
 #include "core/json/stored_json.h"
 #include "core/record/transcript_reader.h"
 #include "core/store/discovery_memo.h"
+#include "core/store/watched_stamps.h"
 
 namespace csift {
 
@@ -37,13 +38,16 @@ std::string absolute_path(const std::string& p) {
   return (ec ? fs::path(p) : abs).lexically_normal().string();
 }
 
+void set_stamp(Transcript& t, const std::optional<FileStamp>& s) {
+  if (!s) return;
+  t.size = s->size;
+  t.mtime_ns = s->mtime_ns;
+  t.device = s->device;
+  t.inode = s->inode;
+}
+
 void fill_size_mtime(Transcript& t) {
-  struct stat st {};
-  if (::stat(t.path.c_str(), &st) != 0) return;
-  t.size = static_cast<uint64_t>(st.st_size);
-  t.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  t.device = static_cast<uint64_t>(st.st_dev);
-  t.inode = static_cast<uint64_t>(st.st_ino);
+  set_stamp(t, stamp_file(t.path));
 }
 
 bool is_regular(const fs::directory_entry& e) {
@@ -81,6 +85,32 @@ std::shared_ptr<const DirEntries> entries_of(const fs::path& dir) {
   return remembered_dir_entries(dir);
 }
 
+// A directory listed for its transcripts, with the stamp the listing took of it (a server's only).
+struct ListedDir {
+  std::string dir;
+  std::shared_ptr<const DirEntries> entries;
+  std::optional<FileStamp> stamp;
+};
+
+// A server first applies the change notices queued so far (watched_stamps.h), so the stamps of the files
+// listed here are as of now, whoever lists: a scope, a status poll, a wait.
+ListedDir list_dir(const std::string& dir) {
+  if (WatchedStamps* watched = process_watched_stamps()) watched->catch_up();
+  ListedDir out{dir, nullptr, std::nullopt};
+  out.entries = remembered_dir_entries(dir, &out.stamp);
+  return out;
+}
+
+// The stamp of a transcript listed in `listed`: kept by a server's watch while nothing changed it, else one
+// stat.
+void fill_listed_stamp(Transcript& t, const ListedDir& listed, const fs::directory_entry& e) {
+  WatchedStamps* watched = process_watched_stamps();
+  if (watched == nullptr || !listed.stamp) return fill_size_mtime(t);
+  std::error_code ec;
+  set_stamp(
+      t, watched->stamp(listed.dir, *listed.stamp, e.path().filename().string(), t.path, e.is_symlink(ec)));
+}
+
 // The companion agent-<id>.meta.json; a missing or malformed meta leaves the fields empty.
 AgentMeta read_agent_meta(const std::string& meta_path) {
   AgentMeta out;
@@ -109,8 +139,9 @@ void read_meta(Transcript& t) {
 }
 
 // `meta_listed`: the directory listing holds the agent's meta.json (one that does not is never opened).
-Transcript agent_transcript(const fs::path& file, const Transcript& session, TranscriptShape shape,
-                            bool meta_listed) {
+Transcript agent_transcript(const fs::directory_entry& e, const ListedDir& listed, const Transcript& session,
+                            TranscriptShape shape, bool meta_listed) {
+  const fs::path& file = e.path();
   Transcript t;
   t.path = file.string();
   t.project_dir = session.project_dir;
@@ -123,13 +154,14 @@ Transcript agent_transcript(const fs::path& file, const Transcript& session, Tra
       (t.task_kind() == "in_process_teammate" || is_teammate_agent_id(t.id))) {
     t.shape = TranscriptShape::teammate;
   }
-  fill_size_mtime(t);
+  fill_listed_stamp(t, listed, e);
   return t;
 }
 
-void collect_agents(const DirEntries& entries, const Transcript& session, TranscriptShape shape,
+void collect_agents(const ListedDir& listed, const Transcript& session, TranscriptShape shape,
                     const std::string& workflow_id, std::vector<Transcript>& out,
                     std::vector<StoreProblem>* problems) {
+  const DirEntries& entries = *listed.entries;
   std::vector<std::string> names;
   names.reserve(entries.size());
   for (const auto& e : entries)
@@ -139,8 +171,8 @@ void collect_agents(const DirEntries& entries, const Transcript& session, Transc
     const std::string name = e.path().filename().string();
     if (agent_id_from_filename(name).empty() || !take_entry(e, problems)) continue;
     const std::string meta_name = name.substr(0, name.size() - kJsonl.size()) + ".meta.json";
-    Transcript t =
-        agent_transcript(e.path(), session, shape, std::binary_search(names.begin(), names.end(), meta_name));
+    Transcript t = agent_transcript(e, listed, session, shape,
+                                    std::binary_search(names.begin(), names.end(), meta_name));
     t.workflow_id = workflow_id;
     out.push_back(std::move(t));
   }
@@ -193,8 +225,9 @@ std::string agent_id_from_filename(std::string_view filename) {
 
 namespace {
 
-std::vector<Transcript> sessions_in(const std::string& dir, const DirEntries& entries,
-                                    std::vector<StoreProblem>* problems) {
+std::vector<Transcript> sessions_in(const ListedDir& listed, std::vector<StoreProblem>* problems) {
+  const std::string& dir = listed.dir;
+  const DirEntries& entries = *listed.entries;
   std::vector<Transcript> out;
   // The session dirs (subagents, sidecar) present: a session without one is never looked into (most have
   // none, and each look was two failed opens and a failed stat per call).
@@ -214,7 +247,7 @@ std::vector<Transcript> sessions_in(const std::string& dir, const DirEntries& en
     t.id = name.substr(0, name.size() - kJsonl.size());
     t.session_id = t.id;
     t.session_dir_absent = !std::binary_search(session_dirs.begin(), session_dirs.end(), t.id);
-    fill_size_mtime(t);
+    fill_listed_stamp(t, listed, e);
     out.push_back(std::move(t));
   }
   std::sort(out.begin(), out.end(), [](const Transcript& a, const Transcript& b) { return a.path < b.path; });
@@ -224,8 +257,7 @@ std::vector<Transcript> sessions_in(const std::string& dir, const DirEntries& en
 }  // namespace
 
 std::vector<Transcript> list_sessions(const std::string& project_dir, std::vector<StoreProblem>* problems) {
-  const std::string dir = absolute_path(project_dir);
-  return sessions_in(dir, *entries_of(dir), problems);
+  return sessions_in(list_dir(absolute_path(project_dir)), problems);
 }
 
 static std::vector<Transcript> subagents_by_path(std::vector<Transcript> out) {
@@ -236,8 +268,9 @@ static std::vector<Transcript> subagents_by_path(std::vector<Transcript> out) {
 std::vector<Transcript> list_subagents(const Transcript& session, std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
   fs::path subagents = fs::path(session.project_dir) / session.id / "subagents";
-  const std::shared_ptr<const DirEntries> entries = entries_of(subagents);
-  collect_agents(*entries, session, TranscriptShape::builtin_task, "", out, problems);
+  const ListedDir listed = list_dir(subagents.native());
+  const std::shared_ptr<const DirEntries>& entries = listed.entries;
+  collect_agents(listed, session, TranscriptShape::builtin_task, "", out, problems);
   // Only a subagents dir that holds a workflows entry is looked into for one (most hold none).
   const bool has_workflows = std::any_of(entries->begin(), entries->end(), [](const fs::directory_entry& e) {
     return e.path().filename() == "workflows";
@@ -249,7 +282,7 @@ std::vector<Transcript> list_subagents(const Transcript& session, std::vector<St
     std::error_code ec;
     std::string name = wf.path().filename().string();
     if (!wf.is_directory(ec) || name.rfind("wf_", 0) != 0) continue;
-    collect_agents(*entries_of(wf.path()), session, TranscriptShape::workflow, name, out, problems);
+    collect_agents(list_dir(wf.path().native()), session, TranscriptShape::workflow, name, out, problems);
   }
   return subagents_by_path(std::move(out));
 }
@@ -282,9 +315,10 @@ static std::string remembered_head_session_id(const Transcript& agent) {
 
 namespace {
 
-std::vector<Transcript> legacy_agents_in(const std::string& dir, const DirEntries& entries,
-                                         std::vector<StoreProblem>* problems) {
+std::vector<Transcript> legacy_agents_in(const ListedDir& listed, std::vector<StoreProblem>* problems) {
+  const std::string& dir = listed.dir;
   std::vector<Transcript> out;
+  const DirEntries& entries = *listed.entries;
   for (const auto& e : entries) {
     std::string name = e.path().filename().string();
     std::string id = agent_id_from_filename(name);
@@ -295,7 +329,7 @@ std::vector<Transcript> legacy_agents_in(const std::string& dir, const DirEntrie
     t.id = id;
     t.is_subagent = true;
     t.shape = TranscriptShape::legacy_flat;
-    fill_size_mtime(t);
+    fill_listed_stamp(t, listed, e);
     t.session_id = remembered_head_session_id(t);
     out.push_back(std::move(t));
   }
@@ -307,18 +341,16 @@ std::vector<Transcript> legacy_agents_in(const std::string& dir, const DirEntrie
 
 std::vector<Transcript> list_legacy_agents(const std::string& project_dir,
                                            std::vector<StoreProblem>* problems) {
-  const std::string dir = absolute_path(project_dir);
-  return legacy_agents_in(dir, *entries_of(dir), problems);
+  return legacy_agents_in(list_dir(absolute_path(project_dir)), problems);
 }
 
 std::optional<ProjectListing> list_project(const std::string& project_dir, bool with_legacy_agents,
                                            std::vector<StoreProblem>* problems) {
-  const std::string dir = absolute_path(project_dir);
-  const std::shared_ptr<const DirEntries> entries = entries_of(dir);
-  if (!holds_session_file(*entries)) return std::nullopt;
+  const ListedDir listed = list_dir(absolute_path(project_dir));
+  if (!holds_session_file(*listed.entries)) return std::nullopt;
   ProjectListing out;
-  out.sessions = sessions_in(dir, *entries, problems);
-  if (with_legacy_agents) out.legacy_agents = legacy_agents_in(dir, *entries, problems);
+  out.sessions = sessions_in(listed, problems);
+  if (with_legacy_agents) out.legacy_agents = legacy_agents_in(listed, problems);
   return out;
 }
 

@@ -1,0 +1,210 @@
+#include "core/store/watched_stamps.h"
+
+#include <fcntl.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace csift {
+namespace {
+
+// What a remembered stamp must hear of: any write, truncation or metadata change of an entry, and any entry
+// or the directory itself appearing, going or moving.
+constexpr uint32_t kWatchMask = IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE |
+                                IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
+
+// Filesystems whose every change, whoever makes it, raises a notice here. A network or FUSE filesystem
+// changed by another machine or process raises none, so its stamps are never remembered.
+bool local_filesystem(const std::string& dir) {
+  struct statfs fs {};
+  if (::statfs(dir.c_str(), &fs) != 0) return false;
+  switch (static_cast<uint64_t>(fs.f_type)) {
+    case 0xEF53:      // ext2/3/4
+    case 0x58465342:  // xfs
+    case 0x9123683E:  // btrfs
+    case 0x01021994:  // tmpfs
+    case 0x858458F6:  // ramfs
+    case 0x794C7630:  // overlayfs
+    case 0xF2F52010:  // f2fs
+    case 0x2FC12FC1:  // zfs
+    case 0xCA451A4E:  // bcachefs
+    case 0x3153464A:  // jfs
+    case 0x52654973:  // reiserfs
+      return true;
+    default:
+      return false;
+  }
+}
+
+FileStamp stamp_of(const struct stat& st) {
+  return FileStamp{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
+                   static_cast<uint64_t>(st.st_size),
+                   static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+// Watches are a per-user budget shared with every program that watches files (editors, build tools): take
+// at most a quarter of it, and never more than kMostWatches. A directory past the share is stat'ed as before.
+constexpr size_t kMostWatches = 16384;
+size_t watch_share() {
+  size_t limit = 8192;  // the kernel's default on older systems
+  if (FILE* f = std::fopen("/proc/sys/fs/inotify/max_user_watches", "r")) {
+    unsigned long v = 0;
+    if (std::fscanf(f, "%lu", &v) == 1 && v > 0) limit = v;
+    std::fclose(f);
+  }
+  return std::min(limit / 4, kMostWatches);
+}
+
+std::unique_ptr<WatchedStamps>& process_slot() {
+  static std::unique_ptr<WatchedStamps> slot;
+  return slot;
+}
+
+}  // namespace
+
+struct WatchedStamps::State {
+  struct DirWatch {
+    int wd = -1;  // -1: the directory is on a filesystem (or in a state) whose stamps are not remembered
+    uint64_t device = 0, inode = 0;
+  };
+  std::mutex mu;
+  std::unordered_map<std::string, DirWatch> dirs;                               // by the path asked for
+  std::unordered_map<int, std::unordered_map<std::string, FileStamp>> entries;  // watch -> name -> stamp
+  // Notices applied so far: a stat taken before a notice about its file was applied must not be remembered
+  // after it (the notice is spent), so a stamp is kept only when this did not move during its stat.
+  uint64_t notices = 0;
+  size_t watch_budget = watch_share();
+  std::unordered_set<int> own_watches;  // the watches this process added (the budget counts them)
+  Usage usage;
+
+  void forget_watch(int wd) {
+    usage.forgotten += entries[wd].size();
+    entries.erase(wd);
+    own_watches.erase(wd);
+    for (auto it = dirs.begin(); it != dirs.end();)
+      it = it->second.wd == wd ? dirs.erase(it) : std::next(it);
+  }
+  void apply(const inotify_event& e) {
+    ++notices;
+    if (e.mask & IN_Q_OVERFLOW) {
+      ++usage.overflows;
+      for (const auto& [wd, names] : entries)
+        usage.forgotten += names.size();
+      entries.clear();
+      return;
+    }
+    if (e.mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)) {
+      forget_watch(e.wd);
+      return;
+    }
+    if (e.len == 0) return;
+    auto it = entries.find(e.wd);
+    if (it != entries.end()) usage.forgotten += it->second.erase(std::string(e.name));
+  }
+};
+
+WatchedStamps::WatchedStamps(int fd) : fd_(fd), state_(std::make_unique<State>()) {}
+
+WatchedStamps::~WatchedStamps() {
+  ::close(fd_);
+}
+
+std::unique_ptr<WatchedStamps> WatchedStamps::open() {
+  const int fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (fd < 0) return nullptr;
+  return std::unique_ptr<WatchedStamps>(new WatchedStamps(fd));
+}
+
+void WatchedStamps::catch_up() {
+  alignas(inotify_event) char buf[64 * 1024];
+  for (;;) {
+    const ssize_t n = ::read(fd_, buf, sizeof buf);
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR) continue;
+      break;  // EAGAIN: nothing more queued
+    }
+    std::lock_guard<std::mutex> lock(state_->mu);
+    for (ssize_t at = 0; at < n;) {
+      const auto* e = reinterpret_cast<const inotify_event*>(buf + at);
+      state_->apply(*e);
+      at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+    }
+  }
+}
+
+std::optional<FileStamp> WatchedStamps::stamp(const std::string& dir, const FileStamp& dir_stamp,
+                                              const std::string& name, const std::string& path,
+                                              bool followed) {
+  int wd = -1;
+  bool known = false;
+  uint64_t notices_before = 0;
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    auto it = state_->dirs.find(dir);
+    if (it != state_->dirs.end() && it->second.device == dir_stamp.device &&
+        it->second.inode == dir_stamp.inode) {
+      known = true;
+      wd = it->second.wd;
+      if (wd >= 0 && !followed) {
+        auto names = state_->entries.find(wd);
+        if (names != state_->entries.end()) {
+          auto hit = names->second.find(name);
+          if (hit != names->second.end()) {
+            ++state_->usage.remembered;
+            return hit->second;
+          }
+        }
+      }
+    }
+    notices_before = state_->notices;
+  }
+  if (!known) {
+    // The watch goes in before the stat it vouches for, so a change after that stat raises a notice.
+    bool room = false;
+    {
+      std::lock_guard<std::mutex> lock(state_->mu);
+      room = state_->own_watches.size() < state_->watch_budget;
+    }
+    wd = room && local_filesystem(dir) ? ::inotify_add_watch(fd_, dir.c_str(), kWatchMask) : -1;
+    std::lock_guard<std::mutex> lock(state_->mu);
+    if (wd >= 0) state_->own_watches.insert(wd);
+    state_->dirs[dir] = State::DirWatch{wd < 0 ? -1 : wd, dir_stamp.device, dir_stamp.inode};
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  const FileStamp found = stamp_of(st);
+  std::lock_guard<std::mutex> lock(state_->mu);
+  ++state_->usage.stated;
+  if (wd >= 0 && !followed && S_ISREG(st.st_mode) && st.st_nlink == 1 && state_->notices == notices_before)
+    state_->entries[wd][name] = found;
+  return found;
+}
+
+WatchedStamps::Usage WatchedStamps::usage() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  Usage u = state_->usage;
+  u.watches = state_->own_watches.size();
+  for (const auto& [wd, names] : state_->entries)
+    u.entries += names.size();
+  return u;
+}
+
+WatchedStamps* process_watched_stamps() {
+  return process_slot().get();
+}
+
+void install_watched_stamps(bool on) {
+  process_slot() = on ? WatchedStamps::open() : nullptr;
+}
+
+}  // namespace csift

@@ -1,0 +1,57 @@
+// A long-lived server's transcript stamps, kept exact by the kernel's change notices (inotify) instead of a
+// stat(2) per transcript per call. On a warm call over an unchanged store, those stats were most of the
+// call (SPEC.md §7 "Watched stamps").
+//
+// A file's stamp is remembered only while nothing can change it unseen: its directory is watched (the watch
+// was added before the stat that is remembered), the directory at that path is still the watched one (the
+// caller passes the stamp it just took of the directory), the directory lies on a local filesystem, and the
+// file is a regular file with one link, not reached through a symlink (a change through another link or to
+// a symlink's target is reported to another directory's watchers). Any notice about the name — a write, a
+// truncation, new metadata, a create, delete or rename — forgets it; a notice about the directory itself or a
+// lost notice (queue overflow) forgets the whole directory or everything. A change made only through a
+// shared mapping (mmap) raises no notice; harnesses append with write(2).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/cache/file_stamp.h"
+
+namespace csift {
+
+class WatchedStamps {
+ public:
+  // nullptr when inotify cannot be had (the caller then stats every file).
+  static std::unique_ptr<WatchedStamps> open();
+  ~WatchedStamps();
+  WatchedStamps(const WatchedStamps&) = delete;
+  WatchedStamps& operator=(const WatchedStamps&) = delete;
+
+  // Applies every notice the kernel queued since the last catch-up. A call resolving its scope begins with
+  // it, so a change finished before the call began is never answered from memory.
+  void catch_up();
+  // The stamp of `name` in `dir` (whose stamp `dir_stamp` the caller took just now; `path` is dir + "/" +
+  // name): remembered, or stat'ed and remembered when it may be. `followed` is true for an entry the listing
+  // reported as a symlink (never remembered). nullopt when the file cannot be stat'ed.
+  std::optional<FileStamp> stamp(const std::string& dir, const FileStamp& dir_stamp, const std::string& name,
+                                 const std::string& path, bool followed);
+
+  struct Usage {
+    uint64_t remembered = 0, stated = 0, forgotten = 0, overflows = 0;
+    size_t watches = 0, entries = 0;
+  };
+  Usage usage() const;
+
+ private:
+  struct State;
+  explicit WatchedStamps(int fd);
+  int fd_;
+  std::unique_ptr<State> state_;
+};
+
+// The process's watched stamps: nullptr unless a server installed them (the CLI never does).
+WatchedStamps* process_watched_stamps();
+// Installs them (on: when inotify can be had) or removes them.
+void install_watched_stamps(bool on);
+
+}  // namespace csift

@@ -1,0 +1,190 @@
+// A warm server's watched stamps: a transcript's stamp is served from memory only while no change notice
+// about it arrived, and every kind of change (append, truncation, a new mtime, a replacing rename, a delete,
+// a directory replaced at its path) is seen by the next look. Symlinked and multiply linked files are
+// stat'ed every time, since a change through another name raises no notice in this directory.
+#include <doctest/doctest.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/store/discovery_memo.h"
+#include "core/store/store.h"
+#include "core/store/watched_stamps.h"
+#include "tests/unit/temp_store.h"
+
+namespace watched_stamps_unit {
+
+namespace fs = std::filesystem;
+using csift::FileStamp;
+using csift::WatchedStamps;
+using csift_test::TempStore;
+using csift_test::user_line;
+
+const std::string kWatchedS1 = "3a7c0000-0000-4000-8000-000000000001";
+const std::string kWatchedS2 = "3a7c0000-0000-4000-8000-000000000002";
+
+void append_to(const fs::path& p, const std::string& bytes) {
+  std::ofstream(p, std::ios::binary | std::ios::app) << bytes;
+}
+
+FileStamp dir_stamp(const fs::path& dir) {
+  auto s = csift::stamp_file(dir.string());
+  REQUIRE(s);
+  return *s;
+}
+
+// One look, as discovery takes it: the directory's stamp now, then the file's.
+std::optional<FileStamp> look(WatchedStamps& w, const fs::path& dir, const std::string& name,
+                              bool followed = false) {
+  w.catch_up();
+  return w.stamp(dir.string(), dir_stamp(dir), name, (dir / name).string(), followed);
+}
+
+TEST_CASE("watched stamps: remembered while unchanged, and every change is seen on the next look") {
+  auto w = WatchedStamps::open();
+  REQUIRE(w);
+  TempStore store;
+  const fs::path dir = store.projects() / "-home-dev-watched";
+  store.write("-home-dev-watched/" + kWatchedS1 + ".jsonl", user_line(kWatchedS1));
+  const std::string name = kWatchedS1 + ".jsonl";
+  const fs::path file = dir / name;
+
+  auto first = look(*w, dir, name);
+  REQUIRE(first);
+  CHECK(*first == *csift::stamp_file(file.string()));
+  CHECK(w->usage().stated == 1);
+  auto again = look(*w, dir, name);
+  CHECK(*again == *first);
+  CHECK(w->usage().remembered == 1);
+  CHECK(w->usage().stated == 1);
+
+  SUBCASE("an append") {
+    append_to(file, user_line(kWatchedS1, "more"));
+    auto now = look(*w, dir, name);
+    CHECK(now->size == fs::file_size(file));
+    CHECK(now->size > first->size);
+  }
+  SUBCASE("a truncation") {
+    fs::resize_file(file, 3);
+    CHECK(look(*w, dir, name)->size == 3);
+  }
+  SUBCASE("a new mtime alone") {
+    const timespec times[2] = {{0, UTIME_OMIT}, {1234567890, 5}};
+    REQUIRE(::utimensat(AT_FDCWD, file.c_str(), times, 0) == 0);
+    auto now = look(*w, dir, name);
+    CHECK(now->mtime_ns == int64_t{1234567890} * 1000000000 + 5);
+    CHECK(now->size == first->size);
+  }
+  SUBCASE("a rename over the name") {
+    const fs::path other = dir / "replacement.tmp";
+    std::ofstream(other, std::ios::binary) << user_line(kWatchedS1, "a rewritten transcript");
+    fs::rename(other, file);
+    auto now = look(*w, dir, name);
+    CHECK(*now == *csift::stamp_file(file.string()));
+    CHECK(now->inode != first->inode);
+  }
+  SUBCASE("a delete") {
+    fs::remove(file);
+    CHECK_FALSE(look(*w, dir, name));
+  }
+  SUBCASE("an ancestor replaced: no notice reaches the watched directory") {
+    fs::rename(store.projects(), store.projects().string() + ".old");
+    store.write("-home-dev-watched/" + name, user_line(kWatchedS1, "a restored backup, the same name"));
+    auto now = look(*w, dir, name);
+    CHECK(*now == *csift::stamp_file(file.string()));
+    CHECK(now->inode != first->inode);
+  }
+  SUBCASE("the directory replaced at its path") {
+    fs::rename(dir, dir.string() + ".old");
+    store.write("-home-dev-watched/" + name, user_line(kWatchedS1, "another directory, the same name"));
+    auto now = look(*w, dir, name);
+    CHECK(*now == *csift::stamp_file(file.string()));
+    CHECK(now->inode != first->inode);
+  }
+}
+
+TEST_CASE("watched stamps: a symlinked or multiply linked file is stat'ed on every look") {
+  auto w = WatchedStamps::open();
+  REQUIRE(w);
+  TempStore store;
+  const fs::path dir = store.projects() / "-home-dev-watched-links";
+  const fs::path elsewhere = store.root / "elsewhere";
+  fs::create_directories(elsewhere);
+  fs::create_directories(dir);
+
+  SUBCASE("a symlink: its target changes in another directory") {
+    const fs::path target = elsewhere / "target.jsonl";
+    std::ofstream(target, std::ios::binary) << user_line(kWatchedS1);
+    fs::create_symlink(target, dir / (kWatchedS1 + ".jsonl"));
+    auto first = look(*w, dir, kWatchedS1 + ".jsonl", /*followed=*/true);
+    append_to(target, user_line(kWatchedS1, "appended through the target"));
+    auto now = look(*w, dir, kWatchedS1 + ".jsonl", true);
+    CHECK(now->size == fs::file_size(target));
+    CHECK(now->size > first->size);
+    CHECK(w->usage().remembered == 0);
+  }
+  SUBCASE("a second hard link: a write through it is reported to the other directory only") {
+    const fs::path file = dir / (kWatchedS2 + ".jsonl");
+    std::ofstream(file, std::ios::binary) << user_line(kWatchedS2);
+    fs::create_hard_link(file, elsewhere / "link.jsonl");
+    auto first = look(*w, dir, kWatchedS2 + ".jsonl");
+    append_to(elsewhere / "link.jsonl", user_line(kWatchedS2, "appended through the other link"));
+    auto now = look(*w, dir, kWatchedS2 + ".jsonl");
+    CHECK(now->size == fs::file_size(file));
+    CHECK(now->size > first->size);
+    CHECK(w->usage().remembered == 0);
+  }
+}
+
+// Installs a process discovery memo and watched stamps for one test case, as a server does.
+struct ServerMemosInstalled {
+  ServerMemosInstalled() {
+    csift::install_discovery_memo(size_t{1} << 20);
+    csift::install_watched_stamps(true);
+  }
+  ~ServerMemosInstalled() {
+    csift::install_watched_stamps(false);
+    csift::install_discovery_memo(0);
+  }
+  ServerMemosInstalled(const ServerMemosInstalled&) = delete;
+  ServerMemosInstalled& operator=(const ServerMemosInstalled&) = delete;
+};
+
+TEST_CASE("watched stamps: discovery sees an append made between two listings without a stat") {
+  ServerMemosInstalled installed;
+  REQUIRE(csift::process_watched_stamps());
+  TempStore store;
+  const fs::path project = store.projects() / "-home-dev-watched-discovery";
+  const std::string session =
+      store.write("-home-dev-watched-discovery/" + kWatchedS1 + ".jsonl", user_line(kWatchedS1));
+  store.write("-home-dev-watched-discovery/" + kWatchedS1 + "/subagents/agent-a1b2c3.jsonl",
+              user_line(kWatchedS1, "agent"));
+  auto walk = [&] {
+    auto listing = csift::list_project(project.string(), true);
+    REQUIRE(listing);
+    REQUIRE(listing->sessions.size() == 1);
+    std::vector<csift::Transcript> agents = csift::list_subagents(listing->sessions[0]);
+    REQUIRE(agents.size() == 1);
+    return std::make_pair(listing->sessions[0], agents[0]);
+  };
+  const auto [s0, a0] = walk();
+  const uint64_t stated = csift::process_watched_stamps()->usage().stated;
+  const auto [s1, a1] = walk();
+  CHECK(csift::process_watched_stamps()->usage().stated == stated);  // both from memory
+  CHECK(s1.size == s0.size);
+
+  append_to(session, user_line(kWatchedS1, "a second prompt"));
+  append_to(a0.path, user_line(kWatchedS1, "the agent goes on"));
+  const auto [s2, a2] = walk();
+  CHECK(s2.size == fs::file_size(session));
+  CHECK(s2.size > s0.size);
+  CHECK(a2.size == fs::file_size(a0.path));
+  CHECK(a2.size > a0.size);
+}
+
+}  // namespace watched_stamps_unit
