@@ -442,7 +442,7 @@ void ScopeBuilder::all_projects() {
   size_t found = picked_.size();
   for (const ProjectFinds& f : finds)
     found += f.picked.size();
-  picked_.reserve(found);  // one allocation: a Transcript is ~0.5 KB, and doubling copies thousands of them
+  picked_.reserve(found);  // one allocation: doubling would move thousands of ~0.25 KB transcripts
   for (ProjectFinds& f : finds) {
     for (Transcript& t : f.picked)
       picked_.push_back(std::move(t));

@@ -127,7 +127,10 @@ TEST_CASE("no target = every project; duplicates collapse; order is session then
   CHECK(all.transcripts.size() == 8);
   CHECK(ids(resolve(f, {".", "@" + kS1, f.dir})) == kS1Span);
   auto mixed = ids(resolve(f, {".", "@" + kS2}));
-  CHECK(mixed.front() == kS2);  // path order (-other < the temp cwd's dir), not argument order
+  // Path order (-other < the temp cwd's dir), not argument order; the picks are put in order in place.
+  CHECK(mixed == std::vector<std::string>{kS2, kS1, "aaaa1111", "bbbb2222", "cccc3333", "dddd4444"});
+  CHECK(ids(resolve(f, {"@" + kS3, ".", "@" + kS2, "@" + kS1})) ==
+        std::vector<std::string>{kS2, kS3, kS1, "aaaa1111", "bbbb2222", "cccc3333", "dddd4444"});
 }
 
 TEST_CASE("@uuid and @uuid-prefix") {
