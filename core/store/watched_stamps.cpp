@@ -65,6 +65,10 @@ size_t watch_share() {
   return std::min(limit / 4, kMostWatches);
 }
 
+// The most stamps held (~130 bytes each with the name: ~17 MB); a store with more transcripts has the rest
+// stat'ed as before.
+constexpr size_t kMostStamps = 131072;
+
 std::unique_ptr<WatchedStamps>& process_slot() {
   static std::unique_ptr<WatchedStamps> slot;
   return slot;
@@ -85,11 +89,18 @@ struct WatchedStamps::State {
   uint64_t notices = 0;
   size_t watch_budget = watch_share();
   std::unordered_set<int> own_watches;  // the watches this process added (the budget counts them)
+  size_t held = 0;                      // stamps in `entries`
   Usage usage;
 
+  void forget(size_t n) {
+    usage.forgotten += n;
+    held -= n;
+  }
   void forget_watch(int wd) {
-    usage.forgotten += entries[wd].size();
-    entries.erase(wd);
+    if (auto it = entries.find(wd); it != entries.end()) {
+      forget(it->second.size());
+      entries.erase(it);
+    }
     own_watches.erase(wd);
     for (auto it = dirs.begin(); it != dirs.end();)
       it = it->second.wd == wd ? dirs.erase(it) : std::next(it);
@@ -98,8 +109,7 @@ struct WatchedStamps::State {
     ++notices;
     if (e.mask & IN_Q_OVERFLOW) {
       ++usage.overflows;
-      for (const auto& [wd, names] : entries)
-        usage.forgotten += names.size();
+      forget(held);
       entries.clear();
       return;
     }
@@ -109,7 +119,7 @@ struct WatchedStamps::State {
     }
     if (e.len == 0) return;
     auto it = entries.find(e.wd);
-    if (it != entries.end()) usage.forgotten += it->second.erase(std::string(e.name));
+    if (it != entries.end()) forget(it->second.erase(std::string(e.name)));
   }
 };
 
@@ -185,8 +195,10 @@ std::optional<FileStamp> WatchedStamps::stamp(const std::string& dir, const File
   const FileStamp found = stamp_of(st);
   std::lock_guard<std::mutex> lock(state_->mu);
   ++state_->usage.stated;
-  if (wd >= 0 && !followed && S_ISREG(st.st_mode) && st.st_nlink == 1 && state_->notices == notices_before)
-    state_->entries[wd][name] = found;
+  if (wd >= 0 && !followed && S_ISREG(st.st_mode) && st.st_nlink == 1 && state_->notices == notices_before &&
+      state_->held < kMostStamps) {
+    if (state_->entries[wd].insert_or_assign(name, found).second) ++state_->held;
+  }
   return found;
 }
 
@@ -194,8 +206,7 @@ WatchedStamps::Usage WatchedStamps::usage() const {
   std::lock_guard<std::mutex> lock(state_->mu);
   Usage u = state_->usage;
   u.watches = state_->own_watches.size();
-  for (const auto& [wd, names] : state_->entries)
-    u.entries += names.size();
+  u.entries = state_->held;
   return u;
 }
 

@@ -62,6 +62,8 @@ TEST_CASE("watched stamps: remembered while unchanged, and every change is seen 
   CHECK(*again == *first);
   CHECK(w->usage().remembered == 1);
   CHECK(w->usage().stated == 1);
+  CHECK(w->usage().entries == 1);
+  CHECK(w->usage().watches == 1);
 
   SUBCASE("an append") {
     append_to(file, user_line(kWatchedS1, "more"));
@@ -91,6 +93,8 @@ TEST_CASE("watched stamps: remembered while unchanged, and every change is seen 
   SUBCASE("a delete") {
     fs::remove(file);
     CHECK_FALSE(look(*w, dir, name));
+    CHECK(w->usage().entries == 0);
+    CHECK(w->usage().forgotten == 1);
   }
   SUBCASE("an ancestor replaced: no notice reaches the watched directory") {
     fs::rename(store.projects(), store.projects().string() + ".old");
