@@ -10,15 +10,19 @@
 
 namespace csift {
 
-std::optional<FileStamp> stamp_file(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+FileStamp stamp_of_stat(const struct stat& st) {
   FileStamp s;
   s.device = static_cast<uint64_t>(st.st_dev);
   s.inode = static_cast<uint64_t>(st.st_ino);
   s.size = static_cast<uint64_t>(st.st_size);
   s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   return s;
+}
+
+std::optional<FileStamp> stamp_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return stamp_of_stat(st);
 }
 
 std::optional<uint64_t> head_hash_of(const std::string& path) {

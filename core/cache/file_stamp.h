@@ -2,6 +2,8 @@
 // validity on. Transcripts are append-only, so any write shows as a new size or mtime; a replaced file shows
 // as a new inode.
 #pragma once
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +15,8 @@ struct FileStamp {
   int64_t mtime_ns = 0;
   bool operator==(const FileStamp&) const = default;
 };
+// The stamp a stat(2) result describes.
+FileStamp stamp_of_stat(const struct stat& st);
 // The file's stamp by stat(2), or nullopt when it cannot be stat'ed.
 std::optional<FileStamp> stamp_file(const std::string& path);
 // The bytes of a file's first line its head hash covers.

@@ -463,20 +463,21 @@ std::vector<StoreProblem> ScopeBuilder::take_problems() {
   return out;
 }
 
-// Moves v[from[j]] to slot j for every j, in place, one cycle of the permutation at a time.
-void apply_order(std::vector<Transcript>& v, const std::vector<size_t>& from) {
-  std::vector<bool> placed(v.size(), false);
+// Moves v[from[j]] to slot j for every j, in place, one cycle of the permutation at a time (a slot placed
+// is marked in `from` as its own source).
+void apply_order(std::vector<Transcript>& v, std::vector<size_t> from) {
   for (size_t start = 0; start < v.size(); ++start) {
-    if (placed[start] || from[start] == start) continue;
+    if (from[start] == start) continue;
     Transcript held = std::move(v[start]);
     size_t slot = start;
     while (from[slot] != start) {
-      v[slot] = std::move(v[from[slot]]);
-      placed[slot] = true;
-      slot = from[slot];
+      const size_t next = from[slot];
+      v[slot] = std::move(v[next]);
+      from[slot] = slot;
+      slot = next;
     }
     v[slot] = std::move(held);
-    placed[slot] = true;
+    from[slot] = slot;
   }
 }
 
@@ -502,21 +503,17 @@ std::vector<Transcript> ScopeBuilder::take_ordered() {
     return *a.path < *b.path;
   });
   // picked_ is rearranged in place (a second vector of ~0.25 KB transcripts was fresh memory, so page faults,
-  // on every warm call): `from[j]` is the index whose transcript goes to slot j, the kept ones first.
-  std::vector<size_t> from;
+  // on every warm call): `from[j]` is the index whose transcript goes to slot j, the kept ones first, then
+  // the repeats, which are cut off.
+  std::vector<size_t> from, repeated;
   from.reserve(picked_.size());
-  std::vector<bool> kept(picked_.size(), false);
   std::unordered_set<std::string_view> seen;
   seen.reserve(picked_.size());
-  for (const OrderKey& k : keys) {
-    if (!seen.insert(*k.path).second) continue;  // picked_ is not moved until the order is known
-    from.push_back(k.index);
-    kept[k.index] = true;
-  }
+  for (const OrderKey& k : keys)  // picked_ is not moved until the order is known
+    (seen.insert(*k.path).second ? from : repeated).push_back(k.index);
   const size_t kept_count = from.size();
-  for (size_t i = 0; i < picked_.size(); ++i)
-    if (!kept[i]) from.push_back(i);
-  apply_order(picked_, from);
+  from.insert(from.end(), repeated.begin(), repeated.end());
+  apply_order(picked_, std::move(from));
   picked_.resize(kept_count);
   std::vector<Transcript> out = std::move(picked_);
   picked_.clear();

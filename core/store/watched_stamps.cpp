@@ -46,12 +46,6 @@ bool local_filesystem(const std::string& dir) {
   }
 }
 
-FileStamp stamp_of(const struct stat& st) {
-  return FileStamp{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
-                   static_cast<uint64_t>(st.st_size),
-                   static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
-}
-
 // Watches are a per-user budget shared with every program that watches files (editors, build tools): take
 // at most a quarter of it, and never more than kMostWatches. A directory past the share is stat'ed as before.
 constexpr size_t kMostWatches = 16384;
@@ -188,11 +182,11 @@ std::optional<FileStamp> WatchedStamps::stamp(const std::string& dir, const File
     wd = room && local_filesystem(dir) ? ::inotify_add_watch(fd_, dir.c_str(), kWatchMask) : -1;
     std::lock_guard<std::mutex> lock(state_->mu);
     if (wd >= 0) state_->own_watches.insert(wd);
-    state_->dirs[dir] = State::DirWatch{wd < 0 ? -1 : wd, dir_stamp.device, dir_stamp.inode};
+    state_->dirs[dir] = State::DirWatch{wd, dir_stamp.device, dir_stamp.inode};
   }
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;
-  const FileStamp found = stamp_of(st);
+  const FileStamp found = stamp_of_stat(st);
   std::lock_guard<std::mutex> lock(state_->mu);
   ++state_->usage.stated;
   if (wd >= 0 && !followed && S_ISREG(st.st_mode) && st.st_nlink == 1 && state_->notices == notices_before &&
