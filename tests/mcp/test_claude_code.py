@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "cla
 
 from claude_code import (Home, converse, csift_names, ensure_installed, envelope, token_totals,  # noqa: E402
                          usage_totals)
-from mcp_harness import HttpServer, binary, server_env  # noqa: E402
+from mcp_harness import SLOW, HttpServer, binary, server_env  # noqa: E402
 from scripted_api import FINAL_TEXT, DEFAULT_USAGE, result_text, tool_results, tool_use_id  # noqa: E402
 
 # A word nothing else in the store holds: search and show must find it in the prompt Claude Code recorded.
@@ -151,7 +151,7 @@ class ClaudeCodeClient(unittest.TestCase):
     def test_stdio(self):
         self.registered_and_connected(self.home.add_stdio())
         self.conversation(csift_names())
-        self.assertLess(time.monotonic() - self.started, 60)
+        self.assertLess(time.monotonic() - self.started, 60 * SLOW)
 
     def test_http(self):
         s = HttpServer(args=["--claude-home", self.home.claude], env=server_env(self.home.claude))
@@ -160,7 +160,7 @@ class ClaudeCodeClient(unittest.TestCase):
             self.conversation(csift_names(http=True))
         finally:
             self.assertEqual(s.stop(), 0)
-        self.assertLess(time.monotonic() - self.started, 60)
+        self.assertLess(time.monotonic() - self.started, 60 * SLOW)
 
 
 if __name__ == "__main__":
