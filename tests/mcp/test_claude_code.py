@@ -139,8 +139,8 @@ class ClaudeCodeClient(unittest.TestCase):
         # stats over the finished transcript: exactly the scripted usage, the final answer's included.
         transcripts = self.home.transcripts()
         self.assertEqual([os.path.basename(t) for t in transcripts], [sid + ".jsonl"])
-        p = subprocess.run([binary(), "--cli", "stats", "@" + sid, "--claude-home", self.home.claude, "--format", "json"],
-                           capture_output=True, env=server_env(self.home.claude), timeout=60)
+        argv = [binary(), "--cli", "stats", "@" + sid, "--claude-home", self.home.claude, "--format", "json"]
+        p = subprocess.run(argv, capture_output=True, env=server_env(self.home.claude), timeout=60)
         self.assertEqual(p.returncode, 0, p.stderr.decode())
         _, summary = envelope(p.stdout.decode())
         self.assertEqual(token_totals(summary["tokens"]),

@@ -73,15 +73,17 @@ class Home:
         self.root = tempfile.mkdtemp(prefix="csift-claude-code-")
         self.claude = os.path.join(self.root, ".claude")
         self.work = os.path.join(self.root, "work")
-        os.makedirs(self.claude)
-        os.makedirs(self.work)
+        # Claude Code keeps its scratch files and its messaging socket (<tmp>/cc-socks/<pid>.sock) under TMPDIR.
+        self.tmp = os.path.join(self.root, "tmp")
+        for d in (self.claude, self.work, self.tmp):
+            os.makedirs(d)
 
     def env(self, api_url):
         # A clean environment: nothing of an enclosing Claude Code session (CLAUDE_CODE_SESSION_ID, ...) or of the
         # user's (CLAUDE_CONFIG_DIR) leaks in. The stdio server inherits it, state database included.
         base = server_env(self.claude)
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.root, "TZ": "UTC", "LANG": "C.UTF-8",
-               "TMPDIR": tempfile.gettempdir(), "ANTHROPIC_BASE_URL": api_url, "ANTHROPIC_API_KEY": "sk-ant-csift-test",
+               "TMPDIR": self.tmp, "ANTHROPIC_BASE_URL": api_url, "ANTHROPIC_API_KEY": "sk-ant-csift-test",
                "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "NO_COLOR": "1",
                "CSIFT_STATE_DB": base["CSIFT_STATE_DB"], "CSIFT_CONFIG": base["CSIFT_CONFIG"]}
@@ -94,7 +96,8 @@ class Home:
         t = time.monotonic()
         p = subprocess.run([CLAUDE] + list(args), env=self.env(api_url), cwd=self.work, capture_output=True,
                            timeout=timeout, stdin=subprocess.DEVNULL)
-        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), time.monotonic() - t
+        out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+        return p.returncode, out, err, time.monotonic() - t
 
     def add_stdio(self, name="csift", server=None, extra=()):
         return self.claude_cmd(["mcp", "add", "--scope", "user", name, "--", server or binary(), "--claude-home",

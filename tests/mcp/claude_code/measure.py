@@ -15,7 +15,6 @@ Usage: CSIFT_MCP_BIN=build/csift-mcp python3 tests/mcp/claude_code/measure.py [-
 """
 import argparse
 import collections
-import glob
 import json
 import os
 import subprocess
@@ -98,6 +97,14 @@ def our_tools():
 def surface(out):
     """One conversation calling every tool once; returns what the later sections need."""
     home = Home()
+    try:
+        return surface_in(out, home)
+    except BaseException:
+        home.cleanup()
+        raise
+
+
+def surface_in(out, home):
     log = os.path.join(home.root, "tap.jsonl")
     rc, o, e, _ = add_tapped(home, log)
     assert rc == 0, o + e
@@ -114,12 +121,12 @@ def surface(out):
         def make(_convo):
             if k > 1:
                 n = names[k - 2]
-                cli_runs[n] = subprocess.run([binary(), "--cli", n] + calls[n][1] + ["--format", "text", "--claude-home",
-                                                                               home.claude],
-                                        capture_output=True, env=env, timeout=60)
+                argv = [binary(), "--cli", n] + calls[n][1] + ["--format", "text", "--claude-home", home.claude]
+                cli_runs[n] = subprocess.run(argv, capture_output=True, env=env, timeout=60)
             if k > len(names):
                 return None  # the final answer
-            return {"content": [{"type": "tool_use", "name": "mcp__csift__" + names[k - 1], "input": calls[names[k - 1]][0]}]}
+            n = names[k - 1]
+            return {"content": [{"type": "tool_use", "name": "mcp__csift__" + n, "input": calls[n][0]}]}
         return make
 
     steps = [select_step(names)] + [step(k) for k in range(1, len(names) + 2)]
@@ -132,27 +139,31 @@ def surface(out):
     sent = {t["name"][len("mcp__csift__"):]: t for t in convo[1]["tools"] if t["name"].startswith("mcp__csift__")}
     out.append(f"## Tool definitions as Claude Code {VERSION} sends them (after ToolSearch select)\n")
     out.append("| tool | chars (name+description+input_schema) | description | input_schema | "
-               "of which input_schema.description = description | '…' in ours | '…' arrived | '...' more than ours |")
-    out.append("|---|--:|--:|--:|--:|--:|--:|--:|")
+               "of which input_schema.description = description | '…' in ours | '…' arrived | "
+               "= ours with '…' → '...' |")
+    out.append("|---|--:|--:|--:|--:|--:|--:|---|")
     tot = collections.Counter()
     rewritten = []
     for n in names:
         t = sent[n]
         schema = compact(t["input_schema"])
-        dup = len(t["input_schema"].get("description", "")) if t["input_schema"].get("description") == t["description"] else 0
+        repeated = t["input_schema"].get("description") == t["description"]
+        dup = len(t["description"]) if repeated else 0
         total = len(t["name"]) + len(t["description"]) + len(schema)
         ours_ell = sum(s.count("…") for s in strings(ours[n]))
         sent_ell = sum(s.count("…") for s in strings(t))
-        sent_dots = sum(s.count("...") for s in strings(t)) - sum(s.count("...") for s in strings(ours[n]))
         if ours_ell and sent_ell < ours_ell:
             rewritten.append(n)
-        tot.update(total=total, desc=len(t["description"]), schema=len(schema), dup=dup, ell=ours_ell, dots=sent_dots)
+        tot.update(total=total, desc=len(t["description"]), schema=len(schema), dup=dup, ell=ours_ell)
         tot.update(kept=sent_ell)
+        same = (t["description"] == ours[n]["description"].replace("…", "...") and
+                t["input_schema"] == json.loads(compact(ours[n]["inputSchema"]).replace("…", "...")))
         out.append(f"| {n} | {total} | {len(t['description'])} | {len(schema)} | {dup} | {ours_ell} | {sent_ell} | "
-                   f"{sent_dots} |")
+                   f"{same} |")
     out.append(f"| **all {len(names)}** | **{tot['total']}** | {tot['desc']} | {tot['schema']} | {tot['dup']} | "
-               f"{tot['ell']} | {tot['kept']} | {tot['dots']} |\n")
-    kept = sorted({s[max(0, s.find("…") - 40):s.find("…") + 10] for t in sent.values() for s in strings(t) if "…" in s})
+               f"{tot['ell']} | {tot['kept']} | |\n")
+    kept = sorted({s[max(0, s.find("…") - 40):s.find("…") + 10]
+                   for t in sent.values() for s in strings(t) if "…" in s})
     out.append(f"Where '…' arrived intact: {kept}\n")
     out.append(f"Tools whose '…' did not arrive as '…': {', '.join(rewritten) or 'none'}. "
                f"Our tools/list already carries the description inside inputSchema for "
@@ -215,6 +226,14 @@ def protocol(out, log):
                f"{len(arrival)} calls; otherwise it appeared after {delays[0] if delays else '-'}–"
                f"{delays[-1] if delays else '-'} ms (median {delays[len(delays) // 2] if delays else '-'})")
     rows = [e["registry_rows"] for e in entries if e.get("registry_rows")]
+    starts = next((e["proc_starttime_ticks"] for e in entries if e.get("proc_starttime_ticks")), {})
+    try:
+        machine = open("/etc/machine-id").read().strip()
+        pidns = os.readlink("/proc/self/ns/pid")
+    except OSError:
+        machine = pidns = "?"
+    out.append(f"- the row's owner per /proc/<pid>/stat starttime (clock ticks): {starts}; this machine: "
+               f"/etc/machine-id {machine}, /proc/self/ns/pid {pidns}")
     out.append(f"- session registry rows seen during tools/call: "
                f"{('`' + compact(rows[0])[:800] + '`') if rows else 'none (no <home>/sessions/*.json)'}")
     out.append("")
@@ -237,8 +256,8 @@ def record_types(out, home):
                     attachments[(r.get("attachment") or {}).get("type")] += 1
                 if r.get("type") == "system":
                     systems[r.get("subtype")] += 1
-    others = sorted(os.path.relpath(p, home.root) for p in glob.glob(os.path.join(home.root, ".claude", "**"),
-                                                                      recursive=True) if os.path.isfile(p))
+    others = sorted(os.path.relpath(os.path.join(d, f), home.root) for d, _, files in os.walk(home.root)
+                    for f in files if f != "tap.jsonl")
     out.append(f"## Transcript records Claude Code {VERSION} wrote (the surface conversation)\n")
     out.append("| type | count |\n|---|--:|")
     out += [f"| {t} | {c} |" for t, c in sorted(types.items(), key=lambda kv: (-kv[1], str(kv[0])))]
@@ -249,7 +268,7 @@ def record_types(out, home):
         out += [f"| {t} | {c} |" for t, c in sorted(systems.items(), key=lambda kv: (-kv[1], str(kv[0])))]
     out.append("\nTop-level keys per type:\n")
     out += [f"- {t}: {', '.join(sorted(k))}" for t, k in sorted(keys.items(), key=lambda kv: str(kv[0]))]
-    out.append(f"\nFiles under the isolated ~/.claude afterwards: {others}\n")
+    out.append(f"\nFiles under the isolated HOME afterwards: {others}\n")
 
 
 def whoami_runs(out, runs):

@@ -66,13 +66,17 @@ def main():
                 write({"toolUseId_in_transcript_on_arrival": found_now, "toolUseId": tid})
                 if not found_now:
                     threading.Thread(target=watch, args=(tid, arrived), daemon=True).start()
-            rows = {}
+            rows, starts = {}, {}
             for p in glob.glob(os.path.join(home, "sessions", "*.json")):
                 try:
-                    rows[os.path.basename(p)] = json.load(open(p))
-                except (OSError, ValueError):
-                    rows[os.path.basename(p)] = None
-            write({"registry_rows": rows})
+                    rows[os.path.basename(p)] = row = json.load(open(p))
+                    # The owner's start in clock ticks after boot (/proc/<pid>/stat field 22), to set beside
+                    # the row's procStart.
+                    with open(f"/proc/{int(row['pid'])}/stat") as f:
+                        starts[os.path.basename(p)] = f.read().rsplit(")", 1)[1].split()[19]
+                except (OSError, ValueError, KeyError, TypeError, IndexError):
+                    rows.setdefault(os.path.basename(p), None)
+            write({"registry_rows": rows, "proc_starttime_ticks": starts})
         write({"from_client": msg if msg is not None else raw.decode("utf-8", "replace")})
         child.stdin.write(raw)
         child.stdin.flush()
