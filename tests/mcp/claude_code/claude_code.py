@@ -1,0 +1,166 @@
+"""Claude Code (pinned in package.json, installed from npm with `npm ci` when node_modules is missing) driven as a
+real MCP client of csift-mcp: an isolated HOME, the server registered in user scope, and one `claude -p`
+conversation whose model is the scripted stand-in in scripted_api.py. Shared by tests/mcp/test_claude_code.py
+and measure.py.
+
+The npm package's postinstall copies the platform binary over its bin/claude.exe placeholder; npm runs here with
+--ignore-scripts, so the platform package's binary is run directly (it needs no Node at all).
+"""
+import fcntl
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # mcp_harness
+
+from mcp_harness import binary, server_env  # noqa: E402
+from scripted_api import ScriptedApi  # noqa: E402
+
+MODULES = os.path.join(HERE, "node_modules")
+with open(os.path.join(HERE, "package.json")) as _f:
+    VERSION = json.load(_f)["dependencies"]["@anthropic-ai/claude-code"]
+
+
+def platform_package():
+    machine = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine().lower())
+    if sys.platform != "linux" or not machine:
+        raise AssertionError(f"no Claude Code platform package is pinned for {sys.platform}/{platform.machine()}")
+    musl = platform.libc_ver()[0] != "glibc"
+    return f"claude-code-linux-{machine}" + ("-musl" if musl else "")
+
+
+CLAUDE = os.path.join(MODULES, "@anthropic-ai", platform_package(), "claude")
+
+
+def ensure_installed():
+    """`npm ci` once (under a lock: ctest may run several tests at once). No npm is a failure, not a skip."""
+    with open(os.path.join(tempfile.gettempdir(), "csift-mcp-claude-code.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.access(CLAUDE, os.X_OK):
+            return
+        npm = shutil.which("npm")
+        if not npm:
+            raise AssertionError("npm is not installed: the Claude Code test installs @anthropic-ai/claude-code "
+                                 f"{VERSION} from the npm registry (tests/mcp/claude_code/package-lock.json)")
+        p = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+                           cwd=HERE, capture_output=True, timeout=900)
+        if p.returncode != 0 or not os.access(CLAUDE, os.X_OK):
+            raise AssertionError(f"npm ci did not install {CLAUDE}: {p.stderr.decode()[-3000:]}")
+
+
+def csift_names(http=False):
+    """The server's tool names as tools/list gives them (HTTP serves the local-only triage tools to nobody)."""
+    from mcp_harness import LOCAL_ONLY_TOOLS, StdioClient
+    c = StdioClient()
+    try:
+        names = [t["name"] for t in c.request("tools/list")["result"]["tools"]]
+    finally:
+        c.close()
+    return [n for n in names if not (http and n in LOCAL_ONLY_TOOLS)]
+
+
+class Home:
+    """A temporary HOME for Claude Code: ~/.claude is where it writes this conversation's transcript, and the
+    server reads that same home (--claude-home), so a tool can see the live session."""
+
+    def __init__(self):
+        self.root = tempfile.mkdtemp(prefix="csift-claude-code-")
+        self.claude = os.path.join(self.root, ".claude")
+        self.work = os.path.join(self.root, "work")
+        # Claude Code keeps its scratch files and its messaging socket (<tmp>/cc-socks/<pid>.sock) under TMPDIR.
+        self.tmp = os.path.join(self.root, "tmp")
+        for d in (self.claude, self.work, self.tmp):
+            os.makedirs(d)
+
+    def env(self, api_url):
+        # A clean environment: nothing of an enclosing Claude Code session (CLAUDE_CODE_SESSION_ID, ...) or of the
+        # user's (CLAUDE_CONFIG_DIR) leaks in. The stdio server inherits it, state database included.
+        base = server_env(self.claude)
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.root, "TZ": "UTC", "LANG": "C.UTF-8",
+               "TMPDIR": self.tmp, "ANTHROPIC_BASE_URL": api_url, "ANTHROPIC_API_KEY": "sk-ant-csift-test",
+               "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
+               "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "NO_COLOR": "1",
+               "CSIFT_STATE_DB": base["CSIFT_STATE_DB"], "CSIFT_CONFIG": base["CSIFT_CONFIG"]}
+        for k in ("CSIFT_TEST_SANITIZED", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+            if k in os.environ:
+                env[k] = os.environ[k]
+        return env
+
+    def claude_cmd(self, args, api_url="http://127.0.0.1:9", timeout=120):
+        t = time.monotonic()
+        p = subprocess.run([CLAUDE] + list(args), env=self.env(api_url), cwd=self.work, capture_output=True,
+                           timeout=timeout, stdin=subprocess.DEVNULL)
+        out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+        return p.returncode, out, err, time.monotonic() - t
+
+    def add_stdio(self, name="csift", server=None, extra=()):
+        return self.claude_cmd(["mcp", "add", "--scope", "user", name, "--", server or binary(), "--claude-home",
+                                self.claude] + list(extra))
+
+    def add_http(self, url, name="csift"):
+        return self.claude_cmd(["mcp", "add", "--scope", "user", "--transport", "http", name, url])
+
+    def transcripts(self):
+        out = []
+        for d, _, files in os.walk(os.path.join(self.claude, "projects")):
+            out += [os.path.join(d, f) for f in files if f.endswith(".jsonl")]
+        return sorted(out)
+
+    def cleanup(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def converse(home, script, session_id, prompt, timeout=120):
+    """One `claude -p` conversation against a scripted API; returns (api, rc, stream-json events, stderr, secs)."""
+    api = ScriptedApi(script)
+    try:
+        rc, out, err, secs = home.claude_cmd(
+            ["-p", prompt, "--session-id", session_id, "--allowedTools", "mcp__csift__*", "--output-format",
+             "stream-json", "--verbose"], api.url, timeout)
+    finally:
+        api.stop()
+    events = []
+    for line in out.splitlines():
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            pass
+    return api, rc, events, err, secs
+
+
+def envelope(text):
+    """A tool's JSON answer as (rows, summary), whether it came as one structuredContent object or JSON lines."""
+    try:
+        obj = json.loads(text)
+        if isinstance(obj, dict) and "summary" in obj:
+            return obj.get("rows", []), obj["summary"]
+    except ValueError:
+        pass
+    rows, summary = [], None
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            r = json.loads(line)
+            if r.get("kind") == "summary":
+                summary = r
+            elif r.get("kind") != "header":
+                rows.append(r)
+    return rows, summary
+
+
+TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+
+
+def token_totals(per_model):
+    """stats' tokens ({model: {field: n}}) summed over the models."""
+    return {f: sum(m.get(f, 0) for m in per_model.values()) for f in TOKEN_FIELDS}
+
+
+def usage_totals(usages):
+    return {f: sum(u.get(f, 0) for u in usages) for f in TOKEN_FIELDS}
