@@ -1,6 +1,6 @@
 // Not built by default. SubstringFinder throughput on real transcript bytes: the multi-needle Teddy pass
 // against the per-needle probe-pair loop it replaced, for 1..16 needles. Build:
-//   g++ -std=c++20 -O2 -I. bench/finder_probe.cpp core/regex/substring_finder.cpp -o /tmp/finder_probe
+//   g++ -std=c++20 -O2 -I. bench/finder_probe.cpp core/scan/substring_finder.cpp -o /tmp/finder_probe
 //   /tmp/finder_probe FILE...   (the files are concatenated and scanned in memory, best of 5; then the same
 //   bytes line by line, one contains() per line, as the search prefilter calls it)
 #include <chrono>
@@ -13,7 +13,7 @@
 #include <optional>
 #include <string_view>
 #define private public  // the probe picks the loop itself
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 #undef private
 
 using csift::SubstringFinder;

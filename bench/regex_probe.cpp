@@ -10,7 +10,7 @@
 #include <string>
 
 #include "core/regex/regex.h"
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 
 using namespace csift;
 

@@ -7,8 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/environment.h"
+#include "core/record/transcript.h"
 #include "core/record/transcript_reader.h"
-#include "core/store/store.h"
 
 namespace csift {
 

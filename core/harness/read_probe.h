@@ -3,7 +3,7 @@
 // same anchors are taken from the mapped records.
 #pragma once
 #include "core/harness/claude_code/session_probe.h"
-#include "core/store/store.h"
+#include "core/record/transcript.h"
 
 namespace csift {
 

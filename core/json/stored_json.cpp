@@ -2,7 +2,7 @@
 
 #include "core/base/text.h"
 #include "core/json/json_syntax.h"
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 
 #include <simdjson.h>
 

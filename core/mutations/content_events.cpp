@@ -11,7 +11,7 @@
 #include "core/mutations/screened_read.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 
 namespace csift {
 

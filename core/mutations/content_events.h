@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/base/cancel.h"
-#include "core/store/store.h"
+#include "core/record/transcript.h"
 
 namespace csift {
 

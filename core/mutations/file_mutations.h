@@ -11,7 +11,7 @@
 
 #include "core/base/cancel.h"
 #include "core/mutations/bash_mutations.h"
-#include "core/store/store.h"
+#include "core/record/transcript.h"
 
 namespace csift {
 

@@ -1,6 +1,6 @@
 #include "core/mutations/screened_read.h"
 
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 
 namespace csift {
 

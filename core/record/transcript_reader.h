@@ -15,21 +15,14 @@
 
 #include "core/base/cancel.h"
 #include "core/record/record.h"
+#include "core/record/transcript.h"
 #include "core/scan/line_scanner.h"
-#include "core/store/store.h"
 
 namespace csift {
 
 struct SkippedLine {
   uint64_t line = 0;
   std::string reason;  // "malformed JSON: <what>", "torn final line (no newline)", "line too large"
-};
-
-// Where one line of a file is: enough to read it again later without scanning for it.
-struct LineRef {
-  uint64_t line = 0;    // 1-based
-  uint64_t offset = 0;  // byte offset of its first byte
-  uint64_t length = 0;  // without the '\n'
 };
 
 // Where a read pushes what it finds, in file order. The callbacks may run on a worker thread (a large file

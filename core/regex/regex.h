@@ -25,7 +25,7 @@
 #include "core/regex/needles.h"
 #include "core/regex/pattern_ast.h"
 #include "core/regex/required_bytes.h"
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 
 struct pcre2_real_code_8;
 struct pcre2_real_match_data_8;

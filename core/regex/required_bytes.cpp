@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 
 namespace csift {
 namespace {

@@ -7,7 +7,6 @@
 #include <string_view>
 #include <vector>
 
-#include "core/record/transcript_reader.h"
 #include "core/scan/line_scanner.h"
 
 namespace csift {

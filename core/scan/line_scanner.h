@@ -25,6 +25,13 @@ struct LineView {
   uint64_t offset;         // byte offset of the line start
 };
 
+// Where one line of a file is: enough to read it again later without scanning for it.
+struct LineRef {
+  uint64_t line = 0;    // 1-based
+  uint64_t offset = 0;  // byte offset of its first byte
+  uint64_t length = 0;  // without the '\n'
+};
+
 struct ScanStats {
   uint64_t bytes = 0;      // bytes read
   uint64_t lines = 0;      // complete lines delivered (blank ones included)

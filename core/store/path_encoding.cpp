@@ -1,7 +1,5 @@
 // Where the store is and how a cwd names its project dir (SPEC.md §2). The encoding mirrors Claude Code's
 // `cwd.normalize("NFC").replace(/[^a-zA-Z0-9]/g, "-")`, which runs per UTF-16 code unit.
-#include <pwd.h>
-#include <unistd.h>
 #include <utf8proc.h>
 
 #include <cctype>
@@ -14,8 +12,6 @@
 #include "core/base/error.h"
 #include "core/base/text.h"
 #include "core/store/store.h"
-
-extern char** environ;
 
 namespace csift {
 
@@ -51,42 +47,6 @@ void encode_valid_run(std::string_view run, std::string& out) {
 }
 
 }  // namespace
-
-Environment Environment::from_process() {
-  Environment env;
-  for (char** e = environ; e && *e; ++e) {
-    std::string_view entry(*e);
-    size_t eq = entry.find('=');
-    if (eq == std::string_view::npos) continue;
-    env.vars.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
-  }
-  std::string buf(4096, '\0');
-  while (::getcwd(buf.data(), buf.size()) == nullptr && errno == ERANGE)
-    buf.resize(buf.size() * 2);
-  env.cwd = buf.c_str();
-  if (env.cwd.empty()) env.cwd = env.get("PWD").value_or("/");
-  return env;
-}
-
-std::optional<std::string> Environment::get(const std::string& name) const {
-  auto it = vars.find(name);
-  if (it == vars.end() || it->second.empty()) return std::nullopt;
-  return it->second;
-}
-
-std::string home_dir(const Environment& env) {
-  if (auto home = env.get("HOME")) return *home;
-  if (const passwd* pw = ::getpwuid(::getuid()); pw && pw->pw_dir) return pw->pw_dir;
-  return "/";
-}
-
-std::string expand_home(const std::string& path, const Environment& env) {
-  if (path == "~") return home_dir(env);
-  if (path.rfind("~/", 0) == 0) return home_dir(env) + path.substr(1);
-  if (path == "$HOME") return home_dir(env);
-  if (path.rfind("$HOME/", 0) == 0) return home_dir(env) + path.substr(5);
-  return path;
-}
 
 std::string resolve_claude_home(const std::optional<std::string>& override_dir, const Environment& env) {
   if (override_dir && !override_dir->empty()) return expand_home(*override_dir, env);
@@ -135,29 +95,6 @@ std::string encode_cwd(const std::string& cwd) {
   }
   encode_valid_run(std::string_view(cwd).substr(run_start), out);
   return out;
-}
-
-bool is_uuid(std::string_view s) {
-  if (s.size() != 36) return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    bool dash_slot = i == 8 || i == 13 || i == 18 || i == 23;
-    if (dash_slot ? s[i] != '-' : !std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
-  }
-  return true;
-}
-
-bool is_teammate_agent_id(std::string_view s) {
-  // a<Name>-<16 hex>; the name may itself carry dashes.
-  if (s.size() < 19 || s[0] != 'a' || is_uuid(s)) return false;
-  size_t dash = s.size() - 17;
-  if (s[dash] != '-') return false;
-  for (size_t i = dash + 1; i < s.size(); ++i) {
-    if (!std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
-  }
-  for (size_t i = 1; i < dash; ++i) {
-    if (!std::isalnum(static_cast<unsigned char>(s[i])) && s[i] != '-') return false;
-  }
-  return true;
 }
 
 }  // namespace csift

@@ -5,7 +5,7 @@
 #include "core/harness/claude_code/claude_fields.h"
 #include "core/json/stored_json.h"
 #include "core/record/transcript_reader.h"
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 
 namespace csift {
 

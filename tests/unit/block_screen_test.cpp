@@ -16,8 +16,8 @@
 #include "core/harness/claude_code/claude_code_reader.h"
 #include "core/harness/claude_code/record_parser.h"
 #include "core/json/json_syntax.h"
-#include "core/regex/substring_finder.h"
 #include "core/scan/line_scanner.h"
+#include "core/scan/substring_finder.h"
 #include "tests/unit/corpus_root.h"
 #include "tests/unit/temp_store.h"
 

@@ -2,8 +2,8 @@
 // ranking, and the clone origin join.
 #include <doctest/doctest.h>
 
-#include "core/harness/claude_code/clone_lineage.h"
 #include "core/harness/claude_code/session_probe.h"
+#include "core/store/clone_lineage.h"
 #include "temp_store.h"
 #include "tools/common/span_args.h"
 

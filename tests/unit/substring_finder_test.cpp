@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 
 namespace substring_finder_unit {
 

@@ -4,6 +4,7 @@
 #include "core/record/labels.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
+#include "core/store/spawn_join.h"
 
 namespace csift {
 

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "core/harness/claude_code/classify.h"
-#include "core/harness/claude_code/elicitation_sidecar.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
 #include "core/scan/line_scanner.h"
+#include "core/store/elicitation_sidecar.h"
 #include "tools/common/record_render.h"
 
 namespace csift {

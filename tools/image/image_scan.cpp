@@ -6,7 +6,7 @@
 #include "core/base/envelope.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 #include "tools/common/image_handles.h"
 
 namespace csift {

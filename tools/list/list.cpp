@@ -9,8 +9,8 @@
 
 #include "core/base/error.h"
 #include "core/base/timefmt.h"
-#include "core/harness/claude_code/clone_lineage.h"
 #include "core/harness/claude_code/session_probe.h"
+#include "core/store/clone_lineage.h"
 #include "tools/common/remembered_probe.h"
 #include "tools/common/result_memo_report.h"
 #include "tools/common/span_args.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/harness/claude_code/elicitation_sidecar.h"
+#include "core/store/elicitation_sidecar.h"
 #include "core/store/store.h"
 
 namespace csift {

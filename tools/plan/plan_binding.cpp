@@ -6,7 +6,7 @@
 #include "core/json/stored_json.h"
 #include "core/mutations/bash_mutations.h"
 #include "core/record/transcript_reader.h"
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 
 namespace csift {
 

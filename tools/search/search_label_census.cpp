@@ -3,6 +3,7 @@
 #include <set>
 #include <tuple>
 
+#include "core/store/spawn_join.h"
 #include "tools/search/search_scan.h"
 
 namespace csift {

@@ -12,7 +12,7 @@
 #include "core/cache/scan_memo.h"
 
 #include "core/record/transcript_reader.h"
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 #include "tools/search/search_types.h"
 
 namespace csift {

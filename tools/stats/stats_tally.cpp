@@ -5,7 +5,7 @@
 #include "core/cache/file_stamp.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 #include "tools/stats/stats_fold.h"
 
 namespace csift {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/harness/claude_code/elicitation_sidecar.h"
+#include "core/store/elicitation_sidecar.h"
 #include "core/store/store.h"
 #include "tools/agents/workflow_runs.h"
 

@@ -11,7 +11,7 @@
 
 #include "core/record/labels.h"
 #include "core/record/record.h"
-#include "core/store/store.h"
+#include "core/record/transcript.h"
 
 namespace csift {
 
@@ -48,7 +48,8 @@ struct ClassifyContext {
   std::unordered_map<std::string, std::string> plan_paths;
   bool opener_seen = false;    // a subagent's first turn-opener is the delivered spawn prompt (inbox)
   bool is_fork_clone = false;  // a /fork clone (line 1 fork-context-ref) has no spawn-prompt seed
-  // What the spawn join has seen so far (spawn_join.cpp), so that a join over appended records adds to it.
+  // What the spawn join has seen so far (core/store/spawn_join.h), so that a join over appended records adds
+  // to it.
   struct SpawnJoinSeen {
     bool joined = false;
     std::unordered_set<std::string> spawn_calls;  // tool_use ids of spawn calls
@@ -78,14 +79,6 @@ bool is_inline_sidechain(const Record& r);
 
 // The text of a user record when its content is a string or text blocks ("" otherwise).
 std::string user_text(const Record& r);
-
-// Fills ctx.spawned_child for transcript `t` (spawn_join.cpp): the meta.json toolUseIds of the owning
-// session's subagents, then the agentId each spawn result names. Lists the subagent folder only when the
-// records hold a spawn call or a notification that could name one. Called again with the records appended
-// since (ctx as the first join left it), it joins them as a join over all the records would, listing the
-// folder again only when they hold a new spawn call or notification or a spawn's result the join cannot
-// name (the labels of a result depend on its child).
-void join_spawned_children(const Transcript& t, const std::vector<Record>& records, ClassifyContext& ctx);
 
 // Classifies a record into units, updating ctx (tool names, opener state). Pure apart from ctx.
 std::vector<Unit> classify_record(const Record& r, ClassifyContext& ctx);

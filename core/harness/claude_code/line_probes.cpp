@@ -13,7 +13,7 @@
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/record_parser.h"
 #include "core/json/json_syntax.h"
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 
 namespace csift {
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/base/id_shapes.h"
 #include "core/base/text.h"
 #include "core/base/timefmt.h"
 #include "core/harness/claude_code/classify.h"
@@ -15,7 +16,6 @@
 #include "core/record/record.h"
 #include "core/scan/file_handle.h"
 #include "core/scan/line_scanner.h"
-#include "core/store/store.h"
 
 namespace csift {
 namespace {

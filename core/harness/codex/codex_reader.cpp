@@ -9,8 +9,8 @@
 #include "core/base/text.h"
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/codex/codex_harness.h"
+#include "core/harness/harness_listing.h"
 #include "core/harness/jsonl_entry_reader.h"
-#include "core/store/harness_stores.h"
 
 namespace csift {
 

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 #include "core/harness/codex/codex_harness.h"
-#include "core/store/harness_stores.h"
+#include "core/harness/harness_listing.h"
 
 namespace csift {
 

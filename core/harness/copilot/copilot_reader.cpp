@@ -10,8 +10,8 @@
 
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/copilot/copilot_harness.h"
+#include "core/harness/harness_listing.h"
 #include "core/harness/jsonl_entry_reader.h"
-#include "core/store/harness_stores.h"
 
 namespace csift {
 

@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "core/harness/copilot/copilot_harness.h"
-#include "core/store/harness_stores.h"
+#include "core/harness/harness_listing.h"
 
 namespace csift {
 

@@ -10,8 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/environment.h"
 #include "core/base/timefmt.h"
-#include "core/store/store.h"
+#include "core/record/transcript.h"
 
 namespace csift {
 

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/harness/gemini_cli/gemini_cli_harness.h"
+#include "core/harness/harness_listing.h"
 #include "core/harness/jsonl_entry_reader.h"
-#include "core/store/harness_stores.h"
 
 namespace csift {
 

@@ -5,8 +5,8 @@
 #include <fstream>
 
 #include "core/harness/gemini_cli/gemini_cli_harness.h"
+#include "core/harness/harness_listing.h"
 #include "core/json/stored_json.h"
-#include "core/store/harness_stores.h"
 
 namespace csift {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/store/store.h"
+#include "core/record/transcript.h"
 
 namespace csift {
 

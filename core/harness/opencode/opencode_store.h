@@ -9,9 +9,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/environment.h"
 #include "core/base/timefmt.h"
 #include "core/harness/opencode/opencode_schema.h"
-#include "core/store/store.h"
+#include "core/record/transcript.h"
 
 namespace csift {
 

@@ -1,4 +1,4 @@
-#include "core/harness/claude_code/clone_lineage.h"
+#include "core/store/clone_lineage.h"
 
 #include "core/record/transcript_reader.h"
 

@@ -1,4 +1,4 @@
-#include "core/harness/claude_code/elicitation_sidecar.h"
+#include "core/store/elicitation_sidecar.h"
 
 #include <deque>
 #include <filesystem>

@@ -2,10 +2,10 @@
 // renders `self ⇨ <child>` and its return or `<result>` notification `<child> ⇨ self`. Two sources, the disk
 // first: each subagent's meta.json `toolUseId`, then the `toolUseResult.agentId` a spawn's own result names
 // (a sync return, or an async launch acknowledgement whose child may have no meta.json).
+#include "core/store/spawn_join.h"
+
 #include <unordered_set>
 
-#include "core/harness/claude_code/classify.h"
-#include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/claude_fields.h"
 #include "core/json/stored_json.h"
 #include "core/store/agent_topology.h"

@@ -1,7 +1,7 @@
 // The AVX2 loop is the first-and-last-byte filter of ../shared/notes/scan-probes/read_scan.c (measured ~9
 // GB/s on page-cached transcripts), generalised to several needles and to rare-byte probe positions, which
 // cut false candidates on JSON where '"', ':' and lowercase letters dominate.
-#include "core/regex/substring_finder.h"
+#include "core/scan/substring_finder.h"
 
 #include <algorithm>
 #include <cstring>
