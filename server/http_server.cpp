@@ -19,16 +19,11 @@
 #include <mutex>
 #include <thread>
 
-#include "core/base/text.h"
-
 namespace csift::http {
 
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-// Optional whitespace around header values and chunk sizes (a stray \r before a bare \n included).
-constexpr std::string_view kHttpSpace = " \t\r";
 
 const char* reason(int status) {
   switch (status) {
@@ -82,12 +77,6 @@ std::string head_bytes(int status, const std::string& content_type, const Header
 
 }  // namespace
 
-std::string Request::header(std::string_view name) const {
-  for (const auto& [k, v] : headers)
-    if (k == name) return v;
-  return "";
-}
-
 // The loop's shared part: the epoll set and the queue through which other threads say a reply is complete.
 struct Loop {
   int epfd = -1;
@@ -134,12 +123,12 @@ struct Conn {
   Clock::time_point write_deadline{};  // set while `out` has bytes the client has not taken
   Clock::time_point waiting_since{};   // for choosing whom to evict
 
-  // I/O thread only (parsing).
+  // I/O thread only (parsing, by server/http_parse.h).
   std::string in;
   Request req;
   bool chunked = false;
-  size_t body_left = 0;  // Content-Length bytes still to come, or the current chunk's
-  enum class ChunkState { size, data, data_crlf, trailer } chunk_state = ChunkState::size;
+  size_t body_left = 0;   // Content-Length bytes still to come
+  ChunkedDecoder chunks;  // a chunked body's framing so far
 
   // Sends what it can of `out` without blocking; updates the epoll interest. Under mu.
   void flush_locked() {
@@ -413,21 +402,21 @@ class Engine {
   void sweep() {
     const auto now = Clock::now();
     std::vector<std::shared_ptr<Conn>> expired;
-    std::vector<std::shared_ptr<Conn>> timed_out;
+    std::vector<std::pair<std::shared_ptr<Conn>, ParseError>> timed_out;
     for (auto& [fd, c] : loop_.conns) {
       std::lock_guard lock(c->mu);
       if (c->write_deadline != Clock::time_point{} && now > c->write_deadline) {
         expired.push_back(c);
-      } else if ((c->phase == Phase::head || c->phase == Phase::body) && now > c->deadline) {
-        timed_out.push_back(c);
+      } else if (c->phase == Phase::head || c->phase == Phase::body) {
+        if (auto late = check_request_deadline(c->deadline, now)) timed_out.emplace_back(c, std::move(*late));
       } else if (c->phase == Phase::idle && (now > c->deadline || stopping_)) {
         expired.push_back(c);
       } else if (c->phase == Phase::closing && now > c->deadline) {
         expired.push_back(c);
       }
     }
-    for (auto& c : timed_out)
-      refuse(c, 408, "the request did not arrive in time\n");
+    for (auto& [c, late] : timed_out)
+      refuse(c, late);
     for (auto& c : expired)
       close_conn(c);
   }
@@ -510,8 +499,8 @@ class Engine {
   }
 
   // Answers with an error, then lingers (reading and dropping input) and closes.
-  void refuse(const std::shared_ptr<Conn>& c, int status, const std::string& text) {
-    refuse_with(c, Response{status, "text/plain", text, {}});
+  void refuse(const std::shared_ptr<Conn>& c, const ParseError& e) {
+    refuse_with(c, Response{static_cast<int>(e.status), "text/plain", e.message + "\n", {}});
   }
 
   void refuse_with(const std::shared_ptr<Conn>& c, Response r) {
@@ -554,47 +543,24 @@ class Engine {
       }
       if (phase == Phase::handling || phase == Phase::closing) return;
       if (phase == Phase::idle) {
-        // Empty lines between requests are allowed (RFC 9112 §2.2).
-        size_t skip = 0;
-        while (skip < c.in.size() && (c.in[skip] == '\r' || c.in[skip] == '\n'))
-          ++skip;
-        c.in.erase(0, skip);
+        c.in.erase(0, blank_prefix(c.in));
         if (c.in.empty()) return;
         std::lock_guard lock(c.mu);
         c.phase = phase = Phase::head;
         c.waiting_since = Clock::now();
-        c.deadline = c.waiting_since + loop_.limits.request_timeout;
+        c.deadline = request_deadline(c.waiting_since, loop_.limits);
       }
       if (phase == Phase::head) {
-        size_t end = c.in.find("\r\n\r\n");
-        size_t sep = 4;
-        const size_t lf = c.in.find("\n\n");
-        if (lf != std::string::npos && (end == std::string::npos || lf < end)) {
-          end = lf;
-          sep = 2;
-        }
-        if (end == std::string::npos) {
-          if (c.in.size() > loop_.limits.max_header_bytes)
-            return refuse(cp, 431,
-                          "request line and headers exceed " + std::to_string(loop_.limits.max_header_bytes) +
-                              " bytes\n");
-          return;
-        }
-        if (end > loop_.limits.max_header_bytes)
-          return refuse(cp, 431,
-                        "request line and headers exceed " + std::to_string(loop_.limits.max_header_bytes) +
-                            " bytes\n");
-        const std::string head = c.in.substr(0, end);
-        c.in.erase(0, end + sep);
-        std::string error;
-        if (!parse_head(c, head, error)) return refuse(cp, error == "501" ? 501 : 400, error + "\n");
+        HeadResult head = parse_request_head(c.in, loop_.limits);
+        if (head.state == Parse::needs_more) return;
+        if (head.state == Parse::error) return refuse(cp, head.error);
+        c.in.erase(0, head.consumed);
+        start_request(c, head.head);
         if (loop_.check) {
           if (auto refusal = loop_.check(c.req)) return refuse_with(cp, std::move(*refusal));
         }
-        if (c.body_left > loop_.limits.max_body_bytes && !c.chunked)
-          return refuse(cp, 413,
-                        "the body exceeds " + std::to_string(loop_.limits.max_body_bytes) + " bytes\n");
-        if (lower_ascii(c.req.header("expect")) == "100-continue" && c.req.minor_version >= 1) {
+        if (auto too_large = check_content_length(head.head, loop_.limits)) return refuse(cp, *too_large);
+        if (head.head.expects_continue) {
           std::lock_guard lock(c.mu);
           c.out += "HTTP/1.1 100 Continue\r\n\r\n";
           c.flush_locked();
@@ -603,10 +569,15 @@ class Engine {
         c.phase = phase = Phase::body;
       }
       if (phase == Phase::body) {
-        std::string error;
-        int status = 0;
-        const bool complete = c.chunked ? read_chunked(c, status, error) : read_fixed(c);
-        if (status) return refuse(cp, status, error);
+        bool complete = false;
+        if (c.chunked) {
+          const BodyResult body = c.chunks.feed(c.in, loop_.limits, c.req.body);
+          c.in.erase(0, body.consumed);
+          if (body.state == Parse::error) return refuse(cp, body.error);
+          complete = body.state == Parse::complete;
+        } else {
+          complete = read_fixed(c);
+        }
         if (!complete) return;
         dispatch(cp);
         return;
@@ -614,87 +585,16 @@ class Engine {
     }
   }
 
-  bool parse_head(Conn& c, const std::string& head, std::string& error) {
-    c.req = Request{};
+  // A parsed head's request (taken out of `head`) becomes the connection's; its body is read next.
+  void start_request(Conn& c, RequestHead& head) {
+    c.req = std::move(head.request);
     c.req.peer = c.peer;
-    c.chunked = false;
-    c.body_left = 0;
-    c.chunk_state = Conn::ChunkState::size;
-    size_t pos = head.find('\n');
-    std::string_view line = trim(std::string_view(head).substr(0, pos), kHttpSpace);
-    const size_t s1 = line.find(' ');
-    const size_t s2 = s1 == std::string_view::npos ? s1 : line.find(' ', s1 + 1);
-    if (s2 == std::string_view::npos) {
-      error = "malformed request line";
-      return false;
-    }
-    c.req.method = std::string(line.substr(0, s1));
-    c.req.target = std::string(line.substr(s1 + 1, s2 - s1 - 1));
-    const std::string_view version = line.substr(s2 + 1);
-    if (version == "HTTP/1.1") {
-      c.req.minor_version = 1;
-    } else if (version == "HTTP/1.0") {
-      c.req.minor_version = 0;
-    } else {
-      error = "unsupported HTTP version";
-      return false;
-    }
-    c.req.path = c.req.target.substr(0, c.req.target.find('?'));
-    while (pos != std::string::npos) {
-      const size_t next = head.find('\n', pos + 1);
-      std::string_view h =
-          std::string_view(head).substr(pos + 1, next == std::string::npos ? head.npos : next - pos - 1);
-      pos = next;
-      if (!h.empty() && h.back() == '\r') h.remove_suffix(1);
-      if (h.empty()) continue;
-      if (h.front() == ' ' || h.front() == '\t') {
-        error = "obsolete header folding is not accepted";
-        return false;
-      }
-      const size_t colon = h.find(':');
-      if (colon == std::string_view::npos || colon == 0) {
-        error = "malformed header line";
-        return false;
-      }
-      c.req.headers.emplace_back(lower_ascii(h.substr(0, colon)),
-                                 std::string(trim(h.substr(colon + 1), kHttpSpace)));
-    }
-    std::string length;
-    std::string encoding;
-    for (const auto& [k, v] : c.req.headers) {
-      if (k == "content-length") {
-        if (!length.empty() && length != v) {
-          error = "conflicting Content-Length headers";
-          return false;
-        }
-        length = v;
-      } else if (k == "transfer-encoding") {
-        encoding += (encoding.empty() ? "" : ",") + lower_ascii(v);
-      }
-    }
-    if (!encoding.empty()) {
-      if (!length.empty()) {
-        error = "both Content-Length and Transfer-Encoding";
-        return false;
-      }
-      if (trim(encoding, kHttpSpace) != "chunked") {
-        error = "501";
-        return false;
-      }
-      c.chunked = true;
-    } else if (!length.empty()) {
-      if (length.size() > 18 || length.find_first_not_of("0123456789") != std::string::npos) {
-        error = "malformed Content-Length";
-        return false;
-      }
-      c.body_left = std::stoull(length);
-    }
-    const std::string connection = lower_ascii(c.req.header("connection"));
+    c.chunked = head.chunked;
+    c.body_left = head.chunked ? 0 : head.content_length;
+    c.chunks = ChunkedDecoder{};
     std::lock_guard lock(c.mu);
     c.http10 = c.req.minor_version == 0;
-    c.keep_alive = c.http10 ? connection.find("keep-alive") != std::string::npos
-                            : connection.find("close") == std::string::npos;
-    return true;
+    c.keep_alive = head.keep_alive;
   }
 
   bool read_fixed(Conn& c) {
@@ -703,82 +603,6 @@ class Engine {
     c.in.erase(0, take);
     c.body_left -= take;
     return c.body_left == 0;
-  }
-
-  // Decodes chunked framing incrementally, holding the decoded body to the limit as it arrives.
-  bool read_chunked(Conn& c, int& status, std::string& error) {
-    constexpr size_t kMaxLine = 1024;  // a chunk-size line (with extensions) or a trailer line
-    for (;;) {
-      switch (c.chunk_state) {
-        case Conn::ChunkState::size: {
-          const size_t nl = c.in.find('\n');
-          if (nl == std::string::npos) {
-            if (c.in.size() > kMaxLine) {
-              status = 400;
-              error = "chunk-size line too long\n";
-            }
-            return false;
-          }
-          std::string_view line = trim(std::string_view(c.in).substr(0, nl), kHttpSpace);
-          line = line.substr(0, line.find(';'));
-          line = trim(line, kHttpSpace);
-          if (line.empty() || line.size() > 15 ||
-              line.find_first_not_of("0123456789abcdefABCDEF") != line.npos) {
-            status = 400;
-            error = "malformed chunk size\n";
-            return false;
-          }
-          const size_t size = std::stoull(std::string(line), nullptr, 16);
-          c.in.erase(0, nl + 1);
-          if (size == 0) {
-            c.chunk_state = Conn::ChunkState::trailer;
-            break;
-          }
-          if (c.req.body.size() + size > loop_.limits.max_body_bytes) {
-            status = 413;
-            error = "the body exceeds " + std::to_string(loop_.limits.max_body_bytes) + " bytes\n";
-            return false;
-          }
-          c.body_left = size;
-          c.chunk_state = Conn::ChunkState::data;
-          break;
-        }
-        case Conn::ChunkState::data: {
-          if (!read_fixed(c)) return false;
-          c.chunk_state = Conn::ChunkState::data_crlf;
-          break;
-        }
-        case Conn::ChunkState::data_crlf: {
-          if (c.in.empty()) return false;
-          if (c.in[0] == '\r') {
-            if (c.in.size() < 2) return false;
-            c.in.erase(0, 1);
-          }
-          if (c.in[0] != '\n') {
-            status = 400;
-            error = "malformed chunk: data is not followed by CRLF\n";
-            return false;
-          }
-          c.in.erase(0, 1);
-          c.chunk_state = Conn::ChunkState::size;
-          break;
-        }
-        case Conn::ChunkState::trailer: {
-          const size_t nl = c.in.find('\n');
-          if (nl == std::string::npos) {
-            if (c.in.size() > kMaxLine) {
-              status = 400;
-              error = "trailer line too long\n";
-            }
-            return false;
-          }
-          const bool empty = trim(std::string_view(c.in).substr(0, nl), kHttpSpace).empty();
-          c.in.erase(0, nl + 1);
-          if (empty) return true;  // trailers are read and ignored
-          break;
-        }
-      }
-    }
   }
 
   void dispatch(const std::shared_ptr<Conn>& c) {

@@ -3,7 +3,8 @@
 // sends before its request is complete is bounded (header bytes, body bytes whatever the framing, and time),
 // the number of connections per client address is bounded, and a complete request is handed to a handler
 // that answers now or later from any thread. A reply is written in one send with TCP_NODELAY; connections are
-// kept alive without a request count limit. It knows nothing of MCP.
+// kept alive without a request count limit. It knows nothing of MCP. The request head and chunked body are
+// parsed by the pure functions of server/http_parse.h; this file owns the sockets, the phases and the timers.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -15,40 +16,15 @@
 #include <utility>
 #include <vector>
 
+#include "server/http_parse.h"
+
 namespace csift::http {
-
-using Headers = std::vector<std::pair<std::string, std::string>>;
-
-struct Request {
-  std::string method;
-  std::string target;
-  std::string path;  // the target without its query
-  int minor_version = 1;
-  Headers headers;  // names lower-cased, values trimmed
-  std::string body;
-  std::string peer;  // the client's address
-  // The first value of a header (name lower-case), "" when absent.
-  std::string header(std::string_view name) const;
-};
 
 struct Response {
   int status = 200;
   std::string content_type;
   std::string body;
   Headers headers;
-};
-
-struct Limits {
-  size_t max_header_bytes = 16u << 10;  // request line and headers: more gets 431
-  size_t max_body_bytes = 4u << 20;     // decoded body, Content-Length or chunked: more gets 413
-  // From a request's first byte to its last: a client trickling bytes gets 408 and is closed.
-  std::chrono::milliseconds request_timeout{10000};
-  std::chrono::milliseconds idle_timeout{60000};   // a kept-alive connection with no request
-  std::chrono::milliseconds write_timeout{30000};  // a reply the client does not read
-  size_t max_connections = 512;
-  // At the per-address bound, a new connection replaces that address's longest-waiting connection that has
-  // no request being answered; only when all are being answered is it refused (503).
-  size_t max_connections_per_address = 64;
 };
 
 class Exchange;

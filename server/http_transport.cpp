@@ -5,10 +5,10 @@
 #include <mutex>
 
 #include "core/base/text.h"
+#include "server/dispatcher.h"
 #include "server/http_security.h"
 #include "server/http_server.h"
 #include "server/http_sessions.h"
-#include "server/worker_pool.h"
 
 namespace csift {
 namespace {
@@ -39,15 +39,6 @@ int stateless_status(const json& reply) {
     default:
       return 400;
   }
-}
-
-// The value a 2026-07-28 request mirrors in Mcp-Name ("" when its method has none).
-std::string name_in_body(const rpc::Message& m) {
-  const char* field = nullptr;
-  if (m.method == "tools/call" || m.method == "prompts/get") field = "name";
-  if (m.method == "resources/read") field = "uri";
-  if (!field || !m.params.contains(field) || !m.params[field].is_string()) return "";
-  return m.params[field].get<std::string>();
 }
 
 // An SSE reply: opened by its first message, so a call that fails before any progress still streams.
@@ -85,8 +76,7 @@ class HttpTransport {
         options_(options),
         policy_{options.host, options.token},
         sessions_(options.max_sessions),
-        blocking_(options.blocking_workers, options.blocking_workers),
-        pool_(options.call_workers, options.max_queued_calls) {}
+        dispatcher_(server, options.call_workers, options.max_queued_calls, options.blocking_workers) {}
 
   // DNS-rebinding protection and the token, on the headers alone, before any body byte is read: 403 / 401.
   std::optional<http::Response> guard(const http::Request& req) {
@@ -123,8 +113,7 @@ class HttpTransport {
   }
 
   void shutdown() {
-    pool_.wait_idle();
-    blocking_.wait_idle();
+    dispatcher_.wait_idle();
     sessions_.end_all();
   }
 
@@ -195,7 +184,7 @@ class HttpTransport {
           400, m.id, rpc::kHeaderMismatch,
           "Mcp-Method header '" + method_header + "' must equal the body's method '" + m.method + "'"));
     }
-    const std::string name = name_in_body(m);
+    const std::string name = mirrored_name(m);
     if (!name.empty() && trimmed_header(req, "mcp-name") != name) {
       return ex->reply(error_response(400, m.id, rpc::kHeaderMismatch,
                                       "Mcp-Name header must equal the body's name '" + name + "'"));
@@ -216,44 +205,36 @@ class HttpTransport {
     return json_response(rev == Revision::stateless ? stateless_status(reply) : 200, reply);
   }
 
-  // A request's reply. Quick methods are answered at once on the I/O thread. A tool call is registered on
-  // its connection (so notifications/cancelled finds it even while it is queued), cancelled if its client
-  // closes the connection before the reply, and run on the worker pool: as JSON, or as an SSE stream when it
-  // asked for progress. A cancelled call gets no JSON-RPC reply (an empty body, or an SSE stream that ends).
+  // A request's reply, run by the dispatcher: quick methods are answered at once on the I/O thread, slow ones
+  // on a worker, as JSON or as an SSE stream when they asked for progress. A queued request is cancelled if
+  // its client closes the connection before the reply. A cancelled request gets no JSON-RPC reply (an empty
+  // body, or an SSE stream that ends).
   void respond(const http::ExchangePtr& ex, const rpc::Message& m, Revision rev,
                std::shared_ptr<Connection> conn) {
-    if (!McpServer::is_slow(m)) {
-      auto reply = server_.handle_request(m, rev, *conn, {});
-      if (!reply) return ex->reply(http::Response{200, "text/event-stream", "", {}});
-      return ex->reply(reply_response(*reply, rev));
-    }
     const bool streams = m.params.contains("_meta") && m.params["_meta"].is_object() &&
                          m.params["_meta"].contains("progressToken");
-    Emit emit;
     auto stream = std::make_shared<SseStream>(ex);
+    Emit emit;
     if (streams) emit = [stream](const json& message) { return stream->send(message); };
-    auto admitted = server_.admit(m, *conn, emit);
-    if (!admitted) return ex->reply(reply_response(McpServer::id_in_use(m.id), rev));
-    ex->on_abort([admitted] { admitted->cancel.cancelled.store(true); });
-    WorkerPool& pool = McpServer::is_blocking(m) ? blocking_ : pool_;
-    const bool queued = pool.try_submit([this, ex, m, rev, conn, emit, stream, admitted, streams] {
-      auto reply = server_.handle_request(m, rev, *conn, emit, admitted);
-      if (!streams) {
-        if (!reply) return ex->reply(http::Response{200, "text/event-stream", "", {}});
-        return ex->reply(reply_response(*reply, rev));
+    auto deliver = [this, ex, rev, stream, streams](DispatchReply r) {
+      if (r.how == DispatchReply::How::busy) {
+        auto res = reply_response(*r.message, rev);
+        res.status = 503;
+        res.headers.emplace_back("Retry-After", "1");
+        return ex->reply(std::move(res));
       }
-      if (reply) stream->send(*reply);
-      stream->open();  // a cancelled call sent nothing: its stream opens and ends empty
-      ex->end();
-    });
-    if (!queued) {
-      conn->end(m.id);
-      auto res = reply_response(
-          rpc::make_error(m.id, rpc::kInternalError, "server busy: too many calls under way; retry"), rev);
-      res.status = 503;
-      res.headers.emplace_back("Retry-After", "1");
-      ex->reply(std::move(res));
-    }
+      if (r.how == DispatchReply::How::queued && streams) {
+        if (r.message) stream->send(*r.message);
+        stream->open();  // a cancelled call sent nothing: its stream opens and ends empty
+        return ex->end();
+      }
+      if (!r.message) return ex->reply(http::Response{200, "text/event-stream", "", {}});
+      ex->reply(reply_response(*r.message, rev));
+    };
+    dispatcher_.dispatch(m, rev, std::move(conn), std::move(emit), std::move(deliver),
+                         [&ex](const std::shared_ptr<InFlight>& admitted) {
+                           ex->on_abort([admitted] { admitted->cancel.cancelled.store(true); });
+                         });
   }
 
   static http::Response accepted() { return http::Response{202, "", "", {}}; }
@@ -272,8 +253,7 @@ class HttpTransport {
   HttpOptions options_;
   AccessPolicy policy_;
   SessionTable sessions_;
-  WorkerPool blocking_;  // waits, on threads of their own so they never starve pool_
-  WorkerPool pool_;      // last: joined first, while the members its jobs use still exist
+  Dispatcher dispatcher_;  // last: its workers are joined first, while the members their jobs use still exist
 };
 
 }  // namespace

@@ -25,14 +25,6 @@ json server_info() {
   return json{{"name", kServerName}, {"title", "csift"}, {"version", server_version()}};
 }
 
-// `subscribe` only where the transport can send a notification the client did not ask for (stdio).
-json server_capabilities(bool subscribe = false) {
-  return json{{"tools", {{"listChanged", false}}},
-              {"resources", {{"subscribe", subscribe}, {"listChanged", false}}},
-              {"prompts", {{"listChanged", false}}},
-              {"completions", json::object()}};
-}
-
 const json* meta_of(const rpc::Message& m) {
   if (!m.params.contains("_meta") || !m.params["_meta"].is_object()) return nullptr;
   return &m.params["_meta"];
@@ -87,7 +79,9 @@ bool is_session_version(std::string_view v) {
 }
 
 Revision revision_of(const rpc::Message& m) {
-  if (m.method == "server/discover") return Revision::stateless;
+  // A method only 2026-07-28 has (server/discover) speaks it whatever its _meta says.
+  const McpMethod* method = find_method(m.method);
+  if (method && method->stateless && !method->session) return Revision::stateless;
   const json* meta = meta_of(m);
   return meta && meta->contains(kMetaVersion) ? Revision::stateless : Revision::session;
 }
@@ -107,79 +101,37 @@ McpServer::McpServer(ServerOptions options) : options_(std::move(options)) {}
 
 std::optional<json> McpServer::handle_request(const rpc::Message& m, Revision rev, Connection& conn,
                                               const Emit& emit, std::shared_ptr<InFlight> admitted) {
-  bool cancelled = false;
-  json reply = rev == Revision::stateless ? stateless_request(m, conn, emit, std::move(admitted), cancelled)
-                                          : session_request(m, conn, emit, std::move(admitted), cancelled);
-  if (cancelled) return std::nullopt;
+  McpCall call{m, conn, emit, rev == Revision::stateless, std::move(admitted)};
+  json reply = dispatch(call);
+  if (call.cancelled) return std::nullopt;
   return reply;
 }
 
-json McpServer::session_request(const rpc::Message& m, Connection& conn, const Emit& emit,
-                                std::shared_ptr<InFlight> admitted, bool& cancelled) {
-  if (m.method == "initialize") return initialize(m, conn);
-  if (m.method == "ping") return rpc::make_result(m.id, json::object());
-  if (m.method == "tools/list") return list_tools(m, false);
-  if (m.method == "tools/call") return call_tool(m, conn, emit, false, std::move(admitted), cancelled);
-  if (m.method == "resources/subscribe" || m.method == "resources/unsubscribe")
-    return *subscription_request(m, conn, emit, std::move(admitted), cancelled);
-  if (auto r = resource_request(m, conn, emit, false, std::move(admitted), cancelled)) return *r;
-  return rpc::make_error(
-      m.id, rpc::kMethodNotFound,
-      "method '" + m.method + "' not found; this server has initialize, ping, tools/list, " +
-          "tools/call, resources/list, resources/templates/list, resources/read, "
-          "resources/subscribe, resources/unsubscribe (stdio), prompts/list, prompts/get, " +
-          "completion/complete (and server/discover for " + "protocol " + std::string(kStatelessVersion) +
-          ")");
-}
-
-json McpServer::stateless_request(const rpc::Message& m, Connection& conn, const Emit& emit,
-                                  std::shared_ptr<InFlight> admitted, bool& cancelled) {
-  // A slow request was registered on `conn` before it was queued; one answered here without running is
-  // ended here, or its id would stay taken on a long-lived connection (stdio).
-  if (auto bad = check_stateless_meta(m)) {
-    if (is_slow(m)) conn.end(m.id);
-    return *bad;
+json McpServer::dispatch(McpCall& call) {
+  const rpc::Message& m = call.m;
+  const McpMethod* method = find_method(m.method);
+  // A slow request was registered on its connection before it was queued; one answered here without running
+  // is ended here, or its id would stay taken on a long-lived connection (stdio).
+  const bool admitted = method && method->lane != Lane::reader;
+  if (call.stateless) {
+    if (auto bad = check_stateless_meta(m)) {
+      if (admitted) call.conn.end(m.id);
+      return *bad;
+    }
   }
-  if (m.method == "server/discover") return discover(m);
+  // initialize, ping, logging/setLevel and the subscription methods do not exist in 2026-07-28;
+  // server/discover exists only there.
+  if (!method || !(call.stateless ? method->stateless : method->session)) {
+    if (admitted) call.conn.end(m.id);
+    return rpc::make_error(
+        m.id, rpc::kMethodNotFound,
+        method_not_found(m.method, call.stateless ? Revision::stateless : Revision::session));
+  }
+  json reply = method->handler(*this, call);
   // Every 2026-07-28 result names the server in _meta: there is no initialize to have said it.
-  auto with_server_info = [](json reply) {
-    if (reply.contains("result") && reply["result"].is_object())
-      reply["result"]["_meta"][kMetaServerInfo] = server_info();
-    return reply;
-  };
-  if (m.method == "tools/list") return with_server_info(list_tools(m, true));
-  if (m.method == "tools/call")
-    return with_server_info(call_tool(m, conn, emit, true, std::move(admitted), cancelled));
-  if (auto r = resource_request(m, conn, emit, true, std::move(admitted), cancelled))
-    return with_server_info(*r);
-  // initialize, ping, logging/setLevel and the subscription methods do not exist in 2026-07-28.
-  if (is_slow(m)) conn.end(m.id);
-  return rpc::make_error(m.id, rpc::kMethodNotFound,
-                         "method '" + m.method + "' not found in protocol " + std::string(kStatelessVersion) +
-                             "; this server has server/discover, tools/list, tools/call, resources/list, " +
-                             "resources/templates/list, resources/read, prompts/list, prompts/get, " +
-                             "completion/complete");
-}
-
-std::optional<json> McpServer::resource_request(const rpc::Message& m, Connection& conn, const Emit& emit,
-                                                bool stateless, std::shared_ptr<InFlight> admitted,
-                                                bool& cancelled) {
-  if (m.method == "resources/templates/list") return list_resource_templates(m, stateless);
-  if (m.method == "prompts/list") return list_prompts(m, stateless);
-  if (m.method == "prompts/get") return get_prompt(m, stateless);
-  if (m.method == "completion/complete") {
-    return run_registered(m, conn, emit, std::move(admitted), cancelled,
-                          [&](ToolContext& ctx) { return complete(m, stateless, ctx); });
-  }
-  if (m.method == "resources/list") {
-    return run_registered(m, conn, emit, std::move(admitted), cancelled,
-                          [&](ToolContext& ctx) { return list_resources(m, stateless, ctx); });
-  }
-  if (m.method == "resources/read") {
-    return run_registered(m, conn, emit, std::move(admitted), cancelled,
-                          [&](ToolContext& ctx) { return read_resource(m, stateless, ctx); });
-  }
-  return std::nullopt;
+  if (call.stateless && reply.contains("result") && reply["result"].is_object())
+    reply["result"]["_meta"][kMetaServerInfo] = server_info();
+  return reply;
 }
 
 void McpServer::handle_notification(const rpc::Message& m, Connection& conn) {
@@ -206,7 +158,7 @@ json McpServer::initialize(const rpc::Message& m, Connection& conn) {
 json McpServer::discover(const rpc::Message& m) {
   return rpc::make_result(m.id, json{{"resultType", "complete"},
                                      {"supportedVersions", supported_versions()},
-                                     {"capabilities", server_capabilities()},
+                                     {"capabilities", server_capabilities(false)},
                                      {"instructions", kInstructions},
                                      {"ttlMs", kListTtlMs},
                                      {"cacheScope", "public"},

@@ -1,5 +1,6 @@
 // MCP method dispatch shared by both transports: the session revisions (2025-03-26, 2025-06-18, 2025-11-25,
 // with the initialize handshake) and the stateless 2026-07-28 revision (server/discover, per-request _meta).
+// The methods are the rows of server/mcp_methods.h; server/dispatcher.h runs them for the transports.
 // Every tool in the table is served from here; no tool has server code of its own.
 #pragma once
 #include <chrono>
@@ -13,6 +14,7 @@
 #include "core/store/store.h"
 #include "server/inflight.h"
 #include "server/jsonrpc.h"
+#include "server/mcp_methods.h"
 #include "tools/common/tool.h"
 
 namespace csift {
@@ -30,7 +32,6 @@ bool is_session_version(std::string_view v);
 // tool-output limit.
 inline constexpr int64_t kDefaultMaxChars = 16000;
 
-enum class Revision { session, stateless };
 // A message speaks 2026-07-28 when its _meta names a protocol version or it is server/discover.
 Revision revision_of(const rpc::Message& m);
 // The version a stateless request's _meta names ("" when absent or not a string).
@@ -60,42 +61,33 @@ class McpServer {
   std::shared_ptr<InFlight> admit(const rpc::Message& m, Connection& conn, const Emit& emit) const;
   static json id_in_use(const json& id);
   void handle_notification(const rpc::Message& m, Connection& conn);
-  // Requests a transport runs off its reading thread, so ping and tools/list are answered meanwhile.
-  static bool is_slow(const rpc::Message& m) {
-    return m.method == "tools/call" || m.method == "resources/list" || m.method == "resources/read" ||
-           m.method == "completion/complete" || m.method == "resources/subscribe";
-  }
-  // A tools/call of a tool that blocks on purpose (wait): transports run it on a pool of its own, so waits
-  // never occupy the workers other calls need.
-  static bool is_blocking(const rpc::Message& m);
   const ServerOptions& options() const { return options_; }
 
  private:
-  json session_request(const rpc::Message& m, Connection& conn, const Emit& emit,
-                       std::shared_ptr<InFlight> admitted, bool& cancelled);
-  json stateless_request(const rpc::Message& m, Connection& conn, const Emit& emit,
-                         std::shared_ptr<InFlight> admitted, bool& cancelled);
+  // The method table's rows name the handlers below (server/mcp_methods.cpp).
+  static const std::vector<McpMethod>& method_table();
+  friend const std::vector<McpMethod>& mcp_methods();
+
+  // Finds `call`'s method in the table for its revision and runs it (-32601 when there is none).
+  json dispatch(McpCall& call);
   json initialize(const rpc::Message& m, Connection& conn);
   json discover(const rpc::Message& m);
   json list_tools(const rpc::Message& m, bool stateless);
-  std::optional<json> resource_request(const rpc::Message& m, Connection& conn, const Emit& emit,
-                                       bool stateless, std::shared_ptr<InFlight> admitted, bool& cancelled);
-  // A slow request other than tools/call, registered (and cancellable) like one.
-  json run_registered(const rpc::Message& m, Connection& conn, const Emit& emit,
-                      std::shared_ptr<InFlight> admitted, bool& cancelled,
-                      const std::function<json(ToolContext&)>& body);
+  // A slow request, registered on its connection (and cancellable) for as long as `body` runs.
+  json run_registered(McpCall& call, const std::function<json(ToolContext&)>& body);
   json list_resources(const rpc::Message& m, bool stateless, ToolContext& ctx);
   json list_resource_templates(const rpc::Message& m, bool stateless);
   json read_resource(const rpc::Message& m, bool stateless, ToolContext& ctx);
   // resources/subscribe and resources/unsubscribe (session revisions, transports that can notify).
-  std::optional<json> subscription_request(const rpc::Message& m, Connection& conn, const Emit& emit,
-                                           std::shared_ptr<InFlight> admitted, bool& cancelled);
   json subscribe(const rpc::Message& m, Connection& conn, ToolContext& ctx);
+  json unsubscribe(const rpc::Message& m, Connection& conn);
   json list_prompts(const rpc::Message& m, bool stateless);
   json get_prompt(const rpc::Message& m, bool stateless);
   json complete(const rpc::Message& m, bool stateless, ToolContext& ctx);
-  json call_tool(const rpc::Message& m, Connection& conn, const Emit& emit, bool stateless,
-                 std::shared_ptr<InFlight> admitted, bool& cancelled);
+  json call_tool(McpCall& call);
+  // A tools/call of a tool that blocks on purpose (wait): it runs on the blocking pool, so waits never
+  // occupy the workers other calls need.
+  static bool call_blocks(const rpc::Message& m);
 
   ServerOptions options_;
 };

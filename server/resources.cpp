@@ -31,18 +31,18 @@ json cacheable(json result, bool stateless, int64_t ttl_ms, const char* scope) {
 
 }  // namespace
 
-json McpServer::run_registered(const rpc::Message& m, Connection& conn, const Emit& emit,
-                               std::shared_ptr<InFlight> admitted, bool& cancelled,
-                               const std::function<json(ToolContext&)>& body) {
-  std::shared_ptr<InFlight> request = admitted ? std::move(admitted) : admit(m, conn, emit);
+json McpServer::run_registered(McpCall& call, const std::function<json(ToolContext&)>& body) {
+  const rpc::Message& m = call.m;
+  std::shared_ptr<InFlight> request =
+      call.admitted ? std::move(call.admitted) : admit(m, call.conn, call.emit);
   if (!request) return id_in_use(m.id);
   struct Ender {
     Connection& conn;
     const json& id;
     ~Ender() { conn.end(id); }
-  } ender{conn, m.id};
+  } ender{call.conn, m.id};
   if (request->cancel.is_cancelled()) {  // cancelled while it waited in a queue: it never runs
-    cancelled = true;
+    call.cancelled = true;
     return json();
   }
   ToolContext ctx;
@@ -55,7 +55,7 @@ json McpServer::run_registered(const rpc::Message& m, Connection& conn, const Em
   }
   json reply = body(ctx);
   request->finish();
-  cancelled = request->cancel.is_cancelled();
+  call.cancelled = request->cancel.is_cancelled();
   return reply;
 }
 
@@ -126,12 +126,7 @@ json McpServer::read_resource(const rpc::Message& m, bool stateless, ToolContext
 
 namespace csift {
 
-std::optional<json> McpServer::subscription_request(const rpc::Message& m, Connection& conn, const Emit& emit,
-                                                    std::shared_ptr<InFlight> admitted, bool& cancelled) {
-  if (m.method == "resources/subscribe") {  // admitted as a slow request: run_registered ends it
-    return run_registered(m, conn, emit, std::move(admitted), cancelled,
-                          [&](ToolContext& ctx) { return subscribe(m, conn, ctx); });
-  }
+json McpServer::unsubscribe(const rpc::Message& m, Connection& conn) {
   if (!conn.watch()) return not_offered(m);
   if (!m.params.contains("uri") || !m.params["uri"].is_string()) {
     return rpc::make_error(m.id, rpc::kInvalidParams, "resources/unsubscribe needs params.uri (a string)");

@@ -6,8 +6,8 @@
 #include <mutex>
 #include <string>
 
+#include "server/dispatcher.h"
 #include "server/resource_watch.h"
-#include "server/worker_pool.h"
 
 namespace csift {
 namespace {
@@ -67,10 +67,9 @@ class StdioSession {
       : server_(server),
         writer_(out),
         options_(options),
-        blocking_(options.blocking_workers, options.blocking_workers),
-        pool_(options.workers, options.max_queued) {
+        dispatcher_(server, options.workers, options.max_queued, options.blocking_workers) {
     // stdout is ours to write at any time: resource subscriptions can notify.
-    conn_.set_watch(std::make_shared<ResourceWatch>(
+    conn_->set_watch(std::make_shared<ResourceWatch>(
         [this](const json& message) { return writer_.write(message); }, options.watch_interval));
   }
 
@@ -96,9 +95,8 @@ class StdioSession {
   // stdin ended: nobody can read a reply any more. Every call, queued or running, is cancelled; true when
   // they all stopped within `limit`.
   bool cancel_and_drain(std::chrono::milliseconds limit) {
-    conn_.cancel_all();
-    const bool calls = pool_.wait_idle_for(limit);
-    return blocking_.wait_idle_for(limit) && calls;
+    conn_->cancel_all();
+    return dispatcher_.wait_idle_for(limit);
   }
 
  private:
@@ -111,49 +109,22 @@ class StdioSession {
       case rpc::Kind::response:
         return;  // this server sends no requests, so no reply is awaited
       case rpc::Kind::notification:
-        server_.handle_notification(m, conn_);
+        server_.handle_notification(m, *conn_);
         return;
       case rpc::Kind::request:
         break;
     }
-    const Revision rev = revision_of(m);
     auto emit = [this](const json& message) { return writer_.write(message); };
-    if (!McpServer::is_slow(m)) {
-      if (auto r = server_.handle_request(m, rev, conn_, emit)) writer_.write(*r);
-      return;
-    }
-    // Registered before it is queued: a cancellation that arrives while it waits means it never runs.
-    auto admitted = server_.admit(m, conn_, emit);
-    if (!admitted) {
-      writer_.write(McpServer::id_in_use(m.id));
-      return;
-    }
-    WorkerPool& pool = McpServer::is_blocking(m) ? blocking_ : pool_;
-    if (!pool.try_submit([this, m, rev, emit, admitted] {
-          // An exception must not end the worker thread (std::terminate) nor leave the call unanswered.
-          try {
-            if (auto r = server_.handle_request(m, rev, conn_, emit, admitted)) writer_.write(*r);
-          } catch (const std::exception& e) {
-            std::fprintf(stderr, "csift-mcp: internal error: %s\n", e.what());
-            conn_.end(m.id);
-            writer_.write(rpc::make_error(m.id, rpc::kInternalError, "internal error"));
-          } catch (...) {
-            conn_.end(m.id);
-            writer_.write(rpc::make_error(m.id, rpc::kInternalError, "internal error"));
-          }
-        })) {
-      conn_.end(m.id);
-      writer_.write(
-          rpc::make_error(m.id, rpc::kInternalError, "server busy: too many calls under way; retry"));
-    }
+    dispatcher_.dispatch(m, revision_of(m), conn_, emit, [this](DispatchReply r) {
+      if (r.message) writer_.write(*r.message);
+    });
   }
 
   McpServer& server_;
   LineWriter writer_;
   StdioOptions options_;
-  Connection conn_;
-  WorkerPool blocking_;  // waits: threads of their own, so several waits never starve pool_
-  WorkerPool pool_;      // last: its destructor joins workers that use the members above
+  std::shared_ptr<Connection> conn_ = std::make_shared<Connection>();
+  Dispatcher dispatcher_;  // last: its destructor joins workers that use the members above
 };
 
 }  // namespace

@@ -60,7 +60,7 @@ json call_result(std::string_view tool, const ToolOutcome& outcome, bool statele
 
 }  // namespace
 
-bool McpServer::is_blocking(const rpc::Message& m) {
+bool McpServer::call_blocks(const rpc::Message& m) {
   if (m.method != "tools/call" || !m.params.contains("name") || !m.params["name"].is_string()) return false;
   const ToolSpec* tool = find_tool(m.params["name"].get<std::string>());
   return tool && tool->blocks;
@@ -74,9 +74,9 @@ json McpServer::id_in_use(const json& id) {
   return rpc::make_error(id, rpc::kInvalidRequest, "request id " + id.dump() + " is already in use");
 }
 
-json McpServer::call_tool(const rpc::Message& m, Connection& conn, const Emit& emit, bool stateless,
-                          std::shared_ptr<InFlight> admitted, bool& cancelled) {
-  return run_registered(m, conn, emit, std::move(admitted), cancelled, [&](ToolContext& ctx) {
+json McpServer::call_tool(McpCall& call) {
+  const rpc::Message& m = call.m;
+  return run_registered(call, [&](ToolContext& ctx) {
     if (!m.params.contains("name") || !m.params["name"].is_string()) {
       return rpc::make_error(m.id, rpc::kInvalidParams,
                              "tools/call needs params.name: one of " + tool_names());
@@ -95,7 +95,7 @@ json McpServer::call_tool(const rpc::Message& m, Connection& conn, const Emit& e
     ctx.accepts_media = true;
     const ToolOutcome outcome =
         invoke_tool(*tool, with_default_budget(std::move(args), name, options_.default_max_chars), ctx);
-    return rpc::make_result(m.id, call_result(name, outcome, stateless));
+    return rpc::make_result(m.id, call_result(name, outcome, call.stateless));
   });
 }
 
