@@ -5,6 +5,7 @@
 
 #include "core/base/text.h"
 #include "core/harness/claude_code/claude_fields.h"
+#include "core/harness/claude_code/fixed_texts.h"
 #include "core/harness/opencode/opencode_fields.h"
 
 namespace csift {
@@ -34,9 +35,10 @@ void outcome_from_claude_code(const Record& rec, const Block& result, CallOutcom
     return;
   }
   if (!result.is_error) return;
-  if (text.find(kOutcomeRejected) != std::string::npos || text.find(kOutcomeDenied) != std::string::npos)
+  if (text.find(claude_code_text::kRejectionMarker) != std::string::npos ||
+      text.find(claude_code_text::kDenied) != std::string::npos)
     out.status = CallStatus::denied;
-  else if (text.find(kOutcomeInterrupted) != std::string::npos)
+  else if (text.find(claude_code_text::kInterruptPrefix) != std::string::npos)
     out.status = CallStatus::interrupted;
   else
     out.status = CallStatus::error;
@@ -101,9 +103,10 @@ bool is_interrupt_entry(std::string_view harness, const Record& r) {
   }
   if (r.type != "user") return false;
   if (r.message.content_is_string)
-    return trim_start(r.message.content_string).starts_with(kOutcomeInterrupted);
+    return trim_start(r.message.content_string).starts_with(claude_code_text::kInterruptPrefix);
   for (const Block& b : r.message.blocks)
-    if (b.kind == BlockKind::text && trim_start(b.text).starts_with(kOutcomeInterrupted)) return true;
+    if (b.kind == BlockKind::text && trim_start(b.text).starts_with(claude_code_text::kInterruptPrefix))
+      return true;
   return false;
 }
 
