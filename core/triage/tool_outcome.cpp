@@ -12,20 +12,11 @@ namespace csift {
 
 namespace {
 
-constexpr std::string_view kOutcomeRejected = "The user doesn't want to proceed with this tool use";
-constexpr std::string_view kOutcomeDenied = "has been denied";
-constexpr std::string_view kOutcomeInterrupted = "[Request interrupted by user";
-
-// The status word and exit code a JSON-lines reader recorded on the result.
+// The status and exit code a JSON-lines reader recorded on the result.
 void outcome_from_recorded(const Block& result, CallOutcome& out) {
   out.exit_code = result.result_exit_code;
-  const std::string& status = result.result_status;
-  if (status == "denied")
-    out.status = CallStatus::denied;
-  else if (status == "interrupted")
-    out.status = CallStatus::interrupted;
-  else if (status == "error" || (out.exit_code && *out.exit_code != 0))
-    out.status = CallStatus::error;
+  out.status = result.result_status;
+  if (out.status == CallStatus::ok && out.exit_code && *out.exit_code != 0) out.status = CallStatus::error;
 }
 
 void outcome_from_claude_code(const Record& rec, const Block& result, CallOutcome& out) {
@@ -51,35 +42,10 @@ void outcome_from_opencode(const Record& rec, const Block& result, CallOutcome& 
     return;
   }
   out.exit_code = o->exit_code;
-  switch (o->status) {
-    case ToolStatus::error:
-      out.status = CallStatus::error;
-      break;
-    case ToolStatus::denied:
-      out.status = CallStatus::denied;
-      break;
-    case ToolStatus::interrupted:
-      out.status = CallStatus::interrupted;
-      break;
-    default:
-      break;
-  }
+  if (o->status) out.status = *o->status;
 }
 
 }  // namespace
-
-const char* call_status_name(CallStatus s) {
-  switch (s) {
-    case CallStatus::error:
-      return "error";
-    case CallStatus::denied:
-      return "denied";
-    case CallStatus::interrupted:
-      return "interrupted";
-    default:
-      return "ok";
-  }
-}
 
 std::optional<int64_t> leading_exit_code(std::string_view text) {
   text = trim_start(text);

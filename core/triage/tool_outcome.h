@@ -10,9 +10,7 @@
 
 namespace csift {
 
-enum class CallStatus { ok, error, denied, interrupted };
-const char* call_status_name(CallStatus s);  // "ok", "error", "denied", "interrupted"
-
+// CallStatus and call_status_name: core/record/record.h.
 struct CallOutcome {
   CallStatus status = CallStatus::ok;
   std::optional<int64_t> exit_code;  // the harness's, else an `Exit code N` first line of the result
