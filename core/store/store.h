@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/cache/file_stamp.h"
+#include "core/record/harness_id.h"
 
 namespace csift {
 
@@ -70,11 +71,11 @@ struct AgentMeta {
 };
 
 struct Transcript {
-  std::string harness = "claude-code";  // which reader reads it (core/harness/readers.cpp)
-  std::string path;                     // absolute path of the .jsonl
-  std::string project_dir;              // absolute path of the <ENCODED> dir
-  std::string id;                       // session uuid, or agent id (the hex after `agent-`)
-  std::string session_id;               // the owning top-level session uuid ("" when unknown, legacy flat)
+  HarnessId harness = HarnessId::claude_code;  // which reader reads it (core/harness/readers.cpp)
+  std::string path;                            // absolute path of the .jsonl
+  std::string project_dir;                     // absolute path of the <ENCODED> dir
+  std::string id;                              // session uuid, or agent id (the hex after `agent-`)
+  std::string session_id;  // the owning top-level session uuid ("" when unknown, legacy flat)
   bool is_subagent = false;
   TranscriptShape shape = TranscriptShape::session;
   std::string workflow_id;  // wf_<id> for workflow agents

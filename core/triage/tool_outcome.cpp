@@ -62,8 +62,8 @@ std::optional<int64_t> leading_exit_code(std::string_view text) {
   return negative ? -value : value;
 }
 
-bool is_interrupt_entry(std::string_view harness, const Record& r) {
-  if (harness.starts_with("opencode")) {
+bool is_interrupt_entry(HarnessId harness, const Record& r) {
+  if (is_opencode(harness)) {
     const OpenCodeFields* f = opencode_fields(r);
     return f && r.type == "assistant" && f->ended == "interrupted";
   }
@@ -76,11 +76,11 @@ bool is_interrupt_entry(std::string_view harness, const Record& r) {
   return false;
 }
 
-CallOutcome call_outcome(std::string_view harness, const Record& result_record, const Block& result) {
+CallOutcome call_outcome(HarnessId harness, const Record& result_record, const Block& result) {
   CallOutcome out;
-  if (harness == "claude-code" || harness == "cursor")
+  if (harness == HarnessId::claude_code || harness == HarnessId::cursor)
     outcome_from_claude_code(result_record, result, out);
-  else if (harness.starts_with("opencode"))
+  else if (is_opencode(harness))
     outcome_from_opencode(result_record, result, out);
   else if (result.has_result_status())
     outcome_from_recorded(result, out);

@@ -123,7 +123,7 @@ TEST_CASE("opencode v1: discovery lists top-level sessions with their directory 
   std::vector<std::string> ids;
   for (const DbSession& s : store.sessions) {
     ids.push_back(s.session_id);
-    CHECK(s.transcript.harness == kOpenCodeV1Harness);
+    CHECK(s.transcript.harness == HarnessId::opencode_v1);
     CHECK(s.transcript.id == "opencode-v1:" + s.session_id);  // the session's ref
     CHECK(s.transcript.path == db);
   }
@@ -153,7 +153,7 @@ TEST_CASE("opencode v1: prompts, tool statuses, tokens and working directories")
   const std::string db = (home.root / "opencode.db").string();
   oc_make("v1", db);
   Transcript t;
-  t.harness = std::string(kOpenCodeV1Harness);
+  t.harness = HarnessId::opencode_v1;
   t.path = db;
   t.id = "opencode:ses_fx1_build";  // the input alias names the same session
   OcCollect sink;
@@ -271,7 +271,7 @@ TEST_CASE("opencode v2: a migrated database is read as OpenCode 2 only, with its
   std::vector<std::string> ids;
   for (const DbSession& s : store.sessions) {
     ids.push_back(s.session_id);
-    CHECK(s.transcript.harness == kOpenCodeV2Harness);  // never also listed as opencode-v1
+    CHECK(s.transcript.harness == HarnessId::opencode_v2);  // never also listed as opencode-v1
   }
   // Each harness listed on its own: OpenCode 1 finds nothing here, OpenCode 2 the same sessions.
   const OpenCodeLocation where = locate_opencode_store(env);

@@ -189,7 +189,7 @@ struct TranscriptScanner {
 
   // A transcript whose label census a server may keep: Claude Code, no sidecar merged into its records.
   bool keeps_census(const Transcript& t, bool sidecar) const {
-    return census_use != nullptr && counts_only && t.harness == kClaudeCodeHarness && !sidecar;
+    return census_use != nullptr && counts_only && t.harness == HarnessId::claude_code && !sidecar;
   }
 
   // How a census's appended lines are read: as the dense load that takes a census reads (its label-candidate

@@ -105,7 +105,7 @@ std::optional<ResumableOpeners> extended_openers(const Transcript& t, const Resu
 
 // Keyed by path: only a harness with a file per transcript (a database holds many sessions under one path).
 ResultMemo* show_memo(const Transcript& t) {
-  return t.harness == kClaudeCodeHarness ? process_result_memo() : nullptr;
+  return t.harness == HarnessId::claude_code ? process_result_memo() : nullptr;
 }
 
 }  // namespace
