@@ -41,6 +41,8 @@ struct HarnessEntry {
   // What the harness's log does not record that answers about Claude Code sessions carry (said in a note
   // whenever the scope holds its sessions, so an absent figure is not read as a zero).
   std::string_view not_recorded = {};
+  // The typed harness its name names (a transcript's Transcript::harness).
+  HarnessId id() const { return *harness_id_named(name); }
 };
 
 // Every harness, Claude Code first.

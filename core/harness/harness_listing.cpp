@@ -50,7 +50,7 @@ std::vector<DirEntry> list_store_dir(const std::string& dir, std::vector<StorePr
 Transcript harness_transcript(std::string_view harness, const std::string& path,
                               const std::string& session_id, const std::string& store_dir) {
   Transcript t;
-  t.harness = std::string(harness);
+  t.harness = *harness_id_named(harness);
   t.path = path;
   t.project_dir = store_dir;
   t.id = harness_ref(harness, session_id);

@@ -155,13 +155,13 @@ void interrupt_pending_calls(Record& r, std::set<std::string>& pending, std::set
     return;
   }
   for (const std::string& id : pending) {
-    r.message.blocks.push_back(tool_result_block(id, why, true, "interrupted", std::nullopt));
+    r.message.blocks.push_back(tool_result_block(id, why, true, CallStatus::interrupted, std::nullopt));
     answered.insert(id);
   }
   pending.clear();
 }
 
-Block tool_result_block(std::string call_id, std::string text, bool is_error, std::string status,
+Block tool_result_block(std::string call_id, std::string text, bool is_error, CallStatus status,
                         std::optional<int64_t> exit_code) {
   Block b;
   b.kind = BlockKind::tool_result;
@@ -170,7 +170,7 @@ Block tool_result_block(std::string call_id, std::string text, bool is_error, st
   b.content_text = std::move(text);
   b.is_error = is_error;
   b.has_is_error = true;
-  b.result_status = std::move(status);
+  b.result_status = status;
   b.result_exit_code = exit_code;
   return b;
 }

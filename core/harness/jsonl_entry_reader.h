@@ -52,9 +52,9 @@ std::string entry_string(const nlohmann::json& j, const char* key);
 Block text_block(std::string text);
 Block thinking_block(std::string text);
 Block tool_use_block(std::string id, std::string name, std::string input_json);
-// A tool result with the status word and exit code its harness recorded (empty / none when it recorded none).
-Block tool_result_block(std::string call_id, std::string text, bool is_error, std::string status = {},
-                        std::optional<int64_t> exit_code = std::nullopt);
+// A tool result with the status and exit code its harness recorded (ok / none when it recorded none).
+Block tool_result_block(std::string call_id, std::string text, bool is_error,
+                        CallStatus status = CallStatus::ok, std::optional<int64_t> exit_code = std::nullopt);
 // A `bash -lc <script>` style argv (any shell, -c or -lc) read as its script; nullopt for any other argv.
 std::optional<std::string> shell_script_of(const nlohmann::json& argv);
 

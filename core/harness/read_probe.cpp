@@ -58,7 +58,7 @@ SessionProbe probe_by_reading(const Transcript& t) {
 }
 
 SessionProbe probe_transcript(const Transcript& t) {
-  return t.harness == kClaudeCodeHarness ? probe_session(t.path) : probe_by_reading(t);
+  return t.harness == HarnessId::claude_code ? probe_session(t.path) : probe_by_reading(t);
 }
 
 }  // namespace csift

@@ -49,11 +49,12 @@ const std::vector<const TranscriptReader*>& registered_readers() {
 }
 
 const TranscriptReader& reader_for(const Transcript& t) {
-  for (const TranscriptReader* r : registered_readers()) {
-    if (r->harness() == t.harness) return *r;
+  for (const HarnessEntry& h : registered_harnesses()) {
+    if (h.id() == t.harness) return *h.reader;
   }
-  // Discovery only builds transcripts of registered harnesses; an unknown name is a programming error.
-  throw std::logic_error("no reader registered for harness '" + t.harness + "' (" + t.path + ")");
+  // Every harness is registered; a missing one is a programming error.
+  throw std::logic_error("no reader registered for harness '" + std::string(harness_name(t.harness)) + "' (" +
+                         t.path + ")");
 }
 
 }  // namespace csift

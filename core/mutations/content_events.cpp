@@ -192,7 +192,7 @@ class ContentScan {
   TranscriptContent out_;
   std::unordered_set<std::string> pending_ids_;
   std::unordered_map<std::string, Pending> pending_;
-  std::vector<Record> skeleton_;
+  TurnSkeleton skeleton_{turn_rule_of(transcript_)};  // what turn numbering needs of each record
   std::vector<size_t> event_skeleton_, opaque_skeleton_;
 
   std::optional<size_t> target_of(const std::string& path, const std::string& cwd) const {
@@ -204,17 +204,6 @@ class ContentScan {
     return it->second;
   }
 
-  size_t keep_skeleton(const Record& r) {
-    if (reader_for(transcript_).turn_opener()(r)) {
-      skeleton_.push_back(r);
-    } else {
-      Record bare;
-      bare.line = r.line;
-      skeleton_.push_back(std::move(bare));
-    }
-    return skeleton_.size() - 1;
-  }
-
   void emit(ContentEvent e, const Record& r, size_t at) {
     e.line = e.line ? e.line : r.line;
     if (e.timestamp.empty()) e.timestamp = r.timestamp;
@@ -223,7 +212,7 @@ class ContentScan {
   }
 
   void take(Record&& r) {
-    const size_t at = keep_skeleton(r);
+    const size_t at = skeleton_.keep(r);
     if (r.type == "attachment") take_attachment(r, at);
     for (const Block& b : r.message.blocks) {
       if (b.kind == BlockKind::tool_use) {
@@ -483,9 +472,7 @@ class ContentScan {
   }
 
   void number_turns() {
-    const TranscriptReader& reader = reader_for(transcript_);
-    const TurnAssignment turns =
-        assign_turns(skeleton_, reader.turn_opener(), reader.foreign_lane(transcript_));
+    const TurnAssignment turns = skeleton_.number();
     out_.turns = turns.turn_count;
     for (size_t i = 0; i < out_.events.size(); ++i)
       out_.events[i].turn = turns.turn_of[event_skeleton_[i]];

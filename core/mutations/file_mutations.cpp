@@ -95,22 +95,11 @@ class MutationScan {
   TranscriptMutations out_;
   std::unordered_set<std::string> pending_ids_;
   std::unordered_map<std::string, Pending> pending_;
-  std::vector<Record> skeleton_;  // turn openers whole, every other kept record reduced to its position
+  TurnSkeleton skeleton_{turn_rule_of(transcript_)};  // what turn numbering needs of each record
   std::vector<size_t> mutation_skeleton_, boundary_skeleton_;
 
-  size_t keep_skeleton(const Record& r) {
-    if (reader_for(transcript_).turn_opener()(r)) {
-      skeleton_.push_back(r);
-    } else {
-      Record bare;
-      bare.line = r.line;
-      skeleton_.push_back(std::move(bare));
-    }
-    return skeleton_.size() - 1;
-  }
-
   void take(Record&& r) {
-    const size_t at = keep_skeleton(r);
+    const size_t at = skeleton_.keep(r);
     for (const Block& b : r.message.blocks) {
       if (b.kind == BlockKind::tool_use && mutating_tool(b.name)) {
         open_call(r, b, at);
@@ -188,7 +177,7 @@ class MutationScan {
   }
 
   void number_turns() {
-    const TurnAssignment turns = assign_turns(skeleton_, reader_for(transcript_).turn_opener());
+    const TurnAssignment turns = skeleton_.number();
     out_.turns = turns.turn_count;
     for (size_t i = 0; i < out_.mutations.size(); ++i)
       out_.mutations[i].turn = turns.turn_of[mutation_skeleton_[i]];

@@ -14,6 +14,22 @@ namespace csift {
 
 enum class BlockKind { text, thinking, redacted_thinking, tool_use, tool_result, image, unknown };
 
+// How a tool call ended (SPEC.md §13.2), in one vocabulary for every harness: what a reader records on a
+// result block, what OpenCode keeps per call, and what triage reports.
+enum class CallStatus : uint8_t { ok, error, denied, interrupted };
+inline const char* call_status_name(CallStatus s) {  // "ok", "error", "denied", "interrupted"
+  switch (s) {
+    case CallStatus::error:
+      return "error";
+    case CallStatus::denied:
+      return "denied";
+    case CallStatus::interrupted:
+      return "interrupted";
+    default:
+      return "ok";
+  }
+}
+
 // One image a record carries inline, described without holding its payload: the base64 text stays in the
 // line and is found again by its byte span (`image` reads it back; nothing else needs the bytes).
 struct ImageRef {
@@ -43,21 +59,22 @@ struct Block {
   std::vector<ImageRef> images;
   bool is_error = false;  // tool_result is_error
   bool has_is_error = false;
-  // A tool result's status and exit code as its harness recorded them ("denied", "interrupted", "error", or
-  // another word of the harness's; none when it records nothing beyond is_error, as Claude Code does). The
-  // facts: the display marker is rendered from them (status_marker_of).
-  std::string result_status;
+  // A tool result's status and exit code as its harness's reader recorded them (ok with no exit code: nothing
+  // recorded beyond is_error, as Claude Code does). The facts: the display marker is rendered from them
+  // (status_marker_of), and a call's outcome read from them (core/triage/tool_outcome.h).
+  CallStatus result_status = CallStatus::ok;
   std::optional<int64_t> result_exit_code;
-  bool has_result_status() const { return !result_status.empty() || result_exit_code.has_value(); }
+  bool has_result_status() const { return result_status != CallStatus::ok || result_exit_code.has_value(); }
 };
 
-// A result's recorded status for display: "[denied]", "[error · exit 2]", "[exit 0]"; "" when none recorded.
+// A result's recorded status for display, the one place it is rendered: "[denied]", "[error · exit 2]",
+// "[exit 0]"; "" when none recorded.
 inline std::string status_marker_of(const Block& b) {
   if (!b.has_result_status()) return "";
-  std::string out = "[" + b.result_status;
+  const bool worded = b.result_status != CallStatus::ok;
+  std::string out = "[" + std::string(worded ? call_status_name(b.result_status) : "");
   if (b.result_exit_code)
-    out += std::string(b.result_status.empty() ? "" : " \xC2\xB7 ") + "exit " +
-           std::to_string(*b.result_exit_code);
+    out += std::string(worded ? " \xC2\xB7 " : "") + "exit " + std::to_string(*b.result_exit_code);
   return out + "]";
 }
 

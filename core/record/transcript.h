@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/cache/file_stamp.h"
+#include "core/record/harness_id.h"
 
 namespace csift {
 
@@ -33,7 +34,7 @@ struct AgentMeta {
 };
 
 struct Transcript {
-  std::string harness = "claude-code";  // which reader reads it (core/harness/readers.cpp)
+  HarnessId harness = HarnessId::claude_code;  // which reader reads it (core/harness/readers.cpp)
   std::string path;                     // absolute path of the .jsonl
   std::string project_dir;              // absolute path of the <ENCODED> dir
   std::string id;                       // session uuid, or agent id (the hex after `agent-`)

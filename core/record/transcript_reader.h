@@ -16,6 +16,7 @@
 #include "core/base/cancel.h"
 #include "core/record/record.h"
 #include "core/record/transcript.h"
+#include "core/record/turns.h"
 #include "core/scan/line_scanner.h"
 
 namespace csift {
@@ -149,9 +150,6 @@ class RawLineProbes {
   }
 };
 
-// Does this record open a turn (a genuine human prompt, by the harness's own rules)?
-using TurnOpener = bool (*)(const Record&);
-
 class TranscriptReader {
  public:
   virtual ~TranscriptReader() = default;
@@ -184,7 +182,8 @@ class TranscriptReader {
                                const std::function<double(std::string_view)>& line_share,
                                const CancelToken* cancel) const;
   virtual const RawLineProbes* raw_probes() const { return nullptr; }
-  // The harness's turn-opening rule (turn numbering itself is harness-neutral: core/record/turns.h).
+  // The harness's turn-opening rule (turn numbering itself is harness-neutral: core/record/turns.h). Callers
+  // number turns with turn_rule_of(t), which pairs it with foreign_lane.
   virtual TurnOpener turn_opener() const = 0;
   // Records of another lane written inline in `t` (Claude Code 1.x kept a subagent's records in the session
   // file, flagged isSidechain): they never open a turn and belong to none of t's turns. nullptr: none.
@@ -196,6 +195,11 @@ class TranscriptReader {
 
 // The reader for a transcript's harness (core/harness/readers.cpp).
 const TranscriptReader& reader_for(const Transcript& t);
+// The turn rule of a transcript (its harness's opener and foreign lane): the one a tool numbers turns with.
+inline TurnRule turn_rule_of(const Transcript& t) {
+  const TranscriptReader& reader = reader_for(t);
+  return TurnRule{reader.turn_opener(), reader.foreign_lane(t)};
+}
 // Every registered reader, for tests and discovery.
 const std::vector<const TranscriptReader*>& registered_readers();
 

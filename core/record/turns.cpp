@@ -7,11 +7,15 @@
 
 namespace csift {
 
-AppendedTurns assign_appended_turns(TurnState& state, const std::vector<Record>& records,
-                                    bool (*opens_turn)(const Record&), bool (*foreign)(const Record&)) {
+namespace {
+
+// The numbering itself, over n records described by index: `opens(i)` (a candidate opener: the harness's rule
+// said yes and the record is of this lane), `foreign(i)` and `parent(i)` (an opener's parentUuid).
+template <class Opens, class Foreign, class Parent>
+AppendedTurns number_records(TurnState& state, size_t n, const Opens& opens, const Foreign& foreign,
+                             const Parent& parent) {
   AppendedTurns out;
   TurnAssignment& t = out.appended;
-  const size_t n = records.size();
   const size_t base = state.records;
   t.turn_of.assign(n, -1);
   t.is_opener.assign(n, false);
@@ -21,12 +25,12 @@ AppendedTurns assign_appended_turns(TurnState& state, const std::vector<Record>&
   std::vector<bool> candidate(n, false);
   std::unordered_map<std::string, size_t> last_opener_for_parent;
   for (size_t i = 0; i < n; ++i) {
-    candidate[i] = !(foreign && foreign(records[i])) && opens_turn(records[i]);
-    if (candidate[i] && !records[i].parent_uuid.empty()) last_opener_for_parent[records[i].parent_uuid] = i;
+    candidate[i] = opens(i);
+    if (candidate[i] && !parent(i).empty()) last_opener_for_parent[parent(i)] = i;
   }
   // An earlier opener whose parent an appended one shares is superseded: the turns after it close up.
-  for (const auto& [parent, i] : last_opener_for_parent) {
-    auto it = state.opener_of_parent.find(parent);
+  for (const auto& [p, i] : last_opener_for_parent) {
+    auto it = state.opener_of_parent.find(p);
     if (it == state.opener_of_parent.end()) continue;
     out.superseded.push_back(it->second);
     --state.turn_count;
@@ -34,8 +38,7 @@ AppendedTurns assign_appended_turns(TurnState& state, const std::vector<Record>&
   }
   std::sort(out.superseded.begin(), out.superseded.end());
   for (size_t i = 0; i < n; ++i) {
-    if (candidate[i] && !records[i].parent_uuid.empty() &&
-        last_opener_for_parent[records[i].parent_uuid] != i) {
+    if (candidate[i] && !parent(i).empty() && last_opener_for_parent[parent(i)] != i) {
       t.is_draft[i] = true;  // a later opener shares this parent: superseded
       continue;
     }
@@ -43,14 +46,24 @@ AppendedTurns assign_appended_turns(TurnState& state, const std::vector<Record>&
       t.is_opener[i] = true;
       state.current = state.turn_count++;
       t.opener_index.push_back(base + i);
-      if (!records[i].parent_uuid.empty()) state.opener_of_parent[records[i].parent_uuid] = base + i;
+      if (!parent(i).empty()) state.opener_of_parent[parent(i)] = base + i;
     }
-    t.is_foreign[i] = foreign && foreign(records[i]);
+    t.is_foreign[i] = foreign(i);
     t.turn_of[i] = t.is_foreign[i] ? -1 : state.current;
   }
   t.turn_count = state.turn_count;
   state.records = base + n;
   return out;
+}
+
+}  // namespace
+
+AppendedTurns assign_appended_turns(TurnState& state, const std::vector<Record>& records,
+                                    const TurnRule& rule) {
+  return number_records(
+      state, records.size(), [&](size_t i) { return rule.opens_turn(records[i]); },
+      [&](size_t i) { return rule.is_foreign(records[i]); },
+      [&](size_t i) -> const std::string& { return records[i].parent_uuid; });
 }
 
 TurnState turn_state_after(const std::vector<Record>& records, const TurnAssignment& turns) {
@@ -63,10 +76,27 @@ TurnState turn_state_after(const std::vector<Record>& records, const TurnAssignm
   return state;
 }
 
-TurnAssignment assign_turns(const std::vector<Record>& records, bool (*opens_turn)(const Record&),
-                            bool (*foreign)(const Record&)) {
+TurnAssignment assign_turns(const std::vector<Record>& records, const TurnRule& rule) {
   TurnState fresh;
-  return assign_appended_turns(fresh, records, opens_turn, foreign).appended;
+  return assign_appended_turns(fresh, records, rule).appended;
+}
+
+size_t TurnSkeleton::keep(const Record& r) {
+  Kept k;
+  k.foreign = rule_.is_foreign(r);
+  k.opens = !k.foreign && rule_.opens(r);
+  if (k.opens) k.parent_uuid = r.parent_uuid;
+  kept_.push_back(std::move(k));
+  return kept_.size() - 1;
+}
+
+TurnAssignment TurnSkeleton::number() const {
+  TurnState fresh;
+  return number_records(
+             fresh, kept_.size(), [&](size_t i) { return kept_[i].opens; },
+             [&](size_t i) { return kept_[i].foreign; },
+             [&](size_t i) -> const std::string& { return kept_[i].parent_uuid; })
+      .appended;
 }
 
 }  // namespace csift

@@ -103,7 +103,7 @@ HarnessSelection select_harnesses(const std::vector<std::string>& names) {
   }
   for (const HarnessEntry& h : registered_harnesses()) {
     if (!sel.all && !picked.count(h.name)) continue;
-    if (h.name == kClaudeCodeHarness)
+    if (h.id() == HarnessId::claude_code)
       sel.claude = true;
     else
       sel.others.push_back(&h);
@@ -124,14 +124,16 @@ void resolve_harness_scope(const Environment& env, const std::vector<HarnessRef>
   for (const HarnessRef& ref : refs)
     picked.push_back(session_of_ref(cache, ref));
   std::stable_sort(picked.begin(), picked.end(), [](const Transcript& a, const Transcript& b) {
-    return std::tie(a.harness, a.path, a.id) < std::tie(b.harness, b.path, b.id);
+    // By the harness's name, as rows have always been ordered.
+    return std::forward_as_tuple(harness_name(a.harness), a.path, a.id) <
+           std::forward_as_tuple(harness_name(b.harness), b.path, b.id);
   });
   // A session named twice (a ref inside a whole store) is read once; SQLite-backed harnesses list several
   // sessions under one path, so the key is the ref, not the path.
   std::set<std::string> seen;
   std::set<std::string> harnesses;
   for (Transcript& t : picked) {
-    harnesses.insert(t.harness);
+    harnesses.insert(std::string(harness_name(t.harness)));
     if (seen.insert(t.id).second) out.push_back(std::move(t));
   }
   for (const std::string& name : harnesses) {

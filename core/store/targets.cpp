@@ -547,7 +547,7 @@ SplitTargets split_targets(const std::vector<std::string>& targets) {
     auto ref = parse_harness_ref(t);
     if (!ref) {
       out.claude.push_back(t);
-    } else if (ref->harness->name == kClaudeCodeHarness) {
+    } else if (ref->harness->id() == HarnessId::claude_code) {
       out.claude.push_back("@" + ref->id);
     } else {
       out.refs.push_back(std::move(*ref));

@@ -96,14 +96,13 @@ class DigestBuilder : public RecordSink {
   DigestBuilder(const SessionDigestInput& in, const Scrubber& scrubber)
       : in_(in),
         scrubber_(scrubber),
-        harness_(in.transcript->harness),
-        opener_(reader_for(*in.transcript).turn_opener()),
-        foreign_(reader_for(*in.transcript).foreign_lane(*in.transcript)) {}
+        harness_(harness_name(in.transcript->harness)),
+        turn_rule_(turn_rule_of(*in.transcript)) {}
 
   bool record(Record&& r) override {
     if (r.offset >= in_.complete_size) return false;  // past the complete lines this digest covers
     if (r.offset < in_.from_offset) last_line_before_ = std::max(last_line_before_, r.line);
-    if (foreign_ && foreign_(r)) return true;
+    if (turn_rule_.is_foreign(r)) return true;
     const bool fresh = r.offset >= in_.from_offset;
     if (fresh) ++counts_.entries;
     note_metadata(r);
@@ -113,9 +112,10 @@ class DigestBuilder : public RecordSink {
       if (b.kind == BlockKind::tool_use) on_call(r, b, fresh, seq);
       if (b.kind == BlockKind::tool_result) closed_interrupted |= on_result(r, b, fresh, seq);
     }
-    if (opener_ && opener_(r) && !is_interrupt_entry(harness_, r)) on_prompt(r, fresh, seq);
+    if (turn_rule_.opens_turn(r) && !is_interrupt_entry(in_.transcript->harness, r)) on_prompt(r, fresh, seq);
     // Claude Code writes the interrupt twice: as the call's result and as a text entry after it.
-    if (is_interrupt_entry(harness_, r) && fresh && !previous_closed_interrupted_) ++counts_.interrupts;
+    if (is_interrupt_entry(in_.transcript->harness, r) && fresh && !previous_closed_interrupted_)
+      ++counts_.interrupts;
     previous_closed_interrupted_ = closed_interrupted;
     if (const std::string text = digest_assistant_text(r); !text.empty()) final_text_ = text;
     return true;
@@ -203,7 +203,7 @@ class DigestBuilder : public RecordSink {
     if (it == calls_.end() || it->second.answered) return false;  // no call, or not its first result
     CallSeen& call = it->second;
     call.answered = true;
-    const CallOutcome outcome = call_outcome(harness_, r, result);
+    const CallOutcome outcome = call_outcome(in_.transcript->harness, r, result);
     if (outcome.status == CallStatus::ok) return false;
     failed_.try_emplace({call.tool, call.digest}, call.span);
     if (!fresh) return outcome.status == CallStatus::interrupted;
@@ -237,8 +237,7 @@ class DigestBuilder : public RecordSink {
   const SessionDigestInput& in_;
   const Scrubber& scrubber_;
   std::string harness_;
-  TurnOpener opener_;
-  TurnOpener foreign_;
+  TurnRule turn_rule_;
   DigestCounts counts_;
   std::vector<std::string> cwds_;
   std::string last_cwd_, model_, final_text_;
@@ -288,8 +287,8 @@ SessionDigestResult DigestBuilder::finish(const ReadStats& stats) {
   ojson& s = out.session;
   const Transcript& t = *in_.transcript;
   s["ref"] = ref_;
-  s["harness"] = t.harness;
-  s["session_id"] = ref_.substr(t.harness.size() + 1);
+  s["harness"] = std::string(harness_name(t.harness));
+  s["session_id"] = ref_.substr(harness_name(t.harness).size() + 1);
   s["project"] = out.project.empty() ? ojson(nullptr) : ojson(scrubber_.scrub(out.project));
   s["cwd"] = last_cwd_.empty() ? ojson(nullptr) : ojson(scrubber_.scrub(last_cwd_));
   s["start"] = first_ms_ ? ojson(format_utc(*first_ms_)) : ojson(nullptr);
@@ -348,7 +347,7 @@ SessionDigestResult digest_session(const SessionDigestInput& in) {
     return out;
   }
   DigestBuilder builder(in, scrubber);
-  const std::string prefix = t.harness + ":";
+  const std::string prefix = std::string(harness_name(t.harness)) + ":";
   builder.ref_ = t.id.starts_with(prefix) ? t.id : prefix + t.id;
   ReadOptions opts;
   opts.sequential = true;

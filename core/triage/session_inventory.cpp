@@ -117,7 +117,7 @@ void assess_session(TriageSession& s, const CollectPolicy& policy, const StateDb
   const Transcript& t = s.transcript;
   // Before the open: the policy on what the store's metadata says.
   PolicyVerdict gate;
-  if (t.harness == "claude-code") {
+  if (t.harness == HarnessId::claude_code) {
     const std::string& dir = t.project_dir;
     gate = check_claude_encoded_dir(policy, dir.substr(dir.rfind('/') + 1));
   } else if (policy.disabled) {
@@ -175,7 +175,8 @@ void assess_session(TriageSession& s, const CollectPolicy& policy, const StateDb
     if (s.cwds.empty() && !s.gate_dir.empty()) s.cwds.push_back(s.gate_dir);
     f.project_known = !s.project.empty();
     if (s.entries == 0 && s.unparsed > 0)
-      f.unsupported = "no complete line parses as an entry of the " + t.harness + " log format";
+      f.unsupported = "no complete line parses as an entry of the " + std::string(harness_name(t.harness)) +
+                      " log format";
   }
   s.state = decide_session_state(f);
 }
@@ -196,9 +197,9 @@ void list_claude_store(const Environment& env, TriageStore& store, std::vector<T
 }  // namespace
 
 std::string pre_open_directory(const Transcript& t, bool& unreadable_meta) {
-  if (t.harness == "codex") return codex_meta_cwd(t.path, unreadable_meta);
-  if (t.harness == "copilot") return copilot_workspace_cwd(t.path);
-  if (t.harness == "gemini-cli") return gemini_project_root(t.path);
+  if (t.harness == HarnessId::codex) return codex_meta_cwd(t.path, unreadable_meta);
+  if (t.harness == HarnessId::copilot) return copilot_workspace_cwd(t.path);
+  if (t.harness == HarnessId::gemini_cli) return gemini_project_root(t.path);
   return "";
 }
 
@@ -249,7 +250,7 @@ TriageInventory take_inventory(const Environment& env, const CollectPolicy& poli
     if (!selected_harness) continue;
     TriageSession s;
     s.ref = row.ref;
-    s.transcript.harness = row.harness;
+    s.transcript.harness = *harness_id_named(row.harness);
     s.transcript.path = row.path;
     s.transcript.id = row.harness == "claude-code" ? row.ref.substr(row.ref.find(':') + 1) : row.ref;
     SessionFacts f;

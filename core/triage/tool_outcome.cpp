@@ -5,26 +5,18 @@
 
 #include "core/base/text.h"
 #include "core/harness/claude_code/claude_fields.h"
+#include "core/harness/claude_code/fixed_texts.h"
 #include "core/harness/opencode/opencode_fields.h"
 
 namespace csift {
 
 namespace {
 
-constexpr std::string_view kOutcomeRejected = "The user doesn't want to proceed with this tool use";
-constexpr std::string_view kOutcomeDenied = "has been denied";
-constexpr std::string_view kOutcomeInterrupted = "[Request interrupted by user";
-
-// The status word and exit code a JSON-lines reader recorded on the result.
+// The status and exit code a JSON-lines reader recorded on the result.
 void outcome_from_recorded(const Block& result, CallOutcome& out) {
   out.exit_code = result.result_exit_code;
-  const std::string& status = result.result_status;
-  if (status == "denied")
-    out.status = CallStatus::denied;
-  else if (status == "interrupted")
-    out.status = CallStatus::interrupted;
-  else if (status == "error" || (out.exit_code && *out.exit_code != 0))
-    out.status = CallStatus::error;
+  out.status = result.result_status;
+  if (out.status == CallStatus::ok && out.exit_code && *out.exit_code != 0) out.status = CallStatus::error;
 }
 
 void outcome_from_claude_code(const Record& rec, const Block& result, CallOutcome& out) {
@@ -34,9 +26,10 @@ void outcome_from_claude_code(const Record& rec, const Block& result, CallOutcom
     return;
   }
   if (!result.is_error) return;
-  if (text.find(kOutcomeRejected) != std::string::npos || text.find(kOutcomeDenied) != std::string::npos)
+  if (text.find(claude_code_text::kRejectionMarker) != std::string::npos ||
+      text.find(claude_code_text::kDenied) != std::string::npos)
     out.status = CallStatus::denied;
-  else if (text.find(kOutcomeInterrupted) != std::string::npos)
+  else if (text.find(claude_code_text::kInterruptPrefix) != std::string::npos)
     out.status = CallStatus::interrupted;
   else
     out.status = CallStatus::error;
@@ -49,35 +42,10 @@ void outcome_from_opencode(const Record& rec, const Block& result, CallOutcome& 
     return;
   }
   out.exit_code = o->exit_code;
-  switch (o->status) {
-    case ToolStatus::error:
-      out.status = CallStatus::error;
-      break;
-    case ToolStatus::denied:
-      out.status = CallStatus::denied;
-      break;
-    case ToolStatus::interrupted:
-      out.status = CallStatus::interrupted;
-      break;
-    default:
-      break;
-  }
+  if (o->status) out.status = *o->status;
 }
 
 }  // namespace
-
-const char* call_status_name(CallStatus s) {
-  switch (s) {
-    case CallStatus::error:
-      return "error";
-    case CallStatus::denied:
-      return "denied";
-    case CallStatus::interrupted:
-      return "interrupted";
-    default:
-      return "ok";
-  }
-}
 
 std::optional<int64_t> leading_exit_code(std::string_view text) {
   text = trim_start(text);
@@ -94,24 +62,25 @@ std::optional<int64_t> leading_exit_code(std::string_view text) {
   return negative ? -value : value;
 }
 
-bool is_interrupt_entry(std::string_view harness, const Record& r) {
-  if (harness.starts_with("opencode")) {
+bool is_interrupt_entry(HarnessId harness, const Record& r) {
+  if (is_opencode(harness)) {
     const OpenCodeFields* f = opencode_fields(r);
     return f && r.type == "assistant" && f->ended == "interrupted";
   }
   if (r.type != "user") return false;
   if (r.message.content_is_string)
-    return trim_start(r.message.content_string).starts_with(kOutcomeInterrupted);
+    return trim_start(r.message.content_string).starts_with(claude_code_text::kInterruptPrefix);
   for (const Block& b : r.message.blocks)
-    if (b.kind == BlockKind::text && trim_start(b.text).starts_with(kOutcomeInterrupted)) return true;
+    if (b.kind == BlockKind::text && trim_start(b.text).starts_with(claude_code_text::kInterruptPrefix))
+      return true;
   return false;
 }
 
-CallOutcome call_outcome(std::string_view harness, const Record& result_record, const Block& result) {
+CallOutcome call_outcome(HarnessId harness, const Record& result_record, const Block& result) {
   CallOutcome out;
-  if (harness == "claude-code" || harness == "cursor")
+  if (harness == HarnessId::claude_code || harness == HarnessId::cursor)
     outcome_from_claude_code(result_record, result, out);
-  else if (harness.starts_with("opencode"))
+  else if (is_opencode(harness))
     outcome_from_opencode(result_record, result, out);
   else if (result.has_result_status())
     outcome_from_recorded(result, out);

@@ -10,9 +10,7 @@
 
 namespace csift {
 
-enum class CallStatus { ok, error, denied, interrupted };
-const char* call_status_name(CallStatus s);  // "ok", "error", "denied", "interrupted"
-
+// CallStatus and call_status_name: core/record/record.h.
 struct CallOutcome {
   CallStatus status = CallStatus::ok;
   std::optional<int64_t> exit_code;  // the harness's, else an `Exit code N` first line of the result
@@ -21,11 +19,11 @@ struct CallOutcome {
 };
 
 // The outcome of `result` (a tool_result block of `result_record`), for a transcript of `harness`.
-CallOutcome call_outcome(std::string_view harness, const Record& result_record, const Block& result);
+CallOutcome call_outcome(HarnessId harness, const Record& result_record, const Block& result);
 
 // An entry the harness recorded as the user's interrupt that closes no call: Claude Code's
 // `[Request interrupted by user` text, or an OpenCode assistant message ended by an abort.
-bool is_interrupt_entry(std::string_view harness, const Record& r);
+bool is_interrupt_entry(HarnessId harness, const Record& r);
 
 // `Exit code N` on the first line of a result text (Claude Code's Bash writes it), else nullopt.
 std::optional<int64_t> leading_exit_code(std::string_view text);

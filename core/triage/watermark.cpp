@@ -27,7 +27,7 @@ std::string watermark_errno(const std::string& what, const std::string& path) {
 
 // Database-backed harnesses lay a session out as a virtual log; its path is not a file of lines.
 bool is_virtual_log(const Transcript& t) {
-  return t.harness.rfind("opencode", 0) == 0;
+  return is_opencode(t.harness);
 }
 
 }  // namespace

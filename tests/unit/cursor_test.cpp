@@ -83,7 +83,7 @@ TEST_CASE("cursor: discovery lists agent transcripts and names what it does not 
   std::vector<std::string> got;
   for (const CursorSession& s : store.sessions) {
     got.push_back(s.transcript.path);
-    CHECK(s.transcript.harness == kCursorHarness);
+    CHECK(s.transcript.harness == HarnessId::cursor);
     CHECK(s.conversation_id == fs::path(s.transcript.path).stem().string());
     CHECK(s.transcript.id == "cursor:" + s.conversation_id);
     CHECK(s.project_slug == "home-dev-projects-migrate-demo");

@@ -123,7 +123,7 @@ TEST_CASE("opencode v1: discovery lists top-level sessions with their directory 
   std::vector<std::string> ids;
   for (const DbSession& s : store.sessions) {
     ids.push_back(s.session_id);
-    CHECK(s.transcript.harness == kOpenCodeV1Harness);
+    CHECK(s.transcript.harness == HarnessId::opencode_v1);
     CHECK(s.transcript.id == "opencode-v1:" + s.session_id);  // the session's ref
     CHECK(s.transcript.path == db);
   }
@@ -153,7 +153,7 @@ TEST_CASE("opencode v1: prompts, tool statuses, tokens and working directories")
   const std::string db = (home.root / "opencode.db").string();
   oc_make("v1", db);
   Transcript t;
-  t.harness = std::string(kOpenCodeV1Harness);
+  t.harness = HarnessId::opencode_v1;
   t.path = db;
   t.id = "opencode:ses_fx1_build";  // the input alias names the same session
   OcCollect sink;
@@ -181,19 +181,19 @@ TEST_CASE("opencode v1: prompts, tool statuses, tokens and working directories")
         static_cast<size_t>(oc_num(db,
                                    "SELECT count(*) FROM part WHERE session_id = 'ses_fx1_build' AND "
                                    "json_extract(data, '$.type') = 'tool'")));
-  const std::map<std::string, std::pair<ToolStatus, std::optional<int64_t>>> want = {
-      {"call_ok", {ToolStatus::ok, 0}},
-      {"call_exit1", {ToolStatus::error, 1}},
-      {"call_abort", {ToolStatus::interrupted, std::nullopt}},
-      {"call_denied", {ToolStatus::denied, std::nullopt}},
-      {"call_stopped", {ToolStatus::interrupted, std::nullopt}},
-      {"call_failed", {ToolStatus::error, std::nullopt}},
-      {"call_running", {ToolStatus::pending, std::nullopt}},
+  const std::map<std::string, std::pair<std::optional<CallStatus>, std::optional<int64_t>>> want = {
+      {"call_ok", {CallStatus::ok, 0}},
+      {"call_exit1", {CallStatus::error, 1}},
+      {"call_abort", {CallStatus::interrupted, std::nullopt}},
+      {"call_denied", {CallStatus::denied, std::nullopt}},
+      {"call_stopped", {CallStatus::interrupted, std::nullopt}},
+      {"call_failed", {CallStatus::error, std::nullopt}},
+      {"call_running", {std::nullopt, std::nullopt}},  // pending
   };
   for (const auto& [id, expect] : want) {
     CAPTURE(id);
     REQUIRE(outcomes.count(id));
-    CHECK(tool_status_name(outcomes.at(id).status) == std::string(tool_status_name(expect.first)));
+    CHECK(outcomes.at(id).status == expect.first);
     CHECK(outcomes.at(id).exit_code == expect.second);
   }
   // A finished call carries its result (is_error unless ok); a running one has none yet.
@@ -271,7 +271,7 @@ TEST_CASE("opencode v2: a migrated database is read as OpenCode 2 only, with its
   std::vector<std::string> ids;
   for (const DbSession& s : store.sessions) {
     ids.push_back(s.session_id);
-    CHECK(s.transcript.harness == kOpenCodeV2Harness);  // never also listed as opencode-v1
+    CHECK(s.transcript.harness == HarnessId::opencode_v2);  // never also listed as opencode-v1
   }
   // Each harness listed on its own: OpenCode 1 finds nothing here, OpenCode 2 the same sessions.
   const OpenCodeLocation where = locate_opencode_store(env);
@@ -302,13 +302,13 @@ TEST_CASE("opencode v2: a migrated database is read as OpenCode 2 only, with its
                "AND type = 'user' ORDER BY seq"));
   const auto outcomes = oc_outcomes(sink.records);
   REQUIRE(outcomes.size() == 3);
-  CHECK(outcomes.at("call_v2_ok").status == ToolStatus::ok);
-  CHECK(outcomes.at("call_v2_exit").status == ToolStatus::error);
+  CHECK(outcomes.at("call_v2_ok").status == CallStatus::ok);
+  CHECK(outcomes.at("call_v2_exit").status == CallStatus::error);
   CHECK(outcomes.at("call_v2_exit").exit_code ==
         oc_num(db,
                "SELECT json_extract(c.value, '$.state.metadata.exit') FROM session_message m, "
                "json_each(m.data, '$.content') c WHERE json_extract(c.value, '$.id') = 'call_v2_exit'"));
-  CHECK(outcomes.at("call_v2_err").status == ToolStatus::error);
+  CHECK(outcomes.at("call_v2_err").status == CallStatus::error);
 
   const Record& call = oc_by_uuid(sink.records, "msg_fx2_n2");
   CHECK(call.message.model == "gpt-5");
@@ -435,7 +435,7 @@ TEST_CASE("opencode corpus: the devtoolbox session, loaded from its export into 
   CHECK(outcomes.size() == tools);
   size_t ok_read = 0;
   for (const auto& [id, o] : outcomes)
-    ok_read += o.status == ToolStatus::ok;
+    ok_read += o.status == CallStatus::ok;
   CHECK(ok_read == ok);
   CHECK(tools > 0);
 }
@@ -479,7 +479,7 @@ TEST_CASE("opencode: a row with unexpected types decodes without throwing, readi
   CHECK(r.cwd.empty());
   REQUIRE(opencode_fields(r));
   REQUIRE(opencode_fields(r)->tools.size() == 1);
-  CHECK(opencode_fields(r)->tools[0].status == ToolStatus::ok);
+  CHECK(opencode_fields(r)->tools[0].status == CallStatus::ok);
   CHECK_FALSE(opencode_fields(r)->tools[0].exit_code);
   Record v2;
   CHECK(decode_opencode_line(R"({"type":"assistant","data":{"content":"x","tokens":[],"error":"y"}})", v2,

@@ -35,7 +35,7 @@ TEST_CASE("the fold's turn count equals assign_turns and a sparse parse folds li
   for (const fs::path& path : files) {
     CAPTURE(path.string());
     const Transcript t = csift_test::transcript_of(path);
-    const TurnRule rule{reader_for(t).turn_opener(), reader_for(t).foreign_lane(t)};
+    const TurnRule rule = turn_rule_of(t);
     const ReadResult full = read_transcript(t, ReadOptions{});
     ReadOptions sparse_opts;
     sparse_opts.payloads = ReadOptions::Payloads::skip;
@@ -43,7 +43,7 @@ TEST_CASE("the fold's turn count equals assign_turns and a sparse parse folds li
     REQUIRE(sparse.records.size() == full.records.size());
     CHECK(sparse.skipped_lines == full.skipped_lines);
 
-    const TurnAssignment assigned = assign_turns(full.records, rule.opens, rule.foreign);
+    const TurnAssignment assigned = assign_turns(full.records, rule);
     const TranscriptTally a = folded(full.records, rule), b = folded(sparse.records, rule);
     CHECK(a.turns == assigned.turn_count);
     for (bool d : assigned.is_draft)

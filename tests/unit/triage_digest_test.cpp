@@ -137,16 +137,16 @@ TEST_CASE("triage corpus: every label shows in the digest, every failed call is 
     const Transcript& t = sessions.at(ref);
     const SessionDigestResult d = triage_digest(t);
     REQUIRE(d.error.empty());
-    harnesses.insert(t.harness);
+    harnesses.insert(std::string(harness_name(t.harness)));
     const auto& s = d.session;
     CAPTURE(s.dump(1));
     CHECK(s["ref"] == ref);
     CHECK(s["truncated"] == false);
     CHECK(d.covered_size == csift::transcript_watermark(t).mark.size);
     // Cursor's log records no working directory; the OpenCode 2 session is the generator's, in /srv/app.
-    const std::string project = t.harness == "cursor"        ? ""
-                                : t.harness == "opencode-v2" ? "/srv/app"
-                                                             : "/home/dev/projects/triage-demo";
+    const std::string project = t.harness == HarnessId::cursor        ? ""
+                                : t.harness == HarnessId::opencode_v2 ? "/srv/app"
+                                                                      : "/home/dev/projects/triage-demo";
     CHECK(d.project == project);
     for (const auto& l : ls) {
       CAPTURE(l.dump());
@@ -291,7 +291,7 @@ TEST_CASE("triage digest: golden digest per harness") {
     CAPTURE(ref);
     const Transcript& t = sessions.at(ref);
     const std::string got = triage_digest(t).session.dump(1) + "\n";
-    const fs::path golden = kTriageDir / "golden" / (t.harness + ".digest.json");
+    const fs::path golden = kTriageDir / "golden" / (std::string(harness_name(t.harness)) + ".digest.json");
     if (update) {
       fs::create_directories(golden.parent_path());
       std::ofstream(golden, std::ios::binary) << got;

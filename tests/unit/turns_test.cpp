@@ -48,7 +48,7 @@ TEST_CASE("turns open on openers, 0-based, prelude outside") {
       human("u2", "i1", "second"),
       reply("a2", "u2"),
   };
-  TurnAssignment t = assign_turns(rs, &opens_turn);
+  TurnAssignment t = assign_turns(rs, TurnRule{&opens_turn});
   CHECK(t.turn_count == 2);
   CHECK(t.turn_of == std::vector<int>{-1, 0, 0, 0, 0, 1, 1});
   CHECK(t.opener_index == std::vector<size_t>{1, 5});
@@ -65,7 +65,7 @@ TEST_CASE("a superseded draft sits outside numbering and relabels user.unsent") 
       human("u2", "a1", "edited text"),  // the resend shares the parent
       reply("a2", "u2"),
   };
-  TurnAssignment t = assign_turns(rs, &opens_turn);
+  TurnAssignment t = assign_turns(rs, TurnRule{&opens_turn});
   CHECK(t.turn_count == 2);
   CHECK(t.is_draft == std::vector<bool>{false, false, true, false, false});
   CHECK(t.turn_of == std::vector<int>{0, 0, -1, 1, 1});
@@ -92,7 +92,7 @@ TEST_CASE("two drafts before one resend; parentless openers are never drafts") {
       human("d1", "p", "v1"),         human("d2", "p", "v2"),         human("u3", "p", "v3"),
       human("x1", "", "no parent a"), human("x2", "", "no parent b"),
   };
-  TurnAssignment t = assign_turns(rs, &opens_turn);
+  TurnAssignment t = assign_turns(rs, TurnRule{&opens_turn});
   CHECK(t.is_draft == std::vector<bool>{true, true, false, false, false});
   CHECK(t.turn_count == 3);
   CHECK(t.turn_of == std::vector<int>{-1, -1, 0, 1, 2});
@@ -107,13 +107,36 @@ TEST_CASE("inline sidechain records of a session file open no turn and belong to
       carrier("c1", "a1"),
       human("u2", "c1", "thanks"),
   };
-  TurnAssignment main_lane = assign_turns(rs, &opens_turn, &is_inline_sidechain);
+  TurnAssignment main_lane = assign_turns(rs, TurnRule{&opens_turn, &is_inline_sidechain});
   CHECK(main_lane.turn_count == 2);
   CHECK(main_lane.turn_of == std::vector<int>{0, 0, -1, -1, 0, 1});
   CHECK(main_lane.is_foreign == std::vector<bool>{false, false, true, true, false, false});
   // An agent-<id>.jsonl (every record a sidechain) numbers its own turns as before.
-  TurnAssignment own = assign_turns(rs, &opens_turn);
+  TurnAssignment own = assign_turns(rs, TurnRule{&opens_turn});
   CHECK(own.turn_count == 3);
+  // A streaming reader's skeleton keeps only what numbering needs, and numbers the same.
+  TurnSkeleton skeleton(TurnRule{&opens_turn, &is_inline_sidechain});
+  for (const Record& r : rs)
+    skeleton.keep(r);
+  const TurnAssignment kept = skeleton.number();
+  CHECK(kept.turn_of == main_lane.turn_of);
+  CHECK(kept.is_foreign == main_lane.is_foreign);
+  CHECK(kept.opener_index == main_lane.opener_index);
+}
+
+TEST_CASE("a skeleton numbers superseded drafts as assign_turns does") {
+  std::vector<Record> rs = {
+      human("u1", "", "first"),    reply("a1", "u1"), human("d1", "a1", "draft"),
+      human("u2", "a1", "resend"), reply("a2", "u2"),
+  };
+  const TurnAssignment whole = assign_turns(rs, TurnRule{&opens_turn});
+  TurnSkeleton skeleton(TurnRule{&opens_turn});
+  for (const Record& r : rs)
+    skeleton.keep(r);
+  const TurnAssignment kept = skeleton.number();
+  CHECK(kept.turn_of == whole.turn_of);
+  CHECK(kept.is_draft == whole.is_draft);
+  CHECK(kept.turn_count == 2);
 }
 
 }  // namespace turns_unit

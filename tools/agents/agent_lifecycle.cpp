@@ -38,7 +38,7 @@ class LifecycleScan {
     out_.skipped_lines = stats.skipped_lines;
     out_.error = stats.error;
     out_.tokens = ledger_.totals();
-    out_.turns = assign_turns(skeleton_, reader_for(transcript_).turn_opener()).turn_count;
+    out_.turns = skeleton_.number().turn_count;
     out_.spawns = spawns_.finish();
     decide_status();
     return std::move(out_);
@@ -49,7 +49,7 @@ class LifecycleScan {
   AgentLifecycle out_;
   SpawnCollector spawns_;
   TokenLedger ledger_;
-  std::vector<Record> skeleton_;
+  TurnSkeleton skeleton_{turn_rule_of(transcript_)};  // what turn numbering needs of each record
   std::optional<EpochMs> first_, last_;
   std::unordered_set<std::string> unanswered_;  // tool_use ids with no result yet
   // The newest conversation record: was it an assistant answer with no open call?
@@ -67,11 +67,7 @@ class LifecycleScan {
     note_time(r);
     ledger_.admit(r);
     spawns_.take(r);
-    if (reader_for(transcript_).turn_opener()(r)) {
-      skeleton_.push_back(r);
-    } else {
-      skeleton_.emplace_back();
-    }
+    skeleton_.keep(r);
     if (!is_conversation(r)) return;
     last_is_answer_ = false;
     last_call_id_.clear();

@@ -56,8 +56,7 @@ ClassifiedEntry classify_entry(const Record& r, ClassifyContext& ctx, const Turn
 
 ClassifyContext classify_read_records(ClassifiedTranscript& ct, const CancelToken* cancel,
                                       const EntryVisitor& visit) {
-  const TranscriptReader& reader = reader_for(ct.transcript);
-  ct.turns = assign_turns(ct.read.records, reader.turn_opener(), reader.foreign_lane(ct.transcript));
+  ct.turns = assign_turns(ct.read.records, turn_rule_of(ct.transcript));
   ct.entries.clear();
   ct.pairing = PairingIndex{};
   ClassifyContext ctx = classify_context_for(ct.transcript, ct.read.records);

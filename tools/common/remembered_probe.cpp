@@ -23,7 +23,7 @@ size_t probe_memo_cost(const SessionProbe& p) {
 }
 
 std::shared_ptr<const SessionProbe> remembered_probe(const Transcript& t, ResultMemoUse& use) {
-  ResultMemo* memo = t.harness == kClaudeCodeHarness ? process_result_memo() : nullptr;
+  ResultMemo* memo = t.harness == HarnessId::claude_code ? process_result_memo() : nullptr;
   return recall_or_compute(
       memo, use, kProbeKind, t.path, "", discovered_stamp(t), [&t] { return probe_transcript(t); },
       [](const SessionProbe& p) { return p.error.empty(); }, probe_memo_cost);

@@ -43,7 +43,7 @@ TranscriptImages scan_images(const Transcript& t, size_t index, const CancelToke
   TranscriptImages out;
   out.skipped_lines = read.skipped_lines;
   out.error = read.error;
-  const TurnAssignment turns = assign_turns(read.records, reader.turn_opener());
+  const TurnAssignment turns = assign_turns(read.records, turn_rule_of(t));
   out.turn_count = turns.turn_count;
   for (size_t i = 0; i < read.records.size(); ++i) {
     const Record& r = read.records[i];

@@ -31,7 +31,7 @@ json pending_json(const std::vector<SidecarPending>& pending) {
 
 void put_identity(json& row, const Transcript& t) {
   row["session_id"] = t.id;
-  row["harness"] = t.harness;
+  row["harness"] = std::string(harness_name(t.harness));
   row["is_subagent"] = t.is_subagent;
   row["parent_session_id"] = string_or_null(t.parent_session_id());
   row["shape"] = shape_name(t.shape);

@@ -11,7 +11,7 @@ std::string row_inputs(const ListEntry& e) {
   const Transcript& t = *e.transcript;
   std::string v;
   for (const std::string_view f :
-       {std::string_view(t.id), std::string_view(t.harness), std::string_view(t.parent_session_id()),
+       {std::string_view(t.id), harness_name(t.harness), std::string_view(t.parent_session_id()),
         std::string_view(t.agent_type()), std::string_view(t.description())})
     append_variant_field(v, f);
   append_variant_field(v, t.is_subagent ? "subagent" : "session");
@@ -35,7 +35,7 @@ std::string row_inputs(const ListEntry& e) {
 json remembered_list_row(const ListEntry& entry, ResultMemoUse& use) {
   // A probe the memo does not keep (another harness's, or one that could not read its file) is a new object
   // on every call: a row built from it could never be found again.
-  ResultMemo* memo = entry.transcript->harness == kClaudeCodeHarness && entry.probe->error.empty()
+  ResultMemo* memo = entry.transcript->harness == HarnessId::claude_code && entry.probe->error.empty()
                          ? process_result_memo()
                          : nullptr;
   if (memo == nullptr) return list_row(entry);

@@ -133,9 +133,7 @@ std::optional<LabelCensus> extend_label_census(const Transcript& t, const LabelC
   resume->turns = from.turns;
   ClassifyContext& ctx = resume->context;
   join_spawned_children(t, read.records, ctx);
-  const TranscriptReader& reader = reader_for(t);
-  const AppendedTurns turns =
-      assign_appended_turns(resume->turns, read.records, reader.turn_opener(), reader.foreign_lane(t));
+  const AppendedTurns turns = assign_appended_turns(resume->turns, read.records, turn_rule_of(t));
   for (const size_t at : turns.superseded)
     supersede(grown.runs, at);
   LabelCensusBuilder builder(std::move(grown));

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "core/harness/claude_code/fixed_texts.h"
 #include "core/scan/line_scanner.h"
 #include "tools/search/search_cover.h"
 
@@ -18,16 +19,17 @@ std::vector<std::string> synthesized_markers(const SearchRequest& req, bool diag
   auto reaches = [&](Label l) { return f.explicitly_reaches(l); };
   // "<command-" stands for both wrapper tags (<command-name>, <command-message>): one marker fewer keeps
   // the default set at six, so a pattern with up to two needles is screened in one finder pass.
-  std::vector<std::string> m = {
-      "<task-notification>", "User has answered your questions", "Your questions have been answered",
-      "The user answered:",  "The user doesn't want to proceed", "<command-"};
+  namespace cc = claude_code_text;
+  std::vector<std::string> m = {std::string(cc::kTaskNotificationOpen), std::string(cc::kAuqAnswerMarkers[0]),
+                                std::string(cc::kAuqAnswerMarkers[1]),  std::string(cc::kAuqAnswerMarkers[2]),
+                                std::string(cc::kRejectionHead),        std::string(cc::kCommandTagPrefix)};
   if (admits(Label::harness_compaction_boundary)) m.push_back("compact_boundary");
   if (reaches(Label::harness_meta_turn_duration)) m.push_back("turn_duration");
   if (reaches(Label::harness_meta_stop_hooks)) m.push_back("stop_hook_summary");
   if (reaches(Label::harness_meta_snapshot)) m.push_back("file-history-");
   if (reaches(Label::harness_meta_away_summary)) m.push_back("away_summary");
   if (reaches(Label::harness_meta_system)) m.push_back("\"subtype\"");
-  if (req.resolve_persisted) m.push_back("persisted-output");
+  if (req.resolve_persisted) m.push_back(std::string(claude_code_text::kPersistedOutputName));
   return m;
 }
 
@@ -271,7 +273,7 @@ bool SearchPrefilter::answers_from_memory(const ScreenFacts& facts) const {
 
 bool SearchPrefilter::covers_this_call(const ScreenFacts& facts) const {
   return facts.rendered && facts.rendered->includes(cover_scope_) &&
-         !(resolve_persisted_ && facts.grams.may_contain("persisted-output"));
+         !(resolve_persisted_ && facts.grams.may_contain(claude_code_text::kPersistedOutputName));
 }
 
 // A rendered cover whose sketch may hold a needle, with its rendered texts kept. A line without a needle

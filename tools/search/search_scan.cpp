@@ -11,6 +11,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/harness/claude_code/claude_code_reader.h"
+#include "core/harness/claude_code/fixed_texts.h"
 #include "tools/search/search_exchange.h"
 #include "tools/search/search_label_census.h"
 #include "tools/search/search_scan.h"
@@ -67,7 +68,7 @@ struct TranscriptScanner {
 
   void maybe_resolve(const TranscriptIdentity& owner, ClassifiedEntry& e, Unit& u, bool* resolved) {
     if (!req.resolve_persisted || !u.is_tool_result) return;
-    if (u.text.find("<persisted-output>") == std::string::npos) return;
+    if (u.text.find(claude_code_text::kPersistedOutputTag) == std::string::npos) return;
     std::string note;
     auto content = resolve_persisted_output(*e.record, u, projects_root, &note);
     if (!content) {
@@ -188,7 +189,7 @@ struct TranscriptScanner {
 
   // A transcript whose label census a server may keep: Claude Code, no sidecar merged into its records.
   bool keeps_census(const Transcript& t, bool sidecar) const {
-    return census_use != nullptr && counts_only && t.harness == kClaudeCodeHarness && !sidecar;
+    return census_use != nullptr && counts_only && t.harness == HarnessId::claude_code && !sidecar;
   }
 
   // How a census's appended lines are read: as the dense load that takes a census reads (its label-candidate

@@ -155,7 +155,7 @@ Envelope run_sessions_digest(const json& args, ToolContext& ctx) {
     run_bytes += bytes;
     Watermark mark = s.current;
     mark.size = r.covered_size;
-    writes.push_back({s.ref, s.transcript.harness, s.transcript.path, mark});
+    writes.push_back({s.ref, std::string(harness_name(s.transcript.harness)), s.transcript.path, mark});
     digested.push_back({{"kind", "session"},
                         {"ref", s.ref},
                         {"digest", std::move(r.session)},

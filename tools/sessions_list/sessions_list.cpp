@@ -19,7 +19,7 @@ EpochMs sessions_list_last_activity(const TriageSession& s) {
 json sessions_list_row(const TriageRun& run, const TriageSession& s) {
   json row = {{"kind", "session"},
               {"ref", s.ref},
-              {"harness", s.transcript.harness},
+              {"harness", std::string(harness_name(s.transcript.harness))},
               {"state", s.state.state},
               {"reason", string_or_null(triage_scrub(run, s.state.reason))},
               {"path", triage_scrub(run, s.transcript.path)}};

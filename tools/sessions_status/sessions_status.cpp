@@ -49,7 +49,7 @@ Envelope run_sessions_status(const json& args, ToolContext& ctx) {
   env.header["policy_file"] = string_or_null(triage_scrub(run, run.policy.file));
   std::map<std::string, std::map<std::string, size_t>> per_harness;
   for (const TriageSession& s : inv.sessions)
-    ++per_harness[s.transcript.harness][s.state.state];
+    ++per_harness[std::string(harness_name(s.transcript.harness))][s.state.state];
   for (const TriageStore& st : inv.stores) {
     json& row = env.add_row("store");
     const json store = triage_store_json(run, st);

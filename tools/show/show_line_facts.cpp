@@ -61,10 +61,8 @@ ReadOptions opener_read_options(const Transcript& t, const CancelToken* cancel) 
 // Numbers the turns of `read`'s records after `out.turns`, closing up the openers an appended resend
 // supersedes, and notes where the read ended.
 void number_turns(const Transcript& t, const ReadResult& read, uint64_t begin, ResumableOpeners& out) {
-  const TranscriptReader& reader = reader_for(t);
   const size_t base = out.turns.records;
-  const AppendedTurns turns =
-      assign_appended_turns(out.turns, read.records, reader.turn_opener(), reader.foreign_lane(t));
+  const AppendedTurns turns = assign_appended_turns(out.turns, read.records, turn_rule_of(t));
   for (const size_t gone : turns.superseded) {
     const auto at = std::find(out.opener_records.begin(), out.opener_records.end(), gone);
     if (at == out.opener_records.end()) continue;
@@ -107,7 +105,7 @@ std::optional<ResumableOpeners> extended_openers(const Transcript& t, const Resu
 
 // Keyed by path: only a harness with a file per transcript (a database holds many sessions under one path).
 ResultMemo* show_memo(const Transcript& t) {
-  return t.harness == kClaudeCodeHarness ? process_result_memo() : nullptr;
+  return t.harness == HarnessId::claude_code ? process_result_memo() : nullptr;
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ static size_t fold_memo_cost(const StatsFold& f) {
 
 std::shared_ptr<const TranscriptTally> remembered_tally(const Transcript& t, const StatsWindow& window,
                                                         const CancelToken* cancel, ResultMemoUse& use) {
-  ResultMemo* memo = t.harness == kClaudeCodeHarness ? process_result_memo() : nullptr;
+  ResultMemo* memo = t.harness == HarnessId::claude_code ? process_result_memo() : nullptr;
   const std::string signature = memo ? tally_signature(t, window) : std::string();
   // An unbounded tally is extended over an append (its fold resumed from where its read ended); any other
   // change, or a bounded window, tallies the transcript afresh.

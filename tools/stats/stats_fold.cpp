@@ -57,7 +57,7 @@ void StatsFold::add(const Record& r, const TurnRule& rule) {
   if (r.type == "user") ++user_records;
   if (is_compact_summary(r)) ++compactions;
   if (r.type == "assistant") fold_assistant(*this, r);
-  if (!(rule.foreign && rule.foreign(r)) && rule.opens(r)) {
+  if (rule.opens_turn(r)) {
     if (r.parent_uuid.empty())
       ++root_openers;
     else

@@ -14,12 +14,6 @@
 
 namespace csift {
 
-// A transcript's turn rule: its harness's opener, and the records of another lane it holds inline.
-struct TurnRule {
-  TurnOpener opens = nullptr;
-  TurnOpener foreign = nullptr;
-};
-
 struct StatsFold {
   uint64_t user_records = 0;
   uint64_t assistant_records = 0;

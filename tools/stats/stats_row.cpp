@@ -46,7 +46,7 @@ void put_figures(json& out, const TranscriptTally& t) {
 json stats_row(const Transcript& t, const TranscriptTally& tally) {
   json row = json::object({{"kind", "session"}});
   row["session_id"] = t.id;
-  row["harness"] = t.harness;
+  row["harness"] = std::string(harness_name(t.harness));
   row["is_subagent"] = t.is_subagent;
   const std::string& parent = t.parent_session_id();
   row["parent_session_id"] = parent.empty() ? json(nullptr) : json(parent);

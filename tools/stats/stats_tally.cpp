@@ -21,7 +21,7 @@ bool stats_wants(std::string_view line, const RawLineProbes& probes) {
 std::vector<bool> turn_admits(const std::vector<Record>& records, const RangeSpec& turn,
                               const TurnRule& rule) {
   std::vector<bool> admit(records.size(), false);
-  const TurnAssignment turns = assign_turns(records, rule.opens, rule.foreign);
+  const TurnAssignment turns = assign_turns(records, rule);
   const auto range = resolve_range(turn, 0, turns.turn_count - 1);
   if (!range) return admit;
   for (size_t i = 0; i < records.size(); ++i) {
@@ -62,10 +62,6 @@ ReadOptions stats_read_options(const Transcript& t, const CancelToken* cancel) {
   // rule need are materialised.
   if (!stats_full_parse()) options.payloads = ReadOptions::Payloads::skip;
   return options;
-}
-
-TurnRule turn_rule_of(const Transcript& t) {
-  return TurnRule{reader_for(t).turn_opener(), reader_for(t).foreign_lane(t)};
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/claude_fields.h"
+#include "core/harness/claude_code/fixed_texts.h"
 #include "core/json/stored_json.h"
 #include "core/record/transcript_reader.h"
 #include "core/regex/regex.h"
@@ -37,9 +38,9 @@ struct Notice {
 
 std::vector<Notice> notices_in(std::string_view text) {
   std::vector<Notice> out;
-  for (size_t at = text.find("<task-notification>"); at != std::string_view::npos;
-       at = text.find("<task-notification>", at + 1)) {
-    const size_t end = text.find("</task-notification>", at);
+  for (size_t at = text.find(claude_code_text::kTaskNotificationOpen); at != std::string_view::npos;
+       at = text.find(claude_code_text::kTaskNotificationOpen, at + 1)) {
+    const size_t end = text.find(claude_code_text::kTaskNotificationClose, at);
     const std::string_view section =
         text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
     Notice n{tag_value(section, "task-id"), tag_value(section, "status"), tag_value(section, "output-file")};

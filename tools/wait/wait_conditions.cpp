@@ -3,6 +3,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/harness/claude_code/claude_fields.h"
+#include "core/harness/claude_code/fixed_texts.h"
 #include "core/json/stored_json.h"
 #include "tools/status/status_join.h"
 
@@ -115,7 +116,7 @@ std::optional<std::string> event_fires(const WaitCondition& c, const Record& r, 
     case ConditionKind::notification:
       if (lane == "main") {
         const std::string text = carrier_text(r);
-        if (text.find("<task-notification>") != std::string::npos && matches(c.re, text))
+        if (text.find(claude_code_text::kTaskNotificationOpen) != std::string::npos && matches(c.re, text))
           return "a task notification on the main lane";
       }
       return std::nullopt;

@@ -1,6 +1,7 @@
-// Internal helpers shared by the classify_*.cpp files: Claude Code's synthesized marker strings, the
-// section scanner for batched <task-notification>/peer-message records, the narration signature decoder
-// and the fabricated renders of the promoted leaves. Not a public interface.
+// Internal helpers shared by the classify_*.cpp files: Claude Code's synthesized marker strings (kept in
+// fixed_texts.h with every other literal Claude Code writes that we match), the section scanner for batched
+// <task-notification>/peer-message records, the narration signature decoder and the fabricated renders of the
+// promoted leaves. Not a public interface.
 #pragma once
 #include <optional>
 #include <string>
@@ -8,49 +9,14 @@
 #include <vector>
 
 #include "core/base/text.h"
+#include "core/harness/claude_code/fixed_texts.h"
 #include "core/record/labels.h"
 #include "core/record/record.h"
 
 namespace csift::detail {
 
-inline constexpr std::string_view kInterruptUser = "[Request interrupted by user]";
-inline constexpr std::string_view kInterruptTool = "[Request interrupted by user for tool use]";
-inline constexpr std::string_view kLocalCommandStdout = "<local-command-stdout>";
-inline constexpr std::string_view kCommandName = "<command-name>";
-inline constexpr std::string_view kCommandMessage = "<command-message>";
-inline constexpr std::string_view kTaskNotificationOpen = "<task-notification>";
-inline constexpr std::string_view kTaskNotificationClose = "</task-notification>";
-inline constexpr std::string_view kTeammateOpen = "<teammate-message";
-inline constexpr std::string_view kTeammateClose = "</teammate-message>";
-inline constexpr std::string_view kAgentMessageOpen = "<agent-message";
-inline constexpr std::string_view kAgentMessageClose = "</agent-message>";
-inline constexpr std::string_view kRejectionMarker = "The user doesn't want to proceed with this tool use";
-inline constexpr std::string_view kRejectionUserSaid = "To tell you how to proceed, the user said:\n";
-inline constexpr std::string_view kToolUseError = "<tool_use_error>";
-inline constexpr std::string_view kBashInput = "<bash-input>";
-inline constexpr std::string_view kBashStdout = "<bash-stdout>";
-inline constexpr std::string_view kBashStderr = "<bash-stderr>";
-inline constexpr std::string_view kAsyncLaunchAck = "Async agent launched successfully";
-inline constexpr std::string_view kContinuation = "Continue from where you left off.";
-inline constexpr std::string_view kWakeupSentinel = "<<autonomous-loop-dynamic>>";
-inline constexpr std::string_view kWakeupLoopCheck = "# Autonomous loop check";
-inline constexpr std::string_view kWakeupTimer = "You're being invoked on a timer";
-inline constexpr std::string_view kStopHookFeedback = "Stop hook feedback:";
-inline constexpr std::string_view kLocalCommandCaveat = "<local-command-caveat>";
-inline constexpr std::string_view kEditRetry = "The last Edit failed because the target file was modified";
-inline constexpr std::string_view kLoopTick = "# Autonomous loop tick";
-inline constexpr std::string_view kAutonomousCheck = "Run the autonomous check";
-inline constexpr std::string_view kImageSource = "[Image: source:";
-inline constexpr std::string_view kElicitationMarker = "elicitation-marker-v1";
-
-// The three synthesized AUQ-answer phrasings (SPEC.md §4, v0.10.1 ⑩b). "The user did not answer the
-// questions." is the unanswered branch and is deliberately absent.
-inline constexpr std::string_view kAuqAnswerMarkers[] = {
-    "User has answered your questions", "Your questions have been answered", "The user answered:"};
-// The three relay preambles Claude Code 2.1.258 puts before a peer message (v0.10.1 ⑩a).
-inline constexpr std::string_view kPeerPreambles[] = {
-    "Another Claude session sent a message:", "Another Claude session sent a message while you were working:",
-    "A peer session sent a message while you were working:"};
+// Claude Code's fixed texts (core/harness/claude_code/fixed_texts.h), by their short names here.
+using namespace claude_code_text;
 
 bool starts_with(std::string_view s, std::string_view p);
 

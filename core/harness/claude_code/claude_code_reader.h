@@ -7,7 +7,7 @@
 
 namespace csift {
 
-inline constexpr std::string_view kClaudeCodeHarness = "claude-code";
+inline constexpr std::string_view kClaudeCodeHarness = harness_name(HarnessId::claude_code);
 
 const TranscriptReader& claude_code_reader();
 

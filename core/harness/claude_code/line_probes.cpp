@@ -206,8 +206,10 @@ bool may_open_turn(std::string_view line) {
   if (!has_key_string_value(line, "type", {"tool_result"})) return true;
   // One multi-needle pass over the (often long) carrier line instead of one scan per marker.
   static const SubstringFinder kCarrierOpeners(
-      {"User has answered your questions", "Your questions have been answered",
-       "The user answered:", "\"answers\"", "\"response\"", "To tell you how to proceed, the user said:"},
+      {std::string(claude_code_text::kAuqAnswerMarkers[0]),
+       std::string(claude_code_text::kAuqAnswerMarkers[1]),
+       std::string(claude_code_text::kAuqAnswerMarkers[2]), "\"answers\"", "\"response\"",
+       std::string(claude_code_text::kRejectionUserSaidHead)},
       false);
   return kCarrierOpeners.contains(line);
 }

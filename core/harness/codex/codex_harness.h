@@ -8,7 +8,7 @@
 
 namespace csift {
 
-inline constexpr std::string_view kCodexHarness = "codex";
+inline constexpr std::string_view kCodexHarness = harness_name(HarnessId::codex);
 
 HarnessEntry codex_harness();
 const TranscriptReader& codex_reader();

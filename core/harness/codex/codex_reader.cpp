@@ -20,7 +20,7 @@ using nlohmann::json;
 
 struct CodexResultStatus {
   bool error = false;
-  std::string status;  // "denied", "interrupted", "error" or "" (ok)
+  CallStatus status = CallStatus::ok;
   std::optional<int64_t> exit_code;
 };
 
@@ -47,7 +47,7 @@ CodexResultStatus codex_output_status(std::string_view text) {
   for (std::string_view d : kDenials) {
     if (has_output ? header.find(d) != std::string_view::npos : text.starts_with(d)) {
       s.error = true;
-      s.status = "denied";
+      s.status = CallStatus::denied;
       return s;
     }
   }
@@ -58,7 +58,7 @@ CodexResultStatus codex_output_status(std::string_view text) {
         header.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
     if (line.starts_with("aborted by user")) {
       s.error = true;
-      s.status = "interrupted";
+      s.status = CallStatus::interrupted;
       return s;
     }
     if (auto n = codex_number_after(line, "Process exited with code ")) s.exit_code = n;
@@ -68,7 +68,7 @@ CodexResultStatus codex_output_status(std::string_view text) {
   }
   if (s.exit_code && *s.exit_code != 0) {
     s.error = true;
-    s.status = "error";
+    s.status = CallStatus::error;
   }
   return s;
 }
@@ -189,7 +189,7 @@ class CodexMapper final : public EntryMapper {
         const json code = legacy["metadata"].value("exit_code", json());
         if (code.is_number_integer()) s.exit_code = code.get<int64_t>();
         s.error = s.exit_code && *s.exit_code != 0;
-        if (s.error) s.status = "error";
+        if (s.error) s.status = CallStatus::error;
       } else {
         s = codex_output_status(text);
       }
@@ -198,7 +198,7 @@ class CodexMapper final : public EntryMapper {
     } else if (out != payload.end() && out->is_object()) {
       text = out->contains("content") && (*out)["content"].is_string() ? entry_string(*out, "content")
                                                                        : codex_dump(*out);
-      if (out->value("success", true) == false) s = {true, "error", std::nullopt};
+      if (out->value("success", true) == false) s = {true, CallStatus::error, std::nullopt};
     }
     as_message(r, "user");
     r.message.blocks.push_back(tool_result_block(id, std::move(text), s.error, s.status, s.exit_code));

@@ -7,7 +7,7 @@
 
 namespace csift {
 
-inline constexpr std::string_view kCopilotHarness = "copilot";
+inline constexpr std::string_view kCopilotHarness = harness_name(HarnessId::copilot);
 
 HarnessEntry copilot_harness();
 const TranscriptReader& copilot_reader();

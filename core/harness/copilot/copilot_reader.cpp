@@ -135,13 +135,14 @@ class CopilotMapper final : public EntryMapper {
     const std::string tool = tool_names_[id];
     if (!exit_code && (tool == "bash" || tool == "powershell" || data.contains("shellExecution")))
       exit_code = closing_exit_code(text);
-    std::string status;
+    CallStatus status = CallStatus::ok;
     if (code == "rejected" || code == "denied")
-      status = "denied";
+      status = CallStatus::denied;
     else if (data.value("success", false) != true || (exit_code && *exit_code != 0))
-      status = "error";
+      status = CallStatus::error;
     make_message(r, "user");
-    r.message.blocks.push_back(tool_result_block(id, std::move(text), !status.empty(), status, exit_code));
+    r.message.blocks.push_back(
+        tool_result_block(id, std::move(text), status != CallStatus::ok, status, exit_code));
   }
 
   void aborted(Record& r) {

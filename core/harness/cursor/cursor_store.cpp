@@ -50,7 +50,7 @@ void cursor_add(CursorStore& out, const std::string& path, const std::string& id
     return;
   }
   CursorSession s;
-  s.transcript.harness = std::string(kCursorHarness);
+  s.transcript.harness = HarnessId::cursor;
   s.transcript.path = path;
   s.conversation_id = id;
   s.transcript.id = std::string(kCursorHarness) + ":" + id;

@@ -16,7 +16,7 @@
 
 namespace csift {
 
-inline constexpr std::string_view kCursorHarness = "cursor";
+inline constexpr std::string_view kCursorHarness = harness_name(HarnessId::cursor);
 
 struct CursorSession {
   // harness "cursor", path = the .jsonl, id = session_id = the ref `cursor:<conversation id>`

@@ -8,7 +8,7 @@
 
 namespace csift {
 
-inline constexpr std::string_view kGeminiCliHarness = "gemini-cli";
+inline constexpr std::string_view kGeminiCliHarness = harness_name(HarnessId::gemini_cli);
 
 HarnessEntry gemini_cli_harness();
 const TranscriptReader& gemini_cli_reader();

@@ -83,17 +83,17 @@ void gemini_tool_call(const json& call, Record& r) {
   if (!call.contains("result") && status != "error" && status != "cancelled") return;  // no result yet
   std::string text = gemini_result_text(call);
   bool error = status == "error";
-  std::string shown = error ? "error" : "";
+  CallStatus shown = error ? CallStatus::error : CallStatus::ok;
   std::optional<int64_t> exit_code;
-  if (status == "cancelled") shown = "interrupted";
+  if (status == "cancelled") shown = CallStatus::interrupted;
   if (text.find("[Operation Cancelled] Reason: User denied execution.") != std::string::npos ||
       text.find("Tool execution denied by policy.") != std::string::npos)
-    shown = "denied";
-  if (name == "run_shell_command" && shown.empty()) {
+    shown = CallStatus::denied;
+  if (name == "run_shell_command" && shown == CallStatus::ok) {
     gemini_shell_trailer(text, error, exit_code);
-    if (error) shown = "error";
+    if (error) shown = CallStatus::error;
   }
-  const bool failed = error || !shown.empty();
+  const bool failed = error || shown != CallStatus::ok;
   r.message.blocks.push_back(tool_result_block(id, std::move(text), failed, shown, exit_code));
 }
 

@@ -72,13 +72,13 @@ void push_tool(Record& r, OpenCodeFields& f, OpenCodeToolOutcome outcome, const 
   use.name = outcome.tool;
   use.input_json = input ? raw(*input) : "";
   r.message.blocks.push_back(std::move(use));
-  if (outcome.status != ToolStatus::pending) {
+  if (outcome.status) {
     Block result;
     result.kind = BlockKind::tool_result;
     result.type = "tool_result";
     result.tool_use_id = outcome.call_id;
     result.content_text = std::move(result_text);
-    result.is_error = outcome.status != ToolStatus::ok;
+    result.is_error = *outcome.status != CallStatus::ok;
     result.has_is_error = true;
     r.message.blocks.push_back(std::move(result));
   }
@@ -86,21 +86,6 @@ void push_tool(Record& r, OpenCodeFields& f, OpenCodeToolOutcome outcome, const 
 }
 
 }  // namespace opencode_detail
-
-const char* tool_status_name(ToolStatus s) {
-  switch (s) {
-    case ToolStatus::ok:
-      return "ok";
-    case ToolStatus::error:
-      return "error";
-    case ToolStatus::denied:
-      return "denied";
-    case ToolStatus::interrupted:
-      return "interrupted";
-    default:
-      return "pending";
-  }
-}
 
 const OpenCodeFields* opencode_fields(const Record& r) {
   return r.harness_fields.get<OpenCodeFields>();

@@ -13,14 +13,11 @@
 
 namespace csift {
 
-enum class ToolStatus { ok, error, denied, interrupted, pending };
-const char* tool_status_name(ToolStatus s);  // "ok", "error", "denied", "interrupted", "pending"
-
 // One tool call of a record, in block order: its id, its tool and how it ended.
 struct OpenCodeToolOutcome {
   std::string call_id;
   std::string tool;
-  ToolStatus status = ToolStatus::pending;
+  std::optional<CallStatus> status;  // nullopt: still running (pending) when the log was written
   std::optional<int64_t> exit_code;  // a shell's exit code when OpenCode recorded one
 };
 

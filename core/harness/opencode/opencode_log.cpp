@@ -141,9 +141,10 @@ OpenCodeLog opencode_read_once(const Transcript& t) {
     return out;
   }
   const bool v2 = check.schema == OpenCodeSchema::v2;
-  if (v2 != (t.harness == kOpenCodeV2Harness)) {
+  if (v2 != (t.harness == HarnessId::opencode_v2)) {
     out.error = t.path + " now holds the " + std::string(v2 ? "OpenCode 2" : "OpenCode 1") +
-                " schema, not the one session " + t.id + " was listed under (" + t.harness + ")";
+                " schema, not the one session " + t.id + " was listed under (" +
+                std::string(harness_name(t.harness)) + ")";
     return out;
   }
   const std::string sid = opencode_session_id(t);

@@ -17,11 +17,11 @@ constexpr std::string_view kDenials[] = {
     "The user dismissed this question",
 };
 
-ToolStatus opencode_error_status(std::string_view error) {
-  if (error.find(kAbortedTool) != std::string_view::npos) return ToolStatus::interrupted;
+CallStatus opencode_error_status(std::string_view error) {
+  if (error.find(kAbortedTool) != std::string_view::npos) return CallStatus::interrupted;
   for (std::string_view d : kDenials)
-    if (error.find(d) != std::string_view::npos) return ToolStatus::denied;
-  return ToolStatus::error;
+    if (error.find(d) != std::string_view::npos) return CallStatus::denied;
+  return CallStatus::error;
 }
 
 // A completed shell call: a non-zero exit is an error with that code; with no exit code, the abort note is an
@@ -31,7 +31,7 @@ void opencode_apply_exit(const json& state, const std::string& output, OpenCodeT
   if (!meta) return;
   if (const auto exit = whole(*meta, "exit")) {
     if (*exit != 0) {
-      out.status = ToolStatus::error;
+      out.status = CallStatus::error;
       out.exit_code = *exit;
     } else {
       out.exit_code = 0;
@@ -41,9 +41,9 @@ void opencode_apply_exit(const json& state, const std::string& output, OpenCodeT
   const json* exit = member(*meta, "exit");
   if (exit && !exit->is_null()) return;
   if (output.find(kShellAborted) != std::string::npos)
-    out.status = ToolStatus::interrupted;
+    out.status = CallStatus::interrupted;
   else if (output.find(kShellTimeout) != std::string::npos)
-    out.status = ToolStatus::error;
+    out.status = CallStatus::error;
 }
 
 }  // namespace
@@ -56,7 +56,7 @@ OpenCodeToolOutcome v1_tool_outcome(const json& part) {
   if (!state) return out;
   const std::string status = str(*state, "status");
   if (status == "completed") {
-    out.status = ToolStatus::ok;
+    out.status = CallStatus::ok;
     opencode_apply_exit(*state, str(*state, "output"), out);
   } else if (status == "error") {
     out.status = opencode_error_status(str(*state, "error"));
@@ -72,16 +72,16 @@ OpenCodeToolOutcome v2_tool_outcome(const json& content) {
   if (!state) return out;
   const std::string status = str(*state, "status");
   if (status == "completed") {
-    out.status = ToolStatus::ok;
+    out.status = CallStatus::ok;
     const json* meta = member(*state, "metadata");
     if (meta) {
       if (const auto exit = whole(*meta, "exit")) {
         out.exit_code = *exit;
-        if (*exit != 0) out.status = ToolStatus::error;
+        if (*exit != 0) out.status = CallStatus::error;
       }
     }
   } else if (status == "error") {
-    out.status = ToolStatus::error;
+    out.status = CallStatus::error;
   }
   return out;
 }

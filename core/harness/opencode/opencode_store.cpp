@@ -89,7 +89,7 @@ DbSession opencode_session_row(const SqlRow& row, std::string_view harness, cons
                                uint64_t size) {
   DbSession s;
   s.session_id = row.text(0);
-  s.transcript.harness = std::string(harness);
+  s.transcript.harness = *harness_id_named(harness);
   s.transcript.path = db_path;
   s.transcript.id = std::string(harness) + ":" + s.session_id;
   s.transcript.session_id = s.transcript.id;
@@ -218,7 +218,7 @@ void list_opencode_v2_store(const std::string& root, std::vector<Transcript>& tr
 }
 
 std::string opencode_session_id(const Transcript& t) {
-  for (std::string_view prefix : {std::string_view(t.harness), kOpenCodeAlias}) {
+  for (std::string_view prefix : {harness_name(t.harness), kOpenCodeAlias}) {
     if (t.id.size() > prefix.size() && t.id.compare(0, prefix.size(), prefix) == 0 &&
         t.id[prefix.size()] == ':')
       return t.id.substr(prefix.size() + 1);

@@ -16,8 +16,8 @@
 
 namespace csift {
 
-inline constexpr std::string_view kOpenCodeV1Harness = "opencode-v1";
-inline constexpr std::string_view kOpenCodeV2Harness = "opencode-v2";
+inline constexpr std::string_view kOpenCodeV1Harness = harness_name(HarnessId::opencode_v1);
+inline constexpr std::string_view kOpenCodeV2Harness = harness_name(HarnessId::opencode_v2);
 // The input alias OpenCode 1's sessions are also named by (`opencode:<id>`).
 inline constexpr std::string_view kOpenCodeAlias = "opencode";
 
