@@ -6,8 +6,8 @@
 #include "core/base/error.h"
 #include "server/cli.h"
 #include "server/cli_model.h"
-#include "tools/common/schema_validator.h"
 #include "tools/common/tool.h"
+#include "tools/dispatch/schema_validator.h"
 
 using namespace csift;
 

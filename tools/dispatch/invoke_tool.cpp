@@ -8,10 +8,10 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
-#include "tools/common/output_scrub.h"
-#include "tools/common/row_window.h"
-#include "tools/common/schema_validator.h"
 #include "tools/common/tool.h"
+#include "tools/dispatch/output_scrub.h"
+#include "tools/dispatch/row_window.h"
+#include "tools/dispatch/schema_validator.h"
 
 namespace csift {
 namespace {
