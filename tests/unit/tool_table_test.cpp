@@ -6,7 +6,7 @@
 #include "core/base/error.h"
 #include "server/cli.h"
 #include "server/cli_model.h"
-#include "tools/common/tool.h"
+#include "tools/dispatch/invoke_tool.h"
 #include "tools/dispatch/schema_validator.h"
 
 using namespace csift;

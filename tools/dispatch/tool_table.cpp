@@ -6,6 +6,7 @@
 
 #include "core/base/error.h"
 #include "tools/common/tool.h"
+#include "tools/dispatch/tool_table.h"
 
 #include "tools/agents/agents.h"
 #include "tools/files/files.h"
@@ -30,7 +31,7 @@ namespace csift {
 const std::vector<std::pair<std::string_view, std::string_view>>& embedded_schemas();
 // The check tool_table() applies to its rows on first use: each needs a name (not "common"), a handler, a
 // text renderer and both schema files; a failure is a ToolError naming what is missing. Declared here, not in
-// tool.h, since only the table and its tests call it.
+// tool_table.h, since only the table and its tests call it.
 void check_tool_table(const std::vector<ToolSpec>& table);
 // A tool schema file with a common file (schemas/common.input.json / common.output.json) merged in, as
 // schemas/README.md says; a redefinition of a common definition is a ToolError naming `file` and the path.
