@@ -4,6 +4,7 @@
 
 #include "core/base/timefmt.h"
 #include "tools/common/classified_transcript.h"
+#include "tools/common/record_render.h"
 #include "tools/common/span_args.h"
 #include "tools/common/text_fields.h"
 

@@ -5,6 +5,7 @@
 
 #include "temp_store.h"
 #include "tools/common/classified_transcript.h"
+#include "tools/common/record_render.h"
 
 namespace spawn_join_unit {
 

@@ -10,10 +10,10 @@
 
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/elicitation_sidecar.h"
+#include "core/harness/claude_code/record_pairing.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
 #include "core/scan/line_scanner.h"
-#include "tools/common/record_render.h"
 
 namespace csift {
 
@@ -52,9 +52,6 @@ struct ClassifiedTranscript {
 // The `L<line>i<n>` ordinal of unit `unit`'s first image: images are numbered from 1 across the record's
 // units in order, so it is 1 plus the images of the units before it.
 int first_image_ordinal(const ClassifiedEntry& e, size_t unit);
-
-// Everything build_hit_json needs for unit `unit` of entry `e` of `ct` (a superseded draft has no turn).
-HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, size_t unit);
 
 // Reads and classifies. `merge_sidecar` applies to top-level sessions only. Throws ToolError(failure) when
 // the file cannot be read.

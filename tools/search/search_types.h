@@ -19,6 +19,7 @@
 #include "core/regex/regex.h"
 #include "core/store/targets.h"
 #include "tools/common/classified_transcript.h"
+#include "tools/common/record_render.h"
 #include "tools/common/span_args.h"
 #include "tools/common/tool.h"
 
