@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "core/base/timefmt.h"
-#include "tools/common/classified_transcript.h"
+#include "core/harness/claude_code/classified_transcript.h"
 #include "tools/common/record_render.h"
 #include "tools/common/span_args.h"
 #include "tools/common/text_fields.h"

@@ -3,8 +3,8 @@
 // launch acknowledgement's toolUseResult.agentId — never `?`.
 #include <doctest/doctest.h>
 
+#include "core/harness/claude_code/classified_transcript.h"
 #include "temp_store.h"
-#include "tools/common/classified_transcript.h"
 #include "tools/common/record_render.h"
 
 namespace spawn_join_unit {

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "core/base/timefmt.h"
+#include "core/harness/claude_code/image_handles.h"
 #include "core/record/labels.h"
-#include "tools/common/image_handles.h"
 #include "tools/common/tool.h"
 
 namespace csift {

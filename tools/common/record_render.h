@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "core/base/envelope.h"
+#include "core/harness/claude_code/classified_transcript.h"
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/record_pairing.h"
 #include "core/record/record.h"
 #include "core/store/store.h"
-#include "tools/common/classified_transcript.h"
 
 namespace csift {
 

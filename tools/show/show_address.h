@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tools/common/classified_transcript.h"
+#include "core/harness/claude_code/classified_transcript.h"
 #include "tools/show/show_request.h"
 
 namespace csift {

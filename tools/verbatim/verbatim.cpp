@@ -5,7 +5,7 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
-#include "tools/common/classified_transcript.h"
+#include "core/harness/claude_code/classified_transcript.h"
 #include "tools/common/record_render.h"
 #include "tools/common/span_args.h"
 #include "tools/verbatim/verbatim_render.h"

@@ -1,4 +1,4 @@
-#include "tools/common/classified_transcript.h"
+#include "core/harness/claude_code/classified_transcript.h"
 
 #include "core/base/error.h"
 #include "core/record/labels.h"
