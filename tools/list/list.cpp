@@ -9,10 +9,10 @@
 
 #include "core/base/error.h"
 #include "core/base/timefmt.h"
+#include "core/cache/result_memo_report.h"
 #include "core/harness/claude_code/clone_lineage.h"
 #include "core/harness/claude_code/session_probe.h"
-#include "tools/common/remembered_probe.h"
-#include "tools/common/result_memo_report.h"
+#include "core/store/remembered_probe.h"
 #include "tools/common/span_args.h"
 #include "tools/common/unread_report.h"
 #include "tools/list/list_row.h"
