@@ -5,7 +5,7 @@
 #include "core/base/timefmt.h"
 #include "core/harness/claude_code/classified_transcript.h"
 #include "tools/common/record_render.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/common/text_fields.h"
 
 namespace common_helpers_unit {

@@ -6,7 +6,7 @@
 #include "core/base/error.h"
 #include "core/base/timefmt.h"
 #include "core/harness/claude_code/image_handles.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/image/image_codec.h"
 #include "tools/image/image_extract.h"
 #include "tools/image/image_payload.h"

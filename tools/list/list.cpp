@@ -13,7 +13,7 @@
 #include "core/harness/claude_code/clone_lineage.h"
 #include "core/harness/claude_code/session_probe.h"
 #include "core/store/remembered_probe.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/common/unread_report.h"
 #include "tools/list/list_row.h"
 #include "tools/list/remembered_list_row.h"

@@ -20,7 +20,7 @@
 #include "core/regex/regex.h"
 #include "core/store/targets.h"
 #include "tools/common/record_render.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/common/tool.h"
 
 namespace csift {

@@ -7,7 +7,7 @@
 #include "core/base/error.h"
 #include "core/harness/claude_code/classified_transcript.h"
 #include "tools/common/record_render.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/verbatim/verbatim_render.h"
 #include "tools/verbatim/verbatim_request.h"
 #include "tools/verbatim/verbatim_select.h"
