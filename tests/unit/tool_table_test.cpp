@@ -153,7 +153,7 @@ TEST_CASE("registered tools serve schemas without x-cli annotations") {
 
 // ------------------------------------------------------------------------------------------ table invariants
 
-// Defined by the generated schemas source and tools/common/tool_table.cpp.
+// Defined by the generated schemas source and tools/dispatch/tool_table.cpp.
 namespace csift {
 const std::vector<std::pair<std::string_view, std::string_view>>& embedded_schemas();
 void check_tool_table(const std::vector<ToolSpec>& table);

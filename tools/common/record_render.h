@@ -1,7 +1,8 @@
-// The per-record rendering pipeline `show` and `search` share (SPEC.md §9.2 hit lines, §4 labels, the seed's
-// §6.10 sidecar rows, the row schemas in schemas/): one classified unit of one record becomes a JSON hit
-// object, and the text forms (record header `<tok>·t<N> <ts>`, hit line ` <glyph> <label>[ <tool>] L<line>
-// <text>`) are rendered FROM that object, so the text and JSON outputs of a tool can never disagree.
+// The per-record rendering pipeline `show` and `search` share, and the tools that quote records reuse
+// (SPEC.md §9.2 hit lines, §4 labels, the seed's §6.10 sidecar rows, the row schemas in schemas/): one
+// classified unit of one record becomes a JSON hit object, and the text forms (record header `<tok>·t<N>
+// <ts>`, hit line ` <glyph> <label>[ <tool>] L<line> <text>`) are rendered FROM that object, so the text and
+// JSON outputs of a tool can never disagree.
 #pragma once
 #include <cstdint>
 #include <optional>

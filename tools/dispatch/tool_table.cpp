@@ -1,6 +1,6 @@
 // The registry: one row per tool, in the order tools/list serves them. A tool is a handler and a text
-// renderer (tools/<name>.h); its schemas are the embedded files schemas/<name>.{input,output}.json with
-// schemas/common.{input,output}.json merged in (schemas/README.md). A tool without both is refused.
+// renderer (tools/<name>/<name>.h); its schemas are the embedded files schemas/<name>.{input,output}.json
+// with schemas/common.{input,output}.json merged in (schemas/README.md). A tool without both is refused.
 #include <map>
 #include <mutex>
 

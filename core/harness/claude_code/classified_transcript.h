@@ -1,7 +1,9 @@
 // One transcript read whole and classified in file order (SPEC.md §4; the sidecar merge of the seed's §6.10):
 // its records, their units, turn assignment, tool pairing, and (for a top-level session) the merged
 // unresolved sidecar records. The model an addressed fetch renders from: every record is parsed, gated leaves
-// included.
+// included. It reads any harness's transcript through the reader seam; it lives with Claude Code's rules
+// because what it applies is theirs (the classifier, the elicitation sidecar, the spawn join), onto which
+// every harness's records are mapped (SPEC.md §1).
 #pragma once
 #include <cstdint>
 #include <functional>
