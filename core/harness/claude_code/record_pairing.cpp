@@ -33,8 +33,10 @@ TranscriptIdentity TranscriptIdentity::of(const Transcript& t) {
   return TranscriptIdentity{t.id, t.is_subagent, t.parent_session_id()};
 }
 
-json TranscriptIdentity::row(const char* kind) const {
-  json out = json::object();
+// csift::json spelled out: in core's a–m unit, classify.cpp's namespace-scope `using namespace detail` also
+// brings detail's `json` (nlohmann::json) into view, and the bare name is ambiguous after it.
+csift::json TranscriptIdentity::row(const char* kind) const {
+  csift::json out = csift::json::object();
   out["kind"] = kind;
   out["session_id"] = id;
   out["is_subagent"] = is_subagent;
