@@ -9,7 +9,7 @@
 #include "core/store/targets.h"
 #include "server/cli_model.h"
 #include "server/tool_listing.h"
-#include "tools/common/tool.h"
+#include "tools/dispatch/invoke_tool.h"
 
 namespace csift {
 namespace {

@@ -5,7 +5,7 @@
 #include "server/cli.h"
 #include "server/cli_model.h"
 #include "server/version.h"
-#include "tools/common/tool.h"
+#include "tools/dispatch/tool_table.h"
 
 namespace csift {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "tools/common/schema_validator.h"
+#include "tools/dispatch/schema_validator.h"
 
 namespace csift {
 namespace {

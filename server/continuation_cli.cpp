@@ -3,8 +3,8 @@
 // `x-cli` annotations.
 #include "server/cli.h"
 #include "server/cli_model.h"
-#include "tools/common/schema_validator.h"
-#include "tools/common/tool.h"
+#include "tools/dispatch/schema_validator.h"
+#include "tools/dispatch/tool_table.h"
 
 namespace csift {
 namespace {

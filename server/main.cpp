@@ -13,7 +13,7 @@
 #include "server/version.h"
 
 #include "server/mcp_entry.h"
-#include "tools/common/tool.h"
+#include "tools/dispatch/tool_table.h"
 
 namespace {
 

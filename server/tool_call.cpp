@@ -3,7 +3,7 @@
 
 #include "server/mcp_server.h"
 #include "server/tool_listing.h"
-#include "tools/common/tool.h"
+#include "tools/dispatch/invoke_tool.h"
 
 namespace csift {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "tools/common/tool.h"
+#include "tools/dispatch/tool_table.h"
 
 namespace csift {
 namespace {

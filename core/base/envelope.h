@@ -27,7 +27,7 @@ struct Envelope {
   bool is_error = false;
   std::vector<MediaAttachment> media;  // only when ToolContext::accepts_media (tools/common/tool.h)
   // Rows after `rows` that the tool makes only when a page shows them (a long listing whose page shows a
-  // few): the pager (tools/common/invoke_tool.cpp) makes the ones a page can hold and counts the rest among
+  // few): the pager (tools/dispatch/invoke_tool.cpp) makes the ones a page can hold and counts the rest among
   // the rows it omits. No other reader of an envelope sees deferred rows: a tool defers only under the pager.
   struct DeferredRows {
     size_t count = 0;                       // rows not made yet

@@ -1,6 +1,7 @@
 #include "core/mutations/bash_mutations.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "core/mutations/bash_commands.h"
@@ -21,6 +22,12 @@ const char* resolution_name(PathResolution r) {
     default:
       return "unresolved";
   }
+}
+
+std::string absolute_target_path(const std::string& path) {
+  if (!path.empty() && path.front() == '/') return normalize_path(path);
+  std::error_code ec;
+  return normalize_path(std::filesystem::absolute(path, ec).string());
 }
 
 std::string normalize_path(const std::string& path) {

@@ -7,7 +7,7 @@
 
 #include "server/cli.h"
 #include "temp_store.h"
-#include "tools/common/tool.h"
+#include "tools/dispatch/invoke_tool.h"
 
 namespace arg_spelling_unit {
 

@@ -6,7 +6,7 @@
 
 #include "core/base/error.h"
 #include "temp_store.h"
-#include "tools/common/tool.h"
+#include "tools/dispatch/tool_table.h"
 
 namespace cli_unit {
 

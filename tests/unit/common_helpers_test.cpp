@@ -3,8 +3,9 @@
 #include <doctest/doctest.h>
 
 #include "core/base/timefmt.h"
-#include "tools/common/classified_transcript.h"
-#include "tools/common/span_args.h"
+#include "core/store/classified_transcript.h"
+#include "tools/common/record_render.h"
+#include "tools/common/scope_args.h"
 #include "tools/common/text_fields.h"
 
 namespace common_helpers_unit {

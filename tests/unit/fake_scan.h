@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-#include "tools/common/classified_transcript.h"
+#include "core/store/classified_transcript.h"
 #include "tools/search/search_types.h"
 
 namespace csift_test {

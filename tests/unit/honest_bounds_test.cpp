@@ -19,7 +19,7 @@
 #include "core/store/targets.h"
 #include "server/worker_pool.h"
 #include "temp_store.h"
-#include "tools/common/row_window.h"
+#include "tools/dispatch/row_window.h"
 #include "tools/search/search_envelope.h"
 #include "tools/search/search_types.h"
 

@@ -2,8 +2,8 @@
 // format's encoder output read back by its decoder with the right dimensions).
 #include <doctest/doctest.h>
 
+#include "core/harness/claude_code/image_handles.h"
 #include "core/harness/claude_code/record_parser.h"
-#include "tools/common/image_handles.h"
 #include "tools/image/base64.h"
 #include "tools/image/image_codec.h"
 

@@ -7,7 +7,7 @@
 #include "server/jsonrpc.h"
 #include "server/mcp_server.h"
 #include "server/tool_listing.h"
-#include "tools/common/tool.h"
+#include "tools/dispatch/tool_table.h"
 
 namespace jsonrpc_unit {
 

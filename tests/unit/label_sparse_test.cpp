@@ -11,11 +11,11 @@
 #include <fstream>
 #include <map>
 
+#include "core/store/classified_transcript.h"
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/record_parser.h"
 #include "tests/unit/corpus_root.h"
-#include "tools/common/classified_transcript.h"
 #include "tools/search/search_prefilter.h"
 
 namespace label_sparse_unit {

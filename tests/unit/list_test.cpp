@@ -5,7 +5,7 @@
 #include "core/harness/claude_code/session_probe.h"
 #include "core/store/clone_lineage.h"
 #include "temp_store.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 
 namespace list_unit {
 

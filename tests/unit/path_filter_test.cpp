@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "core/base/error.h"
-#include "tools/common/path_filter.h"
+#include "tools/files/path_filter.h"
 
 namespace path_filter_unit {
 

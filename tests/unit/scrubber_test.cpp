@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/scrub/scrubber.h"
-#include "tools/common/tool.h"
+#include "tools/dispatch/invoke_tool.h"
 
 namespace scrubber_unit {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/store/targets.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/search/search_prefilter.h"
 #include "tools/search/search_scan.h"
 

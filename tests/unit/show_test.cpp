@@ -6,6 +6,7 @@
 #include "core/base/error.h"
 #include "server/cli.h"
 #include "temp_store.h"
+#include "tools/dispatch/invoke_tool.h"
 #include "tools/show/show.h"
 
 namespace show_unit {

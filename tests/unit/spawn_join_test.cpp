@@ -3,8 +3,9 @@
 // launch acknowledgement's toolUseResult.agentId — never `?`.
 #include <doctest/doctest.h>
 
+#include "core/store/classified_transcript.h"
 #include "temp_store.h"
-#include "tools/common/classified_transcript.h"
+#include "tools/common/record_render.h"
 
 namespace spawn_join_unit {
 

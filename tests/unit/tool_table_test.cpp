@@ -6,8 +6,8 @@
 #include "core/base/error.h"
 #include "server/cli.h"
 #include "server/cli_model.h"
-#include "tools/common/schema_validator.h"
-#include "tools/common/tool.h"
+#include "tools/dispatch/invoke_tool.h"
+#include "tools/dispatch/schema_validator.h"
 
 using namespace csift;
 
@@ -153,7 +153,7 @@ TEST_CASE("registered tools serve schemas without x-cli annotations") {
 
 // ------------------------------------------------------------------------------------------ table invariants
 
-// Defined by the generated schemas source and tools/common/tool_table.cpp.
+// Defined by the generated schemas source and tools/dispatch/tool_table.cpp.
 namespace csift {
 const std::vector<std::pair<std::string_view, std::string_view>>& embedded_schemas();
 void check_tool_table(const std::vector<ToolSpec>& table);

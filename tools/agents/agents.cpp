@@ -9,7 +9,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "tools/agents/agents_rows.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 
 namespace csift {
 namespace {

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "core/base/timefmt.h"
+#include "core/harness/claude_code/image_handles.h"
 #include "core/record/labels.h"
-#include "tools/common/image_handles.h"
 #include "tools/common/tool.h"
 
 namespace csift {
@@ -85,46 +85,6 @@ std::string image_zone(const json& hit) {
 
 }  // namespace
 
-const char* pairing_name(Pairing p) {
-  switch (p) {
-    case Pairing::paired:
-      return "paired";
-    case Pairing::pending:
-      return "pending";
-    case Pairing::orphan:
-      return "orphan";
-    default:
-      return nullptr;
-  }
-}
-
-void PairingIndex::add_record(const Record& r) {
-  for (const auto& b : r.message.blocks) {
-    if (b.kind == BlockKind::tool_use && !b.id.empty()) use_ids_.insert(b.id);
-    if (b.kind == BlockKind::tool_result && !b.tool_use_id.empty()) result_ids_.insert(b.tool_use_id);
-  }
-}
-
-Pairing PairingIndex::of(const Unit& u) const {
-  if (u.tool_use_id.empty()) return Pairing::none;
-  if (u.is_tool_use) return result_ids_.count(u.tool_use_id) ? Pairing::paired : Pairing::pending;
-  if (u.is_tool_result) return use_ids_.count(u.tool_use_id) ? Pairing::paired : Pairing::orphan;
-  return Pairing::none;
-}
-
-TranscriptIdentity TranscriptIdentity::of(const Transcript& t) {
-  return TranscriptIdentity{t.id, t.is_subagent, t.parent_session_id()};
-}
-
-json TranscriptIdentity::row(const char* kind) const {
-  json out = json::object();
-  out["kind"] = kind;
-  out["session_id"] = id;
-  out["is_subagent"] = is_subagent;
-  out["parent_session_id"] = parent_session_id;
-  return out;
-}
-
 Excerpt apply_excerpt(std::string_view text, const ExcerptPolicy& policy) {
   if (policy.full || utf8_length(text) <= policy.width) return Excerpt{std::string(text), false};
   const size_t match_begin = snap_to_char_start(text, policy.match_begin);
@@ -150,6 +110,19 @@ Excerpt apply_excerpt(std::string_view text, const ExcerptPolicy& policy) {
   if (end < text.size())
     out += std::string(kEllipsis) + " (+" + std::to_string(utf8_length(text.substr(end))) + " chars)";
   return Excerpt{std::move(out), true};
+}
+
+HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, size_t unit) {
+  HitInput in;
+  in.record = e.record;
+  in.unit = &e.units[unit];
+  in.owner = &ct.owner;
+  in.turn_index = e.superseded_draft ? -1 : e.turn_index;
+  in.superseded_draft = e.superseded_draft;
+  in.pairing = ct.pairing_of(e, e.units[unit]);
+  in.source = e.source;
+  in.first_image_ordinal = first_image_ordinal(e, unit);
+  return in;
 }
 
 json refetch_call(const std::string& transcript_id, uint64_t line) {

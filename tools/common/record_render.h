@@ -1,7 +1,8 @@
-// The per-record rendering pipeline `show` and `search` share (SPEC.md §9.2 hit lines, §4 labels, the seed's
-// §6.10 sidecar rows, the row schemas in schemas/): one classified unit of one record becomes a JSON hit
-// object, and the text forms (record header `<tok>·t<N> <ts>`, hit line ` <glyph> <label>[ <tool>] L<line>
-// <text>`) are rendered FROM that object, so the text and JSON outputs of a tool can never disagree.
+// The per-record rendering pipeline `show` and `search` share, and the tools that quote records reuse
+// (SPEC.md §9.2 hit lines, §4 labels, the seed's §6.10 sidecar rows, the row schemas in schemas/): one
+// classified unit of one record becomes a JSON hit object, and the text forms (record header `<tok>·t<N>
+// <ts>`, hit line ` <glyph> <label>[ <tool>] L<line> <text>`) are rendered FROM that object, so the text and
+// JSON outputs of a tool can never disagree.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -12,41 +13,13 @@
 #include <vector>
 
 #include "core/base/envelope.h"
+#include "core/store/classified_transcript.h"
 #include "core/harness/claude_code/classify.h"
+#include "core/store/record_pairing.h"
 #include "core/record/record.h"
 #include "core/store/store.h"
 
 namespace csift {
-
-// The closed `pairing` enum of a tool hit (schemas/search.output.json); `none` renders as JSON null (a
-// non-tool unit).
-enum class Pairing { none, paired, pending, orphan };
-const char* pairing_name(Pairing p);  // nullptr for none
-
-// tool_use id <-> tool_result tool_use_id across one transcript (plus its merged sidecar records).
-class PairingIndex {
- public:
-  void add_record(const Record& r);
-  // A tool_use unit is paired or pending, a tool_result unit paired or orphan; any other unit is none.
-  Pairing of(const Unit& u) const;
-
- private:
-  std::unordered_set<std::string> use_ids_;
-  std::unordered_set<std::string> result_ids_;
-};
-
-// Where a rendered record came from: a physical transcript line, or the elicitation sidecar (no line).
-enum class RecordSource { transcript, elicitation_sidecar };
-
-// The transcript that OWNS a record (the id trio of every row, and the target of a refetch).
-struct TranscriptIdentity {
-  std::string id;  // session uuid, or agent id
-  bool is_subagent = false;
-  std::string parent_session_id;  // the owning top-level session (the id itself for a session)
-  static TranscriptIdentity of(const Transcript& t);
-  // A new row of `kind` that starts with this id trio: every row a transcript owns opens this way.
-  json row(const char* kind) const;
-};
 
 // How much of a unit's text a hit carries: all of it, or a window of ~`width` code points centred on a match
 // (byte span [match_begin, match_end) of the unit text), cut with explicit `… (+N chars)` markers.
@@ -86,6 +59,9 @@ struct HitJsonOptions {
 
 // The JSON hit/record object (fields as in schemas/show.output.json; absent values are null, never omitted).
 json build_hit_json(const HitInput& in, const ExcerptPolicy& policy, const HitJsonOptions& options = {});
+
+// Everything build_hit_json needs for unit `unit` of entry `e` of `ct` (a superseded draft has no turn).
+HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, size_t unit);
 
 // The show call for line N of the transcript that owns it, as data: {"tool": "show", "arguments": {...}}.
 json refetch_call(const std::string& transcript_id, uint64_t line);

@@ -8,9 +8,9 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
-#include "tools/common/path_filter.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/files/files_rows.h"
+#include "tools/files/path_filter.h"
 
 namespace csift {
 namespace {

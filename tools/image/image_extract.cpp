@@ -5,7 +5,7 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
-#include "tools/common/image_handles.h"
+#include "core/harness/claude_code/image_handles.h"
 #include "tools/common/record_render.h"
 #include "tools/image/image_codec.h"
 #include "tools/image/image_payload.h"

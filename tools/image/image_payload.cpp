@@ -4,9 +4,9 @@
 
 #include "core/base/envelope.h"
 #include "core/base/error.h"
+#include "core/harness/claude_code/image_handles.h"
 #include "core/json/json_text_repair.h"
 #include "core/scan/line_fetch.h"
-#include "tools/common/image_handles.h"
 #include "tools/image/base64.h"
 
 namespace csift {

@@ -4,10 +4,10 @@
 #include <tuple>
 
 #include "core/base/envelope.h"
+#include "core/harness/claude_code/image_handles.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
 #include "core/scan/substring_finder.h"
-#include "tools/common/image_handles.h"
 
 namespace csift {
 namespace {

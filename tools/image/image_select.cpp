@@ -6,7 +6,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/base/timefmt.h"
-#include "tools/common/image_handles.h"
+#include "core/harness/claude_code/image_handles.h"
 
 namespace csift {
 namespace {

@@ -8,9 +8,8 @@
 #include "core/base/error.h"
 #include "core/mutations/bash_mutations.h"
 #include "tools/common/record_render.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/plan/plan_binding.h"
-#include "tools/recover/recover_request.h"
 
 namespace csift {
 namespace {

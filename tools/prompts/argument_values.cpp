@@ -4,6 +4,7 @@
 
 #include "core/record/labels.h"
 #include "core/store/targets.h"
+#include "tools/dispatch/invoke_tool.h"
 
 namespace csift {
 

@@ -4,7 +4,7 @@
 #include "core/base/error.h"
 #include "core/mutations/bash_mutations.h"
 #include "tools/common/record_render.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/plan/plan_binding.h"
 #include "tools/recover/recover_output.h"
 #include "tools/recover/recover_rows.h"

@@ -5,6 +5,7 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/mutations/bash_mutations.h"
 #include "tools/recover/recover_rows.h"
 
 namespace csift {

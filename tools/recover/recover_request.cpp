@@ -1,7 +1,5 @@
 #include "tools/recover/recover_request.h"
 
-#include <filesystem>
-
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/mutations/bash_mutations.h"
@@ -82,12 +80,6 @@ RecoverCutoff parse_cutoff(const std::string& text) {
     c.value = parse_when(text, now_ms(), arg_ref("at"));
   }
   return c;
-}
-
-std::string absolute_target_path(const std::string& path) {
-  if (!path.empty() && path.front() == '/') return normalize_path(path);
-  std::error_code ec;
-  return normalize_path(std::filesystem::absolute(path, ec).string());
 }
 
 RecoverRequest parse_recover_request(const json& args) {

@@ -7,7 +7,7 @@
 
 #include "core/base/envelope.h"
 #include "core/base/timefmt.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 
 namespace csift {
 
@@ -34,7 +34,5 @@ struct RecoverRequest {
 
 RecoverRequest parse_recover_request(const json& args);
 RecoverCutoff parse_cutoff(const std::string& text);
-// An absolute, lexically normalised spelling of a path the caller named (relative: to the process cwd).
-std::string absolute_target_path(const std::string& path);
 
 }  // namespace csift

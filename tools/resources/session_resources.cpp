@@ -2,6 +2,7 @@
 
 #include "core/base/error.h"
 #include "core/store/targets.h"
+#include "tools/dispatch/invoke_tool.h"
 
 namespace csift {
 namespace {

@@ -6,9 +6,9 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/cache/result_memo_report.h"
 #include "core/cache/scan_memo.h"
-#include "tools/common/result_memo_report.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/common/unread_report.h"
 #include "tools/search/search_envelope.h"
 

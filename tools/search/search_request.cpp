@@ -7,7 +7,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/store/store.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/search/search_types.h"
 
 namespace csift {

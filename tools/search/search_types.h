@@ -15,11 +15,12 @@
 #include "core/base/envelope.h"
 #include "core/base/timefmt.h"
 #include "core/cache/result_memo.h"
+#include "core/store/classified_transcript.h"
 #include "core/record/labels.h"
 #include "core/regex/regex.h"
 #include "core/store/targets.h"
-#include "tools/common/classified_transcript.h"
-#include "tools/common/span_args.h"
+#include "tools/common/record_render.h"
+#include "tools/common/scope_args.h"
 #include "tools/common/tool.h"
 
 namespace csift {

@@ -6,7 +6,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/triage/session_digest.h"
-#include "tools/common/triage_run.h"
+#include "tools/triage/triage_run.h"
 
 namespace csift {
 

@@ -4,7 +4,7 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/timefmt.h"
-#include "tools/common/triage_run.h"
+#include "tools/triage/triage_run.h"
 
 namespace csift {
 namespace {

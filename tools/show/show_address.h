@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tools/common/classified_transcript.h"
+#include "core/store/classified_transcript.h"
 #include "tools/show/show_request.h"
 
 namespace csift {

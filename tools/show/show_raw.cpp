@@ -2,8 +2,8 @@
 // hatch for everything csift does not render). Reads the transcript only (no sidecar merge); caps by line.
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/cache/result_memo_report.h"
 #include "core/record/transcript_reader.h"
-#include "tools/common/result_memo_report.h"
 #include "tools/show/show_address.h"
 #include "tools/show/show_line_facts.h"
 #include "tools/show/show_modes.h"

@@ -1,4 +1,5 @@
 // show's rendered fetch: every addressed record FULL, one row per unit, under the keep-first flood guard.
+#include "tools/common/record_render.h"
 #include "tools/show/show_address.h"
 #include "tools/show/show_modes.h"
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <string_view>
 
-#include "tools/common/json_held_bytes.h"
+#include "core/cache/json_held_bytes.h"
 #include "tools/stats/remembered_stats_row.h"
 #include "tools/stats/shared_records.h"
 #include "tools/stats/stats_row.h"

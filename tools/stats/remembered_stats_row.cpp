@@ -1,7 +1,7 @@
 #include "tools/stats/remembered_stats_row.h"
 
+#include "core/cache/derived_row_memo.h"
 #include "core/harness/claude_code/claude_code_reader.h"
-#include "tools/common/derived_row_memo.h"
 
 namespace csift {
 

@@ -8,10 +8,10 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/cache/result_memo_report.h"
 #include "core/harness/claude_code/session_probe.h"
-#include "tools/common/remembered_probe.h"
-#include "tools/common/result_memo_report.h"
-#include "tools/common/span_args.h"
+#include "core/store/remembered_probe.h"
+#include "tools/common/scope_args.h"
 #include "tools/common/unread_report.h"
 #include "tools/stats/remembered_scope_figures.h"
 #include "tools/stats/remembered_tally.h"

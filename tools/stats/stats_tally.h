@@ -10,7 +10,7 @@
 #include "core/base/timefmt.h"
 #include "core/scan/line_scanner.h"
 #include "core/store/store.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/stats/token_ledger.h"
 
 namespace csift {

@@ -3,7 +3,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/store/targets.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 
 namespace csift {
 namespace {

@@ -5,9 +5,9 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
-#include "tools/common/classified_transcript.h"
+#include "core/store/classified_transcript.h"
 #include "tools/common/record_render.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/verbatim/verbatim_render.h"
 #include "tools/verbatim/verbatim_request.h"
 #include "tools/verbatim/verbatim_select.h"

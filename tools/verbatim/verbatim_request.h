@@ -8,7 +8,7 @@
 
 #include "core/base/envelope.h"
 #include "core/base/timefmt.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 
 namespace csift {
 

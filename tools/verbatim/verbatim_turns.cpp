@@ -4,7 +4,7 @@
 #include <map>
 
 #include "core/harness/claude_code/claude_fields.h"
-#include "tools/common/image_handles.h"
+#include "core/harness/claude_code/image_handles.h"
 
 namespace csift {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/common/classified_transcript.h"
+#include "core/store/classified_transcript.h"
 
 namespace csift {
 

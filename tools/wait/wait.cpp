@@ -9,7 +9,7 @@
 #include "core/base/error.h"
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/claude_fields.h"
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 #include "tools/status/status.h"
 #include "tools/wait/file_watch.h"
 #include "tools/wait/wait_conditions.h"

@@ -1,6 +1,7 @@
 // The head/tail identity probe through a server's result memo (core/cache/result_memo.h): `list` and the
 // capped `stats` selection probe every transcript in scope, and a Claude Code probe is a function of the
-// file's bytes alone, so a warm server answers an unchanged file's probe from memory.
+// file's bytes alone, so a warm server answers an unchanged file's probe from memory. In core/store, not
+// core/cache: it needs the Claude Code probe and reader, which sit above the cache.
 #pragma once
 #include <memory>
 

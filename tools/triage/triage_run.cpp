@@ -1,4 +1,4 @@
-#include "tools/common/triage_run.h"
+#include "tools/triage/triage_run.h"
 
 #include <set>
 

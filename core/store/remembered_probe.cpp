@@ -1,4 +1,4 @@
-#include "tools/common/remembered_probe.h"
+#include "core/store/remembered_probe.h"
 
 #include "core/harness/claude_code/claude_code_reader.h"
 #include "core/harness/read_probe.h"

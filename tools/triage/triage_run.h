@@ -1,5 +1,7 @@
 // What the four sessions_* tools share: the state database, the collection policy, the harness selection and
-// the scrubber, opened once per call; the inventory of sessions; refs as the tools take them.
+// the scrubber, opened once per call; the inventory of sessions; refs as the tools take them. It reads the
+// tools' arguments and ToolContext, so it stays in tools/, in this family folder, not among what every tool
+// shares (tools/common/).
 #pragma once
 #include <memory>
 #include <string>

@@ -1,4 +1,4 @@
-#include "tools/common/path_filter.h"
+#include "tools/files/path_filter.h"
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"

@@ -1,7 +1,9 @@
 // One transcript read whole and classified in file order (SPEC.md §4; the sidecar merge of the seed's §6.10):
 // its records, their units, turn assignment, tool pairing, and (for a top-level session) the merged
 // unresolved sidecar records. The model an addressed fetch renders from: every record is parsed, gated leaves
-// included.
+// included. It reads any harness's transcript through the reader seam and applies Claude Code's rules, onto
+// which every harness's records are mapped (SPEC.md §1); it sits in the store area because two of those rules
+// look at the files around the transcript (the elicitation sidecar, the spawn join's subagent listing).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -13,7 +15,7 @@
 #include "core/record/turns.h"
 #include "core/scan/line_scanner.h"
 #include "core/store/elicitation_sidecar.h"
-#include "tools/common/record_render.h"
+#include "core/store/record_pairing.h"
 
 namespace csift {
 
@@ -52,9 +54,6 @@ struct ClassifiedTranscript {
 // The `L<line>i<n>` ordinal of unit `unit`'s first image: images are numbered from 1 across the record's
 // units in order, so it is 1 plus the images of the units before it.
 int first_image_ordinal(const ClassifiedEntry& e, size_t unit);
-
-// Everything build_hit_json needs for unit `unit` of entry `e` of `ct` (a superseded draft has no turn).
-HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, size_t unit);
 
 // Reads and classifies. `merge_sidecar` applies to top-level sessions only. Throws ToolError(failure) when
 // the file cannot be read.

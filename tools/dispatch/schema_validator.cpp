@@ -1,4 +1,4 @@
-#include "tools/common/schema_validator.h"
+#include "tools/dispatch/schema_validator.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // The dispatcher's scrub pass: one walk of the envelope's JSON, skipping the follow-up calls it carries.
-#include "tools/common/output_scrub.h"
+#include "tools/dispatch/output_scrub.h"
 
 #include "core/base/arg_ref.h"
 #include "core/scrub/scrubber.h"

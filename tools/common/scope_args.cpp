@@ -1,4 +1,4 @@
-#include "tools/common/span_args.h"
+#include "tools/common/scope_args.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "tools/common/image_handles.h"
+#include "core/harness/claude_code/image_handles.h"
 
 #include "core/harness/claude_code/claude_fields.h"
 

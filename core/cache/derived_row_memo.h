@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "core/base/envelope.h"
+#include "core/cache/json_held_bytes.h"
 #include "core/cache/result_memo.h"
-#include "tools/common/json_held_bytes.h"
 
 namespace csift {
 

@@ -1,11 +1,12 @@
 // The registry: one row per tool, in the order tools/list serves them. A tool is a handler and a text
-// renderer (tools/<name>.h); its schemas are the embedded files schemas/<name>.{input,output}.json with
-// schemas/common.{input,output}.json merged in (schemas/README.md). A tool without both is refused.
+// renderer (tools/<name>/<name>.h); its schemas are the embedded files schemas/<name>.{input,output}.json
+// with schemas/common.{input,output}.json merged in (schemas/README.md). A tool without both is refused.
 #include <map>
 #include <mutex>
 
 #include "core/base/error.h"
 #include "tools/common/tool.h"
+#include "tools/dispatch/tool_table.h"
 
 #include "tools/agents/agents.h"
 #include "tools/files/files.h"
@@ -30,7 +31,7 @@ namespace csift {
 const std::vector<std::pair<std::string_view, std::string_view>>& embedded_schemas();
 // The check tool_table() applies to its rows on first use: each needs a name (not "common"), a handler, a
 // text renderer and both schema files; a failure is a ToolError naming what is missing. Declared here, not in
-// tool.h, since only the table and its tests call it.
+// tool_table.h, since only the table and its tests call it.
 void check_tool_table(const std::vector<ToolSpec>& table);
 // A tool schema file with a common file (schemas/common.input.json / common.output.json) merged in, as
 // schemas/README.md says; a redefinition of a common definition is a ToolError naming `file` and the path.
@@ -38,28 +39,43 @@ json merge_common_schema(json tool_schema, const json& common, std::string_view 
 
 namespace {
 
+// One row per tool; a row spells only what differs from ToolSpec's defaults (read-only, not blocking, served
+// over every transport).
 std::vector<ToolSpec> build_table() {
-  std::vector<ToolSpec> table;
-  table.push_back({"list", &run_list, &render_list_text, true});
-  table.push_back({"search", &run_search, &render_search_text, true});
-  table.push_back({"show", &run_show, &render_show_text, true});
-  table.push_back({"stats", &run_stats, &render_stats_text, true});
-  table.push_back({"whoami", &run_whoami, &render_whoami_text, true});
-  table.push_back({"agents", &run_agents, &render_agents_text, true});
-  table.push_back({"files", &run_files, &render_files_text, true});
-  table.push_back({"verbatim", &run_verbatim, &render_verbatim_text, true});
-  table.push_back({"recover", &run_recover, &render_recover_text, true});
-  table.push_back({"plan", &run_plan, &render_plan_text, true});
-  table.push_back({"image", &run_image, &render_image_text, true});
-  table.push_back({"status", &run_status, &render_status_text, true});
-  table.push_back({"wait", &run_wait, &render_wait_text, true, true});
-  table.push_back({"sessions_list", &run_sessions_list, &render_sessions_list_text, true, false, true});
-  table.push_back(
-      {"sessions_digest", &run_sessions_digest, &render_sessions_digest_text, false, false, true});
-  table.push_back({"sessions_mark", &run_sessions_mark, &render_sessions_mark_text, false, false, true});
-  table.push_back(
-      {"sessions_status", &run_sessions_status, &render_sessions_status_text, false, false, true});
-  return table;
+  return {
+      {.name = "list", .run = &run_list, .render_text = &render_list_text},
+      {.name = "search", .run = &run_search, .render_text = &render_search_text},
+      {.name = "show", .run = &run_show, .render_text = &render_show_text},
+      {.name = "stats", .run = &run_stats, .render_text = &render_stats_text},
+      {.name = "whoami", .run = &run_whoami, .render_text = &render_whoami_text},
+      {.name = "agents", .run = &run_agents, .render_text = &render_agents_text},
+      {.name = "files", .run = &run_files, .render_text = &render_files_text},
+      {.name = "verbatim", .run = &run_verbatim, .render_text = &render_verbatim_text},
+      {.name = "recover", .run = &run_recover, .render_text = &render_recover_text},
+      {.name = "plan", .run = &run_plan, .render_text = &render_plan_text},
+      {.name = "image", .run = &run_image, .render_text = &render_image_text},
+      {.name = "status", .run = &run_status, .render_text = &render_status_text},
+      {.name = "wait", .run = &run_wait, .render_text = &render_wait_text, .blocks = true},
+      {.name = "sessions_list",
+       .run = &run_sessions_list,
+       .render_text = &render_sessions_list_text,
+       .local_only = true},
+      {.name = "sessions_digest",
+       .run = &run_sessions_digest,
+       .render_text = &render_sessions_digest_text,
+       .read_only = false,
+       .local_only = true},
+      {.name = "sessions_mark",
+       .run = &run_sessions_mark,
+       .render_text = &render_sessions_mark_text,
+       .read_only = false,
+       .local_only = true},
+      {.name = "sessions_status",
+       .run = &run_sessions_status,
+       .render_text = &render_sessions_status_text,
+       .read_only = false,
+       .local_only = true},
+  };
 }
 
 // Every embedded schema file, parsed once, keyed by file name ("list.input.json").

@@ -1,4 +1,4 @@
-#include "tools/common/row_window.h"
+#include "tools/dispatch/row_window.h"
 
 namespace csift {
 

@@ -1,6 +1,7 @@
 // The images one record carries, in `L<line>i<n>` order, with the `#N` handle Claude Code showed the model
 // for each (the `[Image #N]` paste markers, SPEC.md §9.9). Shared by image (its listing), search and show
-// (the hit suffix `[2 image(s): #3, #4]`) and verbatim (under a restored user turn).
+// (the hit suffix `[2 image(s): #3, #4]`) and verbatim (under a restored user turn). Here with Claude Code's
+// rules: the markers and the imagePasteIds fallback are Claude Code's.
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,7 @@
-// Argument handling shared by the spanning tools list and stats: the scope (positional targets,
-// `sessions_from`, `no_subagents`, `claude_home`), the --since/--until window, and the row cap that keeps
-// the N most recently active sessions.
+// Argument handling shared by the tools that read a scope of transcripts (list, stats, search, agents, files,
+// image, plan, recover, verbatim; show, status and wait use its list arguments): the scope itself (positional
+// targets, `sessions_from`, `no_subagents`, `claude_home`) and the header and summary that echo it, the
+// since/until window, and the row cap of list and stats that keeps the N most recently active sessions.
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -8,10 +8,12 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
-#include "tools/common/output_scrub.h"
-#include "tools/common/row_window.h"
-#include "tools/common/schema_validator.h"
 #include "tools/common/tool.h"
+#include "tools/dispatch/invoke_tool.h"
+#include "tools/dispatch/output_scrub.h"
+#include "tools/dispatch/row_window.h"
+#include "tools/dispatch/schema_validator.h"
+#include "tools/dispatch/tool_table.h"
 
 namespace csift {
 namespace {
@@ -191,16 +193,6 @@ void apply_char_budget(Envelope& env, const Budget& budget) {
   budget.cut_in_place(env, fits);
 }
 
-// `args` with the carried arguments it lacks (a follow-up names its own store only when it chose one).
-json with_carried(const json& args, const json& carried) {
-  if (!args.is_object() || carried.empty()) return args;
-  json out = args;
-  for (const auto& [key, value] : carried.items()) {
-    if (!out.contains(key)) out[key] = value;
-  }
-  return out;
-}
-
 // The claude_home a follow-up must repeat: the one in force when the call named a store other than the
 // default its follow-ups would otherwise read.
 json carried_args_of(const json& args, const Environment& env) {
@@ -333,25 +325,6 @@ void apply_row_window(Envelope& env, const Budget& budget, int64_t char_offset) 
 }
 
 }  // namespace
-
-std::string ToolContext::call_text(std::string_view tool, const json& args) const {
-  const json full = with_carried(args, carried_args);
-  if (spell_call) return spell_call(tool, full);
-  return std::string(tool) + " " + dump_json(full);
-}
-
-std::string ToolContext::arg_text(std::string_view tool, std::string_view property, bool prefer_short) const {
-  if (spell_arg) return spell_arg(tool, property, prefer_short);
-  return std::string(property);
-}
-
-json follow_up_call(std::string_view tool, json arguments) {
-  return json{{"tool", std::string(tool)}, {"arguments", std::move(arguments)}};
-}
-
-std::string follow_up_text(const json& call, const ToolContext& ctx) {
-  return ctx.call_text(call.value("tool", ""), call.value("arguments", json::object()));
-}
 
 void spell_messages(Envelope& env, std::string_view tool, const ToolContext& ctx) {
   const MessageSpeller spell{

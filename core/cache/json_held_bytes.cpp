@@ -1,4 +1,4 @@
-#include "tools/common/json_held_bytes.h"
+#include "core/cache/json_held_bytes.h"
 
 #include "core/cache/result_memo.h"
 

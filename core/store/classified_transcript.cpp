@@ -1,4 +1,4 @@
-#include "tools/common/classified_transcript.h"
+#include "core/store/classified_transcript.h"
 
 #include "core/base/error.h"
 #include "core/record/labels.h"
@@ -28,19 +28,6 @@ int first_image_ordinal(const ClassifiedEntry& e, size_t unit) {
   for (size_t k = 0; k < unit && k < e.units.size(); ++k)
     ordinal += e.units[k].images;
   return ordinal;
-}
-
-HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, size_t unit) {
-  HitInput in;
-  in.record = e.record;
-  in.unit = &e.units[unit];
-  in.owner = &ct.owner;
-  in.turn_index = e.superseded_draft ? -1 : e.turn_index;
-  in.superseded_draft = e.superseded_draft;
-  in.pairing = ct.pairing_of(e, e.units[unit]);
-  in.source = e.source;
-  in.first_image_ordinal = first_image_ordinal(e, unit);
-  return in;
 }
 
 ClassifiedEntry classify_entry(const Record& r, ClassifyContext& ctx, const TurnAssignment& turns, size_t i) {

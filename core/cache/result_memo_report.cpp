@@ -1,4 +1,4 @@
-#include "tools/common/result_memo_report.h"
+#include "core/cache/result_memo_report.h"
 
 namespace csift {
 
