@@ -28,6 +28,13 @@ struct StoreListing {
   std::vector<StoreProblem> problems;
 };
 
+// What a harness's store keeps about a session outside its records — a file beside the log, or the log's
+// first line read alone — as far as it names the working directory before the log is read.
+struct SessionMeta {
+  std::string cwd;          // the absolute working directory named ("" when none is)
+  bool unreadable = false;  // the harness keeps such metadata and it could not be read
+};
+
 struct HarnessEntry {
   std::string_view name;                  // "codex"; a ref is `<name>:<session id>`
   std::vector<std::string_view> aliases;  // other names a ref or the harness argument may use
@@ -40,6 +47,10 @@ struct HarnessEntry {
   // What the harness's log does not record that answers about Claude Code sessions carry (said in a note
   // whenever the scope holds its sessions, so an absent figure is not read as a zero).
   std::string_view not_recorded = {};
+  // The one reader of a listed session's store metadata: what discovery's reader and triage's policy gate
+  // both take the working directory from. nullptr when the store keeps none apart from the log (Claude
+  // Code's encoded project directory is the target grammar's; OpenCode's and Cursor's listings carry none).
+  SessionMeta (*session_meta)(const Transcript& t) = nullptr;
 };
 
 // Every harness, Claude Code first.

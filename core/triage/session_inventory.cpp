@@ -3,9 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/record/transcript_reader.h"
@@ -14,79 +12,8 @@
 namespace csift {
 namespace {
 
-constexpr uint64_t kCodexMetaMax = 1 << 20;
-constexpr uint64_t kCopilotWorkspaceMax = 64 * 1024;
-constexpr uint64_t kGeminiRootMax = 4 * 1024;
-
-std::string inventory_dirname(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
 bool inventory_absolute(const std::string& p) {
   return !p.empty() && p[0] == '/';
-}
-
-// A small regular file's text, or nullopt (missing, not regular, larger than `max`).
-std::optional<std::string> small_regular_file(const std::string& path, uint64_t max) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || static_cast<uint64_t>(st.st_size) > max)
-    return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::string inventory_trim(std::string s) {
-  const auto not_space = [](unsigned char c) { return !std::isspace(c); };
-  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
-  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
-  return s;
-}
-
-std::string codex_meta_cwd(const std::string& path, bool& unreadable) {
-  std::ifstream in(path, std::ios::binary);
-  std::string line;
-  char c = 0;
-  while (in.get(c) && c != '\n' && line.size() <= kCodexMetaMax)
-    line.push_back(c);
-  if (c != '\n' || line.size() > kCodexMetaMax) {
-    unreadable = true;
-    return "";
-  }
-  const auto doc = nlohmann::json::parse(line, nullptr, false);
-  if (!doc.is_object() || doc.value("type", "") != "session_meta" || !doc.contains("payload") ||
-      !doc["payload"].is_object()) {
-    unreadable = true;
-    return "";
-  }
-  const auto& payload = doc["payload"];
-  return payload.contains("cwd") && payload["cwd"].is_string() ? payload["cwd"].get<std::string>() : "";
-}
-
-std::string copilot_workspace_cwd(const std::string& path) {
-  const auto text = small_regular_file(inventory_dirname(path) + "/workspace.yaml", kCopilotWorkspaceMax);
-  if (!text) return "";
-  size_t at = 0;
-  while (at < text->size()) {
-    size_t end = text->find('\n', at);
-    if (end == std::string::npos) end = text->size();
-    const std::string line = text->substr(at, end - at);
-    if (line.rfind("cwd:", 0) == 0) {
-      std::string v = inventory_trim(line.substr(4));
-      if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front())
-        v = v.substr(1, v.size() - 2);
-      return v;
-    }
-    at = end + 1;
-  }
-  return "";
-}
-
-std::string gemini_project_root(const std::string& path) {
-  const std::string project = inventory_dirname(inventory_dirname(path));
-  const auto text = small_regular_file(project + "/.project_root", kGeminiRootMax);
-  return text ? inventory_trim(*text) : "";
 }
 
 // Reads the log: its recorded working directories, entry times and counts, over complete lines only.
@@ -196,10 +123,11 @@ void list_claude_store(const Environment& env, TriageStore& store, std::vector<T
 }  // namespace
 
 std::string pre_open_directory(const Transcript& t, bool& unreadable_meta) {
-  if (t.harness == "codex") return codex_meta_cwd(t.path, unreadable_meta);
-  if (t.harness == "copilot") return copilot_workspace_cwd(t.path);
-  if (t.harness == "gemini-cli") return gemini_project_root(t.path);
-  return "";
+  const HarnessEntry* h = harness_named(t.harness);
+  if (!h || !h->session_meta) return "";
+  SessionMeta meta = h->session_meta(t);
+  if (meta.unreadable) unreadable_meta = true;
+  return std::move(meta.cwd);
 }
 
 TriageInventory take_inventory(const Environment& env, const CollectPolicy& policy, const StateDb& db,

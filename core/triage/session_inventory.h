@@ -46,9 +46,10 @@ struct TriageInventory {
 TriageInventory take_inventory(const Environment& env, const CollectPolicy& policy, const StateDb& db,
                                const std::vector<const HarnessEntry*>& harnesses);
 
-// The working directory a harness's store metadata names for a session before its log is opened: Codex's
-// session_meta first line, Copilot CLI's workspace.yaml, Gemini CLI's .project_root ("" when none).
-// `unreadable_meta` is set when the harness keeps such metadata and it could not be read.
+// The working directory a harness's store metadata names for a session before its log is opened, by the
+// harness's own reader (HarnessEntry::session_meta: Codex's session_meta first line, Copilot CLI's
+// workspace.yaml, Gemini CLI's .project_root; "" when none). `unreadable_meta` is set when the harness keeps
+// such metadata and it could not be read.
 std::string pre_open_directory(const Transcript& t, bool& unreadable_meta);
 
 }  // namespace csift
