@@ -16,6 +16,7 @@
 #include "core/scrub/scrubber.h"
 #include "core/triage/call_facts.h"
 #include "core/triage/digest_text.h"
+#include "core/triage/log_facts.h"
 #include "core/triage/tool_outcome.h"
 
 namespace csift {
@@ -98,10 +99,13 @@ class DigestBuilder : public RecordSink {
         scrubber_(scrubber),
         harness_(in.transcript->harness),
         opener_(reader_for(*in.transcript).turn_opener()),
-        foreign_(reader_for(*in.transcript).foreign_lane(*in.transcript)) {}
+        foreign_(reader_for(*in.transcript).foreign_lane(*in.transcript)) {
+    if (in.facts) facts_.emplace(in.complete_size);
+  }
 
   bool record(Record&& r) override {
     if (r.offset >= in_.complete_size) return false;  // past the complete lines this digest covers
+    if (facts_) facts_->record(r);
     if (r.offset < in_.from_offset) last_line_before_ = std::max(last_line_before_, r.line);
     if (foreign_ && foreign_(r)) return true;
     const bool fresh = r.offset >= in_.from_offset;
@@ -127,6 +131,7 @@ class DigestBuilder : public RecordSink {
   }
 
   SessionDigestResult finish(const ReadStats& stats);
+  std::optional<LogFactsTally> facts_;
 
  private:
   void note_metadata(const Record& r) {
@@ -353,6 +358,7 @@ SessionDigestResult digest_session(const SessionDigestInput& in) {
   ReadOptions opts;
   opts.sequential = true;
   const ReadStats stats = reader_for(t).read(t, opts, builder);
+  if (in.facts) *in.facts = builder.facts_->finish(stats);
   return builder.finish(stats);
 }
 

@@ -17,32 +17,22 @@ bool inventory_absolute(const std::string& p) {
 }
 
 // Reads the log: its recorded working directories, entry times and counts, over complete lines only.
-void read_session_facts(TriageSession& s) {
+LogFacts read_log_facts(const Transcript& t, uint64_t complete_size, std::string& error) {
   ReadOptions opts;
   opts.sequential = true;
-  std::set<std::string> seen;
-  const ReadStats stats = for_each_record(s.transcript, opts, [&](Record&& r) {
-    if (r.offset >= s.current.size) return true;  // the torn tail is not counted
-    ++s.entries;
-    if (!r.timestamp.empty()) {
-      if (s.start.empty()) s.start = r.timestamp;
-      s.end = r.timestamp;
-    }
-    if (inventory_absolute(r.cwd) && seen.insert(r.cwd).second) s.cwds.push_back(r.cwd);
+  LogFactsTally tally(complete_size);
+  const ReadStats stats = for_each_record(t, opts, [&](Record&& r) {
+    tally.record(r);
     return true;
   });
-  if (!stats.error.empty()) {
-    s.state = {"unreadable", stats.error, 0};
-    return;
-  }
-  s.unparsed = stats.skipped_lines - (stats.torn_tail ? 1 : 0);
-  s.read = true;
+  error = stats.error;
+  return tally.finish(stats);
 }
 
-void assess_session(TriageSession& s, const CollectPolicy& policy, const StateDb& db) {
-  SessionFacts f;
+// Before the read: the policy on what the store's metadata says, then the watermark. Returns whether the log
+// may be read; otherwise the session's state is decided.
+bool assess_before_read(TriageSession& s, const CollectPolicy& policy, const StateDb& db) {
   const Transcript& t = s.transcript;
-  // Before the open: the policy on what the store's metadata says.
   PolicyVerdict gate;
   if (t.harness == "claude-code") {
     const std::string& dir = t.project_dir;
@@ -59,52 +49,20 @@ void assess_session(TriageSession& s, const CollectPolicy& policy, const StateDb
       gate = {"denied", "the session metadata could not be read, so the policy could not be checked"};
     }
   }
-  const auto row = db.row(s.ref);
-  if (row) f.marked = row->marked;
+  if (const auto row = db.row(s.ref)) s.marked = row->marked;
   if (!gate.allowed()) {
     s.state = {gate.state, gate.reason, 0};
-    return;
+    return false;
   }
   const WatermarkRead wm = transcript_watermark(t);
   s.current = wm.mark;
+  SessionFacts f;
+  f.marked = s.marked;
   f.current = wm.mark;
   f.read_error = wm.error;
-  if (f.read_error.empty()) {
-    read_session_facts(s);
-    if (!s.read) return;  // unreadable, set by the read
-    // The metadata the gate checked is read again: a different directory now means the log changed under the
-    // check, and what was read may belong to a directory the policy refuses.
-    if (!s.gate_dir.empty()) {
-      bool unreadable_again = false;
-      if (pre_open_directory(t, unreadable_again) != s.gate_dir) {
-        s.read = false;
-        s.state = {"unreadable", "the session changed since its policy was checked", 0};
-        return;
-      }
-    }
-    // After the read: the policy on every recorded working directory.
-    std::vector<std::string> dirs = s.cwds;
-    if (!s.gate_dir.empty() && std::find(dirs.begin(), dirs.end(), s.gate_dir) == dirs.end())
-      dirs.insert(dirs.begin(), s.gate_dir);
-    const PolicyVerdict after = check_directories(policy, dirs);
-    if (!after.allowed()) {
-      // Refused after the read: nothing read from the log is shown.
-      s.read = false;
-      s.project.clear();
-      s.cwds.clear();
-      s.start.clear();
-      s.end.clear();
-      s.entries = s.unparsed = 0;
-      s.state = {after.state, after.reason, 0};
-      return;
-    }
-    s.project = s.cwds.empty() ? s.gate_dir : s.cwds.front();
-    if (s.cwds.empty() && !s.gate_dir.empty()) s.cwds.push_back(s.gate_dir);
-    f.project_known = !s.project.empty();
-    if (s.entries == 0 && s.unparsed > 0)
-      f.unsupported = "no complete line parses as an entry of the " + t.harness + " log format";
-  }
   s.state = decide_session_state(f);
+  s.awaiting_read = wm.error.empty();
+  return s.awaiting_read;
 }
 
 void list_claude_store(const Environment& env, TriageStore& store, std::vector<Transcript>& out) {
@@ -130,8 +88,60 @@ std::string pre_open_directory(const Transcript& t, bool& unreadable_meta) {
   return std::move(meta.cwd);
 }
 
+void settle_session(TriageSession& s, const CollectPolicy& policy, const LogFacts& facts,
+                    const std::string& read_error) {
+  s.awaiting_read = false;
+  if (!read_error.empty()) {
+    s.state = {"unreadable", read_error, 0};
+    return;
+  }
+  const Transcript& t = s.transcript;
+  s.cwds = facts.cwds;
+  s.start = facts.start;
+  s.end = facts.end;
+  s.entries = facts.entries;
+  s.unparsed = facts.unparsed;
+  s.read = true;
+  // The metadata the gate checked is read again: a different directory now means the log changed under the
+  // check, and what was read may belong to a directory the policy refuses.
+  if (!s.gate_dir.empty()) {
+    bool unreadable_again = false;
+    if (pre_open_directory(t, unreadable_again) != s.gate_dir) {
+      s.read = false;
+      s.state = {"unreadable", "the session changed since its policy was checked", 0};
+      return;
+    }
+  }
+  // After the read: the policy on every recorded working directory.
+  std::vector<std::string> dirs = s.cwds;
+  if (!s.gate_dir.empty() && std::find(dirs.begin(), dirs.end(), s.gate_dir) == dirs.end())
+    dirs.insert(dirs.begin(), s.gate_dir);
+  const PolicyVerdict after = check_directories(policy, dirs);
+  if (!after.allowed()) {
+    // Refused after the read: nothing read from the log is shown.
+    s.read = false;
+    s.project.clear();
+    s.cwds.clear();
+    s.start.clear();
+    s.end.clear();
+    s.entries = s.unparsed = 0;
+    s.state = {after.state, after.reason, 0};
+    return;
+  }
+  s.project = s.cwds.empty() ? s.gate_dir : s.cwds.front();
+  if (s.cwds.empty() && !s.gate_dir.empty()) s.cwds.push_back(s.gate_dir);
+  SessionFacts f;
+  f.marked = s.marked;
+  f.current = s.current;
+  f.project_known = !s.project.empty();
+  if (s.entries == 0 && s.unparsed > 0)
+    f.unsupported = "no complete line parses as an entry of the " + t.harness + " log format";
+  s.state = decide_session_state(f);
+}
+
 TriageInventory take_inventory(const Environment& env, const CollectPolicy& policy, const StateDb& db,
-                               const std::vector<const HarnessEntry*>& harnesses) {
+                               const std::vector<const HarnessEntry*>& harnesses,
+                               const InventoryOptions& options) {
   TriageInventory inv;
   std::vector<const HarnessEntry*> selected = harnesses;
   if (selected.empty())
@@ -158,9 +168,17 @@ TriageInventory take_inventory(const Environment& env, const CollectPolicy& poli
       TriageSession s;
       // A Claude Code transcript's id is the session uuid; every other harness's is already its ref.
       s.ref = h->name == "claude-code" ? harness_ref("claude-code", t.id) : t.id;
-      s.transcript = std::move(t);
       listed.insert(s.ref);
-      assess_session(s, policy, db);
+      if (options.only_refs && !options.only_refs->count(s.ref)) continue;
+      s.transcript = std::move(t);
+      if (assess_before_read(s, policy, db)) {
+        const LogRead how = options.read ? options.read(s) : LogRead::now;
+        if (how == LogRead::now) {
+          std::string error;
+          const LogFacts facts = read_log_facts(s.transcript, s.current.size, error);
+          settle_session(s, policy, facts, error);
+        }
+      }
       inv.sessions.push_back(std::move(s));
     }
     inv.stores.push_back(std::move(store));
@@ -172,6 +190,7 @@ TriageInventory take_inventory(const Environment& env, const CollectPolicy& poli
       problem_paths[p.path] = &p;
   for (const SessionRow& row : db.rows()) {
     if (listed.count(row.ref)) continue;
+    if (options.only_refs && !options.only_refs->count(row.ref)) continue;
     const bool selected_harness = std::any_of(selected.begin(), selected.end(),
                                               [&](const HarnessEntry* h) { return h->name == row.harness; });
     if (!selected_harness) continue;

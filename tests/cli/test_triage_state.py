@@ -180,6 +180,31 @@ class TriageStateTest(unittest.TestCase):
         self.assertEqual(code, h.EXIT_USAGE)
         self.assertIn(self.config + " line 3: [collect] deny_paths must be an array of absolute paths", err)
 
+    def test_refused_after_the_read_is_never_digested(self):
+        # The digest's own pass is the read the state is settled on: a session whose log records a denied
+        # directory (its project folder names another) is neither digested nor listed as unprocessed.
+        private = os.path.join(self.work, "private")
+        path = self.session(UUID_A, os.path.join(self.work, "open"))
+        with open(path, "a") as f:
+            f.write(entry(UUID_A, 7, private, "moved"))
+        self.session(UUID_B, os.path.join(self.work, "other"))
+        with open(self.config, "w") as f:
+            f.write(f'[collect]\ndeny_paths = ["{private}"]\n')
+        code, _, rows, summary, err = self.cli("sessions_list", "--unprocessed")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(([r["ref"] for r in rows], summary["not_unprocessed"]), (["claude-code:" + UUID_B], 1))
+        code, _, rows, summary, err = self.cli("sessions_digest", "--unprocessed")
+        self.assertEqual(code, 0, err)
+        self.assertEqual([r["ref"] for r in h.rows_of(rows, "session")], ["claude-code:" + UUID_B])
+        self.assertEqual(h.rows_of(rows, "session")[0]["digest"]["counts"]["entries"], 2)
+        code, out, err = h.run_cli("sessions_digest", "claude-code:" + UUID_A, env=self.env())
+        self.assertEqual(code, h.EXIT_ERROR)
+        self.assertIn("denied", err)
+        # Once marked, the other is processed: --unprocessed alone leaves it out unread, and counts it.
+        self.mark("claude-code:" + UUID_B)
+        code, _, rows, summary, err = self.cli("sessions_list", "--unprocessed")
+        self.assertEqual((rows, summary["not_unprocessed"]), ([], 2), err)
+
     def test_since_keeps_a_refused_session_touched_now(self):
         # A session the policy refuses before its log is read is kept by `since` on its log's mtime, which must
         # be stat(2)'s for every harness (not the filesystem library's clock, which is centuries off).
