@@ -1,3 +1,4 @@
+// The tally of a log's triage facts (core/triage/log_facts.h): what one pass over its records adds up.
 #include "core/triage/log_facts.h"
 
 #include <utility>
