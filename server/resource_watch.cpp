@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "core/cache/file_stamp.h"
 #include "server/jsonrpc.h"
 
 namespace csift {
@@ -26,7 +27,7 @@ ResourceWatch::Watched ResourceWatch::stat_of(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     w.size = static_cast<int64_t>(st.st_size);
-    w.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+    w.mtime_ns = stamp_of_stat(st).mtime_ns;
   }
   return w;
 }

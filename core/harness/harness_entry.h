@@ -29,6 +29,13 @@ struct StoreListing {
   std::vector<StoreProblem> problems;
 };
 
+// What a harness's store keeps about a session outside its records — a file beside the log, or the log's
+// first line read alone — as far as it names the working directory before the log is read.
+struct SessionMeta {
+  std::string cwd;          // the absolute working directory named ("" when none is)
+  bool unreadable = false;  // the harness keeps such metadata and it could not be read
+};
+
 struct HarnessEntry {
   std::string_view name;                  // "codex"; a ref is `<name>:<session id>`
   std::vector<std::string_view> aliases;  // other names a ref or the harness argument may use
@@ -43,12 +50,18 @@ struct HarnessEntry {
   std::string_view not_recorded = {};
   // The typed harness its name names (a transcript's Transcript::harness).
   HarnessId id() const { return *harness_id_named(name); }
+  // The one reader of a listed session's store metadata: what discovery's reader and triage's policy gate
+  // both take the working directory from. nullptr when the store keeps none apart from the log (Claude
+  // Code's encoded project directory is the target grammar's; OpenCode's and Cursor's listings carry none).
+  SessionMeta (*session_meta)(const Transcript& t) = nullptr;
 };
 
 // Every harness, Claude Code first.
 const std::vector<HarnessEntry>& registered_harnesses();
 // The entry a name or alias names, or nullptr.
 const HarnessEntry* harness_named(std::string_view name);
+// The registered entry of a typed harness id (every id has one: a missing one is a programming error).
+const HarnessEntry& harness_entry(HarnessId id);
 // `<harness>:<session id>`: how a session of a harness other than Claude Code is named (its Transcript::id).
 std::string harness_ref(std::string_view harness, std::string_view session_id);
 

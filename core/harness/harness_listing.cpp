@@ -1,9 +1,10 @@
 #include "core/harness/harness_listing.h"
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <system_error>
+
+#include "core/cache/file_stamp.h"
 
 namespace csift {
 
@@ -55,12 +56,12 @@ Transcript harness_transcript(std::string_view harness, const std::string& path,
   t.project_dir = store_dir;
   t.id = harness_ref(harness, session_id);
   t.session_id = t.id;
-  std::error_code ec;
-  const auto size = fs::file_size(path, ec);
-  if (!ec) t.size = size;
-  const auto mtime = fs::last_write_time(path, ec);
-  if (!ec)
-    t.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(mtime.time_since_epoch()).count();
+  // Size and mtime as stat(2) gives them, through the one conversion every stamp takes: the filesystem
+  // library's file_clock has another epoch than the system clock.
+  if (const std::optional<FileStamp> st = stamp_file(path)) {
+    t.size = st->size;
+    t.mtime_ns = st->mtime_ns;
+  }
   return t;
 }
 

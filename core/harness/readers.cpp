@@ -48,13 +48,16 @@ const std::vector<const TranscriptReader*>& registered_readers() {
   return readers;
 }
 
-const TranscriptReader& reader_for(const Transcript& t) {
+const HarnessEntry& harness_entry(HarnessId id) {
   for (const HarnessEntry& h : registered_harnesses()) {
-    if (h.id() == t.harness) return *h.reader;
+    if (h.id() == id) return h;
   }
   // Every harness is registered; a missing one is a programming error.
-  throw std::logic_error("no reader registered for harness '" + std::string(harness_name(t.harness)) + "' (" +
-                         t.path + ")");
+  throw std::logic_error("no harness registered for '" + std::string(harness_name(id)) + "'");
+}
+
+const TranscriptReader& reader_for(const Transcript& t) {
+  return *harness_entry(t.harness).reader;
 }
 
 }  // namespace csift

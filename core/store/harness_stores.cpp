@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "core/cache/file_stamp.h"
+
 namespace csift {
 
 namespace fs = std::filesystem;

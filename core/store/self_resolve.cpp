@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/cache/file_stamp.h"
 #include "core/record/transcript_reader.h"
 #include "core/store/trap_marker.h"
 
@@ -20,12 +21,10 @@ struct RecentFile {
   int64_t mtime_ns = 0;
 };
 
+// The entry's mtime as stat(2) gives it (the one stat-to-stamp conversion), 0 when it cannot be stat'ed.
 int64_t mtime_ns_of(const fs::directory_entry& e) {
-  std::error_code ec;
-  const auto t = e.last_write_time(ec);
-  if (ec) return 0;
-  const auto since = std::chrono::file_clock::to_sys(t).time_since_epoch();
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(since).count();
+  const std::optional<FileStamp> st = stamp_file(e.path().string());
+  return st ? st->mtime_ns : 0;
 }
 
 int64_t now_ns() {

@@ -16,6 +16,7 @@
 #include "core/scrub/scrubber.h"
 #include "core/triage/call_facts.h"
 #include "core/triage/digest_text.h"
+#include "core/triage/log_facts.h"
 #include "core/triage/tool_outcome.h"
 
 namespace csift {
@@ -56,9 +57,9 @@ std::string digest_entry_span(const Record& r) {
 
 // A tool call's span (SPEC.md §13.2): Codex names a call by its call id; OpenCode by the message and the
 // call; every other harness by the entry carrying the call.
-std::string digest_call_span(std::string_view harness, const Record& r, const Block& use) {
-  if (harness == "codex" && !use.id.empty()) return use.id;
-  if (harness.starts_with("opencode")) return digest_entry_span(r) + "/" + use.id;
+std::string digest_call_span(HarnessId harness, const Record& r, const Block& use) {
+  if (harness == HarnessId::codex && !use.id.empty()) return use.id;
+  if (is_opencode(harness)) return digest_entry_span(r) + "/" + use.id;
   return digest_entry_span(r);
 }
 
@@ -94,13 +95,13 @@ bool digest_is_absolute(const std::string& p) {
 class DigestBuilder : public RecordSink {
  public:
   DigestBuilder(const SessionDigestInput& in, const Scrubber& scrubber)
-      : in_(in),
-        scrubber_(scrubber),
-        harness_(harness_name(in.transcript->harness)),
-        turn_rule_(turn_rule_of(*in.transcript)) {}
+      : in_(in), scrubber_(scrubber), turn_rule_(turn_rule_of(*in.transcript)) {
+    if (in.facts) facts_.emplace(in.complete_size);
+  }
 
   bool record(Record&& r) override {
     if (r.offset >= in_.complete_size) return false;  // past the complete lines this digest covers
+    if (facts_) facts_->record(r);
     if (r.offset < in_.from_offset) last_line_before_ = std::max(last_line_before_, r.line);
     if (turn_rule_.is_foreign(r)) return true;
     const bool fresh = r.offset >= in_.from_offset;
@@ -127,6 +128,7 @@ class DigestBuilder : public RecordSink {
   }
 
   SessionDigestResult finish(const ReadStats& stats);
+  std::optional<LogFactsTally> facts_;
 
  private:
   void note_metadata(const Record& r) {
@@ -176,7 +178,7 @@ class DigestBuilder : public RecordSink {
     if (fresh) ++counts_.tool_calls;
     CallSeen call{use.name,
                   use.input_json,
-                  digest_call_span(harness_, r, use),
+                  digest_call_span(in_.transcript->harness, r, use),
                   digest_utc(r.timestamp),
                   args_digest(use.input_json),
                   next_order_++,
@@ -236,7 +238,6 @@ class DigestBuilder : public RecordSink {
  private:
   const SessionDigestInput& in_;
   const Scrubber& scrubber_;
-  std::string harness_;
   TurnRule turn_rule_;
   DigestCounts counts_;
   std::vector<std::string> cwds_;
@@ -352,6 +353,7 @@ SessionDigestResult digest_session(const SessionDigestInput& in) {
   ReadOptions opts;
   opts.sequential = true;
   const ReadStats stats = reader_for(t).read(t, opts, builder);
+  if (in.facts) *in.facts = builder.facts_->finish(stats);
   return builder.finish(stats);
 }
 

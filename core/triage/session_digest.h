@@ -14,7 +14,8 @@
 
 namespace csift {
 
-class Scrubber;  // core/scrub/scrubber.h: std::string scrub(std::string_view) const
+class Scrubber;   // core/scrub/scrubber.h: std::string scrub(std::string_view) const
+struct LogFacts;  // core/triage/log_facts.h
 
 // The size caps of one session's digest (bytes). A cut summary or excerpt says it was cut.
 struct DigestCaps {
@@ -29,6 +30,9 @@ struct SessionDigestInput {
   uint64_t complete_size = 0;              // bytes of complete lines now (the torn tail excluded)
   const Scrubber* scrubber = nullptr;      // every string scrubbed before it is sized or cut
   DigestCaps caps;
+  // When set, the same pass takes the facts the triage inventory reads from a log (every record, counted as
+  // the inventory counts them: core/triage/log_facts.h), so a digested session's log is read once.
+  LogFacts* facts = nullptr;
 };
 
 struct SessionDigestResult {

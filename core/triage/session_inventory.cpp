@@ -3,9 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/record/transcript_reader.h"
@@ -14,108 +12,27 @@
 namespace csift {
 namespace {
 
-constexpr uint64_t kCodexMetaMax = 1 << 20;
-constexpr uint64_t kCopilotWorkspaceMax = 64 * 1024;
-constexpr uint64_t kGeminiRootMax = 4 * 1024;
-
-std::string inventory_dirname(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
 bool inventory_absolute(const std::string& p) {
   return !p.empty() && p[0] == '/';
 }
 
-// A small regular file's text, or nullopt (missing, not regular, larger than `max`).
-std::optional<std::string> small_regular_file(const std::string& path, uint64_t max) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || static_cast<uint64_t>(st.st_size) > max)
-    return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::string inventory_trim(std::string s) {
-  const auto not_space = [](unsigned char c) { return !std::isspace(c); };
-  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
-  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
-  return s;
-}
-
-std::string codex_meta_cwd(const std::string& path, bool& unreadable) {
-  std::ifstream in(path, std::ios::binary);
-  std::string line;
-  char c = 0;
-  while (in.get(c) && c != '\n' && line.size() <= kCodexMetaMax)
-    line.push_back(c);
-  if (c != '\n' || line.size() > kCodexMetaMax) {
-    unreadable = true;
-    return "";
-  }
-  const auto doc = nlohmann::json::parse(line, nullptr, false);
-  if (!doc.is_object() || doc.value("type", "") != "session_meta" || !doc.contains("payload") ||
-      !doc["payload"].is_object()) {
-    unreadable = true;
-    return "";
-  }
-  const auto& payload = doc["payload"];
-  return payload.contains("cwd") && payload["cwd"].is_string() ? payload["cwd"].get<std::string>() : "";
-}
-
-std::string copilot_workspace_cwd(const std::string& path) {
-  const auto text = small_regular_file(inventory_dirname(path) + "/workspace.yaml", kCopilotWorkspaceMax);
-  if (!text) return "";
-  size_t at = 0;
-  while (at < text->size()) {
-    size_t end = text->find('\n', at);
-    if (end == std::string::npos) end = text->size();
-    const std::string line = text->substr(at, end - at);
-    if (line.rfind("cwd:", 0) == 0) {
-      std::string v = inventory_trim(line.substr(4));
-      if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front())
-        v = v.substr(1, v.size() - 2);
-      return v;
-    }
-    at = end + 1;
-  }
-  return "";
-}
-
-std::string gemini_project_root(const std::string& path) {
-  const std::string project = inventory_dirname(inventory_dirname(path));
-  const auto text = small_regular_file(project + "/.project_root", kGeminiRootMax);
-  return text ? inventory_trim(*text) : "";
-}
-
 // Reads the log: its recorded working directories, entry times and counts, over complete lines only.
-void read_session_facts(TriageSession& s) {
+LogFacts read_log_facts(const Transcript& t, uint64_t complete_size, std::string& error) {
   ReadOptions opts;
   opts.sequential = true;
-  std::set<std::string> seen;
-  const ReadStats stats = for_each_record(s.transcript, opts, [&](Record&& r) {
-    if (r.offset >= s.current.size) return true;  // the torn tail is not counted
-    ++s.entries;
-    if (!r.timestamp.empty()) {
-      if (s.start.empty()) s.start = r.timestamp;
-      s.end = r.timestamp;
-    }
-    if (inventory_absolute(r.cwd) && seen.insert(r.cwd).second) s.cwds.push_back(r.cwd);
+  LogFactsTally tally(complete_size);
+  const ReadStats stats = for_each_record(t, opts, [&](Record&& r) {
+    tally.record(r);
     return true;
   });
-  if (!stats.error.empty()) {
-    s.state = {"unreadable", stats.error, 0};
-    return;
-  }
-  s.unparsed = stats.skipped_lines - (stats.torn_tail ? 1 : 0);
-  s.read = true;
+  error = stats.error;
+  return tally.finish(stats);
 }
 
-void assess_session(TriageSession& s, const CollectPolicy& policy, const StateDb& db) {
-  SessionFacts f;
+// Before the read: the policy on what the store's metadata says, then the watermark. Returns whether the log
+// may be read; otherwise the session's state is decided.
+bool assess_before_read(TriageSession& s, const CollectPolicy& policy, const StateDb& db) {
   const Transcript& t = s.transcript;
-  // Before the open: the policy on what the store's metadata says.
   PolicyVerdict gate;
   if (t.harness == HarnessId::claude_code) {
     const std::string& dir = t.project_dir;
@@ -132,53 +49,20 @@ void assess_session(TriageSession& s, const CollectPolicy& policy, const StateDb
       gate = {"denied", "the session metadata could not be read, so the policy could not be checked"};
     }
   }
-  const auto row = db.row(s.ref);
-  if (row) f.marked = row->marked;
+  if (const auto row = db.row(s.ref)) s.marked = row->marked;
   if (!gate.allowed()) {
     s.state = {gate.state, gate.reason, 0};
-    return;
+    return false;
   }
   const WatermarkRead wm = transcript_watermark(t);
   s.current = wm.mark;
+  SessionFacts f;
+  f.marked = s.marked;
   f.current = wm.mark;
   f.read_error = wm.error;
-  if (f.read_error.empty()) {
-    read_session_facts(s);
-    if (!s.read) return;  // unreadable, set by the read
-    // The metadata the gate checked is read again: a different directory now means the log changed under the
-    // check, and what was read may belong to a directory the policy refuses.
-    if (!s.gate_dir.empty()) {
-      bool unreadable_again = false;
-      if (pre_open_directory(t, unreadable_again) != s.gate_dir) {
-        s.read = false;
-        s.state = {"unreadable", "the session changed since its policy was checked", 0};
-        return;
-      }
-    }
-    // After the read: the policy on every recorded working directory.
-    std::vector<std::string> dirs = s.cwds;
-    if (!s.gate_dir.empty() && std::find(dirs.begin(), dirs.end(), s.gate_dir) == dirs.end())
-      dirs.insert(dirs.begin(), s.gate_dir);
-    const PolicyVerdict after = check_directories(policy, dirs);
-    if (!after.allowed()) {
-      // Refused after the read: nothing read from the log is shown.
-      s.read = false;
-      s.project.clear();
-      s.cwds.clear();
-      s.start.clear();
-      s.end.clear();
-      s.entries = s.unparsed = 0;
-      s.state = {after.state, after.reason, 0};
-      return;
-    }
-    s.project = s.cwds.empty() ? s.gate_dir : s.cwds.front();
-    if (s.cwds.empty() && !s.gate_dir.empty()) s.cwds.push_back(s.gate_dir);
-    f.project_known = !s.project.empty();
-    if (s.entries == 0 && s.unparsed > 0)
-      f.unsupported = "no complete line parses as an entry of the " + std::string(harness_name(t.harness)) +
-                      " log format";
-  }
   s.state = decide_session_state(f);
+  s.awaiting_read = wm.error.empty();
+  return s.awaiting_read;
 }
 
 void list_claude_store(const Environment& env, TriageStore& store, std::vector<Transcript>& out) {
@@ -197,14 +81,68 @@ void list_claude_store(const Environment& env, TriageStore& store, std::vector<T
 }  // namespace
 
 std::string pre_open_directory(const Transcript& t, bool& unreadable_meta) {
-  if (t.harness == HarnessId::codex) return codex_meta_cwd(t.path, unreadable_meta);
-  if (t.harness == HarnessId::copilot) return copilot_workspace_cwd(t.path);
-  if (t.harness == HarnessId::gemini_cli) return gemini_project_root(t.path);
-  return "";
+  const HarnessEntry& h = harness_entry(t.harness);
+  if (!h.session_meta) return "";
+  SessionMeta meta = h.session_meta(t);
+  if (meta.unreadable) unreadable_meta = true;
+  return std::move(meta.cwd);
+}
+
+void settle_session(TriageSession& s, const CollectPolicy& policy, const LogFacts& facts,
+                    const std::string& read_error) {
+  s.awaiting_read = false;
+  if (!read_error.empty()) {
+    s.state = {"unreadable", read_error, 0};
+    return;
+  }
+  const Transcript& t = s.transcript;
+  s.cwds = facts.cwds;
+  s.start = facts.start;
+  s.end = facts.end;
+  s.entries = facts.entries;
+  s.unparsed = facts.unparsed;
+  s.read = true;
+  // The metadata the gate checked is read again: a different directory now means the log changed under the
+  // check, and what was read may belong to a directory the policy refuses.
+  if (!s.gate_dir.empty()) {
+    bool unreadable_again = false;
+    if (pre_open_directory(t, unreadable_again) != s.gate_dir) {
+      s.read = false;
+      s.state = {"unreadable", "the session changed since its policy was checked", 0};
+      return;
+    }
+  }
+  // After the read: the policy on every recorded working directory.
+  std::vector<std::string> dirs = s.cwds;
+  if (!s.gate_dir.empty() && std::find(dirs.begin(), dirs.end(), s.gate_dir) == dirs.end())
+    dirs.insert(dirs.begin(), s.gate_dir);
+  const PolicyVerdict after = check_directories(policy, dirs);
+  if (!after.allowed()) {
+    // Refused after the read: nothing read from the log is shown.
+    s.read = false;
+    s.project.clear();
+    s.cwds.clear();
+    s.start.clear();
+    s.end.clear();
+    s.entries = s.unparsed = 0;
+    s.state = {after.state, after.reason, 0};
+    return;
+  }
+  s.project = s.cwds.empty() ? s.gate_dir : s.cwds.front();
+  if (s.cwds.empty() && !s.gate_dir.empty()) s.cwds.push_back(s.gate_dir);
+  SessionFacts f;
+  f.marked = s.marked;
+  f.current = s.current;
+  f.project_known = !s.project.empty();
+  if (s.entries == 0 && s.unparsed > 0)
+    f.unsupported =
+        "no complete line parses as an entry of the " + std::string(harness_name(t.harness)) + " log format";
+  s.state = decide_session_state(f);
 }
 
 TriageInventory take_inventory(const Environment& env, const CollectPolicy& policy, const StateDb& db,
-                               const std::vector<const HarnessEntry*>& harnesses) {
+                               const std::vector<const HarnessEntry*>& harnesses,
+                               const InventoryOptions& options) {
   TriageInventory inv;
   std::vector<const HarnessEntry*> selected = harnesses;
   if (selected.empty())
@@ -215,7 +153,7 @@ TriageInventory take_inventory(const Environment& env, const CollectPolicy& poli
     TriageStore store;
     store.harness = std::string(h->name);
     std::vector<Transcript> transcripts;
-    if (h->name == "claude-code") {
+    if (h->id() == HarnessId::claude_code) {
       list_claude_store(env, store, transcripts);
     } else {
       StoreListing listing;
@@ -230,10 +168,18 @@ TriageInventory take_inventory(const Environment& env, const CollectPolicy& poli
     for (Transcript& t : transcripts) {
       TriageSession s;
       // A Claude Code transcript's id is the session uuid; every other harness's is already its ref.
-      s.ref = h->name == "claude-code" ? harness_ref("claude-code", t.id) : t.id;
-      s.transcript = std::move(t);
+      s.ref = t.harness == HarnessId::claude_code ? harness_ref(harness_name(t.harness), t.id) : t.id;
       listed.insert(s.ref);
-      assess_session(s, policy, db);
+      if (options.only_refs && !options.only_refs->count(s.ref)) continue;
+      s.transcript = std::move(t);
+      if (assess_before_read(s, policy, db)) {
+        const LogRead how = options.read ? options.read(s) : LogRead::now;
+        if (how == LogRead::now) {
+          std::string error;
+          const LogFacts facts = read_log_facts(s.transcript, s.current.size, error);
+          settle_session(s, policy, facts, error);
+        }
+      }
       inv.sessions.push_back(std::move(s));
     }
     inv.stores.push_back(std::move(store));
@@ -245,14 +191,19 @@ TriageInventory take_inventory(const Environment& env, const CollectPolicy& poli
       problem_paths[p.path] = &p;
   for (const SessionRow& row : db.rows()) {
     if (listed.count(row.ref)) continue;
-    const bool selected_harness = std::any_of(selected.begin(), selected.end(),
-                                              [&](const HarnessEntry* h) { return h->name == row.harness; });
+    if (options.only_refs && !options.only_refs->count(row.ref)) continue;
+    // The state database spells the harness by name: parsed once, compared as a typed id.
+    const std::optional<HarnessId> row_harness = harness_id_named(row.harness);
+    const bool selected_harness =
+        row_harness && std::any_of(selected.begin(), selected.end(),
+                                   [&](const HarnessEntry* h) { return h->id() == *row_harness; });
     if (!selected_harness) continue;
     TriageSession s;
     s.ref = row.ref;
-    s.transcript.harness = *harness_id_named(row.harness);
+    s.transcript.harness = *row_harness;
     s.transcript.path = row.path;
-    s.transcript.id = row.harness == "claude-code" ? row.ref.substr(row.ref.find(':') + 1) : row.ref;
+    s.transcript.id =
+        *row_harness == HarnessId::claude_code ? row.ref.substr(row.ref.find(':') + 1) : row.ref;
     SessionFacts f;
     f.marked = row.marked;
     const auto hidden = problem_paths.find(row.path);

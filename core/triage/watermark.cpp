@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 
+#include "core/cache/file_stamp.h"
 #include "core/record/transcript_reader.h"
 
 namespace csift {
@@ -68,7 +69,7 @@ WatermarkRead file_watermark(const std::string& path) {
     out.error = path + " is not a regular file";
     return out;
   }
-  out.mark.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  out.mark.mtime_ns = stamp_of_stat(st).mtime_ns;
   const uint64_t file_size = static_cast<uint64_t>(st.st_size);
   // The last '\n', found block by block from the end.
   char block[65536];

@@ -180,6 +180,70 @@ class TriageStateTest(unittest.TestCase):
         self.assertEqual(code, h.EXIT_USAGE)
         self.assertIn(self.config + " line 3: [collect] deny_paths must be an array of absolute paths", err)
 
+    def test_refused_after_the_read_is_never_digested(self):
+        # The digest's own pass is the read the state is settled on: a session whose log records a denied
+        # directory (its project folder names another) is neither digested nor listed as unprocessed.
+        private = os.path.join(self.work, "private")
+        path = self.session(UUID_A, os.path.join(self.work, "open"))
+        with open(path, "a") as f:
+            f.write(entry(UUID_A, 7, private, "moved"))
+        self.session(UUID_B, os.path.join(self.work, "other"))
+        with open(self.config, "w") as f:
+            f.write(f'[collect]\ndeny_paths = ["{private}"]\n')
+        code, _, rows, summary, err = self.cli("sessions_list", "--unprocessed")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(([r["ref"] for r in rows], summary["not_unprocessed"]), (["claude-code:" + UUID_B], 1))
+        code, _, rows, summary, err = self.cli("sessions_digest", "--unprocessed")
+        self.assertEqual(code, 0, err)
+        self.assertEqual([r["ref"] for r in h.rows_of(rows, "session")], ["claude-code:" + UUID_B])
+        self.assertEqual(h.rows_of(rows, "session")[0]["digest"]["counts"]["entries"], 2)
+        code, out, err = h.run_cli("sessions_digest", "claude-code:" + UUID_A, env=self.env())
+        self.assertEqual(code, h.EXIT_ERROR)
+        self.assertIn("denied", err)
+        # Once marked, the other is processed: --unprocessed alone leaves it out unread, and counts it.
+        self.mark("claude-code:" + UUID_B)
+        code, _, rows, summary, err = self.cli("sessions_list", "--unprocessed")
+        self.assertEqual((rows, summary["not_unprocessed"]), ([], 2), err)
+
+    def test_since_keeps_a_refused_session_touched_now(self):
+        # A session the policy refuses before its log is read is kept by `since` on its log's mtime, which must
+        # be stat(2)'s for every harness (not the filesystem library's clock, which is centuries off).
+        private = os.path.join(self.work, "private")
+        os.makedirs(private)
+        stores = os.path.join(self.tmp, "stores")
+        codex = os.path.join(stores, "codex", "sessions", "2026", "11", "30")
+        os.makedirs(codex)
+        with open(os.path.join(codex, "rollout-2026-11-30T10-00-00-0199cccc-0000-7000-8000-000000000001.jsonl"),
+                  "w") as f:
+            f.write(json.dumps({"type": "session_meta", "timestamp": "2026-11-30T10:00:00.000Z",
+                                "payload": {"id": "0199cccc-0000-7000-8000-000000000001", "cwd": private}}) + "\n")
+        gemini = os.path.join(stores, "gemini", ".gemini", "tmp", "p1")
+        os.makedirs(os.path.join(gemini, "chats"))
+        with open(os.path.join(gemini, ".project_root"), "w") as f:
+            f.write(private + "\n")
+        with open(os.path.join(gemini, "chats", "session-2026-11-30T10-00-g1.jsonl"), "w") as f:
+            f.write(json.dumps({"sessionId": "g1", "projectHash": "p1", "startTime": "2026-11-30T10:00:00.000Z"})
+                    + "\n")
+        copilot = os.path.join(stores, "copilot", "session-state", "c1")
+        os.makedirs(copilot)
+        with open(os.path.join(copilot, "workspace.yaml"), "w") as f:
+            f.write(f"id: c1\ncwd: {private}\n")
+        with open(os.path.join(copilot, "events.jsonl"), "w") as f:
+            f.write(json.dumps({"type": "session.start", "id": "e1", "timestamp": "2026-11-30T10:00:00.000Z",
+                                "data": {"sessionId": "c1"}}) + "\n")
+        with open(self.config, "w") as f:
+            f.write(f'[collect]\ndeny_paths = ["{private}"]\n')
+        env = self.env()
+        env.update(CODEX_HOME=os.path.join(stores, "codex"), GEMINI_CLI_HOME=os.path.join(stores, "gemini"),
+                   COPILOT_HOME=os.path.join(stores, "copilot"))
+        code, _, rows, summary, err = h.run_json("sessions_list", "--harness", "codex", "--harness", "gemini-cli",
+                                                 "--harness", "copilot", "--since", "1h", env=env)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(summary["outside_since"], 0)
+        self.assertEqual({r["ref"]: r["state"] for r in rows},
+                         {"codex:0199cccc-0000-7000-8000-000000000001": "denied", "gemini-cli:g1": "denied",
+                          "copilot:c1": "denied"})
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/triage/log_facts.h"
 #include "core/triage/session_digest.h"
 #include "tools/triage/triage_run.h"
 
@@ -28,7 +30,30 @@ bool digest_refuses(const std::string& state) {
 struct DigestPick {
   const TriageSession* session = nullptr;
   uint64_t from_offset = 0;
+  SessionDigestResult* digest = nullptr;  // taken by the read that settled the session's state
 };
+
+// The digests of the sessions the inventory left to this call's read, by session: one pass over each log
+// takes the digest and the facts its state is settled on (a processed one named by ref is digested whole
+// again; every other from where its state says). A session the read turns into a refusal keeps no digest.
+std::map<const TriageSession*, SessionDigestResult> digest_awaiting(TriageInventory& inv,
+                                                                    const TriageRun& run, bool unprocessed) {
+  std::map<const TriageSession*, SessionDigestResult> out;
+  for (TriageSession& s : inv.sessions) {
+    if (!s.awaiting_read || (unprocessed && !s.state.unprocessed())) continue;
+    SessionDigestInput in;
+    in.transcript = &s.transcript;
+    in.from_offset = s.state.from_offset;
+    in.complete_size = s.current.size;
+    in.scrubber = run.scrubber;
+    LogFacts facts;
+    in.facts = &facts;
+    SessionDigestResult r = digest_session(in);
+    settle_session(s, run.policy, facts, r.error);
+    if (!digest_refuses(s.state.state)) out.emplace(&s, std::move(r));
+  }
+  return out;
+}
 
 std::vector<const HarnessEntry*> harnesses_of_refs(const std::vector<std::string>& refs) {
   std::vector<const HarnessEntry*> out;
@@ -48,6 +73,7 @@ void digest_error(Envelope& env, const std::string& ref, const std::string& stat
 }
 
 std::vector<DigestPick> picks_by_ref(const std::vector<std::string>& refs, const TriageInventory& inv,
+                                     std::map<const TriageSession*, SessionDigestResult>& digests,
                                      const TriageRun& run, Envelope& env) {
   std::map<std::string, const TriageSession*> by_ref;
   for (const TriageSession& s : inv.sessions)
@@ -66,15 +92,17 @@ std::vector<DigestPick> picks_by_ref(const std::vector<std::string>& refs, const
       continue;
     }
     // A processed session named here is digested whole again; a changed one from where its state says.
-    picks.push_back({&s, s.state.state == "changed" ? s.state.from_offset : 0});
+    picks.push_back({&s, s.state.state == "changed" ? s.state.from_offset : 0, &digests.at(&s)});
   }
   return picks;
 }
 
-std::vector<DigestPick> picks_unprocessed(const TriageInventory& inv, uint64_t limit, size_t& over_limit) {
+std::vector<DigestPick> picks_unprocessed(const TriageInventory& inv,
+                                          std::map<const TriageSession*, SessionDigestResult>& digests,
+                                          uint64_t limit, size_t& over_limit) {
   std::vector<DigestPick> picks;
   for (const TriageSession& s : inv.sessions)
-    if (s.state.unprocessed()) picks.push_back({&s, s.state.from_offset});
+    if (s.state.unprocessed()) picks.push_back({&s, s.state.from_offset, &digests.at(&s)});
   // Oldest last entry first, so a limited run works through the backlog in order.
   std::stable_sort(picks.begin(), picks.end(),
                    [](const DigestPick& a, const DigestPick& b) { return a.session->end < b.session->end; });
@@ -115,8 +143,17 @@ Envelope run_sessions_digest(const json& args, ToolContext& ctx) {
     usage_error(arg_ref("harness") + " and " + arg_ref("limit") + " choose what " + arg_ref("unprocessed") +
                 " digests; with " + arg_ref("refs") + " leave them out");
   TriageRun run = open_triage_run(args, ctx);
-  const TriageInventory inv = take_inventory(run.env, run.policy, *run.db,
-                                             unprocessed ? triage_harnesses(args) : harnesses_of_refs(refs));
+  // Only the sessions this call may digest are read, each once, by the digest's own pass: with refs the named
+  // ones, with unprocessed the ones the watermark finds new or changed (a read can only refuse those).
+  const std::set<std::string> named(refs.begin(), refs.end());
+  InventoryOptions options;
+  if (!unprocessed) options.only_refs = &named;
+  options.read = [&](const TriageSession& s) {
+    return !unprocessed || s.state.unprocessed() ? LogRead::by_caller : LogRead::never;
+  };
+  TriageInventory inv = take_inventory(
+      run.env, run.policy, *run.db, unprocessed ? triage_harnesses(args) : harnesses_of_refs(refs), options);
+  std::map<const TriageSession*, SessionDigestResult> digests = digest_awaiting(inv, run, unprocessed);
 
   Envelope env = Envelope::make("sessions_digest");
   env.header["notice"] = kDigestNotice;
@@ -124,8 +161,8 @@ Envelope run_sessions_digest(const json& args, ToolContext& ctx) {
   env.header["state_db"] = triage_scrub(run, run.db->path());
   size_t over_limit = 0;
   const std::vector<DigestPick> picks =
-      unprocessed ? picks_unprocessed(inv, args.value("limit", uint64_t{0}), over_limit)
-                  : picks_by_ref(refs, inv, run, env);
+      unprocessed ? picks_unprocessed(inv, digests, args.value("limit", uint64_t{0}), over_limit)
+                  : picks_by_ref(refs, inv, digests, run, env);
   std::vector<StateDb::DigestWrite> writes;
   std::vector<json> digested;
   size_t run_bytes = 0;
@@ -136,16 +173,7 @@ Envelope run_sessions_digest(const json& args, ToolContext& ctx) {
       env.add_row("deferred")["ref"] = s.ref;
       continue;
     }
-    SessionDigestInput in;
-    in.transcript = &s.transcript;
-    in.from_offset = pick.from_offset;
-    in.complete_size = s.current.size;
-    in.scrubber = run.scrubber;
-    SessionDigestResult r = digest_session(in);
-    if (!r.error.empty()) {
-      digest_error(env, s.ref, "unreadable", triage_scrub(run, r.error));
-      continue;
-    }
+    SessionDigestResult& r = *pick.digest;
     const size_t bytes = dump_json(r.session).size();
     if (run_bytes + bytes > kDigestRunBytes) {
       deferring = true;  // later sessions keep their order: the next run starts with this one

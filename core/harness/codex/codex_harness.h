@@ -15,5 +15,9 @@ const TranscriptReader& codex_reader();
 // The session id a rollout's file name carries (`rollout-<YYYY-MM-DDTHH-MM-SS>-<id>.jsonl`), else the stem.
 std::string codex_session_id_of(std::string_view file_name);
 void list_codex_store(const StoreRoot& root, StoreListing& out);
+// The rollout's first line read alone (at most 1 MiB, ending in a newline), a `session_meta` entry whose
+// payload may name the working directory (`cwd`, kept when absolute); any other first line is unreadable
+// metadata.
+SessionMeta codex_session_meta(const Transcript& t);
 
 }  // namespace csift

@@ -283,7 +283,8 @@ HarnessEntry codex_harness() {
                       &codex_reader(),
                       &locate_codex_store,
                       &list_codex_store,
-                      "codex sessions have no subagent transcripts, sidecar or cache-creation token figure"};
+                      "codex sessions have no subagent transcripts, sidecar or cache-creation token figure",
+                      &codex_session_meta};
 }
 
 }  // namespace csift

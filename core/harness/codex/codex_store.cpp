@@ -1,9 +1,11 @@
 // Codex's store: $CODEX_HOME (else ~/.codex), live rollouts by date under sessions/ and archived ones flat
 // under archived_sessions/. A compressed rollout is listed as unsupported rather than skipped, and a session
 // in both places is read from sessions/ with the archived copy named as a problem.
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 
-#include <filesystem>
 #include "core/harness/codex/codex_harness.h"
 #include "core/harness/harness_listing.h"
 
@@ -13,6 +15,7 @@ namespace {
 
 constexpr std::string_view kRolloutPrefix = "rollout-";
 constexpr size_t kRolloutTimeChars = 19;  // 2026-02-23T12-40-23
+constexpr size_t kSessionMetaMax = 1 << 20;
 
 void collect_rollouts(const std::string& dir, const std::string& store_dir, int depth, StoreListing& out,
                       std::set<std::string>& seen_ids, bool archived) {
@@ -52,6 +55,31 @@ std::string codex_session_id_of(std::string_view name) {
   if (std::string_view(stem).starts_with(kRolloutPrefix) && stem.size() > head && stem[head - 1] == '-')
     return std::string(stem.substr(head));
   return std::string(stem);
+}
+
+SessionMeta codex_session_meta(const Transcript& t) {
+  SessionMeta out;
+  std::ifstream in(t.path, std::ios::binary);
+  std::string line;
+  char c = 0;
+  while (in.get(c) && c != '\n' && line.size() <= kSessionMetaMax)
+    line.push_back(c);
+  if (c != '\n' || line.size() > kSessionMetaMax) {
+    out.unreadable = true;
+    return out;
+  }
+  const auto doc = nlohmann::json::parse(line, nullptr, false);
+  if (!doc.is_object() || doc.value("type", "") != "session_meta" || !doc.contains("payload") ||
+      !doc["payload"].is_object()) {
+    out.unreadable = true;
+    return out;
+  }
+  const auto& payload = doc["payload"];
+  if (payload.contains("cwd") && payload["cwd"].is_string()) {
+    std::string cwd = payload["cwd"].get<std::string>();
+    if (cwd.starts_with("/")) out.cwd = std::move(cwd);
+  }
+  return out;
 }
 
 void list_codex_store(const StoreRoot& root, StoreListing& out) {

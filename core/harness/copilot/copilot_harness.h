@@ -12,7 +12,11 @@ inline constexpr std::string_view kCopilotHarness = harness_name(HarnessId::copi
 HarnessEntry copilot_harness();
 const TranscriptReader& copilot_reader();
 void list_copilot_store(const StoreRoot& root, StoreListing& out);
-// The top-level `cwd:` scalar (or JSON member) of the workspace.yaml beside events.jsonl ("" when none).
+// The working directory the workspace.yaml beside events.jsonl names (a regular file of at most 64 KiB): the
+// first absolute value of a line starting `cwd:` or holding a `"cwd":` member, with blanks, trailing commas
+// and one pair of matching quotes taken off ("" when none).
 std::string copilot_workspace_cwd(const std::string& events_path);
+// The session's store metadata: copilot_workspace_cwd of its events.jsonl.
+SessionMeta copilot_session_meta(const Transcript& t);
 
 }  // namespace csift

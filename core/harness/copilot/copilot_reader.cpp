@@ -182,7 +182,8 @@ HarnessEntry copilot_harness() {
                       &locate_copilot_store,
                       &list_copilot_store,
                       "copilot sessions record output tokens only (input and cache figures are absent, not "
-                      "zero); sub-agent events are not read"};
+                      "zero); sub-agent events are not read",
+                      &copilot_session_meta};
 }
 
 }  // namespace csift

@@ -1,5 +1,6 @@
 // Copilot CLI's store: $COPILOT_HOME (else ~/.copilot), session-state/<session id>/events.jsonl. Its
 // session-store.db index and the legacy flat transcripts are not read.
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
@@ -12,16 +13,20 @@ namespace {
 
 constexpr size_t kMaxWorkspaceBytes = 64 * 1024;
 
-std::string unquoted_scalar(std::string v) {
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\r' || v.back() == ','))
-    v.pop_back();
-  size_t i = 0;
-  while (i < v.size() && v[i] == ' ')
-    ++i;
-  v = v.substr(i);
+bool copilot_blank(char c) {
+  return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+
+// A scalar's value: blanks around it and trailing commas (a JSON member's) taken off, then one pair of
+// matching quotes.
+std::string unquoted_scalar(std::string_view v) {
+  while (!v.empty() && (copilot_blank(v.back()) || v.back() == ','))
+    v.remove_suffix(1);
+  while (!v.empty() && copilot_blank(v.front()))
+    v.remove_prefix(1);
   if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front())
     v = v.substr(1, v.size() - 2);
-  return v;
+  return std::string(v);
 }
 
 }  // namespace
@@ -32,7 +37,7 @@ std::string copilot_workspace_cwd(const std::string& events_path) {
   if (!std::filesystem::is_regular_file(yaml, ec) ||
       std::filesystem::file_size(yaml, ec) > kMaxWorkspaceBytes)
     return "";
-  std::ifstream in(yaml);
+  std::ifstream in(yaml, std::ios::binary);
   std::string line;
   while (std::getline(in, line)) {
     for (std::string_view key : {"cwd:", "\"cwd\":"}) {
@@ -43,11 +48,15 @@ std::string copilot_workspace_cwd(const std::string& events_path) {
         l = l.substr(at);
       }
       if (!l.starts_with(key)) continue;
-      std::string v = unquoted_scalar(std::string(l.substr(key.size())));
+      std::string v = unquoted_scalar(l.substr(key.size()));
       if (v.starts_with("/")) return v;
     }
   }
   return "";
+}
+
+SessionMeta copilot_session_meta(const Transcript& t) {
+  return {copilot_workspace_cwd(t.path), false};
 }
 
 void list_copilot_store(const StoreRoot& root, StoreListing& out) {

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/cache/file_stamp.h"
+
 namespace csift {
 
 namespace {
@@ -56,7 +58,7 @@ void cursor_add(CursorStore& out, const std::string& path, const std::string& id
   s.transcript.id = std::string(kCursorHarness) + ":" + id;
   s.transcript.session_id = s.transcript.id;
   s.transcript.size = static_cast<uint64_t>(st.st_size);
-  s.transcript.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  s.transcript.mtime_ns = stamp_of_stat(st).mtime_ns;
   s.mtime_ms = s.transcript.mtime_ns / 1000000;
   s.project_slug = slug;
   out.sessions.push_back(std::move(s));

@@ -190,7 +190,8 @@ HarnessEntry gemini_cli_harness() {
                       &locate_gemini_cli_store,
                       &list_gemini_cli_store,
                       "gemini-cli sessions record no exit code (read from a shell result's trailer), no "
-                      "subagent transcripts here and no cache-creation token figure"};
+                      "subagent transcripts here and no cache-creation token figure",
+                      &gemini_cli_session_meta};
 }
 
 }  // namespace csift

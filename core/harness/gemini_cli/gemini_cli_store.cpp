@@ -1,6 +1,8 @@
 // Gemini CLI's store: $GEMINI_CLI_HOME/.gemini (else ~/.gemini), tmp/<project>/chats/session-*.jsonl. A
 // single-document session-*.json of a release before v0.39.0 is listed as unsupported; sub-agent folders
 // under chats/ are not read.
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
@@ -34,11 +36,18 @@ std::string gemini_project_root(const std::string& session_path) {
   if (!std::filesystem::is_regular_file(root, ec) ||
       std::filesystem::file_size(root, ec) > kMaxProjectRootBytes)
     return "";
-  std::ifstream in(root);
+  std::ifstream in(root, std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
+  const auto blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!text.empty() && blank(text.back()))
     text.pop_back();
+  const size_t lead = static_cast<size_t>(std::find_if_not(text.begin(), text.end(), blank) - text.begin());
+  text.erase(0, lead);
   return text.starts_with("/") ? text : "";
+}
+
+SessionMeta gemini_cli_session_meta(const Transcript& t) {
+  return {gemini_project_root(t.path), false};
 }
 
 void list_gemini_cli_store(const StoreRoot& root, StoreListing& out) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/cache/file_stamp.h"
 #include "core/harness/opencode/opencode_schema.h"
 #include "core/harness/opencode/opencode_store.h"
 #include "core/harness/opencode/sqlite_readonly.h"
@@ -30,7 +31,7 @@ std::pair<OpenCodeFileState, OpenCodeFileState> opencode_db_state(const std::str
     if (::stat(p.c_str(), &st) == 0) {
       s.exists = true;
       s.size = st.st_size;
-      s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+      s.mtime_ns = stamp_of_stat(st).mtime_ns;
     }
     return s;
   };
