@@ -51,7 +51,7 @@ SessionMeta meta_of(std::string_view harness, const std::string& path) {
   const bool has_reader = h->session_meta != nullptr;
   REQUIRE(has_reader);
   Transcript t;
-  t.harness = std::string(harness);
+  t.harness = *harness_id_named(harness);
   t.path = path;
   const SessionMeta meta = h->session_meta(t);
   // Triage's gate takes the same reader.
