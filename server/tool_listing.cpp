@@ -15,10 +15,15 @@ json descriptor(const ToolSpec& tool) {
                    {"destructiveHint", false},
                    {"idempotentHint", true},
                    {"openWorldHint", false}};
+  // The title and description are the descriptor's own: a copy inside inputSchema reaches the model twice
+  // (Claude Code sends the schema whole), so the served input schema carries only the arguments.
+  json input = input_schema_served(tool.name);
+  input.erase("title");
+  input.erase("description");
   return json{{"name", tool.name},
               {"title", title},
               {"description", tool_description(tool.name)},
-              {"inputSchema", input_schema_served(tool.name)},
+              {"inputSchema", std::move(input)},
               {"outputSchema", output_schema(tool.name)},
               {"annotations", std::move(annotations)}};
 }
