@@ -20,12 +20,19 @@ json descriptor(const ToolSpec& tool) {
   json input = input_schema_served(tool.name);
   input.erase("title");
   input.erase("description");
-  return json{{"name", tool.name},
-              {"title", title},
-              {"description", tool_description(tool.name)},
-              {"inputSchema", std::move(input)},
-              {"outputSchema", output_schema(tool.name)},
-              {"annotations", std::move(annotations)}};
+  // Claude Code's ToolSearch scores a deferred tool by its name and description words, and by the words of
+  // this hint (schemas/README.md, "Served text and CLI help"); it is not part of the definition the model is
+  // sent.
+  const json hint = input.value("x-search-hint", json());
+  input.erase("x-search-hint");
+  json out{{"name", tool.name},
+           {"title", title},
+           {"description", tool_description(tool.name)},
+           {"inputSchema", std::move(input)},
+           {"outputSchema", output_schema(tool.name)},
+           {"annotations", std::move(annotations)}};
+  if (hint.is_string()) out["_meta"] = json{{"anthropic/searchHint", hint}};
+  return out;
 }
 
 // Cursors are "p" + the offset in hex, salted with the table size so a cursor from a build with a different
