@@ -87,9 +87,17 @@ std::string option_facts(const CliOption& o) {
   return facts;
 }
 
+// What --help says of a property: its `x-cli.help` when it has one (the longer text for people at the command
+// line; the served schema drops every x-cli annotation, so the model reads the lean description), else its
+// description.
+std::string help_text(const json& property) {
+  const json cli = property.value("x-cli", json::object());
+  return cli.contains("help") ? cli["help"].get<std::string>() : property.value("description", "");
+}
+
 std::string option_block(const CliOption& o) {
   std::string block = option_heading(o) + "\n";
-  block += wrap(o.schema.value("description", ""), "          ");
+  block += wrap(help_text(o.schema), "          ");
   const std::string facts = option_facts(o);
   if (!facts.empty()) block += "          " + facts.substr(0, facts.size() - 1) + "\n";
   return block;
@@ -109,13 +117,13 @@ std::string render_tool_help(std::string_view tool, const json& input_schema) {
   std::string out = "csift-mcp --cli " + std::string(tool);
   if (input_schema.contains("title")) out += ": " + input_schema["title"].get<std::string>();
   out += "\n\n";
-  if (input_schema.contains("description"))
-    out += wrap(input_schema["description"].get<std::string>(), "") + "\n";
+  if (input_schema.contains("x-cli-help") || input_schema.contains("description"))
+    out += wrap(input_schema.value("x-cli-help", input_schema.value("description", "")), "") + "\n";
   out += usage_line(tool, model);
   if (!model.positionals().empty()) {
     out += "\nArguments:\n";
     for (const auto* p : model.positionals()) {
-      out += "  " + positional_usage(*p) + "\n" + wrap(p->schema.value("description", ""), "          ");
+      out += "  " + positional_usage(*p) + "\n" + wrap(help_text(p->schema), "          ");
     }
   }
   out += "\nOptions:\n";

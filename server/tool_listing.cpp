@@ -15,12 +15,24 @@ json descriptor(const ToolSpec& tool) {
                    {"destructiveHint", false},
                    {"idempotentHint", true},
                    {"openWorldHint", false}};
-  return json{{"name", tool.name},
-              {"title", title},
-              {"description", tool_description(tool.name)},
-              {"inputSchema", input_schema_served(tool.name)},
-              {"outputSchema", output_schema(tool.name)},
-              {"annotations", std::move(annotations)}};
+  // The title and description are the descriptor's own: a copy inside inputSchema reaches the model twice
+  // (Claude Code sends the schema whole), so the served input schema carries only the arguments.
+  json input = input_schema_served(tool.name);
+  input.erase("title");
+  input.erase("description");
+  // Claude Code's ToolSearch scores a deferred tool by its name and description words, and by the words of
+  // this hint (schemas/README.md, "Served text and CLI help"); it is not part of the definition the model is
+  // sent.
+  const json hint = input.value("x-search-hint", json());
+  input.erase("x-search-hint");
+  json out{{"name", tool.name},
+           {"title", title},
+           {"description", tool_description(tool.name)},
+           {"inputSchema", std::move(input)},
+           {"outputSchema", output_schema(tool.name)},
+           {"annotations", std::move(annotations)}};
+  if (hint.is_string()) out["_meta"] = json{{"anthropic/searchHint", hint}};
+  return out;
 }
 
 // Cursors are "p" + the offset in hex, salted with the table size so a cursor from a build with a different

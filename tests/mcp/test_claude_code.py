@@ -19,9 +19,9 @@ import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "claude_code"))
 
-from claude_code import (Home, converse, csift_names, ensure_installed, envelope, token_totals,  # noqa: E402
-                         usage_totals)
-from mcp_harness import SLOW, HttpServer, binary, server_env  # noqa: E402
+from claude_code import (SURFACE_BUDGET, Home, as_sent, converse, csift_names, definition_chars,  # noqa: E402
+                         ensure_installed, envelope, token_totals, usage_totals)
+from mcp_harness import SLOW, HttpServer, StdioClient, binary, server_env  # noqa: E402
 from scripted_api import FINAL_TEXT, DEFAULT_USAGE, result_text, tool_results, tool_use_id  # noqa: E402
 
 # A word nothing else in the store holds: search and show must find it in the prompt Claude Code recorded.
@@ -112,6 +112,24 @@ class ClaudeCodeClient(unittest.TestCase):
                 self.assertEqual(t["input_schema"].get("type"), "object", t["name"])
                 self.assertIs(t.get("defer_loading"), True, t["name"])
 
+        # The tool surface as Claude Code sent it: within the budget, counted exactly as test_tool_surface.py counts
+        # it from tools/list (so that cheap test measures what the model receives), no description repeated in
+        # input_schema, nothing Claude Code had to rewrite (every string ASCII).
+        sent = [t for t in convo[1]["tools"] if t["name"].startswith("mcp__csift__")]
+        sent_chars = sum(definition_chars(t["name"], t["description"], t["input_schema"]) for t in sent)
+        c = StdioClient()
+        try:
+            ours = {t["name"]: t for t in c.request("tools/list")["result"]["tools"]}
+        finally:
+            c.close()
+        self.assertEqual(sent_chars, sum(definition_chars(*as_sent(ours[n])) for n in names))
+        self.assertLessEqual(sent_chars, SURFACE_BUDGET)
+        print(f"tool surface as sent: {sent_chars} characters for {len(sent)} tools", file=sys.stderr)
+        for t in sent:
+            self.assertNotIn("description", t["input_schema"], t["name"])
+            self.assertTrue(json.dumps(t, ensure_ascii=False).isascii(), t["name"])
+            self.assertEqual(t["description"], ours[t["name"][len("mcp__csift__"):]]["description"])
+
         # Every call's result reached the model (in the request after its step), not as an error.
         results = {}
         for name, step in calls.items():
@@ -147,6 +165,24 @@ class ClaudeCodeClient(unittest.TestCase):
                          usage_totals([s["usage"] for s in steps] + [DEFAULT_USAGE]))
         self.assertEqual(summary["tools"], dict({"ToolSearch": 1}, **{"mcp__csift__" + n: 1 for n in calls}))
         return secs
+
+    def test_tool_search_finds_the_tool_for_a_users_words(self):
+        """Claude Code's ToolSearch (keyword form, not select:) ranks the right csift tool first for the words a
+        user says; it scores names, descriptions and _meta["anthropic/searchHint"]."""
+        self.registered_and_connected(self.home.add_stdio())
+        asks = {"search my session history": "search", "which files did I change": "files",
+                "recover a file": "recover", "is that session done": "status", "which session am I": "whoami"}
+        steps = [{"content": [{"type": "tool_use", "name": "ToolSearch", "input": {"query": q, "max_results": 3}}]}
+                 for q in asks] + [None]
+        api, rc, events, err, secs = converse(self.home, steps, str(uuid.uuid4()), PROMPT)
+        self.assertEqual(rc, 0, err[-3000:])
+        found = {}
+        for i, q in enumerate(asks):
+            block = tool_results(api.conversation[i + 1]).get(tool_use_id(i, 0)) or {}
+            found[q] = [b.get("tool_name") for b in block.get("content") or []
+                        if isinstance(b, dict) and b.get("type") == "tool_reference"]
+        self.assertEqual({q: (f[:1] or [None])[0] for q, f in found.items()},
+                         {q: "mcp__csift__" + t for q, t in asks.items()}, found)
 
     def test_stdio(self):
         self.registered_and_connected(self.home.add_stdio())

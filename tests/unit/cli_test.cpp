@@ -247,4 +247,21 @@ TEST_CASE("an alias annotation is another spelling of the flag, listed in help")
         std::string::npos);
 }
 
+TEST_CASE("x-cli help replaces the lean served description in --help only") {
+  const json schema =
+      json::parse(R"({"type": "object", "description": "Lean.", "x-cli-help": "Longer, for people.",
+      "properties": {
+        "since": {"type": "string", "description": "At or after.", "x-cli": {"help": "Only records at or after."}},
+        "targets": {"type": "array", "items": {"type": "string"}, "description": "Scope.",
+                    "x-cli": {"positional": true, "help": "Where to look."}},
+        "until": {"type": "string", "description": "At or before."}}})");
+  const std::string help = render_tool_help("demo", schema);
+  CHECK(help.find("Longer, for people.") != std::string::npos);
+  CHECK(help.find("Only records at or after.") != std::string::npos);
+  CHECK(help.find("Where to look.") != std::string::npos);
+  CHECK(help.find("At or before.") != std::string::npos);
+  for (const char* lean : {"Lean.", "At or after.", "Scope."})
+    CHECK(help.find(lean) == std::string::npos);
+}
+
 }  // namespace cli_unit

@@ -256,6 +256,7 @@ TEST_CASE("common schema definitions reach every tool exactly as schemas/common.
     for (const auto& [property, definition] : common_input["properties"].items()) {
       CAPTURE(property);
       json expected = definition;
+      expected.erase("x-cli");  // CLI-only help, dropped from the served schema like every x-cli annotation
       if (definition.contains("x-describe-per-tool")) {
         // The tool file gives the description and nothing else.
         REQUIRE(own_input["properties"].contains(property));

@@ -65,6 +65,31 @@ def csift_names(http=False):
     return [n for n in names if not (http and n in LOCAL_ONLY_TOOLS)]
 
 
+# The tool surface: what the pinned Claude Code sends the model for our tools once ToolSearch has loaded them, in
+# characters (name + description + input_schema as compact JSON), all tools together at most SURFACE_BUDGET. It
+# sends each tools/list entry as name "mcp__<server>__<tool>", our description and our inputSchema, with every
+# ellipsis character (U+2026) rewritten as '...' (measured: README.md); `type` moves first, which changes no length.
+SURFACE_BUDGET = 30000
+
+
+def definition_chars(name, description, input_schema):
+    """Characters of one definition as the model receives it (measure.py's table and the tests count alike)."""
+    return len(name) + len(description) + len(json.dumps(input_schema, ensure_ascii=False, separators=(",", ":")))
+
+
+def as_sent(tool, server="csift"):
+    """One tools/list entry as Claude Code sends it: (name, description, input_schema)."""
+    def rewrite(v):
+        if isinstance(v, str):
+            return v.replace("\u2026", "...")
+        if isinstance(v, dict):
+            return {k: rewrite(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [rewrite(x) for x in v]
+        return v
+    return f"mcp__{server}__{tool['name']}", rewrite(tool["description"]), rewrite(tool["inputSchema"])
+
+
 class Home:
     """A temporary HOME for Claude Code: ~/.claude is where it writes this conversation's transcript, and the
     server reads that same home (--claude-home), so a tool can see the live session."""

@@ -22,7 +22,7 @@ import sys
 import time
 import uuid
 
-from claude_code import VERSION, Home, converse, csift_names, ensure_installed
+from claude_code import VERSION, Home, converse, csift_names, definition_chars, ensure_installed
 from mcp_harness import binary, server_env
 from scripted_api import result_text, tool_results, tool_use_id
 
@@ -149,7 +149,7 @@ def surface_in(out, home):
         schema = compact(t["input_schema"])
         repeated = t["input_schema"].get("description") == t["description"]
         dup = len(t["description"]) if repeated else 0
-        total = len(t["name"]) + len(t["description"]) + len(schema)
+        total = definition_chars(t["name"], t["description"], t["input_schema"])
         ours_ell = sum(s.count("…") for s in strings(ours[n]))
         sent_ell = sum(s.count("…") for s in strings(t))
         if ours_ell and sent_ell < ours_ell:
