@@ -103,7 +103,7 @@ TEST_CASE("a Codex, Gemini CLI and Copilot CLI transcript's listed stamp is stat
       CAPTURE(t.path);
       CHECK(t.mtime_ns == static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec);
       CHECK(t.size == static_cast<uint64_t>(st.st_size));
-      ++listed[t.harness];
+      ++listed[std::string(harness_name(t.harness))];
     }
   }
   CHECK(listed == std::map<std::string, size_t>{{"codex", 1}, {"copilot", 1}, {"gemini-cli", 1}});
