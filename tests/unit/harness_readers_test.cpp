@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 #include "tests/unit/corpus_root.h"
+#include "tests/unit/temp_store.h"
 
 #include <filesystem>
 #include <fstream>
@@ -31,26 +32,11 @@ namespace {
 const fs::path kFixtures = fs::path(CSIFT_SOURCE_DIR) / "fixtures" / "harnesses";
 
 // A temp HOME (no ~/.claude in it) holding harness stores made of symlinks to files read in place.
-struct LinkStore {
-  fs::path root;
-  LinkStore() {
-    static int counter = 0;
-    root = fs::temp_directory_path() /
-           ("csift-hstore-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    fs::remove_all(root);
-    fs::create_directories(root);
-  }
-  ~LinkStore() {
-    std::error_code ec;
-    fs::remove_all(root, ec);
-  }
+struct LinkStore : csift_test::TempDir {
+  LinkStore() : TempDir("csift-hstore") {}
   void link(const fs::path& target, const std::string& rel) const {
     fs::create_directories((root / rel).parent_path());
     fs::create_symlink(fs::canonical(target), root / rel);
-  }
-  void write(const std::string& rel, const std::string& text) const {
-    fs::create_directories((root / rel).parent_path());
-    std::ofstream(root / rel) << text;
   }
   Environment env(std::map<std::string, std::string> vars) const {
     Environment e;

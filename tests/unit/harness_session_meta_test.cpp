@@ -15,6 +15,7 @@
 #include "core/harness/harness_entry.h"
 #include "core/store/harness_stores.h"
 #include "core/triage/session_inventory.h"
+#include "tests/unit/temp_store.h"
 
 namespace harness_session_meta_unit {
 
@@ -25,24 +26,9 @@ namespace {
 
 const fs::path kFixtures = fs::path(CSIFT_SOURCE_DIR) / "fixtures" / "harnesses";
 
-struct MetaDir {
-  fs::path root;
-  MetaDir() {
-    static int counter = 0;
-    root = fs::temp_directory_path() /
-           ("csift-smeta-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    fs::remove_all(root);
-    fs::create_directories(root);
-  }
-  ~MetaDir() {
-    std::error_code ec;
-    fs::remove_all(root, ec);
-  }
-  std::string write(const std::string& rel, const std::string& text) const {
-    fs::create_directories((root / rel).parent_path());
-    std::ofstream(root / rel, std::ios::binary) << text;
-    return (root / rel).string();
-  }
+// A throwaway directory holding the metadata files each case writes.
+struct MetaDir : csift_test::TempDir {
+  MetaDir() : TempDir("csift-smeta") {}
 };
 
 SessionMeta meta_of(std::string_view harness, const std::string& path) {

@@ -12,6 +12,29 @@ namespace csift_test {
 
 namespace fs = std::filesystem;
 
+// A unique empty temp dir, removed on destruction; write() puts a file under it, creating its parent dirs.
+struct TempDir {
+  fs::path root;
+  explicit TempDir(const std::string& prefix = "csift-tmp") {
+    static int counter = 0;
+    root = fs::temp_directory_path() /
+           (prefix + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::remove_all(root);
+    fs::create_directories(root);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string write(const std::string& rel, const std::string& text) const {
+    fs::create_directories((root / rel).parent_path());
+    std::ofstream(root / rel, std::ios::binary) << text;
+    return (root / rel).string();
+  }
+};
+
 struct TempStore {
   fs::path root;  // plays $HOME
   TempStore() {
