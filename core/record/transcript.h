@@ -35,10 +35,10 @@ struct AgentMeta {
 
 struct Transcript {
   HarnessId harness = HarnessId::claude_code;  // which reader reads it (core/harness/readers.cpp)
-  std::string path;                     // absolute path of the .jsonl
-  std::string project_dir;              // absolute path of the <ENCODED> dir
-  std::string id;                       // session uuid, or agent id (the hex after `agent-`)
-  std::string session_id;               // the owning top-level session uuid ("" when unknown, legacy flat)
+  std::string path;                            // absolute path of the .jsonl
+  std::string project_dir;                     // absolute path of the <ENCODED> dir
+  std::string id;                              // session uuid, or agent id (the hex after `agent-`)
+  std::string session_id;  // the owning top-level session uuid ("" when unknown, legacy flat)
   bool is_subagent = false;
   TranscriptShape shape = TranscriptShape::session;
   std::string workflow_id;  // wf_<id> for workflow agents

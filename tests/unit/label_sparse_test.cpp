@@ -11,10 +11,10 @@
 #include <fstream>
 #include <map>
 
-#include "core/store/classified_transcript.h"
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/record_parser.h"
+#include "core/store/classified_transcript.h"
 #include "tests/unit/corpus_root.h"
 #include "tools/search/search_prefilter.h"
 

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "core/base/envelope.h"
-#include "core/store/classified_transcript.h"
 #include "core/harness/claude_code/classify.h"
-#include "core/store/record_pairing.h"
 #include "core/record/record.h"
+#include "core/store/classified_transcript.h"
+#include "core/store/record_pairing.h"
 #include "core/store/store.h"
 
 namespace csift {

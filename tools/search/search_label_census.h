@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "core/cache/result_memo.h"
-#include "core/store/classified_transcript.h"
 #include "core/record/turns.h"
+#include "core/store/classified_transcript.h"
 #include "tools/search/search_types.h"
 
 namespace csift {
