@@ -144,15 +144,17 @@ class ClaudeCodeClient(unittest.TestCase):
         self.assertIn(WORD, results["show"])
         self.assertIn(sid, results["status"])
 
-        # stats during the conversation counts the usage of the turns Claude Code had written by then: every step
-        # before the stats call, and the stats step itself if its record was written before the call ran.
+        # stats during the conversation counts the usage of the turns Claude Code had written by then. Claude Code
+        # flushes its transcript about every 100 ms, so how many of the steps up to the stats call's own had
+        # reached the file varies from run to run (the real-client issue measured the lag); what never varies is
+        # that the count is the scripted usage of a whole prefix of the steps: nothing counted twice or in part.
         _, summary = envelope(results["stats"])
         self.assertIsNotNone(summary, results["stats"][:2000])
         seen = token_totals(summary["tokens"])
-        before = usage_totals([s["usage"] for s in steps[:calls["stats"]]])
-        through = usage_totals([s["usage"] for s in steps[:calls["stats"] + 1]])
-        self.assertIn(seen, (before, through))
-        print(f"stats mid-conversation saw the stats step's own usage: {seen == through}", file=sys.stderr)
+        prefixes = [usage_totals([s["usage"] for s in steps[:k]]) for k in range(0, calls["stats"] + 2)]
+        self.assertIn(seen, prefixes)
+        print(f"stats mid-conversation saw {prefixes.index(seen)} of the {calls['stats'] + 1} steps up to its own",
+              file=sys.stderr)
 
         # stats over the finished transcript: exactly the scripted usage, the final answer's included.
         transcripts = self.home.transcripts()
