@@ -25,15 +25,17 @@ void Dispatcher::dispatch(const rpc::Message& m, Revision rev, std::shared_ptr<C
   const bool queued = pool.try_submit([this, m, rev, conn, emit, deliver, admitted] {
     std::optional<json> reply;
     // An exception must not end the worker thread (std::terminate) nor leave the call unanswered.
+    const auto internal_error = [&](const char* what) {
+      if (what) std::fprintf(stderr, "csift-mcp: internal error: %s\n", what);
+      conn->end(m.id);
+      reply = rpc::make_error(m.id, rpc::kInternalError, "internal error");
+    };
     try {
       reply = server_.handle_request(m, rev, *conn, emit, admitted);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "csift-mcp: internal error: %s\n", e.what());
-      conn->end(m.id);
-      reply = rpc::make_error(m.id, rpc::kInternalError, "internal error");
+      internal_error(e.what());
     } catch (...) {
-      conn->end(m.id);
-      reply = rpc::make_error(m.id, rpc::kInternalError, "internal error");
+      internal_error(nullptr);
     }
     deliver(DispatchReply{std::move(reply), DispatchReply::How::queued});
   });

@@ -1,6 +1,8 @@
 // Where harnesses are registered: one line per harness in registered_harnesses(). An entry brings its reader
 // (reader_for() hands it every transcript whose `harness` names it) and, but for Claude Code, its store
 // discovery (core/store/harness_stores.h reads it).
+#include <array>
+
 #include "core/harness/claude_code/claude_code_reader.h"
 #include "core/harness/codex/codex_harness.h"
 #include "core/harness/copilot/copilot_harness.h"
@@ -49,11 +51,18 @@ const std::vector<const TranscriptReader*>& registered_readers() {
 }
 
 const HarnessEntry& harness_entry(HarnessId id) {
-  for (const HarnessEntry& h : registered_harnesses()) {
-    if (h.id() == id) return h;
-  }
+  // Indexed by id once: reader_for asks for every transcript a call reads, and an entry's id() is its name
+  // looked up.
+  static const std::array<const HarnessEntry*, kHarnessIdCount> by_id = [] {
+    std::array<const HarnessEntry*, kHarnessIdCount> out{};
+    for (const HarnessEntry& h : registered_harnesses())
+      out[static_cast<size_t>(h.id())] = &h;
+    return out;
+  }();
+  const HarnessEntry* h = by_id[static_cast<size_t>(id)];
   // Every harness is registered; a missing one is a programming error.
-  throw std::logic_error("no harness registered for '" + std::string(harness_name(id)) + "'");
+  if (!h) throw std::logic_error("no harness registered for '" + std::string(harness_name(id)) + "'");
+  return *h;
 }
 
 const TranscriptReader& reader_for(const Transcript& t) {

@@ -3,6 +3,7 @@
 // The names are those of refs (`<name>:<session id>`), rows and the `harness` argument; each harness's entry
 // (core/harness/harness_entry.h, registered in core/harness/readers.cpp) carries its id.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -10,6 +11,7 @@
 namespace csift {
 
 enum class HarnessId : uint8_t { claude_code, codex, gemini_cli, copilot, opencode_v1, opencode_v2, cursor };
+inline constexpr size_t kHarnessIdCount = static_cast<size_t>(HarnessId::cursor) + 1;  // the values above
 
 constexpr std::string_view harness_name(HarnessId h) {
   switch (h) {
@@ -34,10 +36,8 @@ constexpr std::string_view harness_name(HarnessId h) {
 // The harness a canonical name names (no aliases: harness_named in core/harness/harness_entry.h knows
 // those), or nullopt.
 constexpr std::optional<HarnessId> harness_id_named(std::string_view name) {
-  for (const HarnessId h :
-       {HarnessId::claude_code, HarnessId::codex, HarnessId::gemini_cli, HarnessId::copilot,
-        HarnessId::opencode_v1, HarnessId::opencode_v2, HarnessId::cursor})
-    if (harness_name(h) == name) return h;
+  for (size_t i = 0; i < kHarnessIdCount; ++i)
+    if (harness_name(static_cast<HarnessId>(i)) == name) return static_cast<HarnessId>(i);
   return std::nullopt;
 }
 

@@ -84,7 +84,7 @@ TurnAssignment assign_turns(const std::vector<Record>& records, const TurnRule& 
 size_t TurnSkeleton::keep(const Record& r) {
   Kept k;
   k.foreign = rule_.is_foreign(r);
-  k.opens = !k.foreign && rule_.opens(r);
+  k.opens = rule_.opens_turn(r);
   if (k.opens) k.parent_uuid = r.parent_uuid;
   kept_.push_back(std::move(k));
   return kept_.size() - 1;
