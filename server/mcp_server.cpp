@@ -17,10 +17,6 @@ constexpr const char* kInstructions =
 constexpr const char* kMetaVersion = "io.modelcontextprotocol/protocolVersion";
 constexpr const char* kMetaCapabilities = "io.modelcontextprotocol/clientCapabilities";
 constexpr const char* kMetaServerInfo = "io.modelcontextprotocol/serverInfo";
-// How long a 2026-07-28 client may cache tools/list and server/discover: the table only changes with the
-// binary.
-constexpr int64_t kListTtlMs = 300000;
-
 json server_info() {
   return json{{"name", kServerName}, {"title", "csift"}, {"version", server_version()}};
 }
@@ -97,6 +93,13 @@ json with_result_type(json result, bool stateless) {
   return result;
 }
 
+json with_cache_hint(json result, bool stateless, CacheHint hint) {
+  if (!stateless) return result;
+  result["ttlMs"] = hint.ttl_ms;
+  result["cacheScope"] = std::string(hint.scope);
+  return result;
+}
+
 McpServer::McpServer(ServerOptions options) : options_(std::move(options)) {}
 
 std::optional<json> McpServer::handle_request(const rpc::Message& m, Revision rev, Connection& conn,
@@ -125,7 +128,8 @@ json McpServer::dispatch(McpCall& call) {
     if (admitted) call.conn.end(m.id);
     return rpc::make_error(
         m.id, rpc::kMethodNotFound,
-        method_not_found(m.method, call.stateless ? Revision::stateless : Revision::session));
+        method_not_found(m.method, call.stateless ? Revision::stateless : Revision::session,
+                         call.conn.watch() != nullptr));
   }
   json reply = method->handler(*this, call);
   // Every 2026-07-28 result names the server in _meta: there is no initialize to have said it.
@@ -156,13 +160,12 @@ json McpServer::initialize(const rpc::Message& m, Connection& conn) {
 }
 
 json McpServer::discover(const rpc::Message& m) {
-  return rpc::make_result(m.id, json{{"resultType", "complete"},
-                                     {"supportedVersions", supported_versions()},
-                                     {"capabilities", server_capabilities(false)},
-                                     {"instructions", kInstructions},
-                                     {"ttlMs", kListTtlMs},
-                                     {"cacheScope", "public"},
-                                     {"_meta", {{kMetaServerInfo, server_info()}}}});
+  json result{{"resultType", "complete"},
+              {"supportedVersions", supported_versions()},
+              {"capabilities", server_capabilities(false)},
+              {"instructions", kInstructions},
+              {"_meta", {{kMetaServerInfo, server_info()}}}};
+  return rpc::make_result(m.id, with_cache_hint(std::move(result), true, kFixedByBinary));
 }
 
 json McpServer::list_tools(const rpc::Message& m, bool stateless) {
@@ -182,11 +185,8 @@ json McpServer::list_tools(const rpc::Message& m, bool stateless) {
   json result = with_result_type(json::object(), stateless);
   result["tools"] = std::move(page->tools);
   if (!page->next_cursor.empty()) result["nextCursor"] = page->next_cursor;
-  if (stateless) {
-    result["ttlMs"] = kListTtlMs;
-    result["cacheScope"] = "public";
-  }
-  return rpc::make_result(m.id, std::move(result));
+  // The listing differs between transports (HTTP has no local-only tools) but not between callers of one.
+  return rpc::make_result(m.id, with_cache_hint(std::move(result), stateless, kFixedByBinary));
 }
 
 }  // namespace csift

@@ -39,6 +39,20 @@ std::string meta_protocol_version(const rpc::Message& m);
 // `result` as a stateless (2026-07-28) answer says it: marked complete; a session answer is unchanged.
 json with_result_type(json result, bool stateless);
 
+// The caching hints (SEP-2549) every 2026-07-28 result of server/discover, tools/list, prompts/list,
+// resources/list, resources/templates/list and resources/read must carry: how long a client may reuse it
+// (ttlMs; 0 is stale at once) and whether a shared cache may hand it to another caller ("public") or only
+// to the one that asked ("private"). Each method picks its own; SPEC.md §13 says why.
+struct CacheHint {
+  int64_t ttl_ms;
+  std::string_view scope;
+};
+// What changes only with the binary and is the same for every caller of this transport: server/discover,
+// the tool, prompt and resource-template lists.
+inline constexpr CacheHint kFixedByBinary{300000, "public"};
+// `result` with `hint` when it answers 2026-07-28; a session answer is unchanged (those revisions have none).
+json with_cache_hint(json result, bool stateless, CacheHint hint);
+
 struct ServerOptions {
   Environment env;
   int64_t default_max_chars = kDefaultMaxChars;

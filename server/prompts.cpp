@@ -28,11 +28,7 @@ json McpServer::list_prompts(const rpc::Message& m, bool stateless) {
                            {"arguments", std::move(args)}});
   }
   json result = with_result_type(json{{"prompts", std::move(prompts)}}, stateless);
-  if (stateless) {  // 2026-07-28: the prompts only change with the binary
-    result["ttlMs"] = 300000;
-    result["cacheScope"] = "public";
-  }
-  return rpc::make_result(m.id, std::move(result));
+  return rpc::make_result(m.id, with_cache_hint(std::move(result), stateless, kFixedByBinary));
 }
 
 json McpServer::get_prompt(const rpc::Message& m, bool stateless) {

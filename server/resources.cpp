@@ -20,14 +20,14 @@ json not_offered(const rpc::Message& m) {
                              "to see it grow");
 }
 
-// 2026-07-28 list results say how long they may be cached: the session list changes as Claude Code writes,
-// so briefly and per client; the templates only change with the binary.
-json cacheable(json result, bool stateless, int64_t ttl_ms, const char* scope) {
-  if (!stateless) return result;
-  result["ttlMs"] = ttl_ms;
-  result["cacheScope"] = scope;
-  return result;
-}
+// The session list gains a row whenever a session starts and a row's title moves as its session goes on: a
+// few seconds of reuse spare a client listing twice for one @-mention menu. It is the user's own sessions, so
+// no shared cache may hand it to another caller.
+constexpr CacheHint kSessionList{5000, "private"};
+// A transcript is never final: Claude Code appends to it while its session runs, and again whenever the
+// session is resumed, days later or not at all. A read is stale at once (reading again shows it grow, as
+// subscribing would on stdio), and private for the same reason as the list.
+constexpr CacheHint kTranscriptRead{0, "private"};
 
 }  // namespace
 
@@ -88,7 +88,7 @@ json McpServer::list_resources(const rpc::Message& m, bool stateless, ToolContex
   json result{{"resources", std::move(resources)}};
   if (offset + page < all.items.size()) result["nextCursor"] = std::to_string(offset + page);
   return rpc::make_result(
-      m.id, cacheable(with_result_type(std::move(result), stateless), stateless, 5000, "private"));
+      m.id, with_cache_hint(with_result_type(std::move(result), stateless), stateless, kSessionList));
 }
 
 json McpServer::list_resource_templates(const rpc::Message& m, bool stateless) {
@@ -103,8 +103,9 @@ json McpServer::list_resource_templates(const rpc::Message& m, bool stateless) {
             {"title", "Claude Code subagent transcript"},
             {"description", "A subagent's transcript by agent id, rendered turn by turn"},
             {"mimeType", "text/plain"}}});
-  return rpc::make_result(m.id,
-                          with_result_type(json{{"resourceTemplates", std::move(templates)}}, stateless));
+  return rpc::make_result(
+      m.id, with_cache_hint(with_result_type(json{{"resourceTemplates", std::move(templates)}}, stateless),
+                            stateless, kFixedByBinary));
 }
 
 json McpServer::read_resource(const rpc::Message& m, bool stateless, ToolContext& ctx) {
@@ -119,7 +120,9 @@ json McpServer::read_resource(const rpc::Message& m, bool stateless, ToolContext
                            json{{"uri", uri}});
   const std::string text = ctx.env.caller == CallerLink::network ? default_scrubber().scrub(r.text) : r.text;
   json contents = json::array({json{{"uri", uri}, {"mimeType", "text/plain"}, {"text", text}}});
-  return rpc::make_result(m.id, with_result_type(json{{"contents", std::move(contents)}}, stateless));
+  return rpc::make_result(
+      m.id, with_cache_hint(with_result_type(json{{"contents", std::move(contents)}}, stateless), stateless,
+                            kTranscriptRead));
 }
 
 }  // namespace csift
