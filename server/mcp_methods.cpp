@@ -77,18 +77,16 @@ std::string mirrored_name(const rpc::Message& m) {
   return m.params[field].get<std::string>();
 }
 
-std::string method_not_found(std::string_view method, Revision rev) {
+std::string method_not_found(std::string_view method, Revision rev, bool notify) {
   const auto& all = mcp_methods();
   const bool stateless = rev == Revision::stateless;
-  auto in = [&](const McpMethod& x) { return stateless ? x.stateless : x.session; };
+  // Only what this transport answers: over HTTP the subscription methods are not offered.
+  auto in = [&](const McpMethod& x) {
+    return (stateless ? x.stateless : x.session) && (notify || !x.notifying);
+  };
   std::string names;
-  for (size_t i = 0; i < all.size(); ++i) {
-    if (!in(all[i])) continue;
-    names += (names.empty() ? "" : ", ") + std::string(all[i].name);
-    // A run of methods only some transports offer is followed by the transport that does.
-    auto next = std::find_if(all.begin() + static_cast<std::ptrdiff_t>(i) + 1, all.end(), in);
-    if (all[i].notifying && (next == all.end() || !next->notifying)) names += " (stdio)";
-  }
+  for (const McpMethod& x : all)
+    if (in(x)) names += (names.empty() ? "" : ", ") + std::string(x.name);
   if (stateless) {
     return "method '" + std::string(method) + "' not found in protocol " + std::string(kStatelessVersion) +
            "; this server has " + names;

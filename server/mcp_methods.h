@@ -60,8 +60,9 @@ Lane lane_of(const rpc::Message& m);
 // The value `m` must repeat in Mcp-Name, "" when its method has none or it is not a string.
 std::string mirrored_name(const rpc::Message& m);
 
-// The -32601 message for `method` in revision `rev`: it names the methods there are.
-std::string method_not_found(std::string_view method, Revision rev);
+// The -32601 message for `method` in revision `rev`: it names the methods there are on this transport
+// (`notify`: it can send a message unasked, so the subscription methods are among them).
+std::string method_not_found(std::string_view method, Revision rev, bool notify);
 // The server capabilities for initialize and server/discover. `notify`: the transport can send a message
 // unasked, so subscriptions are offered.
 json server_capabilities(bool notify);

@@ -78,14 +78,16 @@ json McpServer::call_tool(McpCall& call) {
   const rpc::Message& m = call.m;
   return run_registered(call, [&](ToolContext& ctx) {
     if (!m.params.contains("name") || !m.params["name"].is_string()) {
-      return rpc::make_error(m.id, rpc::kInvalidParams,
-                             "tools/call needs params.name: one of " + tool_names());
+      return rpc::make_error(
+          m.id, rpc::kInvalidParams,
+          "tools/call needs params.name: one of " + tool_names(ctx.env.caller == CallerLink::network));
     }
     const std::string name = m.params["name"].get<std::string>();
     const ToolSpec* tool = find_tool(name);
     if (!tool) {
-      return rpc::make_error(m.id, rpc::kInvalidParams,
-                             "unknown tool '" + name + "'; tools are: " + tool_names());
+      return rpc::make_error(
+          m.id, rpc::kInvalidParams,
+          "unknown tool '" + name + "'; tools are: " + tool_names(ctx.env.caller == CallerLink::network));
     }
     json args = m.params.contains("arguments") ? m.params["arguments"] : json::object();
     if (args.is_null()) args = json::object();

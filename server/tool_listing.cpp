@@ -59,10 +59,10 @@ std::optional<size_t> read_cursor(const std::string& cursor, size_t table_size) 
 
 }  // namespace
 
-std::string tool_names() {
+std::string tool_names(bool network) {
   std::string names;
   for (const auto& tool : tool_table())
-    names += (names.empty() ? "" : ", ") + std::string(tool.name);
+    if (!network || !tool.local_only) names += (names.empty() ? "" : ", ") + std::string(tool.name);
   return names.empty() ? "(none)" : names;
 }
 

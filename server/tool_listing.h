@@ -8,8 +8,9 @@
 
 namespace csift {
 
-// The registered tools' names, comma-separated in table order, for "unknown tool" messages.
-std::string tool_names();
+// The registered tools' names, comma-separated in table order, for "unknown tool" messages. `network`: only
+// the ones HTTP serves (no ToolSpec::local_only), as its tools/list does.
+std::string tool_names(bool network = false);
 
 // {name, title, description, inputSchema, outputSchema, annotations} for every tool, in table order.
 const json& tool_descriptors();

@@ -29,16 +29,23 @@ json stateless_meta() {
               {"io.modelcontextprotocol/clientCapabilities", json::object()}};
 }
 
-TEST_CASE("method table: the -32601 messages list the methods of each revision") {
+TEST_CASE("method table: the -32601 messages list the methods of each revision on each transport") {
+  // stdio can notify, so it has the subscription methods; HTTP has not, and its message does not name them.
   CHECK(
-      csift::method_not_found("no/such", Revision::session) ==
+      csift::method_not_found("no/such", Revision::session, true) ==
       "method 'no/such' not found; this server has initialize, ping, tools/list, tools/call, resources/list, "
-      "resources/templates/list, resources/read, resources/subscribe, resources/unsubscribe (stdio), "
+      "resources/templates/list, resources/read, resources/subscribe, resources/unsubscribe, "
       "prompts/list, prompts/get, completion/complete (and server/discover for protocol 2026-07-28)");
-  CHECK(csift::method_not_found("ping", Revision::stateless) ==
-        "method 'ping' not found in protocol 2026-07-28; this server has server/discover, tools/list, "
-        "tools/call, resources/list, resources/templates/list, resources/read, prompts/list, prompts/get, "
-        "completion/complete");
+  CHECK(
+      csift::method_not_found("no/such", Revision::session, false) ==
+      "method 'no/such' not found; this server has initialize, ping, tools/list, tools/call, resources/list, "
+      "resources/templates/list, resources/read, prompts/list, prompts/get, completion/complete (and "
+      "server/discover for protocol 2026-07-28)");
+  for (bool notify : {true, false})
+    CHECK(csift::method_not_found("ping", Revision::stateless, notify) ==
+          "method 'ping' not found in protocol 2026-07-28; this server has server/discover, tools/list, "
+          "tools/call, resources/list, resources/templates/list, resources/read, prompts/list, prompts/get, "
+          "completion/complete");
 }
 
 TEST_CASE("method table: capabilities name what the table serves; subscribe only where it can notify") {
