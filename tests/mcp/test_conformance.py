@@ -37,11 +37,11 @@ REVISIONS = (SESSION, STATELESS)
 # The scenarios of each revision's requirement set (scored or not) that exercise this server's own surface:
 # every check must pass.
 APPLICABLE = {
-    SESSION: {"server-initialize", "ping", "tools-list", "resources-list", "prompts-list", "server-sse-multiple-streams",
-              "dns-rebinding-protection", "server-session-lifecycle"},
-    STATELESS: {"server-stateless", "tools-list", "resources-list", "prompts-list", "caching", "server-sse-multiple-streams",
-                "sep-2164-resource-not-found", "dns-rebinding-protection", "http-header-validation",
-                "input-required-result-unsupported-methods"},
+    SESSION: {"server-initialize", "ping", "tools-list", "resources-list", "prompts-list",
+              "server-sse-multiple-streams", "dns-rebinding-protection", "server-session-lifecycle"},
+    STATELESS: {"server-stateless", "tools-list", "resources-list", "prompts-list", "caching",
+                "server-sse-multiple-streams", "sep-2164-resource-not-found", "dns-rebinding-protection",
+                "http-header-validation", "input-required-result-unsupported-methods"},
 }
 
 FIXTURE_TOOL = "calls the suite's own fixture tool ({}); a server without that tool answers 'unknown tool'"
@@ -105,7 +105,8 @@ NOT_TESTABLE_CHECKS = {
     "server-stateless": {
         "sep-2575-server-rejects-undeclared-capability": "needs the diagnostic tool test_missing_capability",
         "sep-2575-missing-capability-http-400": "needs the diagnostic tool test_missing_capability",
-        "sep-2575-http-server-no-independent-requests-on-stream": "needs the diagnostic tool test_streaming_elicitation",
+        "sep-2575-http-server-no-independent-requests-on-stream":
+            "needs the diagnostic tool test_streaming_elicitation",
         "sep-2575-server-no-log-without-loglevel": "needs the diagnostic tool test_logging_tool",
     },
 }
@@ -139,7 +140,8 @@ def ensure_installed():
 
 def node(args, stdin=None, timeout=300):
     env = dict(os.environ, NO_COLOR="1")
-    p = subprocess.run([NODE] + args, cwd=CONFORMANCE, input=stdin, capture_output=True, timeout=timeout * SLOW, env=env)
+    p = subprocess.run([NODE] + args, cwd=CONFORMANCE, input=stdin, capture_output=True, timeout=timeout * SLOW,
+                       env=env)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
