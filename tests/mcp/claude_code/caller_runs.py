@@ -51,7 +51,11 @@ def one_run(transport):
         if transport == "stdio":
             rc, o, e, _ = home.add_stdio()
         else:
-            server = HttpServer(args=["--claude-home", home.claude], env=server_env(home.claude))
+            try:
+                server = HttpServer(args=["--claude-home", home.claude], env=server_env(home.claude))
+            except AssertionError as e:  # say why, then try once more: one failed start is not a failed run
+                print(f"HTTP server start failed ({e}); retrying", file=sys.stderr)
+                server = HttpServer(args=["--claude-home", home.claude], env=server_env(home.claude))
             rc, o, e, _ = home.add_http(f"http://127.0.0.1:{server.port}/mcp")
         assert rc == 0, o + e
         sid = str(uuid.uuid4())
@@ -89,13 +93,27 @@ def spread(ms):
     return f"{min(ms)} / {statistics.median(ms):g} / {max(ms)} ms"
 
 
+class Emitted(list):
+    """The report's lines, printed as they come (a long measurement that stops half way keeps what it had)."""
+
+    def append(self, line):
+        super().append(line)
+        print(line, flush=True)
+
+    def __iadd__(self, lines):
+        for line in lines:
+            self.append(line)
+        return self
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--transport", choices=["stdio", "http"], action="append")
     args = ap.parse_args()
     ensure_installed()
-    out = [f"# whoami's first call under Claude Code {VERSION}: {args.runs} fresh conversations per transport\n"]
+    out = Emitted()
+    out += [f"# whoami's first call under Claude Code {VERSION}: {args.runs} fresh conversations per transport\n"]
     summary = []
     t0 = time.monotonic()
     for transport in args.transport or ["stdio", "http"]:
@@ -126,7 +144,6 @@ def main():
     out.append("## Summary\n")
     out += ["- " + s for s in summary]
     out.append(f"\n(everything {time.monotonic() - t0:.0f} s)")
-    print("\n".join(out))
 
 
 if __name__ == "__main__":
