@@ -204,6 +204,10 @@ class ClaudeCodeClient(unittest.TestCase):
         # status on its own session names this very call as the current one, not the previous call.
         self.assertIn("this very call (mcp__csift__status", results["status"])
         self.assertNotIn("in a mcp__csift__stats call", results["status"])
+        # Claude Code's registry row (current format: machine-id and pid-namespace domain, procStart in clock
+        # ticks) is this machine's: its owner is probed, not passed over as foreign.
+        self.assertNotIn("foreign-pid-domain", results["status"])
+        self.assertIn(" alive ", results["status"])
         if stdio:
             # No tool_use id reached the server for this call: Claude Code's registry row names the session.
             reg = structured(results["whoami_registry"])
