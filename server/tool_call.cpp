@@ -1,4 +1,6 @@
 // tools/call: the one path from an MCP request to invoke_tool and back, for every tool in the table.
+#include <algorithm>
+#include <cctype>
 #include <string>
 
 #include "server/mcp_server.h"
@@ -14,6 +16,20 @@ json progress_token_of(const json& params) {
   if (!meta.contains("progressToken")) return nullptr;
   const json& token = meta["progressToken"];
   return token.is_string() || token.is_number_integer() ? token : json();
+}
+
+// The id of the tool_use block that caused the call (Claude Code's `_meta["claudecode/toolUseId"]`), when it
+// has the shape of an id (letters, digits, `_`, `-`; at most 256): the tools find their caller by it. ""
+// else.
+std::string caller_tool_use_id_of(const json& params) {
+  if (!params.contains("_meta") || !params["_meta"].is_object()) return "";
+  const json& meta = params["_meta"];
+  if (!meta.contains("claudecode/toolUseId") || !meta["claudecode/toolUseId"].is_string()) return "";
+  const std::string id = meta["claudecode/toolUseId"].get<std::string>();
+  const bool shaped = !id.empty() && id.size() <= 256 && std::all_of(id.begin(), id.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+  return shaped ? id : "";
 }
 
 // The server's default budget, unless the call chose one (and only for tools that take max_chars).
@@ -95,6 +111,7 @@ json McpServer::call_tool(McpCall& call) {
       return rpc::make_error(m.id, rpc::kInvalidParams, "params.arguments must be an object");
     ctx.budget_structured = true;
     ctx.accepts_media = true;
+    ctx.env.caller_tool_use_id = caller_tool_use_id_of(m.params);
     const ToolOutcome outcome =
         invoke_tool(*tool, with_default_budget(std::move(args), name, options_.default_max_chars), ctx);
     return rpc::make_result(m.id, call_result(name, outcome, call.stateless));

@@ -22,6 +22,11 @@ struct Environment {
   std::string claude_home;
   CallerLink caller = CallerLink::command_line;
   int caller_pid = 0;  // spawning_process: the parent process, where the registry walk starts
+  // The id of the model's tool_use block that caused this call, when the client names it (Claude Code sends
+  // `_meta["claudecode/toolUseId"]` with every tools/call): the calling transcript is the one whose assistant
+  // record holds that block (core/store/call_landing.h). "" when the call named none (the CLI, other
+  // clients).
+  std::string caller_tool_use_id;
   static Environment from_process();
   std::optional<std::string> get(const std::string& name) const;  // empty values count as unset
 };

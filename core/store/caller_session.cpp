@@ -1,5 +1,7 @@
 #include "core/store/caller_session.h"
 
+#include "core/base/error.h"
+#include "core/store/self_resolve.h"
 #include "core/store/session_env.h"
 #include "core/store/session_registry.h"
 
@@ -69,6 +71,25 @@ std::string self_marker_guidance() {
          "digits you invent, e.g. shaped like CopperLanternMoss3917 but your own): the server finds the "
          "transcript whose tail holds that very call, top-level or subagent; then use the id it returns, or "
          "the target @self:<marker> in any tool";
+}
+
+CallingTranscript find_calling_transcript(const Environment& env, const std::string& claude_home,
+                                          const CallerSession& named) {
+  CallingTranscript out;
+  std::vector<std::string> preferred;
+  if (!named.id.empty()) preferred.push_back(named.id);
+  if (const auto who = env_session_id(env); who && who->id != named.id) preferred.push_back(who->id);
+  const std::string& id = env.caller_tool_use_id;
+  out.landing = find_tool_use_landing(projects_root(claude_home), id, preferred, env.cwd);
+  const std::string what = "this call's tool_use " + id + " (named by the client)";
+  out.evidence = landing_evidence(out.landing, what);
+  if (out.landing.hits.empty()) return out;
+  try {
+    out.hit = resolution_for_transcript(out.landing.hits.front(), what);
+  } catch (const ToolError&) {
+    out.evidence += "; its session transcript is missing, so no lane could be given";
+  }
+  return out;
 }
 
 CallerSession resolve_caller_session(const Environment& env, const std::string& claude_home) {

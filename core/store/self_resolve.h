@@ -1,24 +1,27 @@
 // `@self:<marker>` resolution (SPEC.md §9.5), the MCP counterpart of `@trap`: an agent calling this server's
-// tools cannot put a marker in a shell command, but its own tool call is written to its transcript before
-// the call runs. The caller is the transcript (top-level or subagent, any project) whose tail holds a
-// `tool_use` named `mcp__<server>__<tool>` whose input carries the marker. Only the tails of the most
-// recently written transcripts are read, newest first, so the time is bounded whatever the store's size.
+// tools cannot put a marker in a shell command, but its own tool call is written to its transcript. The
+// caller is the transcript (top-level or subagent, any project) whose tail holds a `tool_use` named
+// `mcp__<server>__<tool>` whose input carries the marker. The search is call_landing.h's: the tails of the
+// most recently written transcripts, newest first, then a bounded wait for the call to land.
 #pragma once
 #include <string>
 #include <string_view>
 
 #include "core/record/record.h"
+#include "core/store/call_landing.h"
 #include "core/store/trap_resolve.h"
 
 namespace csift {
 
-inline constexpr size_t kSelfRecentTranscripts = 64;        // at most this many files are read
-inline constexpr int64_t kSelfRecentSeconds = 3600;         // written within this long
-inline constexpr uint64_t kSelfTailBytes = 1024ull * 1024;  // the tail of each that is read
-
 // Throws ToolError: usage for a marker breaking the grammar or a marker two transcripts carry (both named),
-// not_found when no recent tail holds it (saying what was searched).
-TrapResolution resolve_self_marker(std::string_view marker, const std::string& projects_root);
+// not_found when no recent tail holds it, even after the wait (saying what was searched). `landing`, when
+// given, receives how the search went (how long it waited, where it found the call).
+TrapResolution resolve_self_marker(std::string_view marker, const std::string& projects_root,
+                                   CallLanding* landing = nullptr);
+
+// The owning session and its subagents of a transcript found to hold the call (a hit of call_landing.h), for
+// the ancestry. `what` names the search in the error when a lane's session transcript is missing.
+TrapResolution resolution_for_transcript(const Transcript& hit, const std::string& what);
 
 // True when the record is an assistant's call of an MCP tool (`mcp__<server>__<tool>`) whose input carries
 // `marker`.

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -18,7 +19,8 @@ namespace {
 
 struct ProcessStat {
   int ppid = 0;
-  std::optional<double> start;  // seconds since the epoch
+  std::optional<double> start;                    // seconds since the epoch
+  std::optional<unsigned long long> start_ticks;  // starttime: clock ticks after boot, as /proc gives it
 };
 
 std::string slurp(const std::string& path) {
@@ -53,6 +55,8 @@ std::optional<ProcessStat> read_process_stat(int pid) {
   if (f.size() < 20) return std::nullopt;
   ProcessStat out;
   out.ppid = std::atoi(f[1].c_str());
+  if (f[19].find_first_not_of("0123456789") == std::string::npos)
+    out.start_ticks = std::strtoull(f[19].c_str(), nullptr, 10);
   const long ticks = sysconf(_SC_CLK_TCK);
   if (auto boot = boot_time(); boot && ticks > 0)
     out.start = static_cast<double>(*boot) + std::strtod(f[19].c_str(), nullptr) / static_cast<double>(ticks);
@@ -79,26 +83,60 @@ std::string row_start_text(const nlohmann::json& row) {
   return "";
 }
 
+// The current form of procStart: the owner's starttime in clock ticks after boot, compared with the
+// process's own: exactly equal for the process that wrote the row (a tolerance of kStartTimeToleranceSeconds
+// is allowed, as for the other forms, so a rounding writer is not refused).
+std::string start_ticks_refusal(unsigned long long row_ticks, const ProcessStat& process,
+                                std::string& check) {
+  if (!process.start_ticks) {
+    check = "not checked: the process start time could not be read from /proc";
+    return "";
+  }
+  const unsigned long long mine = *process.start_ticks;
+  if (row_ticks == mine) {
+    check = "matched exactly: the process's starttime is " + std::to_string(mine) +
+            " clock ticks after boot, as the row's procStart says";
+    return "";
+  }
+  const long hz = sysconf(_SC_CLK_TCK);
+  const double diff =
+      static_cast<double>(row_ticks > mine ? row_ticks - mine : mine - row_ticks) / (hz > 0 ? hz : 100);
+  if (diff > kStartTimeToleranceSeconds) {
+    return "the row's procStart is " + std::to_string(row_ticks) +
+           " clock ticks after boot but the process " + "started at " + std::to_string(mine) +
+           ": the pid was reused, the row is stale";
+  }
+  check = "matched within " + std::to_string(diff).substr(0, 4) + " s: the process's starttime is " +
+          std::to_string(mine) + " clock ticks after boot, the row's procStart " + std::to_string(row_ticks);
+  return "";
+}
+
 // The pid-reuse guard: "" when the row's process is this process, else why not. `check` says what was done.
-std::string start_time_refusal(const nlohmann::json& row, const std::optional<double>& process_start,
+std::string start_time_refusal(const nlohmann::json& row, const std::optional<ProcessStat>& process,
                                std::string& check) {
   const std::string text = row_start_text(row);
+  if (const auto ticks = parse_registry_start_ticks(text)) {
+    if (process) return start_ticks_refusal(*ticks, *process, check);
+    check = "not checked: the process start time could not be read from /proc";
+    return "";
+  }
   const std::optional<double> row_start = parse_registry_start(text);
   if (!row_start) {
     check = text.empty() ? "not checked: the row has no procStart"
                          : "not checked: procStart '" + text + "' is not a start time";
     return "";
   }
-  if (!process_start) {
+  if (!process || !process->start) {
     check = "not checked: the process start time could not be read from /proc";
     return "";
   }
-  const double diff = std::fabs(*row_start - *process_start);
+  const double started = process->start.value_or(0.0);
+  const double diff = std::fabs(*row_start - started);
   if (diff > kStartTimeToleranceSeconds) {
     return "the row's procStart is " + utc_text(*row_start) + " but the process started " +
-           utc_text(*process_start) + ": the pid was reused, the row is stale";
+           utc_text(started) + ": the pid was reused, the row is stale";
   }
-  check = "matched: the process started " + utc_text(*process_start) + " as the row's procStart says";
+  check = "matched: the process started " + utc_text(started) + " as the row's procStart says";
   return "";
 }
 
@@ -134,6 +172,58 @@ std::optional<double> parse_registry_start(const std::string& text) {
   return static_cast<double>(timegm(&tm));
 }
 
+LocalPidDomain local_pid_domain() {
+  LocalPidDomain out;
+  for (const char* path : {"/etc/machine-id", "/var/lib/dbus/machine-id"}) {
+    std::string id = slurp(path);
+    while (!id.empty() && std::isspace(static_cast<unsigned char>(id.back())))
+      id.pop_back();
+    if (!id.empty()) {
+      out.machine_id = id;
+      break;
+    }
+  }
+  char ns[128] = {0};
+  const ssize_t n = readlink("/proc/self/ns/pid", ns, sizeof ns - 1);
+  if (n > 0) out.pid_namespace = std::string(ns, static_cast<size_t>(n));
+  return out;
+}
+
+std::string pid_domain_refusal(const std::string& domain, const LocalPidDomain& here) {
+  if (domain.empty() || domain == "linux") return "";  // older rows: the platform alone
+  const std::string shown = "names pid domain '" + domain + "'";
+  if (domain.rfind("linux:", 0) != 0) return shown + ", not this machine's (linux)";
+  // linux:<machine-id>:pid:[<pid-namespace inode>] (the namespace part may be absent)
+  const std::string rest = domain.substr(6);
+  const size_t colon = rest.find(':');
+  const std::string machine = rest.substr(0, colon);
+  const std::string ns = colon == std::string::npos ? "" : rest.substr(colon + 1);
+  if (here.machine_id.empty())
+    return shown + ", and this machine's id (/etc/machine-id) cannot be read to match it";
+  if (machine != here.machine_id)
+    return shown + ": another machine (its machine-id " + machine + ", this machine's " + here.machine_id +
+           ")";
+  if (!ns.empty() && ns != here.pid_namespace) {
+    return shown + ": this machine, but another pid namespace (" + ns + "; this process is in " +
+           (here.pid_namespace.empty() ? std::string("an unreadable one") : here.pid_namespace) +
+           "), whose pids mean other processes here";
+  }
+  return "";
+}
+
+std::string pid_domain_refusal(const std::string& domain) {
+  static const LocalPidDomain here = local_pid_domain();
+  return pid_domain_refusal(domain, here);
+}
+
+std::optional<unsigned long long> parse_registry_start_ticks(const std::string& text) {
+  // FILETIME counts are 18 digits today; a starttime in clock ticks after boot stays far below 15 (at 100 Hz,
+  // 10^15 ticks is some 300,000 years of uptime).
+  if (text.empty() || text.size() >= 15 || text.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::strtoull(text.c_str(), nullptr, 10);
+}
+
 RegistryLookup find_registry_caller(const std::string& claude_home, int first_pid, int levels) {
   RegistryLookup out;
   int pid = first_pid;
@@ -155,13 +245,12 @@ RegistryLookup find_registry_caller(const std::string& claude_home, int first_pi
       std::string check;
       if (session.empty()) {
         out.evidence.push_back(who + ": " + row_path + " names no sessionId");
-      } else if (!domain.empty() && domain != "linux") {
-        out.evidence.push_back(who + ": " + row_path + " belongs to pid domain '" + domain +
-                               "', not this machine's");
+      } else if (const std::string foreign = pid_domain_refusal(domain); !foreign.empty()) {
+        out.evidence.push_back(who + ": " + row_path + " " + foreign);
       } else if (!stat) {
         out.evidence.push_back(who + ": " + row_path + " names session " + session +
                                " but no such process is running (a stale row)");
-      } else if (std::string refusal = start_time_refusal(row, stat->start, check); !refusal.empty()) {
+      } else if (std::string refusal = start_time_refusal(row, stat, check); !refusal.empty()) {
         out.evidence.push_back(who + ": " + row_path + " names session " + session + ", refused: " + refusal);
       } else {
         out.evidence.push_back(who + ": " + row_path + " names session " + session + " (start time " + check +
@@ -205,9 +294,9 @@ std::string instant_field(const nlohmann::json& row, const char* key) {
 
 // Liveness of the row's owner: /proc/<pid> plus the start-time guard.
 void probe_owner(const nlohmann::json& row, RegistryRow& out) {
-  if (!out.pid_domain.empty() && out.pid_domain != "linux") {
+  if (const std::string foreign = pid_domain_refusal(out.pid_domain); !foreign.empty()) {
     out.owner = OwnerState::foreign_domain;
-    out.owner_check = "pid domain '" + out.pid_domain + "' is not this machine's (linux): not probed";
+    out.owner_check = foreign + ": not probed";
     return;
   }
   std::error_code ec;
@@ -223,7 +312,7 @@ void probe_owner(const nlohmann::json& row, RegistryRow& out) {
     return;
   }
   std::string check;
-  const std::string refusal = start_time_refusal(row, stat->start, check);
+  const std::string refusal = start_time_refusal(row, stat, check);
   if (!refusal.empty()) {
     out.owner = OwnerState::reused;
     out.owner_check = refusal;

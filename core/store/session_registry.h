@@ -40,7 +40,7 @@ enum class OwnerState {
   alive,           // the pid runs and its start time matches the row's (or could not be compared: see check)
   dead,            // no such process
   reused,          // the pid runs but started at another instant: a different process holds it now
-  foreign_domain,  // the row's pidDomain names another machine or OS; never probed
+  foreign_domain,  // the row's pidDomain names another machine, OS or pid namespace; never probed
   unprobed,        // no /proc on this platform: liveness was not probed
 };
 const char* owner_state_name(OwnerState s);
@@ -68,6 +68,23 @@ struct RegistryRowsForSession {
 };
 RegistryRowsForSession registry_rows_for_session(const std::string& claude_home,
                                                  const std::string& session_id);
+
+// Where a row's pid means a process here. Claude Code writes `pidDomain` as
+// `linux:<machine-id>:pid:[<pid-namespace inode>]` (older rows: `linux`, or none): the machine id is
+// /etc/machine-id, the namespace what /proc/self/ns/pid links to.
+struct LocalPidDomain {
+  std::string machine_id;     // "" when it cannot be read
+  std::string pid_namespace;  // e.g. "pid:[4026531836]"; "" when it cannot be read
+};
+LocalPidDomain local_pid_domain();
+// "" when a row of `domain` names a process of this machine and pid namespace (an empty or bare `linux`
+// domain included); else the words saying whose it is ("names pid domain '…': another machine (…)").
+std::string pid_domain_refusal(const std::string& domain, const LocalPidDomain& here);
+std::string pid_domain_refusal(const std::string& domain);  // against this process's domain
+
+// The current form of procStart: the owner's starttime (/proc/<pid>/stat field 22) in clock ticks after boot,
+// written as a decimal string of fewer than 15 digits. nullopt for any other form.
+std::optional<unsigned long long> parse_registry_start_ticks(const std::string& text);
 
 // A registry start-time field as seconds since the epoch: the unix form (asctime rendered in UTC, e.g.
 // "Tue Dec  1 17:02:03 2026") or the Windows FILETIME tick count (100 ns since 1601). nullopt when neither.

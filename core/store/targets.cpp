@@ -32,7 +32,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kAtGrammar =
-    "the @-forms are @<uuid>, @<4-11 hex uuid prefix>, @<agent-id>, @main, @trap:<marker>, @self:<marker>, "
+    "the @-forms are @<uuid>, @<4-11 hex uuid prefix>, @<agent-id>, @main, @self, @trap:<marker>, "
+    "@self:<marker>, "
     "or "
     "an encoded "
     "project dir @-Users-… / @C--Users-… / @--server-…";
@@ -110,6 +111,7 @@ class ScopeBuilder {
   void main_session();
   void trap(const std::string& marker);
   void self(const std::string& marker);
+  void calling_transcript();
   void caller_session();
   std::string absolutize(const std::string& p) const;
 
@@ -249,9 +251,21 @@ void ScopeBuilder::trap(const std::string& marker) {
   }
 }
 
-// @main for a server: the registry row of an ancestor process (stdio), else the environment, saying which.
+// @main for a server: the session holding this very call when the client named its tool_use, else the
+// registry row of an ancestor process (stdio), else the environment, saying which.
 void ScopeBuilder::caller_session() {
-  const CallerSession who = resolve_caller_session(env_, fs::path(root_).parent_path().string());
+  const std::string home = fs::path(root_).parent_path().string();
+  const CallerSession who = resolve_caller_session(env_, home);
+  std::string missed;
+  if (!env_.caller_tool_use_id.empty()) {
+    const CallingTranscript call = find_calling_transcript(env_, home, who);
+    if (call.hit) {
+      notes_.push_back("@main is session " + call.hit->session.id + ": " + call.evidence);
+      session(call.hit->session);
+      return;
+    }
+    missed = "; " + call.evidence;
+  }
   if (who.id.empty()) usage_error("@main: " + who.guidance);
   auto s = find_session_file(root_, who.id, env_.cwd);
   if (!s) {
@@ -259,8 +273,26 @@ void ScopeBuilder::caller_session() {
                     " (looked in " + root_ + "/" + encode_cwd(env_.cwd) + " and every project dir)");
   }
   notes_.push_back("@main is session " + who.id + " (" + who.source + ")" +
-                   (who.note.empty() ? "" : "; " + who.note));
+                   (who.note.empty() ? "" : "; " + who.note) + missed);
   session(*s);
+}
+
+// Bare @self: the transcript holding this very call (its lane and what it spawned), by the tool_use the
+// client named; a client that names none is told to use a marker.
+void ScopeBuilder::calling_transcript() {
+  if (env_.caller_tool_use_id.empty()) {
+    usage_error(
+        "@self without a marker is the transcript holding this very call, which only a client that names "
+        "the call's tool_use can point to (Claude Code sends it with every MCP call); this call named "
+        "none: " +
+        self_marker_guidance());
+  }
+  const std::string home = fs::path(root_).parent_path().string();
+  const CallingTranscript call = find_calling_transcript(env_, home, resolve_caller_session(env_, home));
+  if (!call.hit) not_found_error("@self: " + call.evidence);
+  notes_.push_back("@self: " + call.evidence);
+  if (call.hit->agent) return agent(*call.hit->agent, &call.hit->agents);
+  session(call.hit->session);
 }
 
 void ScopeBuilder::self(const std::string& marker) {
@@ -323,6 +355,7 @@ void ScopeBuilder::id_target(const std::string& body, const std::string& shown) 
 void ScopeBuilder::at_target(const std::string& body) {
   const std::string shown = "@" + body;
   if (body == "main") return main_session();
+  if (body == "self") return calling_transcript();
   if (body.rfind("trap:", 0) == 0) return trap(body.substr(5));
   if (body.rfind("self:", 0) == 0) return self(body.substr(5));
   if (body.empty()) usage_error("'@' names nothing; " + std::string(kAtGrammar));

@@ -2,11 +2,13 @@
 with `npm ci` when node_modules is missing; the model is a scripted loopback stand-in, so nothing leaves the
 machine). Per transport (stdio spawned by Claude Code, HTTP started here): `claude mcp add --scope user` in an
 isolated HOME, `claude mcp list` says Connected, then one `claude -p` conversation that loads the deferred csift
-tools with ToolSearch and calls list, search, show, stats and status on the very session Claude Code is writing.
+tools with ToolSearch and, on the very session Claude Code is writing, calls whoami first (bare: found by the
+call's own tool_use id; then with a marker), search @self, list, search, show, stats and status, and spawns a
+subagent (Agent) whose own whoami names its lane. Over stdio one more whoami reaches the server without its
+tool_use id (stdio_tap.py strips it) and must be answered from Claude Code's session registry row.
 
-What this asserts is what holds with Claude Code as of the pinned version; what does not hold yet (whoami's marker
-on the first call, the registry row's new format, the model being handed structuredContent instead of the text
-form) is measured by tests/mcp/claude_code/measure.py, not asserted here.
+What this does not assert (the model being handed structuredContent instead of the text form, the calling
+record's landing lag in numbers) is measured by tests/mcp/claude_code/measure.py.
 """
 import json
 import os
@@ -17,7 +19,8 @@ import time
 import unittest
 import uuid
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "claude_code"))
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "claude_code")
+sys.path.insert(0, HERE)
 
 from claude_code import (SURFACE_BUDGET, Home, as_sent, converse, csift_names, definition_chars,  # noqa: E402
                          ensure_installed, envelope, token_totals, usage_totals)
@@ -27,6 +30,11 @@ from scripted_api import FINAL_TEXT, DEFAULT_USAGE, result_text, tool_results, t
 # A word nothing else in the store holds: search and show must find it in the prompt Claude Code recorded.
 WORD = "QuillonZephyrMarsh"
 PROMPT = f"Look up {WORD} in my sessions with csift."
+MARKER = "CopperLanternMoss3917"
+# The subagent's prompt holds this, so the stand-in knows its requests from the main conversation's.
+LANE_KEY = "LanternLaneOrchid5281"
+LANE = "sub"
+TAP = os.path.join(HERE, "stdio_tap.py")
 
 
 def tool(name, **args):
@@ -37,22 +45,50 @@ def usage(i, o, cr=0, cc=0):
     return {"input_tokens": i, "output_tokens": o, "cache_read_input_tokens": cr, "cache_creation_input_tokens": cc}
 
 
-def script_for(names, sid):
-    """The conversation: ToolSearch select of every csift tool, then one call a step. (step, call name) of each
-    call is returned alongside, so the results can be found by the ids the stand-in assigns."""
+def script_for(names, sid, stdio):
+    """The conversation: ToolSearch select of every csift tool, then one call a step, whoami first; the last step
+    spawns a subagent (in the foreground) whose own script is returned too. `calls` maps a label to (step, tool
+    name), so each result can be found by the id the stand-in assigns."""
     steps = [
         {"content": [{"type": "text", "text": "Loading the csift tools."},
                      {"type": "tool_use", "name": "ToolSearch",
                       "input": {"query": "select:" + ",".join("mcp__csift__" + n for n in names)}}],
          "usage": usage(1200, 40, 0, 9000)},
-        {"content": [tool("list")], "usage": usage(300, 25, 9000, 2000)},
-        {"content": [tool("search", pattern=WORD, targets=["@" + sid])], "usage": usage(310, 27, 11000, 150)},
-        {"content": [tool("show", targets=["@" + sid], turn="0")], "usage": usage(320, 29, 11150, 160)},
-        {"content": [tool("stats", targets=["@" + sid], format="json")], "usage": usage(330, 31, 11310, 170)},
-        {"content": [tool("status", targets=["@" + sid])], "usage": usage(340, 33, 11480, 180)},
     ]
-    calls = {"list": 1, "search": 2, "show": 3, "stats": 4, "status": 5}
-    return steps, calls
+    calls = {}
+
+    def add(label, name, args):
+        n = len(steps)
+        calls[label] = (n, name)
+        steps.append({"content": [tool(name, **args)], "usage": usage(280 + 10 * n, 20 + 2 * n, 9000 + 200 * n,
+                                                                       100 + 10 * n)})
+
+    add("whoami", "whoami", {})  # the first csift call: no marker, no self
+    add("whoami_marker", "whoami", {"marker": MARKER, "format": "json"})
+    add("search_self", "search", {"pattern": WORD, "targets": ["@self"]})
+    add("list", "list", {})
+    add("search", "search", {"pattern": WORD, "targets": ["@" + sid]})
+    add("show", "show", {"targets": ["@" + sid], "turn": "0"})
+    add("stats", "stats", {"targets": ["@" + sid], "format": "json"})
+    add("status", "status", {"targets": ["@" + sid]})
+    if stdio:  # stdio_tap.py strips this call's tool_use id: the registry row must answer
+        add("whoami_registry", "whoami", {"self": "@main", "format": "json"})
+    calls["agent"] = (len(steps), "Agent")
+    steps.append({"content": [{"type": "tool_use", "name": "Agent", "input": {
+        "description": "identify the lane", "prompt": f"{LANE_KEY}: which session am I?",
+        "subagent_type": "general-purpose", "run_in_background": False}}], "usage": usage(400, 30, 12000, 200)})
+    lane = [{"content": [{"type": "tool_use", "name": "ToolSearch", "input": {"query": "select:mcp__csift__whoami"}}]},
+            {"content": [tool("whoami", format="json")]}]
+    return steps, calls, lane
+
+
+def structured(text):
+    """A result the model was handed, as the envelope object when it is one (else None)."""
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return None
+    return obj if isinstance(obj, dict) and "rows" in obj else None
 
 
 class ClaudeCodeClient(unittest.TestCase):
@@ -74,10 +110,11 @@ class ClaudeCodeClient(unittest.TestCase):
         self.assertEqual(rc, 0, out + err)
         self.assertRegex(out, re.compile(r"^csift: .* - ✔ Connected$", re.M), out + err)
 
-    def conversation(self, names):
+    def conversation(self, names, stdio):
         sid = str(uuid.uuid4())
-        steps, calls = script_for(names, sid)
-        api, rc, events, err, secs = converse(self.home, steps, sid, PROMPT)
+        steps, calls, lane = script_for(names, sid, stdio)
+        api, rc, events, err, secs = converse(self.home, steps, sid, PROMPT, lanes={LANE: (LANE_KEY, lane)},
+                                              allowed="mcp__csift__* Agent")
         print(f"\nconversation: {secs:.1f} s, {len(api.conversation)} conversation requests, "
               f"{len(api.requests) - len(api.conversation)} other requests", file=sys.stderr)
         self.assertEqual(rc, 0, err[-3000:])
@@ -132,17 +169,69 @@ class ClaudeCodeClient(unittest.TestCase):
 
         # Every call's result reached the model (in the request after its step), not as an error.
         results = {}
-        for name, step in calls.items():
+        for label, (step, name) in calls.items():
             block = tool_results(convo[step + 1]).get(tool_use_id(step, 0))
-            self.assertIsNotNone(block, f"{name}: no tool_result in the next request")
+            self.assertIsNotNone(block, f"{label}: no tool_result in the next request")
             text = result_text(block)
-            self.assertFalse(block.get("is_error"), f"{name}: {text[:2000]}")
-            self.assertTrue(text.strip(), name)
-            results[name] = text
+            self.assertFalse(block.get("is_error"), f"{label}: {text[:2000]}")
+            self.assertTrue(text.strip(), label)
+            results[label] = text
         self.assertIn(sid, results["list"])
         self.assertIn(WORD, results["search"])
         self.assertIn(WORD, results["show"])
         self.assertIn(sid, results["status"])
+
+        # whoami as the first csift call, with no argument: the session is found by the call's own tool_use id
+        # (Claude Code names it in _meta), whatever the transport, although the record lands after the call.
+        first = tool_use_id(calls["whoami"][0], 0)
+        self.assertIn(sid, results["whoami"])
+        self.assertIn(first, results["whoami"], "the answer names the tool_use it was found by")
+        who = structured(results["whoami"])
+        if who:
+            self.assertEqual(who["rows"][0]["session_id"], sid)
+            self.assertEqual(who["rows"][0]["source"], "tool_use:" + first)
+            self.assertIs(who["rows"][0]["is_subagent"], False)
+            self.assertEqual(who["summary"]["lane"], "main")
+            call = who["summary"]["caller_call"]
+            print(f"whoami (first call): found after {call['waited_ms']} ms "
+                  f"({'landed late' if call['landed_late'] else 'already on disk'})", file=sys.stderr)
+        # The marker path (for clients that name no tool_use) finds the same transcript.
+        marked = structured(results["whoami_marker"])
+        self.assertIsNotNone(marked, results["whoami_marker"][:2000])
+        self.assertEqual([(r["session_id"], r["source"]) for r in marked["rows"]], [(sid, "self")])
+        # @self: the transcript holding the search call itself.
+        self.assertIn(WORD, results["search_self"])
+        # status on its own session names this very call as the current one, not the previous call.
+        self.assertIn("this very call (mcp__csift__status", results["status"])
+        self.assertNotIn("in a mcp__csift__stats call", results["status"])
+        # Claude Code's registry row (current format: machine-id and pid-namespace domain, procStart in clock
+        # ticks) is this machine's: its owner is probed, not passed over as foreign.
+        self.assertNotIn("foreign-pid-domain", results["status"])
+        self.assertIn(" alive ", results["status"])
+        if stdio:
+            # No tool_use id reached the server for this call: Claude Code's registry row names the session.
+            reg = structured(results["whoami_registry"])
+            self.assertIsNotNone(reg, results["whoami_registry"][:2000])
+            self.assertEqual(reg["rows"][0]["session_id"], sid)
+            self.assertTrue(reg["rows"][0]["source"].startswith("registry:" + self.home.claude + "/sessions/"),
+                            reg["rows"][0]["source"])
+            self.assertNotIn("caller_call", reg["summary"])
+
+        # The subagent's own whoami names its lane: is_subagent, its parent session, depth 0.
+        lane_convo = api.lane_conversation[LANE]
+        self.assertEqual(len(lane_convo), len(lane) + 1, [r["kind"] for r in api.requests])
+        block = tool_results(lane_convo[2]).get(tool_use_id(1, 0, LANE))
+        self.assertIsNotNone(block, "the subagent's whoami has no result")
+        self.assertFalse(block.get("is_error"), result_text(block)[:2000])
+        lane_who = structured(result_text(block))
+        self.assertIsNotNone(lane_who, result_text(block)[:2000])
+        row = lane_who["rows"][0]
+        self.assertEqual((row["is_subagent"], row["parent_session_id"], row["depth"]), (True, sid, 0))
+        self.assertEqual(row["source"], "tool_use:" + tool_use_id(1, 0, LANE))
+        self.assertEqual(lane_who["rows"][-1]["session_id"], sid)
+        self.assertEqual(lane_who["summary"]["lane"], "subagent")
+        lanes = [t for t in self.home.transcripts() if "/subagents/" in t]
+        self.assertEqual([os.path.basename(t) for t in lanes], [f"agent-{row['session_id']}.jsonl"])
 
         # stats during the conversation counts the usage of the turns Claude Code had written by then. Claude Code
         # flushes its transcript about every 100 ms, so how many of the steps up to the stats call's own had
@@ -151,21 +240,27 @@ class ClaudeCodeClient(unittest.TestCase):
         _, summary = envelope(results["stats"])
         self.assertIsNotNone(summary, results["stats"][:2000])
         seen = token_totals(summary["tokens"])
-        prefixes = [usage_totals([s["usage"] for s in steps[:k]]) for k in range(0, calls["stats"] + 2)]
+        stats_step = calls["stats"][0]
+        prefixes = [usage_totals([s["usage"] for s in steps[:k]]) for k in range(0, stats_step + 2)]
         self.assertIn(seen, prefixes)
-        print(f"stats mid-conversation saw {prefixes.index(seen)} of the {calls['stats'] + 1} steps up to its own",
+        print(f"stats mid-conversation saw {prefixes.index(seen)} of the {stats_step + 1} steps up to its own",
               file=sys.stderr)
 
-        # stats over the finished transcript: exactly the scripted usage, the final answer's included.
-        transcripts = self.home.transcripts()
+        # stats over the finished main transcript: exactly the scripted usage, the final answer's included.
+        transcripts = [t for t in self.home.transcripts() if "/subagents/" not in t]
         self.assertEqual([os.path.basename(t) for t in transcripts], [sid + ".jsonl"])
-        argv = [binary(), "--cli", "stats", "@" + sid, "--claude-home", self.home.claude, "--format", "json"]
+        argv = [binary(), "--cli", "stats", "@" + sid, "--no-subagents", "--claude-home", self.home.claude,
+                "--format", "json"]
         p = subprocess.run(argv, capture_output=True, env=server_env(self.home.claude), timeout=60)
         self.assertEqual(p.returncode, 0, p.stderr.decode())
         _, summary = envelope(p.stdout.decode())
         self.assertEqual(token_totals(summary["tokens"]),
                          usage_totals([s["usage"] for s in steps] + [DEFAULT_USAGE]))
-        self.assertEqual(summary["tools"], dict({"ToolSearch": 1}, **{"mcp__csift__" + n: 1 for n in calls}))
+        tools = {"ToolSearch": 1}
+        for _, name in calls.values():
+            key = name if name == "Agent" else "mcp__csift__" + name
+            tools[key] = tools.get(key, 0) + 1
+        self.assertEqual(summary["tools"], tools)
         return secs
 
     def test_tool_search_finds_the_tool_for_a_users_words(self):
@@ -187,15 +282,19 @@ class ClaudeCodeClient(unittest.TestCase):
                          {q: "mcp__csift__" + t for q, t in asks.items()}, found)
 
     def test_stdio(self):
-        self.registered_and_connected(self.home.add_stdio())
-        self.conversation(csift_names())
+        # Through stdio_tap.py, which removes the tool_use id of the one call whose self is @main (and is
+        # otherwise a plain pass-through): the server's parent is the tap, its grandparent Claude Code.
+        self.registered_and_connected(self.home.claude_cmd(
+            ["mcp", "add", "--scope", "user", "csift", "--", sys.executable, TAP, "-", self.home.claude, "--quiet",
+             "--strip-tool-use-id-when", "self=@main", "--", binary(), "--claude-home", self.home.claude]))
+        self.conversation(csift_names(), stdio=True)
         self.assertLess(time.monotonic() - self.started, 60 * SLOW)
 
     def test_http(self):
         s = HttpServer(args=["--claude-home", self.home.claude], env=server_env(self.home.claude))
         try:
             self.registered_and_connected(self.home.add_http(f"http://127.0.0.1:{s.port}/mcp"))
-            self.conversation(csift_names(http=True))
+            self.conversation(csift_names(http=True), stdio=False)
         finally:
             self.assertEqual(s.stop(), 0)
         self.assertLess(time.monotonic() - self.started, 60 * SLOW)

@@ -1,7 +1,13 @@
-// whoami: the env form (lane unknown, path or a not-found note), the guidance error, and the @trap ancestry.
+// whoami: the env form (lane unknown, path or a not-found note), the guidance error, the @trap ancestry, and
+// the caller found by its own tool_use id (on disk, or landing while the call waits).
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <fstream>
+#include <thread>
+
 #include "core/base/error.h"
+#include "core/store/call_landing.h"
 #include "tests/unit/temp_store.h"
 #include "tools/whoami/whoami.h"
 
@@ -121,6 +127,63 @@ TEST_CASE("whoami @trap walks the ancestry chain: self first, the top-level sess
   std::string text = render_whoami_text(out, json::object(), ToolContext{});
   CHECK(text.find("session bbbb2222  (subagent · depth 0") == 0);
   CHECK_THROWS_AS(run_whoami(json{{"self", "@trap:JollyShinyBrook4283"}}, f.ctx), ToolError);
+}
+
+TEST_CASE("whoami by the call's own tool_use id: the lane holding it, on any transport") {
+  WhoamiFixture f;
+  f.ctx.env.caller = CallerLink::network;  // no process relation: only the id can say
+  f.ctx.env.caller_tool_use_id = "toolu_B";
+  Envelope out = run_whoami(json::object(), f.ctx);
+  REQUIRE(out.rows.size() == 2);
+  CHECK(out.rows[0]["session_id"] == "aaaa1111");
+  CHECK(out.rows[0]["is_subagent"] == true);
+  CHECK(out.rows[0]["depth"] == 0);
+  CHECK(out.rows[0]["source"] == "tool_use:toolu_B");
+  CHECK(out.rows[1]["session_id"] == kS1);
+  CHECK(out.summary["lane"] == "subagent");
+  CHECK(out.summary["caller_call"]["found"] == true);
+  CHECK(out.summary["caller_call"]["landed_late"] == false);
+  CHECK(out.summary["evidence"][0].get<std::string>().find("subagent lane aaaa1111") != std::string::npos);
+  // The main thread's call: lane main, one row.
+  f.ctx.env.caller_tool_use_id = "toolu_A";
+  out = run_whoami(json{{"self", "@main"}}, f.ctx);
+  REQUIRE(out.rows.size() == 1);
+  CHECK(out.rows[0]["session_id"] == kS1);
+  CHECK(out.summary["lane"] == "main");
+  CHECK(render_whoami_text(out, json::object(), ToolContext{}).find("this call is in a top-level") !=
+        std::string::npos);
+}
+
+TEST_CASE("bare @self needs a tool_use id; a marker is the way without one") {
+  WhoamiFixture f;
+  f.ctx.env.caller = CallerLink::network;
+  try {
+    run_whoami(json{{"self", "@self"}}, f.ctx);
+    FAIL("no error");
+  } catch (const ToolError& e) {
+    CHECK(std::string(e.what()).find("marker") != std::string::npos);
+  }
+}
+
+TEST_CASE("the calling tool_use is waited for until it lands, and an id is matched whole") {
+  TempStore store;
+  const std::string path = store.write("-w/" + kS1 + ".jsonl", user_line(kS1));
+  const std::string root = store.projects().string();
+  // Not there and no wait: nothing, at once; a prefix of a present id is no match.
+  std::ofstream(path, std::ios::app) << tool_use_line(kS1, "toolu_early_long", "mcp__csift__whoami", "{}");
+  CHECK(find_tool_use_landing(root, "toolu_early", {}, "", 0).hits.empty());
+  std::thread writer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    std::ofstream(path, std::ios::app) << tool_use_line(kS1, "toolu_late", "mcp__csift__whoami", "{}");
+  });
+  const CallLanding landing = find_tool_use_landing(root, "toolu_late", {kS1}, "", kCallLandingWaitMs);
+  writer.join();
+  REQUIRE(landing.hits.size() == 1);
+  CHECK(landing.hits[0].id == kS1);
+  CHECK(landing.landed_late);
+  CHECK(landing.waited_ms >= 200);
+  CHECK(landing.waited_ms < kCallLandingWaitMs);
+  CHECK(landing_evidence(landing, "it").find("landed") != std::string::npos);
 }
 
 }  // namespace whoami_unit

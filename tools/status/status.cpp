@@ -2,6 +2,8 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/store/call_landing.h"
+#include "core/store/caller_session.h"
 #include "core/store/targets.h"
 #include "tools/common/scope_args.h"
 
@@ -11,6 +13,33 @@ namespace {
 std::optional<std::string> claude_home_arg(const json& args) {
   if (!args.contains("claude_home") || !args["claude_home"].is_string()) return std::nullopt;
   return args["claude_home"].get<std::string>();
+}
+
+// Whether the call running now is one of `session`'s, by the tool_use the client named. A stdio server whose
+// registry row names another session knows at once that it is not (nothing to wait for); otherwise the call
+// is looked for, the target's files first, waiting (bounded) for its record to land, so that what status
+// reads afterwards is the tail as of this very call, the previous call's result included.
+OwnCall locate_own_call(const Transcript& session, const std::string& claude_home, const Environment& env) {
+  OwnCall own;
+  own.tool_use_id = env.caller_tool_use_id;
+  if (own.tool_use_id.empty()) return own;
+  const CallerSession named = resolve_caller_session(env, claude_home);
+  if (named.source.rfind("registry:", 0) == 0 && named.id != session.id) {
+    own.evidence = "this call (tool_use " + own.tool_use_id + ") comes from session " + named.id + " (" +
+                   named.source + "), not from this one: no own call to wait for";
+    return own;
+  }
+  std::vector<std::string> preferred{session.id};
+  if (!named.id.empty() && named.id != session.id) preferred.push_back(named.id);
+  const CallLanding landing =
+      find_tool_use_landing(projects_root(claude_home), own.tool_use_id, preferred, env.cwd);
+  own.evidence = landing_evidence(landing, "this call's tool_use " + own.tool_use_id);
+  if (landing.hits.empty()) return own;
+  const Transcript& hit = landing.hits.front();
+  own.in_session = hit.parent_session_id() == session.id;
+  own.lane = hit.is_subagent ? hit.id : "main";
+  if (!own.in_session) own.evidence += ": another session's call, not this one's";
+  return own;
 }
 
 }  // namespace
@@ -39,6 +68,7 @@ LiveTarget parse_live_target(const json& args, const ToolContext& ctx, std::stri
     out.options.lens.since = parse_when(out.options.lens.since_text, now_ms(), arg_ref("background_since"));
   }
   out.options.lens.ignore_patterns = string_array(args, "ignore_background");
+  out.options.own_call = locate_own_call(out.session, out.claude_home, ctx.env);
   return out;
 }
 

@@ -81,10 +81,12 @@ void registry_evidence(StatusJoin& s, EpochMs now) {
                       " registry row(s) could not be parsed (skipped)");
 }
 
-std::string describe_tail(const LaneTail& t, EpochMs now) {
+std::string describe_tail(const LaneTail& t, EpochMs now, const OwnCall& own) {
   if (!t.error.empty()) return "unreadable (" + t.error + ")";
   if (!t.open_calls.empty()) {
     const OpenCall& c = t.open_calls.back();
+    if (own.in_session && c.id == own.tool_use_id)
+      return "in this very call (" + c.name + ", the caller's own, running now) for " + secs(c.at, now);
     return "in a " + c.name + " call for " + secs(c.at, now);
   }
   const bool stale = !t.last_turn_record_at || now - *t.last_turn_record_at >= kGeneratingWindowMs;
@@ -232,7 +234,15 @@ StatusJoin compute_status(const Transcript& session, const std::string& claude_h
     s.skipped_lines += s.children.skipped_lines;
   }
   registry_evidence(s, now);
-  s.tail_state = describe_tail(s.main_tail, now);
+  if (!opts.own_call.tool_use_id.empty()) {
+    add_evidence(s, "caller", opts.own_call.evidence, nullptr);
+    if (opts.own_call.in_session)
+      s.notes.push_back(
+          "the call running now (tool_use " + opts.own_call.tool_use_id + ", in lane " + opts.own_call.lane +
+          ") is this session's own: it is waiting on this answer, so it cannot be idle or stop until the "
+          "call returns");
+  }
+  s.tail_state = describe_tail(s.main_tail, now, opts.own_call);
   add_evidence(s, "tail", s.tail_state, age_of(s.main_tail.last_record_at, now));
   read_pending(s, session);
   add_evidence(s, "children",

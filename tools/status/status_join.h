@@ -23,9 +23,20 @@ inline constexpr const char* kVerdicts[] = {"stale-dead",       "waiting-hitl", 
                                             "unknown"};
 bool is_verdict(std::string_view v);
 
+// The call running now, when the client named its tool_use (SPEC §9.5): status and wait on the caller's own
+// session then know which open call is the current one, instead of reading the tail as it was before the
+// call's own record landed.
+struct OwnCall {
+  std::string tool_use_id;  // "" when the call named none
+  bool in_session = false;  // the call is this session's (its main transcript or one of its lanes)
+  std::string lane;         // "main" or the agent id, when in_session
+  std::string evidence;     // how it was looked for: how long it waited, where it was found
+};
+
 struct StatusOptions {
   BackgroundLens lens;
   bool subagents = true;
+  OwnCall own_call;
 };
 
 struct StatusJoin {

@@ -77,17 +77,26 @@ json identity(const std::string& id, bool is_subagent, const std::string& parent
 
 // A server's @main (SPEC §9.5): the session registry row of an ancestor process (stdio), else the
 // environment, with what was looked at as evidence. The lane stays unknown: the registry, like the
-// variable, names the top-level session the Claude Code process is in.
-void caller_identity(Envelope& out, const Environment& env, const std::string& home,
-                     const std::string& root) {
-  const CallerSession who = resolve_caller_session(env, home);
-  out.summary["evidence"] = who.evidence;
-  if (who.id.empty()) not_found_error(who.guidance);
+// variable, names the top-level session the Claude Code process is in. `missed` (when not empty) is why the
+// call's own tool_use did not answer, stated before the registry's and the environment's evidence.
+void caller_identity(Envelope& out, const Environment& env, const std::string& root, const CallerSession& who,
+                     const std::string& missed = "") {
+  json evidence = json::array();
+  if (!missed.empty()) evidence.push_back(missed);
+  for (const std::string& e : who.evidence)
+    evidence.push_back(e);
+  out.summary["evidence"] = std::move(evidence);
+  if (who.id.empty()) not_found_error(missed.empty() ? who.guidance : missed + "; " + who.guidance);
   const Transcript file = require_session_file(root, who.id, who.source, env);
   unknown_lane_identity(out, who.id, file.path, who.source);
-  if (!who.note.empty()) {
-    out.summary["source_note"] = who.note;
-    out.notes.push_back(who.note);
+  std::string note = who.note;
+  if (!missed.empty()) {
+    note = "this call's own tool_use was not found, so the answer fell back to " + who.source + " (" +
+           missed + ")" + (note.empty() ? "" : "; " + note);
+  }
+  if (!note.empty()) {
+    out.summary["source_note"] = note;
+    out.notes.push_back(note);
   }
   out.notes.push_back(
       "this names the TOP-LEVEL session in every lane (Claude Code's registry and environment "
@@ -95,13 +104,9 @@ void caller_identity(Envelope& out, const Environment& env, const std::string& h
       self_marker_guidance());
 }
 
-// @trap / @self form: self first (depth 0), then each spawning agent, then the top-level session last.
-void trap_identities(Envelope& out, const std::string& token, const Environment& env,
-                     const std::string& root) {
-  const bool self = token.rfind("@self:", 0) == 0;
-  const std::string marker = token.substr(6);
-  TrapResolution hit = self ? resolve_self_marker(marker, root) : resolve_trap(marker, env, root);
-  const std::string source = self ? "self" : "trap";
+// The lane of a resolved caller: self first (depth 0), then each spawning agent, then the top-level session
+// last; summary.lane says which lane called.
+void lane_identities(Envelope& out, const TrapResolution& hit, const std::string& source) {
   size_t depth = 0;
   if (hit.agent) {
     AgentTopology topo = build_agent_topology(hit.session, hit.agents);
@@ -114,11 +119,53 @@ void trap_identities(Envelope& out, const std::string& token, const Environment&
     }
     out.summary["lane"] = "subagent";
   } else {
-    out.notes.push_back(self ? self_main_lane_note(marker, hit.session.id)
-                             : trap_main_lane_note(hit.session.id));
     out.summary["lane"] = "main";
   }
   out.rows.push_back(identity(hit.session.id, false, hit.session.id, depth, hit.session.path, source));
+}
+
+// @trap / @self form: the transcript carrying the marker, and its ancestry.
+void trap_identities(Envelope& out, const std::string& token, const Environment& env,
+                     const std::string& root) {
+  const bool self = token.rfind("@self:", 0) == 0;
+  const std::string marker = token.substr(6);
+  CallLanding landing;
+  TrapResolution hit = self ? resolve_self_marker(marker, root, &landing) : resolve_trap(marker, env, root);
+  if (self)
+    out.summary["evidence"] = json::array({landing_evidence(landing, "the call carrying the marker")});
+  if (!hit.agent)
+    out.notes.push_back(self ? self_main_lane_note(marker, hit.session.id)
+                             : trap_main_lane_note(hit.session.id));
+  lane_identities(out, hit, self ? "self" : "trap");
+}
+
+// The call's own tool_use, which Claude Code names with every call (`_meta["claudecode/toolUseId"]`): the
+// exact transcript and lane, on any transport. When it never lands, the registry and then the environment
+// answer as before, and the evidence says why.
+void tool_use_identities(Envelope& out, const Environment& env, const std::string& home,
+                         const std::string& root) {
+  const CallerSession named = resolve_caller_session(env, home);
+  const CallingTranscript call = find_calling_transcript(env, home, named);
+  const CallLanding& l = call.landing;
+  out.summary["caller_call"] = json{{"tool_use_id", env.caller_tool_use_id},
+                                    {"found", call.hit.has_value()},
+                                    {"waited_ms", l.waited_ms},
+                                    {"landed_late", l.landed_late},
+                                    {"woken_by", l.woken_by},
+                                    {"found_among", string_or_null(l.found_among)},
+                                    {"transcripts_read", l.candidates}};
+  if (!call.hit) return caller_identity(out, env, root, named, call.evidence);
+  json evidence = json::array({call.evidence});
+  for (const std::string& e : named.evidence)
+    evidence.push_back(e);
+  out.summary["evidence"] = std::move(evidence);
+  lane_identities(out, *call.hit, "tool_use:" + env.caller_tool_use_id);
+  if (!named.id.empty() && named.id != call.hit->session.id) {
+    const std::string note = "this call is in session " + call.hit->session.id + " but " + named.source +
+                             " names " + named.id + ": the call's own tool_use wins";
+    out.summary["source_note"] = note;
+    out.notes.push_back(note);
+  }
 }
 
 std::string home_relative(const std::string& path, const json& header) {
@@ -131,8 +178,9 @@ std::string home_relative(const std::string& path, const json& header) {
 
 Envelope run_whoami(const json& args, ToolContext& ctx) {
   const std::string self = self_token(args);
-  if (!self.empty() && self != "@main" && self.rfind("@trap:", 0) != 0 && self.rfind("@self:", 0) != 0) {
-    usage_error("whoami takes only @main, @trap:<marker> or @self:<marker> (got '" + self +
+  if (!self.empty() && self != "@main" && self != "@self" && self.rfind("@trap:", 0) != 0 &&
+      self.rfind("@self:", 0) != 0) {
+    usage_error("whoami takes only @main, @self, @trap:<marker> or @self:<marker> (got '" + self +
                 "'); to inspect a different session use list or agents");
   }
   const std::string home = resolve_claude_home(claude_home_arg(args), ctx.env);
@@ -144,8 +192,16 @@ Envelope run_whoami(const json& args, ToolContext& ctx) {
   out.header["home"] = home_dir(ctx.env);
   if (self.rfind("@trap:", 0) == 0 || self.rfind("@self:", 0) == 0) {
     trap_identities(out, self, ctx.env, root);
+  } else if (!ctx.env.caller_tool_use_id.empty()) {
+    tool_use_identities(out, ctx.env, home, root);
+  } else if (self == "@self") {
+    usage_error(
+        "@self without a marker is the transcript holding this very call, which only a client that "
+        "names the call's tool_use can point to (Claude Code sends it with every call); this call named "
+        "none: " +
+        self_marker_guidance());
   } else if (ctx.env.caller != CallerLink::command_line) {
-    caller_identity(out, ctx.env, home, root);
+    caller_identity(out, ctx.env, root, resolve_caller_session(ctx.env, home));
   } else {
     env_identity(out, ctx.env, root);
   }
@@ -174,9 +230,20 @@ std::string render_whoami_text(const Envelope& env, const json& /*args*/, const 
         "identifies itself with `whoami @trap:<marker>` from a shell, or whoami's marker argument over "
         "MCP\n";
   } else if (env.summary.value("lane", "") == "main") {
-    const bool self = !env.rows.empty() && env.rows.back().value("source", "") == "self";
-    text += self ? "lane main: the marker is in a top-level transcript (the main thread, not a subagent)\n"
-                 : "lane main: no subagent carries the marker (the main thread should simply use @main)\n";
+    const std::string source = env.rows.empty() ? "" : env.rows.back().value("source", "");
+    text += source == "self"
+                ? "lane main: the marker is in a top-level transcript (the main thread, not a subagent)\n"
+            : source.rfind("tool_use:", 0) == 0
+                ? "lane main: this call is in a top-level transcript (the main thread, not a subagent)\n"
+                : "lane main: no subagent carries the marker (the main thread should simply use @main)\n";
+  }
+  if (env.summary.contains("caller_call") && env.summary["caller_call"].value("found", false)) {
+    const json& c = env.summary["caller_call"];
+    text += "found by this call's own tool_use " + c.value("tool_use_id", "") + " (" +
+            (c.value("landed_late", false)
+                 ? "it landed " + std::to_string(c.value("waited_ms", 0)) + " ms after the call began"
+                 : std::string("already on disk")) +
+            ")\n";
   }
   return text;
 }

@@ -1,5 +1,7 @@
-// whoami (SPEC.md §9.5): the calling session from CLAUDE_CODE_SESSION_ID, or — with `@trap:<marker>` —
-// the calling SUBAGENT and its upstream ancestry chain, found by the marker in its own transcript.
+// whoami (SPEC.md §9.5): the calling transcript. Over MCP, when the client names the call's tool_use (Claude
+// Code does), the transcript holding that very call, any lane; else Claude Code's session registry or
+// CLAUDE_CODE_SESSION_ID (the top-level session). With `@self:<marker>` / `@trap:<marker>`, the transcript
+// carrying the marker and its upstream ancestry chain.
 #pragma once
 #include <string>
 

@@ -141,12 +141,13 @@ class Home:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def converse(home, script, session_id, prompt, timeout=120):
-    """One `claude -p` conversation against a scripted API; returns (api, rc, stream-json events, stderr, secs)."""
-    api = ScriptedApi(script)
+def converse(home, script, session_id, prompt, timeout=120, lanes=None, allowed="mcp__csift__*"):
+    """One `claude -p` conversation against a scripted API; returns (api, rc, stream-json events, stderr, secs).
+    `lanes` are the scripts of the subagents the conversation spawns (ScriptedApi)."""
+    api = ScriptedApi(script, lanes=lanes)
     try:
         rc, out, err, secs = home.claude_cmd(
-            ["-p", prompt, "--session-id", session_id, "--allowedTools", "mcp__csift__*", "--output-format",
+            ["-p", prompt, "--session-id", session_id, "--allowedTools", allowed, "--output-format",
              "stream-json", "--verbose"], api.url, timeout)
     finally:
         api.stop()

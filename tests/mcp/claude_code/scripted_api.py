@@ -23,9 +23,25 @@ FINAL_TEXT = "Done: the scripted conversation is over."
 DEFAULT_USAGE = {"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 
 
-def tool_use_id(step, block):
-    """The id the stand-in gives the tool_use at `block` of script step `step` (both 0-based)."""
-    return f"toolu_csift_{step:02d}_{block:02d}"
+def tool_use_id(step, block, lane=None):
+    """The id the stand-in gives the tool_use at `block` of script step `step` (both 0-based); a subagent lane's
+    steps (ScriptedApi's `lanes`) carry the lane's name, so no two calls share an id."""
+    return f"toolu_csift_{lane + '_' if lane else ''}{step:02d}_{block:02d}"
+
+
+def first_user_text(body):
+    """The text of a request's first user message (how a subagent's requests are told apart: Claude Code opens a
+    subagent's conversation with the prompt its spawning Agent call gave)."""
+    for message in body.get("messages", []):
+        if message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list):
+            return "".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+        return ""
+    return ""
 
 
 def tool_results(body):
@@ -53,8 +69,14 @@ def result_text(block):
 class ScriptedApi:
     """Serves the script on 127.0.0.1 (an ephemeral port); `url` is what ANTHROPIC_BASE_URL takes."""
 
-    def __init__(self, script, conversation_tool="ToolSearch"):
+    def __init__(self, script, conversation_tool="ToolSearch", lanes=None):
         self.script = list(script)
+        # Subagent lanes: {name: (key, steps)}. A request whose first user message holds `key` belongs to that
+        # lane (the subagent the main script spawned with a prompt holding it) and is answered from its own
+        # steps, with tool_use ids of its own (tool_use_id(..., lane=name)).
+        self.lanes = dict(lanes or {})
+        self.lane_conversation = {name: [] for name in self.lanes}
+        self.lane_sent = {name: [] for name in self.lanes}
         # A request carrying this tool name among its tools is a conversation turn; any other is a side query.
         self.conversation_tool = conversation_tool
         self.requests = []  # every request: {"path", "headers", "body", "kind", "time"}
@@ -94,7 +116,12 @@ class ScriptedApi:
                     api._record(self, body, "other")
                     return self._json(404, {"type": "error", "error": {"type": "not_found_error", "message": path}})
                 names = [t.get("name") for t in body.get("tools", []) if isinstance(t, dict)]
-                if api.conversation_tool in names:
+                opening = first_user_text(body)
+                lane = next((n for n, (key, _) in api.lanes.items() if key in opening), None)
+                if lane:
+                    kind = "lane:" + lane
+                    content, usage, stop = api._next_lane_turn(lane, body)
+                elif api.conversation_tool in names:
                     kind = "conversation"
                     content, usage, stop = api._next_turn(body)
                 else:
@@ -179,6 +206,28 @@ class ScriptedApi:
             usage = dict(DEFAULT_USAGE, **step.get("usage", {}))
             stop = "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn"
             self.sent.append({"content": content, "usage": usage, "stop_reason": stop})
+            return content, usage, stop
+
+    def _next_lane_turn(self, lane, body):
+        with self.lock:
+            convo = self.lane_conversation[lane]
+            convo.append(body)
+            n = len(convo) - 1
+            steps = self.lanes[lane][1]
+            step = steps[n] if n < len(steps) else None
+            if callable(step):
+                step = step(list(convo))
+            if step is None:
+                step = {"content": [{"type": "text", "text": FINAL_TEXT}]}
+            content = []
+            for i, block in enumerate(step["content"]):
+                block = dict(block)
+                if block["type"] == "tool_use":
+                    block["id"] = tool_use_id(n, i, lane)
+                content.append(block)
+            usage = dict(DEFAULT_USAGE, **step.get("usage", {}))
+            stop = "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn"
+            self.lane_sent[lane].append({"content": content, "usage": usage, "stop_reason": stop})
             return content, usage, stop
 
     def stop(self):

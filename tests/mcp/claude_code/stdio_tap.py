@@ -5,7 +5,11 @@ session registry rows (<claude home>/sessions/*.json: Claude Code removes its ro
 milliseconds later the calling tool_use's id (_meta["claudecode/toolUseId"]) first appears in a transcript under
 <claude home>/projects: the window in which a marker lookup cannot find the call yet.
 
-Usage: stdio_tap.py LOG CLAUDE_HOME -- SERVER [ARGS...]
+With `--strip-tool-use-id-when KEY=VALUE` it also removes `_meta["claudecode/toolUseId"]` from every tools/call
+whose arguments[KEY] is VALUE, so a test can make one call the way a client that names no tool_use does (the
+server then answers from Claude Code's session registry); `--quiet` logs and watches nothing.
+
+Usage: stdio_tap.py LOG CLAUDE_HOME [--quiet] [--strip-tool-use-id-when KEY=VALUE] -- SERVER [ARGS...]
 """
 import glob
 import json
@@ -18,12 +22,19 @@ import time
 
 def main():
     log_path, home = sys.argv[1], sys.argv[2]
+    options = sys.argv[3:sys.argv.index("--")]
+    quiet = "--quiet" in options
+    strip = None
+    if "--strip-tool-use-id-when" in options:
+        strip = options[options.index("--strip-tool-use-id-when") + 1].split("=", 1)
     server = sys.argv[sys.argv.index("--") + 1:]
     child = subprocess.Popen(server, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     lock = threading.Lock()
-    log = open(log_path, "a", buffering=1)
+    log = None if quiet else open(log_path, "a", buffering=1)
 
     def write(entry):
+        if log is None:
+            return
         with lock:
             log.write(json.dumps(entry) + "\n")
 
@@ -57,7 +68,12 @@ def main():
             msg = json.loads(raw)
         except ValueError:
             msg = None
-        if isinstance(msg, dict) and msg.get("method") == "tools/call":
+        if isinstance(msg, dict) and msg.get("method") == "tools/call" and strip:
+            params = msg.get("params") or {}
+            if str((params.get("arguments") or {}).get(strip[0])) == strip[1] and \
+                    (params.get("_meta") or {}).pop("claudecode/toolUseId", None):
+                raw = (json.dumps(msg) + "\n").encode()
+        if isinstance(msg, dict) and msg.get("method") == "tools/call" and not quiet:
             tid = ((msg.get("params") or {}).get("_meta") or {}).get("claudecode/toolUseId")
             if tid:
                 # Scanned before the call is forwarded, so the server's own answer cannot be what is found.
