@@ -30,8 +30,8 @@ bool is_extra_key(std::string_view k) {
       "hookInfos", "hookErrors", "preventedContinuation", "stopReason", "hasOutput", "toolUseID",
       "trackingPath", "backupFileName", "backupTime", "slug", "isSnapshotUpdate", "messageId", "promptSource",
       "snapshotTimestamp",
-      // Claude Code's own bookkeeping records (2.1.332): small
-      // top-level facts their harness.meta.system text names.
+      // Claude Code 2.1.332's bookkeeping records: the small top-level facts their harness.meta.system text
+      // names.
       "id", "querySource", "shapeHash", "hash", "tail", "lastPrompt", "atis", "tools", "totalCostUSD",
       "totalAPIDuration", "totalDuration", "totalLinesAdded", "totalLinesRemoved", "modelUsage"};
   for (auto key : kKeys) {
