@@ -116,7 +116,8 @@ class TextOutput(unittest.TestCase):
         self.assertIn("with elicitation sidecar", err)
 
     def test_zero_match_prints_nothing_on_stdout(self):
-        code, out, err = search("zzqqxxnothere", "@" + BASICS)
+        # BASICS has a tool result saved to a file: the zero is definitive only once that file is read too.
+        code, out, err = search("zzqqxxnothere", "@" + BASICS, "--resolve-persisted")
         self.assertEqual((code, out), (0, ""))
         self.assertIn("0 matches \u2014 a DEFINITIVE absence (exit 0), NOT an error. Scope: 1 session(s). "
                       "Active filters: none.", err)
@@ -166,7 +167,7 @@ class JsonOutput(unittest.TestCase):
         self.assertEqual(side[0]["pairing"], "pending")
 
     def test_zero_match_summary(self):
-        code, header, rows, summary, _ = search_json("zzqqxxnothere", "@" + BASICS)
+        code, header, rows, summary, _ = search_json("zzqqxxnothere", "@" + BASICS, "--resolve-persisted")
         self.assertEqual((code, rows), (0, []))
         validate(header, rows, summary)
         self.assertTrue(summary["definitive_absence"])

@@ -79,14 +79,16 @@ class ZeroMatchCensusTest(unittest.TestCase):
     """An empty census is a definitive absence, diagnosed like an empty exchange list."""
 
     def test_text_diagnosis_on_stderr(self):
-        code, rows, err = census("zzqqxxnothere", "@" + BASICS, "--count-by", "label")
+        # BASICS has a tool result saved to a file: the zero is definitive only once that file is read too.
+        code, rows, err = census("zzqqxxnothere", "@" + BASICS, "--count-by", "label", "--resolve-persisted")
         self.assertEqual((code, rows), (h.EXIT_OK, []))
         self.assertIn("0 matches \u2014 a DEFINITIVE absence", err)
         self.assertIn("gated leaves not searched", err)
 
     def test_label_probe_names_the_excluded_labels(self):
         code, header, rows, summary, err = h.run_json("search", "ls srcx", "@" + BASICS, "-t", "user.message",
-                                                      "--count-by", "label", "--claude-home", HOME)
+                                                      "--count-by", "label", "--resolve-persisted",
+                                                      "--claude-home", HOME)
         self.assertEqual((code, rows), (h.EXIT_OK, []))
         self.assertIs(summary["definitive_absence"], True)
         self.assertEqual(summary["excluded_by_label"],

@@ -109,7 +109,7 @@ class LineAddressing(unittest.TestCase):
         code, out, err = show(f"@{DAMAGED}", "--line", "4")
         self.assertEqual(code, h.EXIT_ERROR)
         self.assertIn("--raw", err)
-        self.assertIn("last-prompt", err)  # names what stays --raw-only
+        self.assertIn("ai-title", err)  # names what stays --raw-only
 
 
 class UuidAndTurnAddressing(unittest.TestCase):

@@ -585,8 +585,49 @@ TEST_CASE("promoted system, snapshot and attachment leaves") {
       classify(rec(R"({"type":"attachment","attachment":{"type":"edited_text_file","filename":"/x"}})"));
   CHECK(att[0].labels == std::vector<Label>{Label::harness_meta_attachment});
   CHECK(att[0].text == R"({"type":"edited_text_file","filename":"/x"})");
-  CHECK(classify(rec(R"({"type":"last-prompt","lastPrompt":"x"})")).empty());
   CHECK(classify(rec(R"({"type":"ai-title","aiTitle":"x"})")).empty());
+}
+
+TEST_CASE("Claude Code 2.1.332 bookkeeping records are harness.meta.system; request plumbing is summarised") {
+  auto one = [](const std::string& line) {
+    auto units = classify(rec(line));
+    REQUIRE(units.size() == 1);
+    CHECK(units[0].labels == std::vector<Label>{Label::harness_meta_system});
+    return units[0].text;
+  };
+  CHECK(one(R"({"type":"last-prompt","lastPrompt":"find the notes","leafUuid":"u"})") ==
+        "[last-prompt] find the notes");
+  CHECK(one(R"({"type":"atis-latch","atis":"","sessionId":"s"})") == "[atis-latch]");
+  CHECK(one(R"({"type":"tools-used","tools":["ToolSearch","mcp__csift__show"]})") ==
+        "[tools-used] ToolSearch, mcp__csift__show");
+  CHECK(
+      one(R"({"type":"api-request","id":"r1","querySource":"sdk","shapeHash":"0123456789abcdef","tail":["a","b"],)"
+          R"("params":{"model":"m"}})") ==
+      "[api-request r1] source sdk · shape 0123456789ab · 2 message blob(s)");
+  CHECK(one(R"({"type":"api-request-blob","hash":"fedcba9876543210","message":{"role":"user","content":)"
+            R"([{"type":"text","text":"a"},{"type":"text","text":"b"}]}})") ==
+        "[api-request-blob fedcba987654] a user message as sent (2 block(s))");
+  CHECK(one(R"({"type":"api-request-shape","shapeHash":"0123456789abcdef","shape":{"system":[{"type":"text",)"
+            R"("text":"SECRETPROMPT"}]}})") ==
+        "[api-request-shape 0123456789ab] the system prompt and tool definitions as sent");
+  CHECK(
+      one(R"({"type":"cost-state","totalCostUSD":0.5,"totalLinesAdded":3,"totalLinesRemoved":1,)"
+          R"("totalAPIDuration":1500,"totalDuration":61000,"modelUsage":{"m":{"inputTokens":10,"outputTokens":2,)"
+          R"("cacheReadInputTokens":7,"cacheCreationInputTokens":5,"costUSD":0.5}}})") ==
+      "[cost-state] $0.5000 · m: in 10 out 2 cache read 7 cache write 5 · lines +3 -1 · api 2s · total 1m "
+      "1s");
+  auto snap = classify(rec(R"({"type":"attachment","attachment":{"type":"prompt_snapshot","systemPrompt":)"
+                           R"(["SECRETPROMPT","b"],"tools":[{"name":"Bash"}]}})"));
+  REQUIRE(snap.size() == 1);
+  CHECK(snap[0].labels == std::vector<Label>{Label::harness_meta_attachment});
+  CHECK(snap[0].text == "[prompt_snapshot] the system prompt (2 part(s)) and 1 tool definition(s) as sent");
+  auto record = classify(rec(R"({"type":"attachment","attachment":{"type":"deferred_tools_record","entries":)"
+                             R"([{"name":"mcp__a__b","description":"SECRET"},{"name":"mcp__a__c"}]}})"));
+  CHECK(record[0].text ==
+        "[deferred_tools_record] the definitions of the tools loaded: mcp__a__b, mcp__a__c");
+  auto reminder =
+      classify(rec(R"({"type":"attachment","attachment":{"type":"silent_turn_reminder","text":"t"}})"));
+  CHECK(reminder[0].text == R"({"type":"silent_turn_reminder","text":"t"})");
 }
 
 TEST_CASE("elicitation sidecar pending markers classify agent.tool.use") {

@@ -33,7 +33,7 @@ inline std::filesystem::path corpus_root() {
 inline std::vector<std::filesystem::path> claude_code_logs() {
   namespace fs = std::filesystem;
   std::vector<fs::path> roots;
-  for (const char* dir : {"home", "home-compacted", "agents-home"})
+  for (const char* dir : {"home", "home-compacted", "agents-home", "records-home"})
     roots.push_back(fs::path(CSIFT_SOURCE_DIR) / "fixtures" / dir);
   for (const char* dir : {"claude-backups", "spotter", "cli", "scripts-and-tools", "devtoolbox"})
     roots.push_back(corpus_root() / dir);

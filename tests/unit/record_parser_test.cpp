@@ -78,7 +78,7 @@ TEST_CASE("parser keeps blocks, raw tool input and flattens tool_result content"
   CHECK(b.tool_use_id == "tu1");
   CHECK(b.is_error);
   CHECK(b.has_is_error);
-  CHECK(b.content_text == "line one\nline two");
+  CHECK(b.content_text == "line one\nline two\nX");  // a tool_reference reads as the tool's name
   CHECK(b.content_images == 1);
   CHECK(cc(r).tool_use_result_json == R"({"stdout":"x","interrupted":false})");
 
@@ -87,6 +87,34 @@ TEST_CASE("parser keeps blocks, raw tool input and flattens tool_result content"
   REQUIRE(p.parse(string_result, r) == ParseStatus::ok);
   CHECK(r.message.blocks[0].content_text == "plain \n text");
   CHECK_FALSE(r.message.blocks[0].has_is_error);
+}
+
+TEST_CASE("mcpMeta.structuredContent is kept only when the tool_result text is not its copy") {
+  RecordParser p;
+  Record r;
+  const std::string sc = R"({"rows":[{"text":"a b"}],"n":1})";
+  auto carrier = [&](const std::string& content) {
+    return R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t",)"
+           R"("content":)" +
+           content + R"(}]},"mcpMeta":{"_meta":{"k":1},"structuredContent":)" + sc + "}}";
+  };
+  // The usual triple copy: the text is the object serialised, so the third copy is dropped.
+  REQUIRE(p.parse(carrier(R"("{\"rows\":[{\"text\":\"a b\"}],\"n\":1}")"), r) == ParseStatus::ok);
+  CHECK(mcp_only_structured_content(r).empty());
+  // A saved-file pointer (or any other text): the object is the only copy of the result.
+  r = Record{};
+  REQUIRE(p.parse(carrier(R"("Error: result (9 characters) exceeds maximum allowed tokens. Output has been )"
+                          R"(saved to /h/.claude/projects/p/s/tool-results/mcp-a-b-1.txt.\nFormat: JSON")"),
+                  r) == ParseStatus::ok);
+  CHECK(mcp_only_structured_content(r) == sc);
+  CHECK(mcp_saved_output_path(r.message.blocks[0].content_text) ==
+        "/h/.claude/projects/p/s/tool-results/mcp-a-b-1.txt");
+  CHECK(mcp_saved_output_path("no pointer here").empty());
+  // A sparse parse keeps none of it.
+  r = Record{};
+  p.set_sparse(true);
+  REQUIRE(p.parse(carrier(R"("other text")"), r) == ParseStatus::ok);
+  CHECK(mcp_only_structured_content(r).empty());
 }
 
 TEST_CASE("parser keeps raw payloads and the small rendered fields in extra_json") {

@@ -164,7 +164,7 @@ TEST_CASE("a single-line miss on a non-record line points at --raw and names wha
   CHECK(e.find("not_found: ") == 0);
   CHECK(e.find("\"permission-mode\" line") != std::string::npos);
   CHECK(e.find("--line 1 --raw") != std::string::npos);
-  CHECK(e.find("last-prompt") != std::string::npos);
+  CHECK(e.find("ai-title") != std::string::npos);
   CHECK(error_of(f, {{"line", {"10"}}}).find("malformed") != std::string::npos);
 }
 

@@ -1,7 +1,11 @@
 // The zero-match self-diagnosis (SPEC.md §9.2, v0.4, v0.10.0 ⑥): a zero result is a DEFINITIVE absence, said
 // so on stderr; under -t/-T the same records are re-matched without the label filter to name the labels the
 // pattern DOES occur under (the `-t user.message` searching-a-tool-name trap).
+#include <dirent.h>
+
 #include <algorithm>
+#include <cstring>
+#include <set>
 
 #include "core/base/arg_ref.h"
 #include "core/base/text.h"
@@ -66,6 +70,42 @@ std::string closed_gate_note(const SearchRequest& req) {
          ": they were NOT searched, so nothing is known about them. Rerun: " + call_ref("search", rerun);
 }
 
+// The sessions of the scope with tool results Claude Code saved to files (<project>/<session>/tool-results/,
+// both <persisted-output> and an MCP result too large to hand over): without --resolve-persisted no such
+// file was read, so text only it holds was not searched. Asked only of a zero (a directory read per session).
+std::vector<std::string> sessions_with_saved_results(const Scope& scope) {
+  std::set<std::string> seen;
+  std::vector<std::string> out;
+  for (const auto& t : scope.transcripts) {
+    if (t.harness != HarnessId::claude_code || t.session_dir_absent) continue;
+    const std::string& sid = t.parent_session_id();
+    if (sid.empty() || !seen.insert(sid).second) continue;
+    const std::string dir = t.project_dir + "/" + sid + "/tool-results";
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) continue;
+    bool any = false;
+    while (const dirent* ent = ::readdir(d)) {
+      if (std::strcmp(ent->d_name, ".") != 0 && std::strcmp(ent->d_name, "..") != 0) {
+        any = true;
+        break;
+      }
+    }
+    ::closedir(d);
+    if (any) out.push_back(dir);
+  }
+  return out;
+}
+
+json rerun_resolving(const SearchRequest& req) {
+  json rerun = json{{"pattern", req.pattern}};
+  for (const char* k : {"targets", "label", "label_not", "since", "until", "turn"}) {
+    if (req.args.contains(k)) rerun[k] = req.args[k];
+  }
+  if (req.attachments) rerun["attachments"] = true;
+  rerun["resolve_persisted"] = true;
+  return rerun;
+}
+
 }  // namespace
 
 std::string active_filters_text(const SearchRequest& req) {
@@ -103,7 +143,13 @@ void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& s
   const size_t unread = scope.problems.size() + scan.unread.size();
   // A label filter behind a closed gate (hook context in attachment records left unread) decides nothing.
   const bool gated = behind_closed_gate(req);
-  const bool definitive = !gated && unread == 0 && scan.too_complex_lines == 0;
+  // Text a saved tool result or the mcpMeta copy of an MCP result holds is searched only under
+  // --resolve-persisted: without it, a session with saved results leaves the zero undecided, and so does a
+  // pattern found in an mcpMeta copy; with it, a pointer whose result could not be read.
+  const std::vector<std::string> saved =
+      req.resolve_persisted ? std::vector<std::string>{} : sessions_with_saved_results(scope);
+  const bool outside = !saved.empty() || scan.hidden_copy_matches > 0 || scan.unresolved_pointers > 0;
+  const bool definitive = !gated && unread == 0 && scan.too_complex_lines == 0 && !outside;
   if (definitive) {
     env.notes.push_back("csift: 0 matches \xE2\x80\x94 a DEFINITIVE absence (exit 0), NOT an error. Scope: " +
                         std::to_string(scope.transcripts.size()) + " session(s). Active filters: " + filters +
@@ -115,11 +161,26 @@ void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& s
     if (scan.too_complex_lines > 0)
       undecided.push_back(std::to_string(scan.too_complex_lines) +
                           " line(s) were too complex for the pattern");
+    if (scan.hidden_copy_matches > 0)
+      undecided.push_back(
+          "the pattern occurs in " + std::to_string(scan.hidden_copy_matches) +
+          " MCP tool result(s) only in the copy Claude Code kept in mcpMeta.structuredContent "
+          "(their text is a saved-file pointer or another form)");
+    if (!saved.empty())
+      undecided.push_back(std::to_string(saved.size()) +
+                          " session(s) have tool results Claude Code saved to files, which were not read (" +
+                          saved.front() + (saved.size() > 1 ? ", ..." : "") + ")");
+    if (scan.unresolved_pointers > 0)
+      undecided.push_back(std::to_string(scan.unresolved_pointers) +
+                          " saved tool result(s) could not be read (see the notes)");
     env.notes.push_back("csift: 0 matches, but NOT a definitive absence: " + join(undecided, " and ") +
                         ". Scope: " + std::to_string(scope.transcripts.size()) +
                         " session(s). Active filters: " + filters + ".");
   }
   env.summary["definitive_absence"] = definitive;
+  if (!saved.empty() || scan.hidden_copy_matches > 0)
+    env.notes.push_back("to search the saved tool results and the mcpMeta copies too: " +
+                        call_ref("search", rerun_resolving(req)));
   env.summary["active_filters"] = filters;
   env.summary["excluded_by_label"] = nullptr;
   if (req.label_filter_active) {

@@ -1,7 +1,8 @@
 // --resolve-persisted (SPEC.md §9.2): a tool_result Claude Code externalised carries a <persisted-output>
-// pointer; the saved file is the ONLY file outside the transcript search reads, and only on demand. A path
-// written on another machine (or under another home) is mapped onto this store by its part after
-// `projects/`. Every failure becomes a note, never an error.
+// pointer, or (an MCP result too large to hand the model) "Output has been saved to <path>."; the saved file
+// is the ONLY file outside the transcript search reads, and only on demand. A path written on another machine
+// (or under another home) is mapped onto this store by its part after `projects/`. Every failure becomes a
+// note, never an error.
 //
 // The pointer is transcript data, so it is not trusted: only a regular file inside the Claude home (where
 // Claude Code writes persisted output) is read, opened non-blocking and at most kMaxPersistedBytes of it.
@@ -24,6 +25,7 @@ namespace {
 
 std::string pointer_path(const Record& r, const Unit& u) {
   if (std::string path = persisted_output_path(r); !path.empty()) return path;
+  if (std::string path = mcp_saved_output_path(u.text); !path.empty()) return path;
   static constexpr std::string_view kSaved = "Full output saved to: ";
   const size_t at = u.text.find(kSaved);
   if (at == std::string::npos) return "";
@@ -83,7 +85,7 @@ std::optional<std::string> resolve_persisted_output(const Record& r, const Unit&
                                                     const std::string& projects_root, std::string* note) {
   const std::string path = pointer_path(r, u);
   if (path.empty()) {
-    *note = "the <persisted-output> pointer names no file";
+    *note = "the saved-output pointer names no file";
     return std::nullopt;
   }
   const std::string home = real_path(projects_root + "/..");

@@ -29,7 +29,10 @@ std::vector<std::string> synthesized_markers(const SearchRequest& req, bool diag
   if (reaches(Label::harness_meta_snapshot)) m.push_back("file-history-");
   if (reaches(Label::harness_meta_away_summary)) m.push_back("away_summary");
   if (reaches(Label::harness_meta_system)) m.push_back("\"subtype\"");
-  if (req.resolve_persisted) m.push_back(std::string(claude_code_text::kPersistedOutputName));
+  if (req.resolve_persisted) {
+    m.push_back(std::string(claude_code_text::kPersistedOutputName));
+    m.push_back(std::string(claude_code_text::kMcpSavedOutput));
+  }
   return m;
 }
 
@@ -273,7 +276,8 @@ bool SearchPrefilter::answers_from_memory(const ScreenFacts& facts) const {
 
 bool SearchPrefilter::covers_this_call(const ScreenFacts& facts) const {
   return facts.rendered && facts.rendered->includes(cover_scope_) &&
-         !(resolve_persisted_ && facts.grams.may_contain(claude_code_text::kPersistedOutputName));
+         !(resolve_persisted_ && (facts.grams.may_contain(claude_code_text::kPersistedOutputName) ||
+                                  facts.grams.may_contain(claude_code_text::kMcpSavedOutput)));
 }
 
 // A rendered cover whose sketch may hold a needle, with its rendered texts kept. A line without a needle

@@ -11,6 +11,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/harness/claude_code/claude_code_reader.h"
+#include "core/harness/claude_code/claude_fields.h"
 #include "core/harness/claude_code/fixed_texts.h"
 #include "tools/search/search_exchange.h"
 #include "tools/search/search_label_census.h"
@@ -66,18 +67,47 @@ struct TranscriptScanner {
     return true;
   }
 
-  void maybe_resolve(const TranscriptIdentity& owner, ClassifiedEntry& e, Unit& u, bool* resolved) {
+  // --resolve-persisted: a tool result whose text stands for a result kept elsewhere is searched as that
+  // result. A <persisted-output> pointer or Claude Code's "Output has been saved to <path>" (an MCP result
+  // too large to hand over) is replaced by the saved file; when that file cannot be read, by the copy of an
+  // MCP result Claude Code kept in mcpMeta.structuredContent. A text-first MCP result, whose
+  // structuredContent is not its text, is searched with that object appended.
+  void maybe_resolve(TranscriptHits& th, const TranscriptIdentity& owner, ClassifiedEntry& e, Unit& u,
+                     bool* resolved) {
     if (!req.resolve_persisted || !u.is_tool_result) return;
-    if (u.text.find(claude_code_text::kPersistedOutputTag) == std::string::npos) return;
+    const std::string& structured = mcp_only_structured_content(*e.record);
+    const bool pointer = u.text.find(claude_code_text::kPersistedOutputTag) != std::string::npos ||
+                         !mcp_saved_output_path(u.text).empty();
+    if (!pointer) {
+      if (structured.empty()) return;
+      u.text += "\n" + structured;
+      *resolved = true;
+      return;
+    }
     std::string note;
     auto content = resolve_persisted_output(*e.record, u, projects_root, &note);
-    if (!content) {
+    if (!content && !structured.empty()) {
+      content = structured;
+      note += "; searched the copy Claude Code kept in mcpMeta.structuredContent instead";
+    }
+    if (!note.empty())
       notes.push_back(arg_ref("resolve_persisted") + ": " + owner.id + " L" + std::to_string(e.record->line) +
                       ": " + note);
+    if (!content) {
+      ++th.unresolved_pointers;
       return;
     }
     u.text = std::move(*content);
     *resolved = true;
+  }
+
+  // Without --resolve-persisted: whether the pattern occurs in the only copy of an MCP result the tool
+  // result's text does not hold (mcpMeta.structuredContent beside a saved-file pointer or a text-first
+  // result). Such a record is no hit, but a zero then is no definitive absence.
+  bool matches_hidden_copy(Matcher& m, const ClassifiedEntry& e, const Unit& u) const {
+    if (req.resolve_persisted || !u.is_tool_result || req.compiled->matches_everything()) return false;
+    const std::string& structured = mcp_only_structured_content(*e.record);
+    return !structured.empty() && m.find(structured).matched();
   }
 
   // Matches one unit; returns the status and the span.
@@ -109,10 +139,13 @@ struct TranscriptScanner {
       const auto survivors = surviving_labels(req, u, false);
       if (survivors.empty() && !count_excluded) continue;
       bool resolved = false;
-      maybe_resolve(owner, e, u, &resolved);
+      maybe_resolve(th, owner, e, u, &resolved);
       const MatchResult mr = match_unit(m, u);
       if (mr.status == MatchStatus::too_complex) too_complex = true;
-      if (!mr.matched()) continue;
+      if (!mr.matched()) {
+        if (!survivors.empty() && matches_hidden_copy(m, e, u)) ++th.hidden_copy_matches;
+        continue;
+      }
       if (survivors.empty()) {
         const auto unfiltered = surviving_labels(req, u, true);
         if (!unfiltered.empty()) {
@@ -286,6 +319,8 @@ struct TranscriptScanner {
 void merge_into(SearchScan& out, TranscriptHits&& th, std::vector<std::string>&& notes) {
   out.skipped_lines += th.skipped_lines;
   out.too_complex_lines += th.too_complex_lines;
+  out.hidden_copy_matches += th.hidden_copy_matches;
+  out.unresolved_pointers += th.unresolved_pointers;
   out.values_out_of_range += th.values_out_of_range;
   out.matched_records += th.matched_records();
   out.excluded_records += th.excluded_records;

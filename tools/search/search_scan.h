@@ -56,10 +56,10 @@ void complete_turn_answers(SearchLoad& load, const std::set<int>& turns, const C
 // The largest persisted output --resolve-persisted reads (the record limit: a bigger file is reported).
 inline constexpr uint64_t kMaxPersistedBytes = uint64_t{64} << 20;
 
-// --resolve-persisted: the content of the file a <persisted-output> tool result points at, or nullopt with
-// `*note` saying why it could not be read. Only a regular file inside the Claude home (the parent of
-// `projects_root`, symlinks resolved) is opened, non-blocking and bounded by kMaxPersistedBytes. Only called
-// for a unit whose text carries the pointer.
+// --resolve-persisted: the content of the file a <persisted-output> tool result (or an MCP result's "Output
+// has been saved to <path>.") points at, or nullopt with `*note` saying why it could not be read. Only a
+// regular file inside the Claude home (the parent of `projects_root`, symlinks resolved) is opened,
+// non-blocking and bounded by kMaxPersistedBytes. Only called for a unit whose text carries a pointer.
 std::optional<std::string> resolve_persisted_output(const Record& r, const Unit& u,
                                                     const std::string& projects_root, std::string* note);
 

@@ -99,6 +99,10 @@ struct TranscriptHits {
   std::vector<RecordHit> hits;  // file order (sidecar entries last)
   uint64_t skipped_lines = 0;   // malformed + too large + torn tail (exact, whole file) + sidecar skips
   uint64_t too_complex_lines = 0;
+  // Tool results the pattern matched only in the copy of an MCP result Claude Code kept in mcpMeta (not
+  // searched without --resolve-persisted), and --resolve-persisted pointers whose result could not be read.
+  uint64_t hidden_copy_matches = 0;
+  uint64_t unresolved_pointers = 0;
   uint64_t values_out_of_range = 0;  // numbers beyond a finite double, read as absent (whole file)
   size_t exchange_groups = 0;        // the exchanges its hits make (one per turn, drafts apart)
   bool sidecar_hit = false;          // a hit is a merged elicitation-sidecar record
@@ -125,6 +129,8 @@ struct SearchScan {
   size_t transcripts_scanned = 0;
   uint64_t skipped_lines = 0;
   uint64_t too_complex_lines = 0;
+  uint64_t hidden_copy_matches = 0;  // TranscriptHits::hidden_copy_matches summed
+  uint64_t unresolved_pointers = 0;  // TranscriptHits::unresolved_pointers summed
   uint64_t values_out_of_range = 0;
   uint64_t matched_records = 0;
   // Label exclusions summed across the scope (filled only when a -t/-T was active).

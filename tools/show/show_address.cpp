@@ -11,9 +11,9 @@
 namespace csift {
 
 const char* const kRawOnlyLines =
-    "what only raw shows: the session-state cache lines (last-prompt, mode, ai-title, agent-name, "
-    "permission-mode), a content-less queue dequeue, the bookkeeping types (atis-latch, bridge-session, "
-    "fork-context-ref, cost-state), and blank, malformed or torn lines";
+    "what only raw shows: the session-state cache lines (mode, ai-title, agent-name, permission-mode), a "
+    "content-less queue dequeue, the bookkeeping types bridge-session and fork-context-ref, and blank, "
+    "malformed or torn lines";
 
 namespace {
 

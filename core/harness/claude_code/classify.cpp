@@ -342,7 +342,10 @@ void classify_system(const Record& r, std::vector<Unit>& out) {
 void classify_attachment(const Record& r, std::vector<Unit>& out) {
   if (cc(r).attachment_json.empty()) return;
   nlohmann::json att = parse_stored_object(cc(r).attachment_json);
-  if (json_string_at(att, "type") == "hook_additional_context") {
+  const std::string type = json_string_at(att, "type");
+  if (auto plumbing = plumbing_attachment_text(type, att))
+    return out.push_back(make_unit({Label::harness_meta_attachment}, std::move(*plumbing)));
+  if (type == "hook_additional_context") {
     auto content = att.find("content");
     std::string text;
     if (content != att.end() && content->is_string()) text = std::string(trim(content->get<std::string>()));
@@ -399,6 +402,8 @@ std::vector<Unit> classify_record(const Record& r, ClassifyContext& ctx) {
     classify_system(r, out);
   } else if (r.type == "file-history-snapshot" || r.type == "file-history-delta") {
     out.push_back(make_unit({Label::harness_meta_snapshot}, snapshot_text(r)));
+  } else if (is_bookkeeping_type(r.type)) {
+    out.push_back(make_unit({Label::harness_meta_system}, bookkeeping_text(r)));
   }
   return out;
 }

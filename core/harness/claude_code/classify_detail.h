@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/base/text.h"
 #include "core/harness/claude_code/fixed_texts.h"
 #include "core/record/labels.h"
@@ -63,6 +65,20 @@ std::string turn_duration_text(const Record& r);
 std::string stop_hooks_text(const Record& r);
 std::string snapshot_text(const Record& r);
 std::string system_text(const Record& r);
+// Claude Code's own bookkeeping record types (2.1.332), harness.meta.system like the system subtypes: what it
+// sent the API (api-request, its message blobs and the request's shape) and its session state (atis-latch,
+// tools-used, cost-state, last-prompt). None is sent to the model.
+inline constexpr std::string_view kBookkeepingTypes[] = {
+    "api-request", "api-request-blob", "api-request-shape", "atis-latch",
+    "tools-used",  "cost-state",       "last-prompt"};
+bool is_bookkeeping_type(std::string_view type);
+// One line naming what such a record holds (a request's id, source and shape; a blob's hash and role; the
+// tools used so far; the last prompt; the cost tally); the payload itself (a request shape is up to 133 KB of
+// system prompt and tool definitions) is request plumbing, shown only by raw.
+std::string bookkeeping_text(const Record& r);
+// The summary line of an attachment that is request plumbing (prompt_snapshot: the system prompt and tool
+// definitions; deferred_tools_record: the definitions ToolSearch loaded), nullopt for any other type.
+std::optional<std::string> plumbing_attachment_text(const std::string& type, const nlohmann::json& att);
 std::string human_duration(int64_t ms);
 // tool_use text: the name and the re-serialized input JSON.
 std::string tool_use_text(const Block& b);

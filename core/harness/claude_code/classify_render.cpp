@@ -1,6 +1,7 @@
 // The matchable texts csift fabricates for records whose searchable content is structure rather than prose:
 // the AskUserQuestion Q+options+answer unit, the compaction boundary excerpt and the promoted
-// meta leaves (SPEC.md §4: turn duration, stop hooks, file-history snapshot/delta, other system subtypes).
+// meta leaves (SPEC.md §4: turn duration, stop hooks, file-history snapshot/delta, other system subtypes,
+// Claude Code's own bookkeeping records) and the request-plumbing attachments.
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -232,6 +233,100 @@ std::string system_text(const Record& r) {
     return head + " " + (c ? *c : cc(r).content_json);
   }
   return head;
+}
+
+bool is_bookkeeping_type(std::string_view type) {
+  for (std::string_view t : kBookkeepingTypes)
+    if (type == t) return true;
+  return false;
+}
+
+namespace {
+
+std::string head_of(const json& v, size_t n = 12) {
+  const std::string s = scalar_text(v);
+  return s.size() > n ? s.substr(0, n) : s;
+}
+
+std::string names_text(const json& list) {
+  std::string out;
+  if (!list.is_array()) return out;
+  for (const auto& v : list)
+    out += (out.empty() ? "" : ", ") + scalar_text(v);
+  return out;
+}
+
+// cost-state: Claude Code's own running tally of the session, written when it exits (SPEC.md §4).
+std::string cost_state_text(const json& extra) {
+  std::string out = "[cost-state]";
+  if (extra.contains("totalCostUSD") && extra["totalCostUSD"].is_number())
+    out += fmt::format(" ${:.4f}", extra["totalCostUSD"].get<double>());
+  const json usage = extra.value("modelUsage", json::object());
+  if (usage.is_object()) {
+    for (const auto& [model, u] : usage.items()) {
+      if (!u.is_object()) continue;
+      out += " · " + model + ":";
+      for (const auto& [key, name] : {std::pair{"inputTokens", "in"}, std::pair{"outputTokens", "out"},
+                                      std::pair{"cacheReadInputTokens", "cache read"},
+                                      std::pair{"cacheCreationInputTokens", "cache write"}}) {
+        if (const auto n = int_field(u, key)) out += fmt::format(" {} {}", name, *n);
+      }
+    }
+  }
+  if (const auto a = int_field(extra, "totalLinesAdded")) out += fmt::format(" · lines +{}", *a);
+  if (const auto d = int_field(extra, "totalLinesRemoved")) out += fmt::format(" -{}", *d);
+  if (const auto ms = int_field(extra, "totalAPIDuration")) out += " · api " + human_duration(*ms);
+  if (const auto ms = int_field(extra, "totalDuration")) out += " · total " + human_duration(*ms);
+  return out;
+}
+
+}  // namespace
+
+std::string bookkeeping_text(const Record& r) {
+  const json extra = parse_stored_object(cc(r).extra_json);
+  if (r.type == "api-request") {
+    std::string out = "[api-request " + scalar_text(extra.value("id", json())) + "]";
+    if (extra.contains("querySource")) out += " source " + scalar_text(extra["querySource"]);
+    if (extra.contains("shapeHash")) out += " · shape " + head_of(extra["shapeHash"]);
+    if (extra.contains("tail") && extra["tail"].is_array())
+      out += fmt::format(" · {} message blob(s)", extra["tail"].size());
+    return out;
+  }
+  if (r.type == "api-request-blob") {
+    std::string out = "[api-request-blob " + head_of(extra.value("hash", json())) + "]";
+    if (!r.message.role.empty())
+      out += fmt::format(" a {} message as sent ({} block(s))", r.message.role,
+                         r.message.content_is_string ? 1 : r.message.blocks.size());
+    return out;
+  }
+  if (r.type == "api-request-shape")
+    return "[api-request-shape " + head_of(extra.value("shapeHash", json())) +
+           "] the system prompt and tool definitions as sent";
+  if (r.type == "tools-used") return "[tools-used] " + names_text(extra.value("tools", json()));
+  if (r.type == "last-prompt") return "[last-prompt] " + scalar_text(extra.value("lastPrompt", json()));
+  if (r.type == "atis-latch") {
+    const std::string atis = scalar_text(extra.value("atis", json()));
+    return atis.empty() ? "[atis-latch]" : "[atis-latch] " + atis;
+  }
+  return cost_state_text(extra);
+}
+
+std::optional<std::string> plumbing_attachment_text(const std::string& type, const nlohmann::json& att) {
+  if (type == "prompt_snapshot") {
+    const json system = att.value("systemPrompt", json::array());
+    const json tools = att.value("tools", json::array());
+    return fmt::format("[prompt_snapshot] the system prompt ({} part(s)) and {} tool definition(s) as sent",
+                       system.is_array() ? system.size() : 0, tools.is_array() ? tools.size() : 0);
+  }
+  if (type == "deferred_tools_record") {
+    std::string names;
+    const json entries = att.value("entries", json::array());
+    if (entries.is_array())
+      for (const auto& e : entries)
+        if (e.is_object()) names += (names.empty() ? "" : ", ") + scalar_text(e.value("name", json()));
+    return "[deferred_tools_record] the definitions of the tools loaded: " + names;
+  }
+  return std::nullopt;
 }
 
 std::string tool_use_text(const Block& b) {

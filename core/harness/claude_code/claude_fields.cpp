@@ -1,6 +1,5 @@
 #include "core/harness/claude_code/claude_fields.h"
-#include "core/json/stored_json.h"
-
+#include "core/harness/claude_code/fixed_texts.h"
 #include "core/json/stored_json.h"
 
 namespace csift {
@@ -40,6 +39,21 @@ const std::string& api_request_id(const Record& r) {
 
 std::string persisted_output_path(const Record& r) {
   return stored_string_field(cc(r).tool_use_result_json, "persistedOutputPath");
+}
+
+const std::string& mcp_only_structured_content(const Record& r) {
+  return cc(r).mcp_structured_json;
+}
+
+std::string mcp_saved_output_path(std::string_view text) {
+  const size_t at = text.find(claude_code_text::kMcpSavedOutput);
+  if (at == std::string_view::npos) return "";
+  const size_t begin = at + claude_code_text::kMcpSavedOutput.size();
+  size_t end = text.find('\n', begin);
+  if (end == std::string_view::npos) end = text.size();
+  std::string_view path = text.substr(begin, end - begin);
+  if (!path.empty() && path.back() == '.') path.remove_suffix(1);  // the sentence's full stop
+  return std::string(path);
 }
 
 bool tool_result_interrupted(const Record& r) {

@@ -32,7 +32,10 @@ struct ClaudeCodeFields final : HarnessFields {
   // carrier several times per classification, each time a pass over a result that can be megabytes.
   // nullopt on a record built otherwise (the rule then screens the text itself).
   std::optional<bool> tool_use_result_may_answer;
-  std::string attachment_json;        // attachment
+  std::string attachment_json;  // attachment
+  // mcpMeta.structuredContent of an MCP tool result when no tool_result text is its serialisation (then it
+  // is the only copy of the result in the line); "" otherwise (record_parser.cpp keep_distinct_structured).
+  std::string mcp_structured_json;
   std::string snapshot_json;          // file-history-snapshot `snapshot`
   std::string compact_metadata_json;  // compact_boundary compactMetadata
   std::string extra_json;             // other small fields a leaf renders (durationMs, hookInfos, ...),
@@ -70,6 +73,12 @@ std::optional<std::string> attachment_type(const Record& r);
 const std::string& api_request_id(const Record& r);
 // The file a tool result Claude Code externalised was saved to (toolUseResult.persistedOutputPath), or "".
 std::string persisted_output_path(const Record& r);
+// The structuredContent Claude Code kept in an MCP tool result's mcpMeta when the tool_result text is not
+// its copy (a too-large result replaced by a saved-file pointer, a text-first result), or "".
+const std::string& mcp_only_structured_content(const Record& r);
+// Where Claude Code saved a too-large MCP result: the path of the "Output has been saved to <path>." pointer
+// it writes as the tool_result text, or "" when the text carries none.
+std::string mcp_saved_output_path(std::string_view tool_result_text);
 // The tool result record says the call was interrupted (toolUseResult.interrupted is true).
 bool tool_result_interrupted(const Record& r);
 

@@ -61,5 +61,9 @@ inline constexpr std::string_view kCommandTagPrefix = "<command-";
 // search's byte screen looks for).
 inline constexpr std::string_view kPersistedOutputTag = "<persisted-output>";
 inline constexpr std::string_view kPersistedOutputName = "persisted-output";
+// An MCP result too large to hand the model (Claude Code 2.1.332): the tool_result text becomes "Error:
+// result (N characters) exceeds maximum allowed tokens. Output has been saved to <path>.\n" and instructions,
+// the result itself goes to <session>/tool-results/mcp-<server>-<tool>-….txt (and stays in mcpMeta).
+inline constexpr std::string_view kMcpSavedOutput = "Output has been saved to ";
 
 }  // namespace csift::claude_code_text

@@ -25,25 +25,15 @@ constexpr size_t kMaxLineBytes = kMaxRecordLineBytes;
 
 // Top-level keys whose raw JSON a leaf renders; they travel in Record::extra_json as one object.
 bool is_extra_key(std::string_view k) {
-  static constexpr std::string_view kKeys[] = {"durationMs",
-                                               "messageCount",
-                                               "pendingBackgroundAgentCount",
-                                               "pendingWorkflowCount",
-                                               "hookCount",
-                                               "hookInfos",
-                                               "hookErrors",
-                                               "preventedContinuation",
-                                               "stopReason",
-                                               "hasOutput",
-                                               "toolUseID",
-                                               "trackingPath",
-                                               "backupFileName",
-                                               "backupTime",
-                                               "slug",
-                                               "isSnapshotUpdate",
-                                               "messageId",
-                                               "promptSource",
-                                               "snapshotTimestamp"};
+  static constexpr std::string_view kKeys[] = {
+      "durationMs", "messageCount", "pendingBackgroundAgentCount", "pendingWorkflowCount", "hookCount",
+      "hookInfos", "hookErrors", "preventedContinuation", "stopReason", "hasOutput", "toolUseID",
+      "trackingPath", "backupFileName", "backupTime", "slug", "isSnapshotUpdate", "messageId", "promptSource",
+      "snapshotTimestamp",
+      // Claude Code 2.1.332's bookkeeping records: the small top-level facts their harness.meta.system text
+      // names.
+      "id", "querySource", "shapeHash", "hash", "tail", "lastPrompt", "atis", "tools", "totalCostUSD",
+      "totalAPIDuration", "totalDuration", "totalLinesAdded", "totalLinesRemoved", "modelUsage"};
   for (auto key : kKeys) {
     if (k == key) return true;
   }
@@ -179,7 +169,7 @@ void RecordParser::Impl::flatten_result_parts(od::array parts, Block& b, bool wi
   for (auto elem : parts) {
     od::value part = elem.value();
     if (part.type().value() != od::json_type::object) continue;
-    std::string type, text;
+    std::string type, text, tool_name;
     ImageRef img;
     for (auto field : part.get_object()) {
       std::string_view k = field.unescaped_key().value();
@@ -187,13 +177,18 @@ void RecordParser::Impl::flatten_result_parts(od::array parts, Block& b, bool wi
         take_string(field.value(), type);
       else if (k == "text")
         take_string(field.value(), text);
+      else if (k == "tool_name")  // a tool_reference part
+        take_string(field.value(), tool_name);
       else if (with_sources && k == "source")
         parse_image_source(field.value(), img);
     }
     if (type == "image") {
       ++b.content_images;
       b.images.push_back(std::move(img));
-    } else if (type == "text") {
+    } else if (type == "text" || type == "tool_reference") {
+      // A ToolSearch result is a list of tool_reference parts, one per tool it loaded: it reads as the names
+      // of those tools, one a line, instead of an empty result.
+      if (type == "tool_reference") text = std::move(tool_name);
       if (!first_text) b.content_text += '\n';
       b.content_text += text;
       first_text = false;
@@ -338,8 +333,33 @@ void RecordParser::Impl::parse_tool_use_result(od::value v, Record& r) {
   f.tool_use_result_may_answer = may_hold_structured_answer(f.tool_use_result_json);
 }
 
+// mcpMeta.structuredContent of an MCP tool result (Claude Code 2.1.332), raw as on disk; "" when absent.
+std::string_view structured_content_of(od::value v) {
+  if (v.type().value() != od::json_type::object) return {};
+  for (auto field : v.get_object()) {
+    if (field.unescaped_key().value() != "structuredContent") continue;
+    od::value sc = field.value();
+    if (sc.type().value() != od::json_type::object) return {};
+    od::object o = sc.get_object();
+    return o.raw_json().value();
+  }
+  return {};
+}
+
+// Claude Code keeps an MCP result's structuredContent a third time in mcpMeta. Usually the tool_result's text
+// is that object serialised (the same bytes), and the copy is dropped; when the text is something else (the
+// "Output has been saved to" pointer that replaces a result too large to hand over, or a text-first result)
+// the object is the only copy of the result in the transcript, and is kept for search.
+void keep_distinct_structured(std::string_view structured, Record& r) {
+  if (structured.empty()) return;
+  for (const Block& b : r.message.blocks)
+    if (b.kind == BlockKind::tool_result && b.content_text == structured) return;
+  cc_mut(r).mcp_structured_json = std::string(structured);
+}
+
 void RecordParser::Impl::parse_top(od::object obj, Record& r) {
   std::string extra = "{";
+  std::string_view structured;
   for (auto field : obj) {
     std::string_view k = field.unescaped_key().value();
     od::value v = field.value();
@@ -413,9 +433,12 @@ void RecordParser::Impl::parse_top(od::object obj, Record& r) {
       take_string(v, cc_mut(r).csift_key);
     else if (k == "message") {
       if (v.type().value() == od::json_type::object) parse_message(v.get_object().value(), r.message);
+    } else if (k == "mcpMeta") {
+      if (!sparse) structured = structured_content_of(v);
     } else if (is_extra_key(k))
       append_extra(extra, k, raw_of(v));
   }
+  keep_distinct_structured(structured, r);
   extra += '}';
   cc_mut(r).extra_json = std::move(extra);
 }
