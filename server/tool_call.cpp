@@ -16,21 +16,46 @@ json progress_token_of(const json& params) {
   return token.is_string() || token.is_number_integer() ? token : json();
 }
 
-// The server's default budget, unless the call chose one (and only for tools that take max_chars).
-json with_default_budget(json args, std::string_view tool, int64_t default_max_chars) {
-  if (args.contains("max_chars")) return args;
+// The server's default budget, unless the call chose one (and only for tools that take max_chars). A budget
+// of 0 (none) or over the ceiling (what the client passes on to its model, answer_ceiling()) becomes the
+// ceiling: such an answer pages instead of being cut, or saved aside, by the client. `asked` is then the
+// budget the call gave (null otherwise).
+json with_default_budget(json args, std::string_view tool, int64_t default_max_chars, int64_t ceiling,
+                         json& asked) {
   const json schema = input_schema_served(tool);
-  if (schema.contains("properties") && schema["properties"].contains("max_chars")) {
+  if (!schema.contains("properties") || !schema["properties"].contains("max_chars")) return args;
+  if (!args.contains("max_chars")) {
     args["max_chars"] = default_max_chars;
+  } else if (ceiling > 0 && args["max_chars"].is_number()) {
+    // A number the schema refuses (negative, fractional) is left for the validator to name.
+    const double chosen = args["max_chars"].get<double>();
+    if (chosen == 0 || chosen > static_cast<double>(ceiling)) {
+      asked = args["max_chars"];
+      args["max_chars"] = ceiling;
+    }
   }
   return args;
+}
+
+// Says why an answer the call asked to have whole was paged (the footer and continue_with say how to go on).
+void note_ceiling(ToolOutcome& outcome, const json& asked, int64_t ceiling) {
+  const json& summary = outcome.envelope.summary;
+  if (asked.is_null() || !summary.is_object() || !summary.contains("continue_with")) return;
+  outcome.envelope.notes.push_back(
+      "max_chars " + asked.dump() + (asked == 0 ? " (no budget)" : "") + " was lowered to " +
+      std::to_string(ceiling) +
+      ": over MCP no answer is larger than what the client passes on to its model " +
+      "(Claude Code: MAX_MCP_OUTPUT_TOKENS, 25000 tokens unless set, about 2 characters a token), so this " +
+      "one is paged; summary.continue_with reads on.");
 }
 
 bool blank(std::string_view s) {
   return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
-json call_result(std::string_view tool, const ToolOutcome& outcome, bool stateless) {
+// `structured`: the result carries the envelope as structuredContent (McpServer::sends_structured); without
+// it the text alone is the answer, as for a tool that declares no outputSchema.
+json call_result(std::string_view tool, const ToolOutcome& outcome, bool stateless, bool structured) {
   json result = with_result_type(json::object(), stateless);
   // What the CLI prints on stderr (the zero-match diagnosis, lane notes, cautions) is part of the answer for
   // a model too; the dispatcher already spelled its argument references as MCP argument names.
@@ -53,7 +78,7 @@ json call_result(std::string_view tool, const ToolOutcome& outcome, bool statele
     result["content"].push_back(
         json{{"type", "image"}, {"data", media.base64}, {"mimeType", media.mime_type}});
   }
-  result["structuredContent"] = outcome.envelope.to_object();
+  if (structured) result["structuredContent"] = outcome.envelope.to_object();
   result["isError"] = outcome.envelope.is_error;
   return result;
 }
@@ -91,11 +116,16 @@ json McpServer::call_tool(McpCall& call) {
     if (args.is_null()) args = json::object();
     if (!args.is_object())
       return rpc::make_error(m.id, rpc::kInvalidParams, "params.arguments must be an object");
-    ctx.budget_structured = true;
+    // The budget bounds what reaches the model: the text, and the structured JSON when it is sent too.
+    const bool structured = sends_structured(m, call.conn);
+    ctx.budget_structured = structured;
     ctx.accepts_media = true;
-    const ToolOutcome outcome =
-        invoke_tool(*tool, with_default_budget(std::move(args), name, options_.default_max_chars), ctx);
-    return rpc::make_result(m.id, call_result(name, outcome, call.stateless));
+    json asked;
+    args = with_default_budget(std::move(args), name, options_.default_max_chars, options_.answer_ceiling,
+                               asked);
+    ToolOutcome outcome = invoke_tool(*tool, args, ctx);
+    note_ceiling(outcome, asked, options_.answer_ceiling);
+    return rpc::make_result(m.id, call_result(name, outcome, call.stateless, structured));
   });
 }
 
