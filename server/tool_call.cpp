@@ -16,31 +16,23 @@ json progress_token_of(const json& params) {
   return token.is_string() || token.is_number_integer() ? token : json();
 }
 
-// The server's default budget, unless the call chose one (and only for tools that take max_chars). A budget
-// of 0 (none) or over the ceiling (what the client passes on to its model, answer_ceiling()) becomes the
-// ceiling: such an answer pages instead of being cut, or saved aside, by the client. `asked` is then the
-// budget the call gave (null otherwise).
-json with_default_budget(json args, std::string_view tool, int64_t default_max_chars, int64_t ceiling,
-                         json& asked) {
+// The server's default budget, unless the call chose one (and only for tools that take max_chars).
+json with_default_budget(json args, std::string_view tool, int64_t default_max_chars) {
+  if (args.contains("max_chars")) return args;
   const json schema = input_schema_served(tool);
-  if (!schema.contains("properties") || !schema["properties"].contains("max_chars")) return args;
-  if (!args.contains("max_chars")) {
+  if (schema.contains("properties") && schema["properties"].contains("max_chars")) {
     args["max_chars"] = default_max_chars;
-  } else if (ceiling > 0 && args["max_chars"].is_number()) {
-    // A number the schema refuses (negative, fractional) is left for the validator to name.
-    const double chosen = args["max_chars"].get<double>();
-    if (chosen == 0 || chosen > static_cast<double>(ceiling)) {
-      asked = args["max_chars"];
-      args["max_chars"] = ceiling;
-    }
   }
   return args;
 }
 
-// Says why an answer the call asked to have whole was paged (the footer and continue_with say how to go on).
-void note_ceiling(ToolOutcome& outcome, const json& asked, int64_t ceiling) {
+// Says why an answer the call asked for whole (max_chars 0, or over the ceiling: ToolContext::answer_ceiling)
+// was paged; the footer and continue_with say how to read on.
+void note_ceiling(ToolOutcome& outcome, const json& args, int64_t ceiling) {
   const json& summary = outcome.envelope.summary;
-  if (asked.is_null() || !summary.is_object() || !summary.contains("continue_with")) return;
+  if (ceiling <= 0 || !summary.is_object() || !summary.contains("continue_with")) return;
+  const json asked = args.value("max_chars", json());
+  if (!asked.is_number() || (asked != 0 && asked.get<double>() <= static_cast<double>(ceiling))) return;
   outcome.envelope.notes.push_back(
       "max_chars " + asked.dump() + (asked == 0 ? " (no budget)" : "") + " was lowered to " +
       std::to_string(ceiling) +
@@ -120,11 +112,10 @@ json McpServer::call_tool(McpCall& call) {
     const bool structured = sends_structured(m, call.conn);
     ctx.budget_structured = structured;
     ctx.accepts_media = true;
-    json asked;
-    args = with_default_budget(std::move(args), name, options_.default_max_chars, options_.answer_ceiling,
-                               asked);
+    ctx.answer_ceiling = options_.answer_ceiling;
+    args = with_default_budget(std::move(args), name, options_.default_max_chars);
     ToolOutcome outcome = invoke_tool(*tool, args, ctx);
-    note_ceiling(outcome, asked, options_.answer_ceiling);
+    note_ceiling(outcome, args, options_.answer_ceiling);
     return rpc::make_result(m.id, call_result(name, outcome, call.stateless, structured));
   });
 }
