@@ -193,6 +193,24 @@ class WhatTheModelReads(unittest.TestCase):
                 self.assertIn(said, p.stderr)
 
 
+class ImagesAreCountedApart(unittest.TestCase):
+    def test_an_attached_image_is_not_held_to_the_ceiling(self):
+        """The ceiling bounds the text a page holds; an image travels as image content, which Claude Code counts
+        apart (1,600 tokens each), so max_chars 0 still attaches one larger than the ceiling."""
+        home = os.path.join(os.path.dirname(FIXTURE_HOME), "home-compacted")
+        c = StdioClient(args=["--max-answer-chars", "100"], env=server_env(home))
+        try:
+            r = c.request("tools/call", {"name": "image", "arguments": {
+                "targets": ["@c0ffee00-0000-4000-8000-0000000000c1"], "no_subagents": True, "id": ["L15i1"],
+                "attach": True, "max_chars": 0}}, timeout=60)["result"]
+        finally:
+            c.close()
+        self.assertFalse(r["isError"], r["content"][0]["text"])
+        images = [x for x in r["content"] if x["type"] == "image"]
+        self.assertEqual(len(images), 1)
+        self.assertGreater(len(images[0]["data"]), 100)
+
+
 class Ceiling(unittest.TestCase):
     """One session whose search for "lorem" renders about 290,000 characters, and one record longer than the
     ceiling."""
