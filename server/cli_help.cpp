@@ -160,8 +160,12 @@ std::string render_top_help() {
   if (tool_table().empty()) out += "  (no tools are built in)\n";
   out +=
       "\n--claude-home DIR makes DIR the Claude Code home of every call the server answers (a call's own "
-      "claude_home still wins); it must exist.\nRun `csift-mcp --cli <TOOL> --help` for a tool's flags. CLI "
-      "exit codes: 0 success (an empty result "
+      "claude_home still wins); it must exist. --structured-content auto|always|never says whether results "
+      "carry structuredContent (auto: not for Claude Code, which hands it to the model in place of the "
+      "text). "
+      "--max-answer-chars N is the most characters an MCP answer holds (default: from "
+      "$MAX_MCP_OUTPUT_TOKENS, 45000 for its 25000 tokens; 0: no ceiling).\n"
+      "Run `csift-mcp --cli <TOOL> --help` for a tool's flags. CLI exit codes: 0 success (an empty result "
       "included), 2 usage error, 1 any other error.\n";
   return out;
 }

@@ -74,4 +74,14 @@ std::string Connection::protocol_version() {
   return protocol_version_;
 }
 
+void Connection::set_client_name(std::string name) {
+  std::lock_guard lock(mu_);
+  client_name_ = std::move(name);
+}
+
+std::string Connection::client_name() {
+  std::lock_guard lock(mu_);
+  return client_name_;
+}
+
 }  // namespace csift

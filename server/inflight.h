@@ -53,6 +53,10 @@ class Connection {
 
   void set_protocol_version(std::string v);
   std::string protocol_version();
+  // The clientInfo.name the client gave at initialize ("" when none): whether it hands structuredContent to
+  // its model decides what a result carries (server/tool_call.cpp).
+  void set_client_name(std::string name);
+  std::string client_name();
 
   // The connection's resource subscriptions, on a transport that can send unprompted notifications
   // (stdio); nullptr where it cannot (HTTP answers only what was asked), and subscribe is not offered.
@@ -64,6 +68,7 @@ class Connection {
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<InFlight>> inflight_;
   std::string protocol_version_;
+  std::string client_name_;
 };
 
 }  // namespace csift

@@ -26,10 +26,20 @@
 namespace csift {
 namespace {
 
+// What a result carries and how large it may be: `--structured-content` and `--max-answer-chars`.
+struct AnswerFlags {
+  StructuredMode structured = StructuredMode::automatic;
+  std::optional<int64_t> max_answer_chars;  // the ceiling when given (0: none), else answer_ceiling()
+};
+
 // `claude_home` is the server's --claude-home ("" when not given): the home of every call that names none.
-ServerOptions server_options(const std::string& claude_home, CallerLink caller) {
+ServerOptions server_options(const std::string& claude_home, CallerLink caller, const AnswerFlags& answers) {
   ServerOptions options;
   options.env = Environment::from_process();
+  options.structured = answers.structured;
+  // A stdio server inherits Claude Code's environment, MAX_MCP_OUTPUT_TOKENS included; an HTTP server's
+  // clients do not share its environment, and --max-answer-chars says what they take.
+  options.answer_ceiling = answers.max_answer_chars.value_or(answer_ceiling(options.env));
   options.env.claude_home = claude_home;
   // Who is calling: a stdio server's caller spawned it (Claude Code's session registry names the session of
   // an ancestor process); an HTTP server has no process relation to its callers.
@@ -71,6 +81,28 @@ size_t memo_budget_of(const std::string& flag, const std::string& v) {
   return static_cast<size_t>(std::stoull(v)) << 20;
 }
 
+// `--structured-content auto|always|never` (StructuredMode) and `--max-answer-chars N` (0..1000000000, 0:
+// no ceiling): takes argv[i] (and its value) when it is one of them.
+bool take_answer_flag(int argc, char** argv, int& i, AnswerFlags& flags) {
+  if (auto v = flag_value(argc, argv, i, "--structured-content")) {
+    const auto parsed = structured_mode_of(*v);
+    if (!parsed)
+      throw std::invalid_argument("--structured-content '" + *v + "': takes auto, always or never");
+    flags.structured = *parsed;
+    return true;
+  }
+  if (auto v = flag_value(argc, argv, i, "--max-answer-chars")) {
+    const bool digits =
+        !v->empty() && v->size() <= 10 && v->find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || std::stoll(*v) > 1000000000)
+      throw std::invalid_argument("--max-answer-chars '" + *v +
+                                  "': takes a whole number of characters, 0..1000000000 (0: no ceiling)");
+    flags.max_answer_chars = std::stoll(*v);
+    return true;
+  }
+  return false;
+}
+
 // The budgets of the two memos a server keeps across calls: `--scan-memo-mb N` (whole-file search screens)
 // and `--result-memo-mb N` (list probes and stats tallies).
 struct MemoBudgets {
@@ -110,7 +142,8 @@ void report_memos() {
                  memo->usage().budget >> 20);
 }
 
-HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, MemoBudgets& memo_budgets) {
+HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, MemoBudgets& memo_budgets,
+                             AnswerFlags& answers) {
   HttpOptions o;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -126,10 +159,12 @@ HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, Me
       o.port = port;
     } else if (auto v = flag_value(argc, argv, i, "--token")) {
       o.token = *v;
-    } else if (!take_memo_flag(argc, argv, i, memo_budgets)) {
-      throw std::invalid_argument("unknown flag '" + arg +
-                                  "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, "
-                                  "--scan-memo-mb N, --result-memo-mb N)");
+    } else if (!take_memo_flag(argc, argv, i, memo_budgets) && !take_answer_flag(argc, argv, i, answers)) {
+      throw std::invalid_argument(
+          "unknown flag '" + arg +
+          "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, "
+          "--scan-memo-mb N, --result-memo-mb N, --structured-content auto|always|never, "
+          "--max-answer-chars N)");
     }
   }
   if (o.token.empty()) {
@@ -160,6 +195,7 @@ void watch_stop_signals(std::atomic<bool>& flag) {
 int run_stdio_server(int argc, char** argv) {
   std::string claude_home;
   MemoBudgets memo_budgets;
+  AnswerFlags answers;
   try {
     for (int i = 1; i < argc; ++i) {
       if (std::string(argv[i]) == "--stdio") continue;
@@ -168,16 +204,19 @@ int run_stdio_server(int argc, char** argv) {
         continue;
       }
       if (take_memo_flag(argc, argv, i, memo_budgets)) continue;
+      if (take_answer_flag(argc, argv, i, answers)) continue;
       throw std::invalid_argument(
           "unknown flag '" + std::string(argv[i]) +
-          "' for the stdio server (valid: --stdio, --claude-home DIR, --scan-memo-mb N, --result-memo-mb N)");
+          "' for the stdio server (valid: --stdio, --claude-home DIR, --scan-memo-mb N, "
+          "--result-memo-mb N, --structured-content auto|always|never, "
+          "--max-answer-chars N)");
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "csift-mcp: %s\n", e.what());
     return 2;
   }
   install_memos(memo_budgets);
-  McpServer server(server_options(claude_home, CallerLink::spawning_process));
+  McpServer server(server_options(claude_home, CallerLink::spawning_process, answers));
   std::fprintf(stderr, "csift-mcp %s: serving MCP on stdio\n", server_version());
   report_memos();
   return serve_stdio(server, stdin, stdout);
@@ -187,8 +226,9 @@ int run_http_server(int argc, char** argv) {
   HttpOptions options;
   std::string claude_home;
   MemoBudgets memo_budgets;
+  AnswerFlags answers;
   try {
-    options = parse_http_flags(argc, argv, claude_home, memo_budgets);
+    options = parse_http_flags(argc, argv, claude_home, memo_budgets, answers);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "csift-mcp: %s\n", e.what());
     return 2;
@@ -205,7 +245,7 @@ int run_http_server(int argc, char** argv) {
   watch_stop_signals(stop);
   install_memos(memo_budgets);
   report_memos();
-  McpServer server(server_options(claude_home, CallerLink::network));
+  McpServer server(server_options(claude_home, CallerLink::network, answers));
   const int rc = serve_http(server, options, stop, [&](int port) {
     const bool v6 = options.host.find(':') != std::string::npos;
     std::fprintf(stderr, "csift-mcp %s: serving MCP (Streamable HTTP) on http://%s%s%s:%d/mcp\n",

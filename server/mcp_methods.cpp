@@ -20,7 +20,7 @@ const std::vector<McpMethod>& McpServer::method_table() {
       {"server/discover", kNotSession, kStateless, kAnyTransport, reader, "", "", nullptr,
        [](S& s, McpCall& c) { return s.discover(c.m); }},
       {"tools/list", kSession, kStateless, kAnyTransport, reader, "tools", "", nullptr,
-       [](S& s, McpCall& c) { return s.list_tools(c.m, c.stateless); }},
+       [](S& s, McpCall& c) { return s.list_tools(c.m, c.conn, c.stateless); }},
       {"tools/call", kSession, kStateless, kAnyTransport, pool, "tools", "name", &S::call_blocks,
        [](S& s, McpCall& c) { return s.call_tool(c); }},
       {"resources/list", kSession, kStateless, kAnyTransport, pool, "resources", "", nullptr,

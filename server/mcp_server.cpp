@@ -17,6 +17,18 @@ constexpr const char* kInstructions =
 constexpr const char* kMetaVersion = "io.modelcontextprotocol/protocolVersion";
 constexpr const char* kMetaCapabilities = "io.modelcontextprotocol/clientCapabilities";
 constexpr const char* kMetaServerInfo = "io.modelcontextprotocol/serverInfo";
+constexpr const char* kMetaClientInfo = "io.modelcontextprotocol/clientInfo";
+
+// Clients known to hand a result's structuredContent to the model, serialised as JSON, in place of its text
+// (Claude Code 2.1.332, measured: tests/mcp/claude_code/README.md). Its text-first path sits behind a switch
+// its server side turns on, so either may reach a user; without structuredContent both read the text.
+constexpr std::string_view kModelReadsStructured[] = {"claude-code"};
+
+std::string client_name_in(const json& info) {
+  if (!info.is_object() || !info.contains("name") || !info["name"].is_string()) return "";
+  return info["name"].get<std::string>();
+}
+
 json server_info() {
   return json{{"name", kServerName}, {"title", "csift"}, {"version", server_version()}};
 }
@@ -88,6 +100,20 @@ std::string meta_protocol_version(const rpc::Message& m) {
   return (*meta)[kMetaVersion].get<std::string>();
 }
 
+std::optional<StructuredMode> structured_mode_of(std::string_view word) {
+  if (word == "auto") return StructuredMode::automatic;
+  if (word == "always") return StructuredMode::always;
+  if (word == "never") return StructuredMode::never;
+  return std::nullopt;
+}
+
+int64_t answer_ceiling(const Environment& env) {
+  const auto v = env.get("MAX_MCP_OUTPUT_TOKENS");
+  const bool digits = v && v->size() <= 9 && v->find_first_not_of("0123456789") == std::string::npos;
+  const int64_t tokens = digits ? std::stoll(*v) : 0;
+  return answer_ceiling_for(tokens > 0 ? tokens : kDefaultMcpOutputTokens);
+}
+
 json with_result_type(json result, bool stateless) {
   if (stateless) result["resultType"] = "complete";
   return result;
@@ -153,6 +179,7 @@ json McpServer::initialize(const rpc::Message& m, Connection& conn) {
   const std::string asked = requested.get<std::string>();
   const std::string version = is_session_version(asked) ? asked : std::string(kLatestSessionVersion);
   conn.set_protocol_version(version);
+  conn.set_client_name(client_name_in(m.params.value("clientInfo", json())));
   return rpc::make_result(m.id, json{{"protocolVersion", version},
                                      {"capabilities", server_capabilities(conn.watch() != nullptr)},
                                      {"serverInfo", server_info()},
@@ -168,7 +195,16 @@ json McpServer::discover(const rpc::Message& m) {
   return rpc::make_result(m.id, with_cache_hint(std::move(result), true, kFixedByBinary));
 }
 
-json McpServer::list_tools(const rpc::Message& m, bool stateless) {
+bool McpServer::sends_structured(const rpc::Message& m, Connection& conn) const {
+  if (options_.structured != StructuredMode::automatic) return options_.structured == StructuredMode::always;
+  const json* meta = meta_of(m);
+  const std::string name =
+      meta && meta->contains(kMetaClientInfo) ? client_name_in((*meta)[kMetaClientInfo]) : conn.client_name();
+  return std::find(std::begin(kModelReadsStructured), std::end(kModelReadsStructured), name) ==
+         std::end(kModelReadsStructured);
+}
+
+json McpServer::list_tools(const rpc::Message& m, Connection& conn, bool stateless) {
   std::string cursor;
   if (m.params.contains("cursor")) {
     if (!m.params["cursor"].is_string()) {
@@ -182,11 +218,20 @@ json McpServer::list_tools(const rpc::Message& m, bool stateless) {
                            "invalid cursor '" + cursor + "': pass a nextCursor from a previous tools/list, " +
                                "or no cursor for the first page");
   }
+  // A tool that declares an outputSchema must send structuredContent that conforms; one that sends none
+  // declares none. The listing then depends on who asks, so a 2026-07-28 client may not share it.
+  const bool structured = sends_structured(m, conn);
+  if (!structured) {
+    for (json& tool : page->tools)
+      tool.erase("outputSchema");
+  }
   json result = with_result_type(json::object(), stateless);
   result["tools"] = std::move(page->tools);
   if (!page->next_cursor.empty()) result["nextCursor"] = page->next_cursor;
-  // The listing differs between transports (HTTP has no local-only tools) but not between callers of one.
-  return rpc::make_result(m.id, with_cache_hint(std::move(result), stateless, kFixedByBinary));
+  // The listing differs between transports (HTTP has no local-only tools), and between callers where the
+  // output schemas are left out for a client that hands structuredContent to its model: private then.
+  const CacheHint hint = structured ? kFixedByBinary : CacheHint{kFixedByBinary.ttl_ms, "private"};
+  return rpc::make_result(m.id, with_cache_hint(std::move(result), stateless, hint));
 }
 
 }  // namespace csift

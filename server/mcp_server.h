@@ -3,6 +3,7 @@
 // The methods are the rows of server/mcp_methods.h; server/dispatcher.h runs them for the transports.
 // Every tool in the table is served from here; no tool has server code of its own.
 #pragma once
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -32,6 +33,28 @@ bool is_session_version(std::string_view v);
 // tool-output limit.
 inline constexpr int64_t kDefaultMaxChars = 16000;
 
+// Whether tools/call results carry structuredContent (and tools/list each tool's outputSchema):
+// `--structured- content`. `automatic` leaves both out for a client known to hand structuredContent to its
+// model in place of the text (Claude Code), so the model reads the text form, and keeps both for every other
+// client.
+enum class StructuredMode { automatic, always, never };
+// "auto", "always", "never"; nullopt for anything else.
+std::optional<StructuredMode> structured_mode_of(std::string_view word);
+
+// The most characters of one result a client passes on to its model, from Claude Code's rule (measured in
+// 2.1.332): a result whose text, at its estimate of 4 characters a token, is at most half of
+// MAX_MCP_OUTPUT_TOKENS (25,000 by default) is passed whole without counting its tokens, and one over 50,000
+// characters is saved to a file in place of the text. So 2 characters a token, at most 50,000, less a tenth
+// kept back for the notes block and for characters Claude Code counts twice (outside the BMP): 45,000 by
+// default. `env` is the server's environment, which a stdio server inherits from Claude Code.
+inline constexpr int64_t kDefaultMcpOutputTokens = 25000;
+constexpr int64_t answer_ceiling_for(int64_t mcp_output_tokens) {
+  constexpr int64_t kSavedToFileOver = 50000;
+  return std::min(2 * mcp_output_tokens, kSavedToFileOver) / 10 * 9;
+}
+// From MAX_MCP_OUTPUT_TOKENS when it is a positive whole number (as Claude Code reads it), else the default.
+int64_t answer_ceiling(const Environment& env);
+
 // A message speaks 2026-07-28 when its _meta names a protocol version or it is server/discover.
 Revision revision_of(const rpc::Message& m);
 // The version a stateless request's _meta names ("" when absent or not a string).
@@ -56,6 +79,9 @@ json with_cache_hint(json result, bool stateless, CacheHint hint);
 struct ServerOptions {
   Environment env;
   int64_t default_max_chars = kDefaultMaxChars;
+  StructuredMode structured = StructuredMode::automatic;
+  // No answer over MCP is larger (max_chars 0 and any larger budget page at it): answer_ceiling().
+  int64_t answer_ceiling = answer_ceiling_for(kDefaultMcpOutputTokens);
   size_t page_size = 100;
   std::chrono::milliseconds progress_interval{50};
 };
@@ -86,7 +112,10 @@ class McpServer {
   json dispatch(McpCall& call);
   json initialize(const rpc::Message& m, Connection& conn);
   json discover(const rpc::Message& m);
-  json list_tools(const rpc::Message& m, bool stateless);
+  json list_tools(const rpc::Message& m, Connection& conn, bool stateless);
+  // Whether results to the client behind `m` carry structuredContent (the server's StructuredMode, and in
+  // automatic mode the client's name: the request's 2026-07-28 _meta clientInfo, else its initialize).
+  bool sends_structured(const rpc::Message& m, Connection& conn) const;
   // A slow request, registered on its connection (and cancellable) for as long as `body` runs.
   json run_registered(McpCall& call, const std::function<json(ToolContext&)>& body);
   json list_resources(const rpc::Message& m, bool stateless, ToolContext& ctx);

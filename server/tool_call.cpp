@@ -42,11 +42,28 @@ json with_default_budget(json args, std::string_view tool, int64_t default_max_c
   return args;
 }
 
+// Says why an answer the call asked for whole (max_chars 0, or over the ceiling: ToolContext::answer_ceiling)
+// was paged; the footer and continue_with say how to read on.
+void note_ceiling(ToolOutcome& outcome, const json& args, int64_t ceiling) {
+  const json& summary = outcome.envelope.summary;
+  if (ceiling <= 0 || !summary.is_object() || !summary.contains("continue_with")) return;
+  const json asked = args.value("max_chars", json());
+  if (!asked.is_number() || (asked != 0 && asked.get<double>() <= static_cast<double>(ceiling))) return;
+  outcome.envelope.notes.push_back(
+      "max_chars " + asked.dump() + (asked == 0 ? " (no budget)" : "") + " was lowered to " +
+      std::to_string(ceiling) +
+      ": over MCP no answer is larger than what the client passes on to its model " +
+      "(Claude Code: MAX_MCP_OUTPUT_TOKENS, 25000 tokens unless set, about 2 characters a token), so this " +
+      "one is paged; summary.continue_with reads on.");
+}
+
 bool blank(std::string_view s) {
   return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
-json call_result(std::string_view tool, const ToolOutcome& outcome, bool stateless) {
+// `structured`: the result carries the envelope as structuredContent (McpServer::sends_structured); without
+// it the text alone is the answer, as for a tool that declares no outputSchema.
+json call_result(std::string_view tool, const ToolOutcome& outcome, bool stateless, bool structured) {
   json result = with_result_type(json::object(), stateless);
   // What the CLI prints on stderr (the zero-match diagnosis, lane notes, cautions) is part of the answer for
   // a model too; the dispatcher already spelled its argument references as MCP argument names.
@@ -69,7 +86,7 @@ json call_result(std::string_view tool, const ToolOutcome& outcome, bool statele
     result["content"].push_back(
         json{{"type", "image"}, {"data", media.base64}, {"mimeType", media.mime_type}});
   }
-  result["structuredContent"] = outcome.envelope.to_object();
+  if (structured) result["structuredContent"] = outcome.envelope.to_object();
   result["isError"] = outcome.envelope.is_error;
   return result;
 }
@@ -109,12 +126,16 @@ json McpServer::call_tool(McpCall& call) {
     if (args.is_null()) args = json::object();
     if (!args.is_object())
       return rpc::make_error(m.id, rpc::kInvalidParams, "params.arguments must be an object");
-    ctx.budget_structured = true;
+    // The budget bounds what reaches the model: the text, and the structured JSON when it is sent too.
+    const bool structured = sends_structured(m, call.conn);
+    ctx.budget_structured = structured;
     ctx.accepts_media = true;
     ctx.env.caller_tool_use_id = caller_tool_use_id_of(m.params);
-    const ToolOutcome outcome =
-        invoke_tool(*tool, with_default_budget(std::move(args), name, options_.default_max_chars), ctx);
-    return rpc::make_result(m.id, call_result(name, outcome, call.stateless));
+    ctx.answer_ceiling = options_.answer_ceiling;
+    args = with_default_budget(std::move(args), name, options_.default_max_chars);
+    ToolOutcome outcome = invoke_tool(*tool, args, ctx);
+    note_ceiling(outcome, args, options_.answer_ceiling);
+    return rpc::make_result(m.id, call_result(name, outcome, call.stateless, structured));
   });
 }
 

@@ -40,6 +40,10 @@ struct ToolContext {
   bool budget_structured = false;
   // Set by the MCP server: the transport delivers Envelope::media as content of its own (MCP `image`).
   bool accepts_media = false;
+  // Set by the MCP server: the most characters a page holds whatever max_chars asks (0: no ceiling), what
+  // the client passes on to its model. max_chars 0 or a larger budget pages at it; the tool still sees the
+  // max_chars the call gave (media, which the client counts apart, is not held to it).
+  int64_t answer_ceiling = 0;
   bool cancelled() const { return cancel && cancel->is_cancelled(); }
 };
 

@@ -50,6 +50,14 @@ int64_t integer_arg(const json& args, const char* name) {
   return args[name].get<int64_t>();
 }
 
+// The budget a page is cut at: the call's max_chars, or the context's ceiling when max_chars is 0 (none) or
+// larger.
+int64_t page_budget(const json& args, const ToolContext& ctx) {
+  const int64_t asked = integer_arg(args, "max_chars");
+  if (ctx.answer_ceiling > 0 && (asked <= 0 || asked > ctx.answer_ceiling)) return ctx.answer_ceiling;
+  return asked;
+}
+
 Envelope run_guarded(const ToolSpec& tool, const json& args, ToolContext& ctx) {
   const std::string name(tool.name);
   try {
@@ -367,7 +375,7 @@ ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, co
   if (scrub) scrub_envelope(env);
   if (!env.is_error) {
     const Budget budget{
-        tool, ctx, args, original_args, integer_arg(args, "max_chars"), integer_arg(args, "row_offset")};
+        tool, ctx, args, original_args, page_budget(args, ctx), integer_arg(args, "row_offset")};
     apply_row_offset(env, budget.prior_offset);
     if (make_deferred_rows(env, budget, scrub)) {
       const int64_t char_offset = integer_arg(args, "char_offset");

@@ -5,7 +5,9 @@ scripted_api.py and printed as Markdown. Not a test: it asserts nothing, it repo
    description + input_schema as compact JSON), how many of them are the description repeated as
    input_schema.description, and where '…' in our text arrived as '...'.
 2. Per tool: the characters of the tool_result Claude Code handed the model against our own text form of the same
-   call (`csift-mcp --cli <tool> ... --format text`, run as soon as the call's result has come back).
+   call (the text content of the very reply, read by stdio_tap.py; and `csift-mcp --cli <tool> ... --format text`,
+   run as soon as the call's result has come back), with the candidate forms for a client that hands
+   structuredContent to the model measured on the same replies.
 3. whoami with a marker as the first csift call, over several fresh conversations: does it find its caller, and
    how long after tools/call arrives does the calling tool_use reach the transcript (stdio_tap.py)?
 4. The protocol Claude Code speaks (methods, protocol version, the _meta of a tools/call), the session registry
@@ -83,6 +85,33 @@ def strings(obj):
     elif isinstance(obj, list):
         for v in obj:
             yield from strings(v)
+
+
+def call_replies(entries):
+    """{tool: the server's reply to its tools/call} from the tap's log (each tool is called once)."""
+    names, replies = {}, {}
+    for e in entries:
+        m = e.get("from_client")
+        if isinstance(m, dict) and m.get("method") == "tools/call":
+            names[json.dumps(m.get("id"))] = (m.get("params") or {}).get("name")
+        m = e.get("from_server")
+        if isinstance(m, dict) and "result" in m and json.dumps(m.get("id")) in names:
+            replies[names[json.dumps(m["id"])]] = m["result"]
+    return replies
+
+
+TRIO = ("session_id", "is_subagent", "parent_session_id")
+
+
+def lean_rows(envelope):
+    """Candidate (b): the envelope's rows alone, each without the session id trio and empty values."""
+    def lean(v):
+        if isinstance(v, dict):
+            return {k: lean(x) for k, x in v.items() if k not in TRIO and x not in (None, "", [], {}, False)}
+        if isinstance(v, list):
+            return [lean(x) for x in v]
+        return v
+    return [lean(r) for r in (envelope or {}).get("rows", [])]
 
 
 def our_tools():
@@ -170,33 +199,43 @@ def surface_in(out, home):
                f"{sum(1 for t in ours.values() if t['inputSchema'].get('description'))} of {len(ours)} tools. "
                f"Sent keys per tool: {sorted(set(k for t in sent.values() for k in t))}.\n")
 
-    # 2. Results handed to the model against our text form.
+    # 2. Results handed to the model against our text form, and the candidate forms measured on the same replies.
+    replies = call_replies(read_log(log))
     out.append("## Per tool: what the model was handed vs our text form\n")
-    out.append("| tool | tool_result chars | is_error | content is | parses as one JSON object | "
-               "`--cli --format text` chars | CLI exit | ratio |")
-    out.append("|---|--:|---|---|---|--:|--:|--:|")
+    out.append("Our text form is the reply's text content (what a client that reads content hands its model); the "
+               "structured form is its structuredContent as compact JSON, the string Claude Code hands the model "
+               "when a result has one. Candidates for a client that hands structuredContent to the model: (b) lean "
+               "rows, the envelope's rows only, each without the session id trio and empty values; (c) the text "
+               "inside the structured result, `{\"text\": <our text>}`.\n")
+    out.append("| tool | handed to the model | our text form | handed/text | structuredContent sent | "
+               "(b) lean rows | (c) text inside | `--cli` text | is_error |")
+    out.append("|---|--:|--:|--:|--:|--:|--:|--:|---|")
+    tot = collections.Counter()
     for i, n in enumerate(names):
         block = tool_results(convo[i + 2]).get(tool_use_id(i + 1, 0)) if i + 2 < len(convo) else None
         if block is None:
-            out.append(f"| {n} | (no result) | | | | | | |")
+            out.append(f"| {n} | (no result) | | | | | | | |")
             continue
-        text = result_text(block)
-        try:
-            is_obj = isinstance(json.loads(text), dict)
-        except ValueError:
-            is_obj = False
-        kind = "string" if isinstance(block.get("content"), str) else "blocks: " + ",".join(
-            b.get("type", "?") for b in block.get("content") or [])
-        p = cli_runs[n]
-        cli = p.stdout.decode("utf-8", "replace")
-        ratio = f"{len(text) / len(cli):.2f}" if cli else "-"
-        out.append(f"| {n} | {len(text)} | {bool(block.get('is_error'))} | {kind} | {is_obj} | {len(cli)} | "
-                   f"{p.returncode} | {ratio} |")
+        handed = result_text(block)
+        reply = replies.get(n, {})
+        text = "".join(c.get("text", "") for c in reply.get("content", []) if c.get("type") == "text")
+        structured = reply.get("structuredContent")
+        sc = len(compact(structured)) if structured is not None else 0
+        lean = len(compact(lean_rows(structured))) if structured is not None else 0
+        inside = len(compact({"text": text}))
+        cli = cli_runs[n].stdout.decode("utf-8", "replace")
+        ratio = f"{len(handed) / len(text):.2f}" if text else "-"
+        tot.update(handed=len(handed), text=len(text), sc=sc, lean=lean, inside=inside, cli=len(cli))
+        out.append(f"| {n} | {len(handed)} | {len(text)} | {ratio} | {sc or '-'} | {lean or '-'} | {inside} | "
+                   f"{len(cli)} | {bool(block.get('is_error'))} |")
         if block.get("is_error"):
-            out.append(f"|  | ↳ `{text[:160].replace('|', '/').replace(chr(10), ' ')}` | | | | | | |")
+            out.append(f"|  | ↳ `{handed[:160].replace('|', '/').replace(chr(10), ' ')}` | | | | | | | |")
+    out.append(f"| **all** | **{tot['handed']}** | **{tot['text']}** | "
+               f"{tot['handed'] / max(tot['text'], 1):.2f} | {tot['sc']} | {tot['lean']} | {tot['inside']} | "
+               f"{tot['cli']} | |")
     out.append("\n(Each CLI call runs when the next request arrives, so it sees the transcript with the call's own "
                "tool_use and tool_result, which the call itself may not have; whoami's CLI form has "
-               "CLAUDE_CODE_SESSION_ID set.)\n")
+               "CLAUDE_CODE_SESSION_ID set. The CLI prints notes on stderr; MCP text carries them.)\n")
     return home, log, sid, secs, api
 
 
@@ -271,6 +310,32 @@ def record_types(out, home):
     out.append(f"\nFiles under the isolated HOME afterwards: {others}\n")
 
 
+ASKS = {"search my session history": "search", "which files did I change": "files", "recover a file": "recover",
+        "is that session done": "status", "which session am I": "whoami"}
+
+
+def tool_search(out):
+    """Claude Code's ToolSearch (keyword form) asked the users' words: its first three answers each."""
+    home = Home()
+    try:
+        rc, o, e, _ = home.add_stdio()
+        assert rc == 0, o + e
+        steps = [{"content": [{"type": "tool_use", "name": "ToolSearch", "input": {"query": q, "max_results": 3}}]}
+                 for q in ASKS] + [None]
+        api, rc, events, err, _ = converse(home, steps, str(uuid.uuid4()), "Which csift tool?")
+        out.append("## ToolSearch asked a user's words (keyword form, max_results 3)\n")
+        out.append("| asked | expected | found (in order) | first is expected |\n|---|---|---|---|")
+        for i, (q, want) in enumerate(ASKS.items()):
+            block = tool_results(api.conversation[i + 1]).get(tool_use_id(i, 0)) or {} \
+                if i + 1 < len(api.conversation) else {}
+            found = [b.get("tool_name") for b in block.get("content") or []
+                     if isinstance(b, dict) and b.get("type") == "tool_reference"]
+            out.append(f"| {q} | {want} | {', '.join(found)} | {found[:1] == ['mcp__csift__' + want]} |")
+        out.append("")
+    finally:
+        home.cleanup()
+
+
 def whoami_runs(out, runs):
     out.append(f"## whoami with a marker as the first csift call ({runs} fresh conversations, stdio)\n")
     out.append("| run | found its caller | tool_use in transcript when tools/call arrived | "
@@ -322,6 +387,7 @@ def main():
             out.append(f"(kept: {home.root})")
         else:
             home.cleanup()
+    tool_search(out)
     whoami_runs(out, args.whoami_runs)
     out.append(f"(surface conversation {secs:.1f} s; everything {time.monotonic() - t:.1f} s)")
     print("\n".join(out))

@@ -1,6 +1,7 @@
 """A stdio pass-through between Claude Code and csift-mcp for measure.py: forwards every line unchanged both ways
 and logs what Claude Code sends (JSON lines to LOG), so the measurement can see the protocol it speaks and the
-_meta of each tools/call. For each tools/call it also records, at the moment the call arrives, the Claude Code
+_meta of each tools/call, and each reply the server sends (so a call's text form can be set beside what the model
+was handed). For each tools/call it also records, at the moment the call arrives, the Claude Code
 session registry rows (<claude home>/sessions/*.json: Claude Code removes its row when it exits) and how many
 milliseconds later the calling tool_use's id (_meta["claudecode/toolUseId"]) first appears in a transcript under
 <claude home>/projects: the window in which a marker lookup cannot find the call yet.
@@ -58,6 +59,10 @@ def main():
         for raw in child.stdout:
             sys.stdout.buffer.write(raw)
             sys.stdout.buffer.flush()
+            try:
+                write({"from_server": json.loads(raw)})
+            except ValueError:
+                write({"from_server": raw.decode("utf-8", "replace")})
         sys.stdout.close()
 
     out = threading.Thread(target=pump_out, daemon=True)
