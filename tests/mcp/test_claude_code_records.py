@@ -3,7 +3,10 @@ model), read back by csift-mcp: every record labelled, stats tokens equal to the
 definitive absence for text Claude Code kept only in mcpMeta and in the file it saved a too-large result to.
 
 One conversation over stdio: ToolSearch loads show, then show with max_chars 0 over a large session of the same
-store. Its result is larger than Claude Code hands the model, so Claude Code writes "Output has been saved to
+store, from a server started as older servers behaved: `--max-answer-chars 0` (no answer ceiling; a server of today pages
+such an answer itself) and `--structured-content always` (today Claude Code gets our text only, so there is no
+mcpMeta.structuredContent). Transcripts written with older servers or other MCP servers hold Claude Code's own
+fallback, and that is what this test reads. Its result is larger than Claude Code hands the model, so Claude Code writes "Output has been saved to
 <session>/tool-results/mcp-csift-show-….txt" as the tool_result and keeps the result in mcpMeta.structuredContent.
 A word of the large session is then in the fresh transcript only there (and in the saved file).
 """
@@ -80,7 +83,7 @@ class ClaudeCodeRecords(unittest.TestCase):
 
     def test_the_transcript_claude_code_writes(self):
         write_big_session(self.home.claude)
-        rc, out, err, _ = self.home.add_stdio()
+        rc, out, err, _ = self.home.add_stdio(extra=["--max-answer-chars", "0", "--structured-content", "always"])
         self.assertEqual(rc, 0, out + err)
         sid = str(uuid.uuid4())
         steps = [
