@@ -5,10 +5,12 @@ envelopes, point at the fixture store, and lay out temporary stores from corpus 
     code, out, err = h.run_cli("list", "--claude-home", h.FIXTURE_HOME, "--format", "json")
     header, rows, summary = h.parse_envelope(out)
 """
+import glob
 import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 REPO = os.environ.get("CSIFT_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -124,3 +126,19 @@ class TempStore:
 def build_store(projects):
     """Like TempStore but returns the home path; the caller removes it (shutil.rmtree)."""
     return TempStore(projects).__enter__()
+
+
+def assert_generator_reproduces(case, script, home):
+    """fixtures/<script> run into a fresh directory writes exactly the committed store at `home`, byte for byte
+    (a fixture edited by hand, or a generator changed without regenerating, fails here)."""
+    def files(root):
+        return sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "**", "*"), recursive=True)
+                      if os.path.isfile(p))
+
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([sys.executable, os.path.join(REPO, "fixtures", script), d], check=True)
+        made = files(d)
+        case.assertEqual(made, files(home))
+        for rel in made:
+            with open(os.path.join(d, rel), "rb") as a, open(os.path.join(home, rel), "rb") as b:
+                case.assertEqual(a.read(), b.read(), rel)

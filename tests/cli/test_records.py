@@ -7,8 +7,6 @@ import glob
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import unittest
 
@@ -45,17 +43,7 @@ def search_json(*args, home=HOME):
 
 class FixtureStore(unittest.TestCase):
     def test_generator_reproduces_the_committed_store(self):
-        with tempfile.TemporaryDirectory() as d:
-            subprocess.run([sys.executable, os.path.join(h.REPO, "fixtures", "make_records_fixtures.py"), d],
-                           check=True)
-            made = sorted(os.path.relpath(p, d) for p in glob.glob(os.path.join(d, "**", "*"), recursive=True)
-                          if os.path.isfile(p))
-            kept = sorted(os.path.relpath(p, HOME) for p in glob.glob(os.path.join(HOME, "**", "*"), recursive=True)
-                          if os.path.isfile(p))
-            self.assertEqual(made, kept)
-            for rel in made:
-                with open(os.path.join(d, rel), "rb") as a, open(os.path.join(HOME, rel), "rb") as b:
-                    self.assertEqual(a.read(), b.read(), rel)
+        h.assert_generator_reproduces(self, "make_records_fixtures.py", HOME)
 
     def test_it_holds_every_new_shape(self):
         recs = lines()

@@ -2,6 +2,7 @@
 to the built binary, a generated transcript store big enough to make a call slow, and a small JSON Schema
 check. Every test here enumerates tools/list, so a tool added to the table is covered without a test edit.
 """
+import fcntl
 import http.client
 import json
 import os
@@ -22,6 +23,33 @@ STATELESS = "2026-07-28"
 SANITIZED = bool(os.environ.get("CSIFT_TEST_SANITIZED"))
 # Waits scale under ASan, where everything runs several times slower.
 SLOW = 4.0 if SANITIZED else 1.0
+
+
+def first_session_id():
+    """The first top-level session id of the fixture home, in path order."""
+    for root, _, files in sorted(os.walk(os.path.join(FIXTURE_HOME, "projects"))):
+        for f in sorted(files):
+            if f.endswith(".jsonl") and len(f) == 42:
+                return f[:-6]
+    return None
+
+
+def npm_ci_once(folder, lock_name, installed):
+    """`npm ci` in `folder` from its committed lockfile unless every path in `installed` exists, under a lock
+    (ctest runs tests at once, and a suite's two passes back to back). No npm, or an install that leaves a path
+    missing, is a failure, not a skip: `make test` installs npm."""
+    with open(os.path.join(tempfile.gettempdir(), lock_name), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if all(os.path.exists(p) for p in installed):
+            return
+        npm = shutil.which("npm")
+        if not npm:
+            raise AssertionError(f"npm is not installed: {folder} installs from the npm registry (package-lock.json)")
+        p = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+                           cwd=folder, capture_output=True, timeout=900)
+        missing = [q for q in installed if not os.path.exists(q)]
+        if p.returncode != 0 or missing:
+            raise AssertionError(f"npm ci in {folder} left {missing} missing: {p.stderr.decode()[-3000:]}")
 
 
 def binary():

@@ -22,8 +22,8 @@ import uuid
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "claude_code")
 sys.path.insert(0, HERE)
 
-from claude_code import (SURFACE_BUDGET, Home, as_sent, converse, csift_names, definition_chars,  # noqa: E402
-                         ensure_installed, envelope, token_totals, usage_totals)
+from claude_code import (ClaudeCodeCase, SURFACE_BUDGET, as_sent, converse, csift_names, definition_chars,  # noqa: E402
+                         envelope, token_totals, usage_totals)
 from mcp_harness import SLOW, HttpServer, StdioClient, binary, server_env  # noqa: E402
 from scripted_api import FINAL_TEXT, DEFAULT_USAGE, result_text, tool_results, tool_use_id  # noqa: E402
 
@@ -104,18 +104,7 @@ def structured(text):
     return env if env["rows"] else None
 
 
-class ClaudeCodeClient(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        ensure_installed()
-
-    def setUp(self):
-        self.home = Home()
-        self.started = time.monotonic()
-
-    def tearDown(self):
-        self.home.cleanup()
-
+class ClaudeCodeClient(ClaudeCodeCase):
     def registered_and_connected(self, add):
         rc, out, err, _ = add
         self.assertEqual(rc, 0, out + err)

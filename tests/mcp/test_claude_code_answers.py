@@ -16,7 +16,7 @@ import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "claude_code"))
 
-from claude_code import Home, converse, ensure_installed  # noqa: E402
+from claude_code import ClaudeCodeCase, converse  # noqa: E402
 from mcp_harness import SLOW, binary, make_big_store  # noqa: E402
 from scripted_api import result_text, tool_results, tool_use_id  # noqa: E402
 
@@ -44,16 +44,7 @@ def replies_by_call(entries):
     return [(asked[k], replies.get(k)) for k in asked]
 
 
-class ClaudeCodeReadsOurText(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        ensure_installed()
-
-    def setUp(self):
-        self.home = Home()
-        self.addCleanup(self.home.cleanup)
-        self.started = time.monotonic()
-
+class ClaudeCodeReadsOurText(ClaudeCodeCase):
     def test_the_model_reads_no_more_than_our_text(self):
         make_big_store(self.home.claude, projects=1, sessions=1, turns=400)
         big = os.listdir(os.path.join(self.home.claude, "projects", "-home-dev-big-0"))[0][:-6]

@@ -20,7 +20,7 @@ import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "claude_code"))
 
-from claude_code import Home, converse, ensure_installed, token_totals, usage_totals  # noqa: E402
+from claude_code import ClaudeCodeCase, converse, token_totals, usage_totals  # noqa: E402
 from mcp_harness import SLOW, binary, server_env  # noqa: E402
 from scripted_api import DEFAULT_USAGE, FINAL_TEXT  # noqa: E402
 
@@ -54,18 +54,7 @@ def write_big_session(claude):
                 parent = u
 
 
-class ClaudeCodeRecords(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        ensure_installed()
-
-    def setUp(self):
-        self.home = Home()
-        self.started = time.monotonic()
-
-    def tearDown(self):
-        self.home.cleanup()
-
+class ClaudeCodeRecords(ClaudeCodeCase):
     def cli(self, *args):
         p = subprocess.run([binary(), "--cli", *args, "--claude-home", self.home.claude, "--format", "json"],
                            capture_output=True, env=server_env(self.home.claude), timeout=120)

@@ -11,17 +11,9 @@ import re
 import subprocess
 import unittest
 
-from mcp_harness import FIXTURE_HOME, REPO, SANITIZED, StdioClient, binary, server_env
+from mcp_harness import first_session_id, FIXTURE_HOME, REPO, SANITIZED, StdioClient, binary, server_env
 
 BIG = 10 ** 7  # a budget no fixture result reaches, passed to both sides
-
-
-def first_session_id():
-    for root, _, files in sorted(os.walk(os.path.join(FIXTURE_HOME, "projects"))):
-        for f in sorted(files):
-            if f.endswith(".jsonl") and len(f) == 42:
-                return f[:-6]
-    return None
 
 
 def positional_properties(tool):

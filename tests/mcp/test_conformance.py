@@ -13,17 +13,15 @@ committed lockfile, `npm ci --ignore-scripts` when node_modules is missing) agai
 
 tests/mcp/conformance/README.md has the scenario list with the reasons. About 10 s (Release), most of it two
 node processes loading the suite."""
-import fcntl
 import json
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 import unittest
 from concurrent.futures import ThreadPoolExecutor
 
-from mcp_harness import LOCAL_ONLY_TOOLS, SLOW, STATELESS, HttpServer, StdioClient, meta, server_env, stateless_headers
+from mcp_harness import npm_ci_once, LOCAL_ONLY_TOOLS, SLOW, STATELESS, HttpServer, StdioClient, meta, server_env, stateless_headers
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFORMANCE = os.path.join(HERE, "conformance")
@@ -124,18 +122,7 @@ CACHE_HINTS = {
 
 
 def ensure_installed():
-    """`npm ci` once (under a lock: ctest may run the suite's passes back to back)."""
-    with open(os.path.join(tempfile.gettempdir(), "csift-mcp-conformance.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if os.path.exists(NODE) and os.path.exists(SUITE):
-            return
-        npm = shutil.which("npm")
-        if not npm:
-            raise unittest.SkipTest("npm is not installed")
-        p = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
-                           cwd=CONFORMANCE, capture_output=True, timeout=900)
-        if p.returncode != 0:
-            raise AssertionError(f"npm ci failed: {p.stderr.decode()[-3000:]}")
+    npm_ci_once(CONFORMANCE, "csift-mcp-conformance.lock", [NODE, SUITE])
 
 
 def node(args, stdin=None, timeout=300):

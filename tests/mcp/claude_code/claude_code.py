@@ -6,7 +6,6 @@ and measure.py.
 The npm package's postinstall copies the platform binary over its bin/claude.exe placeholder; npm runs here with
 --ignore-scripts, so the platform package's binary is run directly (it needs no Node at all).
 """
-import fcntl
 import json
 import os
 import platform
@@ -15,11 +14,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # mcp_harness
 
-from mcp_harness import binary, server_env  # noqa: E402
+from mcp_harness import binary, npm_ci_once, server_env  # noqa: E402
 from scripted_api import ScriptedApi  # noqa: E402
 
 MODULES = os.path.join(HERE, "node_modules")
@@ -39,19 +39,8 @@ CLAUDE = os.path.join(MODULES, "@anthropic-ai", platform_package(), "claude")
 
 
 def ensure_installed():
-    """`npm ci` once (under a lock: ctest may run several tests at once). No npm is a failure, not a skip."""
-    with open(os.path.join(tempfile.gettempdir(), "csift-mcp-claude-code.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if os.access(CLAUDE, os.X_OK):
-            return
-        npm = shutil.which("npm")
-        if not npm:
-            raise AssertionError("npm is not installed: the Claude Code test installs @anthropic-ai/claude-code "
-                                 f"{VERSION} from the npm registry (tests/mcp/claude_code/package-lock.json)")
-        p = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
-                           cwd=HERE, capture_output=True, timeout=900)
-        if p.returncode != 0 or not os.access(CLAUDE, os.X_OK):
-            raise AssertionError(f"npm ci did not install {CLAUDE}: {p.stderr.decode()[-3000:]}")
+    """Claude Code at the pinned version, installed once from the lockfile."""
+    npm_ci_once(HERE, "csift-mcp-claude-code.lock", [CLAUDE])
 
 
 def csift_names(http=False):
@@ -139,6 +128,21 @@ class Home:
 
     def cleanup(self):
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+class ClaudeCodeCase(unittest.TestCase):
+    """A test with Claude Code installed once per class and a fresh isolated HOME per test (self.home)."""
+
+    @classmethod
+    def setUpClass(cls):
+        ensure_installed()
+
+    def setUp(self):
+        self.home = Home()
+        self.started = time.monotonic()
+
+    def tearDown(self):
+        self.home.cleanup()
 
 
 def converse(home, script, session_id, prompt, timeout=120, lanes=None, allowed="mcp__csift__*"):

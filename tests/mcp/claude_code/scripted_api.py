@@ -33,14 +33,8 @@ def first_user_text(body):
     """The text of a request's first user message (how a subagent's requests are told apart: Claude Code opens a
     subagent's conversation with the prompt its spawning Agent call gave)."""
     for message in body.get("messages", []):
-        if message.get("role") != "user":
-            continue
-        content = message.get("content")
-        if isinstance(content, str):
-            return content
-        if isinstance(content, list):
-            return "".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
-        return ""
+        if message.get("role") == "user":
+            return content_text(message.get("content"))
     return ""
 
 
@@ -56,14 +50,18 @@ def tool_results(body):
     return out
 
 
-def result_text(block):
-    """The text of a tool_result block as the model reads it (a string, or the text blocks of a list, joined)."""
-    content = block.get("content")
+def content_text(content):
+    """A message's or tool_result's content as the model reads it: a string, or its text blocks joined."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
         return "".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
     return ""
+
+
+def result_text(block):
+    """The text of a tool_result block as the model reads it."""
+    return content_text(block.get("content"))
 
 
 class ScriptedApi:
@@ -190,45 +188,33 @@ class ScriptedApi:
 
     def _next_turn(self, body):
         with self.lock:
-            self.conversation.append(body)
-            n = len(self.conversation) - 1
-            step = self.script[n] if n < len(self.script) else None
-            if callable(step):
-                step = step(list(self.conversation))
-            if step is None:
-                step = {"content": [{"type": "text", "text": FINAL_TEXT}]}
-            content = []
-            for i, block in enumerate(step["content"]):
-                block = dict(block)
-                if block["type"] == "tool_use":
-                    block["id"] = tool_use_id(n, i)
-                content.append(block)
-            usage = dict(DEFAULT_USAGE, **step.get("usage", {}))
-            stop = "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn"
-            self.sent.append({"content": content, "usage": usage, "stop_reason": stop})
-            return content, usage, stop
+            return self._answer(self.conversation, self.script, body, self.sent, None)
 
     def _next_lane_turn(self, lane, body):
         with self.lock:
-            convo = self.lane_conversation[lane]
-            convo.append(body)
-            n = len(convo) - 1
-            steps = self.lanes[lane][1]
-            step = steps[n] if n < len(steps) else None
-            if callable(step):
-                step = step(list(convo))
-            if step is None:
-                step = {"content": [{"type": "text", "text": FINAL_TEXT}]}
-            content = []
-            for i, block in enumerate(step["content"]):
-                block = dict(block)
-                if block["type"] == "tool_use":
-                    block["id"] = tool_use_id(n, i, lane)
-                content.append(block)
-            usage = dict(DEFAULT_USAGE, **step.get("usage", {}))
-            stop = "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn"
-            self.lane_sent[lane].append({"content": content, "usage": usage, "stop_reason": stop})
-            return content, usage, stop
+            return self._answer(self.lane_conversation[lane], self.lanes[lane][1], body, self.lane_sent[lane], lane)
+
+    @staticmethod
+    def _answer(convo, steps, body, sent, lane):
+        """The next step of one conversation (the session's or a lane's) as (content, usage, stop_reason): its
+        tool_use blocks get this conversation's ids; past the script's end, the final text."""
+        convo.append(body)
+        n = len(convo) - 1
+        step = steps[n] if n < len(steps) else None
+        if callable(step):
+            step = step(list(convo))
+        if step is None:
+            step = {"content": [{"type": "text", "text": FINAL_TEXT}]}
+        content = []
+        for i, block in enumerate(step["content"]):
+            block = dict(block)
+            if block["type"] == "tool_use":
+                block["id"] = tool_use_id(n, i, lane)
+            content.append(block)
+        usage = dict(DEFAULT_USAGE, **step.get("usage", {}))
+        stop = "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn"
+        sent.append({"content": content, "usage": usage, "stop_reason": stop})
+        return content, usage, stop
 
     def stop(self):
         self.server.shutdown()
