@@ -83,25 +83,10 @@ def script_for(names, sid, stdio):
 
 
 def structured(text):
-    """A format=json result the model was handed, as one envelope object (else None). Claude Code hands the model
-    our text content (the server sends it no structuredContent), which for format=json is one JSON object per line:
-    the header, the kind-tagged rows, the summary."""
-    env = {"rows": [], "notes": []}
-    for line in text.splitlines():
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            obj = None
-        if not isinstance(obj, dict) or "kind" not in obj:
-            if "summary" not in env:
-                return None
-            env["notes"].append(line)  # the notes block follows the JSON lines
-            continue
-        if obj["kind"] in ("header", "summary"):
-            env[obj["kind"]] = obj
-        else:
-            env["rows"].append(obj)
-    return env if env["rows"] else None
+    """A format=json result the model was handed (our JSON lines: Claude Code gets no structuredContent from us) as
+    {"rows", "summary"}; None when it holds no rows (an error, or the text form)."""
+    rows, summary = envelope(text)
+    return {"rows": rows, "summary": summary} if rows and summary else None
 
 
 class ClaudeCodeClient(ClaudeCodeCase):

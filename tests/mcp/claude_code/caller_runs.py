@@ -9,7 +9,7 @@ asserts nothing, it prints Markdown.
 Usage: CSIFT_MCP_BIN=build/csift-mcp python3 tests/mcp/claude_code/caller_runs.py [--runs N] [--transport stdio|http]
 """
 import argparse
-import json
+import re
 import statistics
 import sys
 import time
@@ -32,16 +32,20 @@ def whoami_step():
 
 
 def answer(body, tid):
-    """(envelope or None, text) of the whoami result a request carries."""
+    """(identity, text) of the bare whoami result a request carries: what the model read (our text form, since the
+    server sends Claude Code no structuredContent), parsed; identity is None for an error or no identity."""
     block = tool_results(body).get(tid) if body else None
     if not block:
         return None, "(no result)"
     text = result_text(block)
-    try:
-        obj = json.loads(text)
-    except ValueError:
+    rows = [{"session_id": m[0], "is_subagent": m[1] == "subagent", "parent_session_id": m[2] or m[0]}
+            for m in re.findall(r"^session (\S+)  \((subagent|top-level) · depth \d+(?: · parent session (\S+))?\)",
+                                text, re.M)]
+    found = re.search(r"found by this call's own tool_use (\S+) \((?:it landed (\d+) ms|already on disk)", text)
+    if block.get("is_error") or not rows or not found:
         return None, text
-    return (obj if isinstance(obj, dict) and "rows" in obj and not block.get("is_error") else None), text
+    return {"rows": rows, "tool_use": found.group(1),
+            "caller_call": {"waited_ms": int(found.group(2) or 0), "landed_late": found.group(2) is not None}}, text
 
 
 def one_run(transport):
@@ -69,13 +73,12 @@ def one_run(transport):
         convo, lane_convo = api.conversation, api.lane_conversation["sub"]
         main, main_text = answer(convo[2] if len(convo) > 2 else None, tool_use_id(1, 0))
         sub, sub_text = answer(lane_convo[2] if len(lane_convo) > 2 else None, tool_use_id(1, 0, "sub"))
-        main_ok = bool(main) and main["rows"][0]["session_id"] == sid and \
-            main["rows"][0]["source"] == "tool_use:" + tool_use_id(1, 0)
+        main_ok = bool(main) and main["rows"][0]["session_id"] == sid and main["tool_use"] == tool_use_id(1, 0)
         sub_ok = bool(sub) and sub["rows"][0]["is_subagent"] is True and \
             sub["rows"][0]["parent_session_id"] == sid and sub["rows"][-1]["session_id"] == sid
         return {"main_ok": main_ok, "sub_ok": sub_ok, "secs": secs,
-                "main_call": (main or {}).get("summary", {}).get("caller_call"),
-                "sub_call": (sub or {}).get("summary", {}).get("caller_call"),
+                "main_call": (main or {}).get("caller_call"),
+                "sub_call": (sub or {}).get("caller_call"),
                 "main_text": main_text[:120], "sub_text": sub_text[:120]}
     finally:
         if server:
