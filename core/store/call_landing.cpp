@@ -53,7 +53,10 @@ struct RecentListing {
   size_t transcripts = 0;         // every transcript seen in the store
 };
 
-RecentListing list_recent_transcripts(const std::string& projects_root) {
+// `on_project_dir` sees each project folder before its files are listed (the search watches it there, so a
+// transcript created after the listing passed it still wakes the wait).
+RecentListing list_recent_transcripts(const std::string& projects_root,
+                                      const std::function<void(const std::string&)>& on_project_dir = {}) {
   RecentListing out;
   const int64_t cutoff = wall_now_ns() - kLandingRecentSeconds * 1000000000LL;
   std::error_code ec;
@@ -68,6 +71,7 @@ RecentListing list_recent_transcripts(const std::string& projects_root) {
       continue;
     }
     std::error_code type_ec;
+    if (it.depth() == 0 && on_project_dir && it->is_directory(type_ec)) on_project_dir(it->path().string());
     if (!it->is_regular_file(type_ec)) continue;
     const fs::path rel = it->path().lexically_relative(projects_root);
     if (!is_transcript_place(rel)) continue;
@@ -248,16 +252,17 @@ void LandingSearch::watch_around(const std::string& path) {
   if (fs::is_directory(session_dir / "subagents", ec)) watch_dir((session_dir / "subagents").string());
 }
 
-// A name the kernel reported: a transcript that changed or appeared, or a session directory or subagents/
-// that appeared (watched, and what it already holds read). True on a hit.
+// A name the kernel reported: a transcript that changed or appeared, or a project folder, session directory
+// or subagents/ that appeared (watched, and what it already holds read). True on a hit.
 bool LandingSearch::on_path(const std::string& path, bool is_dir) {
   const fs::path rel = fs::path(path).lexically_relative(root_);
   const auto depth = std::distance(rel.begin(), rel.end());
   if (is_dir) {
     const std::string name = fs::path(path).filename().string();
+    const bool project_dir = depth == 1;
     const bool session_dir = depth == 2 && is_uuid(name);
     const bool lanes_dir = depth == 3 && name == "subagents";
-    if (!session_dir && !lanes_dir) return false;
+    if (!project_dir && !session_dir && !lanes_dir) return false;
     watch_dir(path);
     std::error_code ec;
     for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
@@ -344,6 +349,9 @@ CallLanding LandingSearch::run() {
 #endif
   }
   out_.woken_by = fd_ >= 0 ? "inotify" : "polling";
+  // A fresh session's first call arrives before Claude Code has written its transcript, often before the
+  // project folder exists: the projects root is watched so a new folder wakes the wait.
+  watch_dir(root_);
   // 1. The sessions the caller's process names, and their lanes. Watches go up before any read, so a write
   // that lands between a read and the wait is still reported.
   const std::vector<std::string> preferred = preferred_files();
@@ -358,7 +366,9 @@ CallLanding LandingSearch::run() {
   }
   // 2. The most recently written transcripts, newest first.
   if (out_.hits.empty() || !query_.stop_at_first) {
-    const RecentListing recent = list_recent_transcripts(root_);
+    // Every project folder is watched (a new transcript may appear in any), before its files are listed.
+    const RecentListing recent =
+        list_recent_transcripts(root_, [this](const std::string& dir) { watch_dir(dir); });
     out_.transcripts = recent.transcripts;
     for (const RecentFile& f : recent.files)
       watch_around(f.path);

@@ -186,4 +186,27 @@ TEST_CASE("the calling tool_use is waited for until it lands, and an id is match
   CHECK(landing_evidence(landing, "it").find("landed") != std::string::npos);
 }
 
+// A fresh session's first call: Claude Code creates the project folder and the transcript only when it first
+// writes, so neither exists when the call arrives. The new folder and file must wake the wait (found among
+// the appended bytes), not the last look after the full wait.
+TEST_CASE("the calling tool_use is found when its transcript and project folder appear after the call") {
+  TempStore store;
+  const std::string other = "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b";
+  store.write("-elsewhere/" + other + ".jsonl", user_line(other));
+  const std::string root = store.projects().string();
+  const std::string dir = root + "/-fresh";
+  std::thread writer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/" + kS1 + ".jsonl")
+        << user_line(kS1) << tool_use_line(kS1, "toolu_fresh", "mcp__csift__whoami", "{}");
+  });
+  const CallLanding landing = find_tool_use_landing(root, "toolu_fresh", {kS1}, "/fresh", kCallLandingWaitMs);
+  writer.join();
+  REQUIRE(landing.hits.size() == 1);
+  CHECK(landing.hits[0].id == kS1);
+  CHECK(landing.found_among == "appended");
+  CHECK(landing.waited_ms < kCallLandingWaitMs);
+}
+
 }  // namespace whoami_unit
