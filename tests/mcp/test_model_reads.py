@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import unittest
 
-from mcp_harness import (first_session_id, FIXTURE_HOME, LOCAL_ONLY_TOOLS, STATELESS, HttpServer, StdioClient, binary, make_big_store,
+from mcp_harness import (first_session_id, FIXTURE_HOME, LOCAL_ONLY_TOOLS, SANITIZED, STATELESS, HttpServer, StdioClient, binary, make_big_store,
                          meta, server_env, stateless_headers)
 
 CLAUDE_CODE = {"name": "claude-code", "title": "Claude Code", "version": "2.1.332"}
@@ -124,6 +124,10 @@ class Http:
 
 WAYS = {"stdio 2025-11-25": (Stdio, False), "stdio 2026-07-28": (Stdio, True),
         "http 2025-11-25": (Http, False), "http 2026-07-28": (Http, True)}
+# Paging reads a 290,000-character answer page by page (a search of the whole session each time): the Release
+# pass pages every way; the sanitized pass, whose subject is memory safety and which runs it ten times slower,
+# one way per transport, each revision once.
+PAGING_WAYS = {k: WAYS[k] for k in ("stdio 2025-11-25", "http 2026-07-28")} if SANITIZED else WAYS
 
 
 def each_way(test, client, body, args=(), env=None):
@@ -260,7 +264,7 @@ class Ceiling(unittest.TestCase):
         self.assertGreater(cli_chars, 4 * CEILING)  # the CLI keeps no ceiling
         args = {"pattern": "lorem", "targets": ["@" + self.sid], "max_chars": 0, "format": "json"}
         for client in (CLAUDE_CODE, OTHER):
-            for way, (make, stateless) in WAYS.items():
+            for way, (make, stateless) in PAGING_WAYS.items():
                 with self.subTest(client=client["name"], way=way):
                     conn = make(client, stateless, args=["--claude-home", self.home], env=self.env())
                     try:
