@@ -63,12 +63,13 @@ class FixtureStore(unittest.TestCase):
 
 
 class EveryRecordLabelled(unittest.TestCase):
-    def test_show_renders_every_line_but_the_contentless_dequeue(self):
+    def test_show_renders_every_line(self):
         rows = rows_by_line()
         recs = lines()
         missing = [(i + 1, r["type"]) for i, r in enumerate(recs) if i + 1 not in rows]
-        # A queue dequeue carries no text: the one line only raw shows (SPEC.md §4).
-        self.assertEqual(missing, [(2, "queue-operation")])
+        # The content-less queue dequeue (line 2) too: queue bookkeeping, harness.meta.system.
+        self.assertEqual(missing, [])
+        self.assertEqual([r["label"] for r in rows[2]], ["harness.meta.system"])
         for line, rs in rows.items():
             self.assertTrue(all(r["label"] for r in rs), (line, rs))
 

@@ -545,7 +545,11 @@ TEST_CASE("queue-operation lines") {
   CHECK(removed[0].queue_reason == "absorbed_mid_turn");
   CHECK(classify(rec(R"({"type":"queue-operation","operation":"popAll","content":"y"})"))[0].marker ==
         "[popAll]");
-  CHECK(classify(rec(R"({"type":"queue-operation","operation":"dequeue"})")).empty());
+  // A content-less operation is queue bookkeeping, labelled like the other bookkeeping records.
+  auto dequeued = classify(rec(R"({"type":"queue-operation","operation":"dequeue"})"));
+  REQUIRE(dequeued.size() == 1);
+  CHECK(dequeued[0].labels == std::vector<Label>{Label::harness_meta_system});
+  CHECK(dequeued[0].text == "[queue-operation dequeue]");
   CHECK(
       classify(
           rec(R"({"type":"queue-operation","operation":"enqueue","content":"<task-notification>\n<task-id>b</task-id>\n</task-notification>"})"))

@@ -311,10 +311,16 @@ void classify_user(const Record& r, ClassifyContext& ctx, std::vector<Unit>& out
 }
 
 // queue-operation: the human's queued text (user.queued) — a harness rider (a queued notification or peer
-// message) carries no label, and neither does a content-less dequeue.
+// message) carries no label of its own (the rider is labelled where it is delivered). A content-less
+// operation (a dequeue, a removal without text) is queue bookkeeping: harness.meta.system, so every record of
+// a transcript has a label.
 void classify_queue(const Record& r, std::vector<Unit>& out) {
   const std::string& text = r.content_text;
-  if (trim(text).empty()) return;
+  if (trim(text).empty()) {
+    Unit u = make_unit({Label::harness_meta_system}, "[queue-operation " + cc(r).operation + "]");
+    u.queue_operation = cc(r).operation;
+    return out.push_back(std::move(u));
+  }
   if (starts_with(trim_start(text), kTaskNotificationOpen) || is_peer_message_text(text)) return;
   Unit u = make_unit({Label::user_queued}, text);
   u.queue_operation = cc(r).operation;
