@@ -73,12 +73,18 @@ std::string checked_claude_home(const std::string& dir) {
 }
 
 // A memo budget flag's value in MiB, 0..1048576 (0 turns that memo off).
+// A flag's value as a whole number in 0..max; else the error says what the flag takes (`takes`).
+uint64_t whole_number_of(const std::string& flag, const std::string& v, uint64_t max,
+                         const std::string& takes) {
+  const bool digits = !v.empty() && v.size() <= 19 && v.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || std::stoull(v) > max) throw std::invalid_argument(flag + " '" + v + "': takes " + takes);
+  return std::stoull(v);
+}
+
 size_t memo_budget_of(const std::string& flag, const std::string& v) {
-  const bool digits = !v.empty() && v.size() <= 7 && v.find_first_not_of("0123456789") == std::string::npos;
-  if (!digits || std::stoull(v) > (1ull << 20))
-    throw std::invalid_argument(flag + " '" + v +
-                                "': takes a whole number of MiB, 0..1048576 (0 turns the memo off)");
-  return static_cast<size_t>(std::stoull(v)) << 20;
+  return static_cast<size_t>(
+             whole_number_of(flag, v, 1ull << 20, "a whole number of MiB, 0..1048576 (0 turns the memo off)"))
+         << 20;
 }
 
 // `--structured-content auto|always|never` (StructuredMode) and `--max-answer-chars N` (0..1000000000, 0:
@@ -92,12 +98,8 @@ bool take_answer_flag(int argc, char** argv, int& i, AnswerFlags& flags) {
     return true;
   }
   if (auto v = flag_value(argc, argv, i, "--max-answer-chars")) {
-    const bool digits =
-        !v->empty() && v->size() <= 10 && v->find_first_not_of("0123456789") == std::string::npos;
-    if (!digits || std::stoll(*v) > 1000000000)
-      throw std::invalid_argument("--max-answer-chars '" + *v +
-                                  "': takes a whole number of characters, 0..1000000000 (0: no ceiling)");
-    flags.max_answer_chars = std::stoll(*v);
+    flags.max_answer_chars = static_cast<int64_t>(whole_number_of(
+        "--max-answer-chars", *v, 1000000000, "a whole number of characters, 0..1000000000 (0: no ceiling)"));
     return true;
   }
   return false;

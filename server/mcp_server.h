@@ -34,7 +34,7 @@ bool is_session_version(std::string_view v);
 inline constexpr int64_t kDefaultMaxChars = 16000;
 
 // Whether tools/call results carry structuredContent (and tools/list each tool's outputSchema):
-// `--structured- content`. `automatic` leaves both out for a client known to hand structuredContent to its
+// `--structured-content`. `automatic` leaves both out for a client known to hand structuredContent to its
 // model in place of the text (Claude Code), so the model reads the text form, and keeps both for every other
 // client.
 enum class StructuredMode { automatic, always, never };
@@ -65,7 +65,7 @@ json with_result_type(json result, bool stateless);
 // The caching hints (SEP-2549) every 2026-07-28 result of server/discover, tools/list, prompts/list,
 // resources/list, resources/templates/list and resources/read must carry: how long a client may reuse it
 // (ttlMs; 0 is stale at once) and whether a shared cache may hand it to another caller ("public") or only
-// to the one that asked ("private"). Each method picks its own; SPEC.md §13 says why.
+// to the one that asked ("private"). Each method picks its own; SPEC.md §11 says why.
 struct CacheHint {
   int64_t ttl_ms;
   std::string_view scope;

@@ -73,6 +73,13 @@ std::string self_marker_guidance() {
          "the target @self:<marker> in any tool";
 }
 
+std::string bare_self_guidance() {
+  return "@self without a marker is the transcript holding this very call, which only a client that names "
+         "the call's tool_use can point to (Claude Code sends it with every MCP call); this call named "
+         "none: " +
+         self_marker_guidance();
+}
+
 CallingTranscript find_calling_transcript(const Environment& env, const std::string& claude_home,
                                           const CallerSession& named) {
   CallingTranscript out;

@@ -43,4 +43,7 @@ CallerSession resolve_caller_session(const Environment& env, const std::string& 
 // How a caller without a process relation identifies itself (the @self:<marker> pattern).
 std::string self_marker_guidance();
 
+// Why a bare `@self` cannot be answered when the call named no tool_use, and what to do instead.
+std::string bare_self_guidance();
+
 }  // namespace csift

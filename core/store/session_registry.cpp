@@ -55,11 +55,11 @@ std::optional<ProcessStat> read_process_stat(int pid) {
   if (f.size() < 20) return std::nullopt;
   ProcessStat out;
   out.ppid = std::atoi(f[1].c_str());
-  if (f[19].find_first_not_of("0123456789") == std::string::npos)
-    out.start_ticks = std::strtoull(f[19].c_str(), nullptr, 10);
-  const long ticks = sysconf(_SC_CLK_TCK);
-  if (auto boot = boot_time(); boot && ticks > 0)
-    out.start = static_cast<double>(*boot) + std::strtod(f[19].c_str(), nullptr) / static_cast<double>(ticks);
+  if (f[19].empty() || f[19].find_first_not_of("0123456789") != std::string::npos) return out;
+  out.start_ticks = std::strtoull(f[19].c_str(), nullptr, 10);
+  const long hz = sysconf(_SC_CLK_TCK);
+  if (auto boot = boot_time(); boot && hz > 0)
+    out.start = static_cast<double>(*boot) + static_cast<double>(*out.start_ticks) / static_cast<double>(hz);
   return out;
 }
 
@@ -83,13 +83,15 @@ std::string row_start_text(const nlohmann::json& row) {
   return "";
 }
 
+constexpr const char* kStartUnread = "not checked: the process start time could not be read from /proc";
+
 // The current form of procStart: the owner's starttime in clock ticks after boot, compared with the
 // process's own: exactly equal for the process that wrote the row (a tolerance of kStartTimeToleranceSeconds
 // is allowed, as for the other forms, so a rounding writer is not refused).
 std::string start_ticks_refusal(unsigned long long row_ticks, const ProcessStat& process,
                                 std::string& check) {
   if (!process.start_ticks) {
-    check = "not checked: the process start time could not be read from /proc";
+    check = kStartUnread;
     return "";
   }
   const unsigned long long mine = *process.start_ticks;
@@ -103,7 +105,7 @@ std::string start_ticks_refusal(unsigned long long row_ticks, const ProcessStat&
       static_cast<double>(row_ticks > mine ? row_ticks - mine : mine - row_ticks) / (hz > 0 ? hz : 100);
   if (diff > kStartTimeToleranceSeconds) {
     return "the row's procStart is " + std::to_string(row_ticks) +
-           " clock ticks after boot but the process " + "started at " + std::to_string(mine) +
+           " clock ticks after boot but the process started at " + std::to_string(mine) +
            ": the pid was reused, the row is stale";
   }
   check = "matched within " + std::to_string(diff).substr(0, 4) + " s: the process's starttime is " +
@@ -117,7 +119,7 @@ std::string start_time_refusal(const nlohmann::json& row, const std::optional<Pr
   const std::string text = row_start_text(row);
   if (const auto ticks = parse_registry_start_ticks(text)) {
     if (process) return start_ticks_refusal(*ticks, *process, check);
-    check = "not checked: the process start time could not be read from /proc";
+    check = kStartUnread;
     return "";
   }
   const std::optional<double> row_start = parse_registry_start(text);
@@ -127,10 +129,10 @@ std::string start_time_refusal(const nlohmann::json& row, const std::optional<Pr
     return "";
   }
   if (!process || !process->start) {
-    check = "not checked: the process start time could not be read from /proc";
+    check = kStartUnread;
     return "";
   }
-  const double started = process->start.value_or(0.0);
+  const double started = *process->start;
   const double diff = std::fabs(*row_start - started);
   if (diff > kStartTimeToleranceSeconds) {
     return "the row's procStart is " + utc_text(*row_start) + " but the process started " +

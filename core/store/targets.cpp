@@ -112,6 +112,7 @@ class ScopeBuilder {
   void trap(const std::string& marker);
   void self(const std::string& marker);
   void calling_transcript();
+  void caller_lane(const TrapResolution& hit, const std::string& main_note);
   void caller_session();
   std::string absolutize(const std::string& p) const;
 
@@ -281,28 +282,25 @@ void ScopeBuilder::caller_session() {
 // client named; a client that names none is told to use a marker.
 void ScopeBuilder::calling_transcript() {
   if (env_.caller_tool_use_id.empty()) {
-    usage_error(
-        "@self without a marker is the transcript holding this very call, which only a client that names "
-        "the call's tool_use can point to (Claude Code sends it with every MCP call); this call named "
-        "none: " +
-        self_marker_guidance());
+    usage_error(bare_self_guidance());
   }
   const std::string home = fs::path(root_).parent_path().string();
   const CallingTranscript call = find_calling_transcript(env_, home, resolve_caller_session(env_, home));
   if (!call.hit) not_found_error("@self: " + call.evidence);
   notes_.push_back("@self: " + call.evidence);
-  if (call.hit->agent) return agent(*call.hit->agent, &call.hit->agents);
-  session(call.hit->session);
+  caller_lane(*call.hit, "");
 }
 
 void ScopeBuilder::self(const std::string& marker) {
-  TrapResolution hit = resolve_self_marker(marker, root_);
-  if (hit.agent) {
-    agent(*hit.agent, &hit.agents);
-  } else {
-    notes_.push_back(self_main_lane_note(marker, hit.session.id));
-    session(hit.session);
-  }
+  const TrapResolution hit = resolve_self_marker(marker, root_);
+  caller_lane(hit, self_main_lane_note(marker, hit.session.id));
+}
+
+// The lane a @self form resolved to: the agent (with what it spawned), or the session with `main_note`.
+void ScopeBuilder::caller_lane(const TrapResolution& hit, const std::string& main_note) {
+  if (hit.agent) return agent(*hit.agent, &hit.agents);
+  if (!main_note.empty()) notes_.push_back(main_note);
+  session(hit.session);
 }
 
 // `@<uuid>`, `@<uuid-prefix>`, `@<agent-id>` (also the --sessions-from tokens).

@@ -55,13 +55,20 @@ bool behind_closed_gate(const SearchRequest& req) {
   return !req.attachments && req.labels.has_include && req.labels.admits(Label::harness_meta_hook);
 }
 
-// Why a zero under a closed gate is no absence, and the call that opens the gate.
-std::string closed_gate_note(const SearchRequest& req) {
+// The same search again (pattern, scope, filters, the attachment gate as it was) with the switch `opened` on.
+json rerun_with(const SearchRequest& req, const char* opened) {
   json rerun = json{{"pattern", req.pattern}};
   for (const char* k : {"targets", "label", "label_not", "since", "until", "turn"}) {
     if (req.args.contains(k)) rerun[k] = req.args[k];
   }
-  rerun["attachments"] = true;
+  if (req.attachments) rerun["attachments"] = true;
+  rerun[opened] = true;
+  return rerun;
+}
+
+// Why a zero under a closed gate is no absence, and the call that opens the gate.
+std::string closed_gate_note(const SearchRequest& req) {
+  const json rerun = rerun_with(req, "attachments");
   return "\xE2\x9A\xA0 the label filter (" + join(req.labels.include_selectors, ",") +
          ") selects harness.meta.hook, and hook context is written as attachment records, which are read "
          "only "
@@ -94,16 +101,6 @@ std::vector<std::string> sessions_with_saved_results(const Scope& scope) {
     if (any) out.push_back(dir);
   }
   return out;
-}
-
-json rerun_resolving(const SearchRequest& req) {
-  json rerun = json{{"pattern", req.pattern}};
-  for (const char* k : {"targets", "label", "label_not", "since", "until", "turn"}) {
-    if (req.args.contains(k)) rerun[k] = req.args[k];
-  }
-  if (req.attachments) rerun["attachments"] = true;
-  rerun["resolve_persisted"] = true;
-  return rerun;
 }
 
 }  // namespace
@@ -180,7 +177,7 @@ void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& s
   env.summary["definitive_absence"] = definitive;
   if (!saved.empty() || scan.hidden_copy_matches > 0)
     env.notes.push_back("to search the saved tool results and the mcpMeta copies too: " +
-                        call_ref("search", rerun_resolving(req)));
+                        call_ref("search", rerun_with(req, "resolve_persisted")));
   env.summary["active_filters"] = filters;
   env.summary["excluded_by_label"] = nullptr;
   if (req.label_filter_active) {

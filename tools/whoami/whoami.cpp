@@ -195,11 +195,7 @@ Envelope run_whoami(const json& args, ToolContext& ctx) {
   } else if (!ctx.env.caller_tool_use_id.empty()) {
     tool_use_identities(out, ctx.env, home, root);
   } else if (self == "@self") {
-    usage_error(
-        "@self without a marker is the transcript holding this very call, which only a client that "
-        "names the call's tool_use can point to (Claude Code sends it with every call); this call named "
-        "none: " +
-        self_marker_guidance());
+    usage_error(bare_self_guidance());
   } else if (ctx.env.caller != CallerLink::command_line) {
     caller_identity(out, ctx.env, root, resolve_caller_session(ctx.env, home));
   } else {
