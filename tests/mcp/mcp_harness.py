@@ -185,21 +185,29 @@ class HttpServer:
         self.proc = subprocess.Popen([binary(), "--http", "--port", "0"] + list(args), stdin=subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env or server_env())
         self.port = None
+        # Read the descriptor itself, not the buffered file: a readline() pulls every line already in the pipe
+        # into Python's buffer, and select() on the descriptor then waits for bytes that were already read --
+        # the memo lines and the listening line often arrive in one write burst.
         deadline = time.monotonic() + 30 * SLOW
-        line = b""
+        seen = b""
+        fd = self.proc.stderr.fileno()
         while time.monotonic() < deadline:
-            r, _, _ = select.select([self.proc.stderr], [], [], 0.5)
+            r, _, _ = select.select([fd], [], [], 0.5)
             if r:
-                line = self.proc.stderr.readline()
-                m = re.search(rb"http://[^ ]*:(\d+)/mcp", line)
+                chunk = os.read(fd, 65536)
+                seen += chunk
+                m = re.search(rb"http://[^ ]*:(\d+)/mcp", seen)
                 if m:
                     self.port = int(m.group(1))
                     break
-            if self.proc.poll() is not None:
+                if not chunk:
+                    break
+            if self.proc.poll() is not None and not r:
                 break
         if self.port is None:
             self.proc.kill()
-            raise AssertionError(f"the HTTP server did not start: {line!r}")
+            raise AssertionError(f"the HTTP server did not start; it wrote: {seen!r}")
+        self.startup_log = seen.decode("utf-8", "replace")
         self.host = "127.0.0.1"
 
     def post(self, body, headers=None, session=None, raw=False, timeout=60):
@@ -244,7 +252,7 @@ class HttpServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        self.stderr = self.proc.stderr.read().decode("utf-8", "replace")
+        self.stderr = self.startup_log + self.proc.stderr.read().decode("utf-8", "replace")
         self.proc.stderr.close()
         self.proc.stdout.close()
         return self.proc.returncode
