@@ -76,8 +76,9 @@ Parts parts_of(const std::vector<const ShellToken*>& cmd) {
 
 std::optional<BashWrite> made(const std::string& target, const std::string& cwd, std::string content,
                               const char* source) {
-  if (target.empty() || (target.front() != '/' && cwd.empty())) return std::nullopt;
-  return BashWrite{join_path(cwd.empty() ? "/" : cwd, target), std::move(content), source};
+  const auto path = resolve_path(target, cwd);
+  if (!path) return std::nullopt;
+  return BashWrite{*path, std::move(content), source};
 }
 
 std::optional<BashWrite> exact_write_of(const std::string& command, const std::string& cwd, const Parts& p) {

@@ -1,7 +1,6 @@
 #include "core/mutations/bash_mutations.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 
 #include "core/mutations/bash_commands.h"
@@ -24,37 +23,6 @@ const char* resolution_name(PathResolution r) {
   }
 }
 
-std::string absolute_target_path(const std::string& path) {
-  if (!path.empty() && path.front() == '/') return normalize_path(path);
-  std::error_code ec;
-  return normalize_path(std::filesystem::absolute(path, ec).string());
-}
-
-std::string normalize_path(const std::string& path) {
-  std::vector<std::string> parts;
-  size_t i = 0;
-  while (i <= path.size()) {
-    size_t j = path.find('/', i);
-    if (j == std::string::npos) j = path.size();
-    const std::string part = path.substr(i, j - i);
-    if (part == "..") {
-      if (!parts.empty()) parts.pop_back();
-    } else if (!part.empty() && part != ".") {
-      parts.push_back(part);
-    }
-    i = j + 1;
-  }
-  std::string out;
-  for (const std::string& p : parts)
-    out += "/" + p;
-  return out.empty() ? "/" : out;
-}
-
-std::string join_path(const std::string& base, const std::string& path) {
-  if (!path.empty() && path.front() == '/') return normalize_path(path);
-  return normalize_path(base + "/" + path);
-}
-
 void ShellState::emit(const ShellWord& w, const std::string& op) {
   BashMutation m;
   m.op = op;
@@ -62,15 +30,17 @@ void ShellState::emit(const ShellWord& w, const std::string& op) {
   if (w.dynamic || w.text.empty()) {
     m.path = w.text;
     m.resolution = PathResolution::unresolved;
-  } else if (w.text.front() == '/') {
-    m.path = normalize_path(w.text);
-    m.resolution = PathResolution::absolute;
+  } else if (is_absolute_path(w.text, cwd)) {  // the platform of the record's cwd, even after a lost `cd`
+    const auto p = resolve_path(w.text, cwd);
+    m.path = p.value_or(w.text);
+    m.resolution = p ? PathResolution::absolute : PathResolution::unresolved;
   } else if (cwd_class == PathResolution::unresolved || cwd.empty()) {
     m.path = w.text;
     m.resolution = PathResolution::unresolved;
   } else {
-    m.path = join_path(cwd, w.text);
-    m.resolution = cwd_class;
+    const auto p = resolve_path(w.text, cwd);
+    m.path = p.value_or(w.text);
+    m.resolution = p ? cwd_class : PathResolution::unresolved;
   }
   if (m.path == "/dev/null" || m.path.starts_with("/dev/std") || m.path.starts_with("/dev/fd/")) return;
   out.push_back(std::move(m));
@@ -89,8 +59,14 @@ void ShellState::change_dir(const ShellWord* target) {
     cwd_class = PathResolution::unresolved;
     return;
   }
-  if (target->text.front() != '/' && (cwd_class == PathResolution::unresolved || cwd.empty())) return;
-  cwd = join_path(cwd, target->text);
+  if (!is_absolute_path(target->text, cwd) && (cwd_class == PathResolution::unresolved || cwd.empty()))
+    return;
+  const auto p = resolve_path(target->text, cwd);
+  if (!p) {
+    cwd_class = PathResolution::unresolved;
+    return;
+  }
+  cwd = *p;
   cwd_class = PathResolution::cd_tracked;
 }
 
@@ -154,8 +130,9 @@ void run_nested_shell(const std::string& script, ShellState& state) {
 
 std::vector<BashMutation> bash_mutations(const std::string& command, const std::string& cwd) {
   ShellState state;
-  state.cwd = cwd.empty() ? "" : normalize_path(cwd);
-  state.cwd_class = cwd.empty() ? PathResolution::unresolved : PathResolution::cwd_joined;
+  const auto start = resolve_path(cwd, "");  // a cwd is absolute, or unknown
+  state.cwd = start.value_or("");
+  state.cwd_class = start ? PathResolution::cwd_joined : PathResolution::unresolved;
   walk(shell_tokens(command), state);
   return std::move(state.out);
 }

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/mutations/paths.h"
+
 namespace csift {
 
 enum class PathResolution {
@@ -30,13 +32,5 @@ struct BashMutation {
 
 // `cwd` is the shell's cwd when the command started (the tool call record's own `cwd`; "" when unknown).
 std::vector<BashMutation> bash_mutations(const std::string& command, const std::string& cwd);
-
-// Lexical normalisation of an absolute path: `.`, `..` and repeated slashes folded; never touches the disk.
-std::string normalize_path(const std::string& path);
-// An absolute, lexically normalised spelling of a path a caller named (relative: to the process cwd), as
-// recover and plan compare it with the paths a transcript recorded.
-std::string absolute_target_path(const std::string& path);
-// `path` against `base` (absolute path stays), normalised.
-std::string join_path(const std::string& base, const std::string& path);
 
 }  // namespace csift

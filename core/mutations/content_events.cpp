@@ -1,5 +1,6 @@
 #include "core/mutations/content_events.h"
 
+#include <algorithm>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -27,17 +28,17 @@ using ce_json = nlohmann::json;
 // Any of many needles (SubstringFinder takes at most 16 at a time).
 class NeedleSet {
  public:
-  explicit NeedleSet(const std::vector<std::string>& needles) {
+  NeedleSet(const std::vector<std::string>& needles, bool caseless) {
     std::vector<std::string> group;
     for (const std::string& n : needles) {
       if (n.empty()) continue;
       group.push_back(n);
       if (group.size() == SubstringFinder::kMaxNeedles) {
-        finders_.push_back(std::make_shared<SubstringFinder>(group, false));
+        finders_.push_back(std::make_shared<SubstringFinder>(group, caseless));
         group.clear();
       }
     }
-    if (!group.empty()) finders_.push_back(std::make_shared<SubstringFinder>(group, false));
+    if (!group.empty()) finders_.push_back(std::make_shared<SubstringFinder>(group, caseless));
   }
   bool any_in(std::string_view text) const {
     for (const auto& f : finders_)
@@ -143,14 +144,17 @@ class ContentScan {
  public:
   ContentScan(const Transcript& t, const std::vector<std::string>& files) : transcript_(t), files_(files) {
     for (size_t i = 0; i < files.size(); ++i) {
-      index_[files[i]] = i;
+      for (const std::string& key : target_path_keys(files[i])) {
+        index_[key] = i;
+        caseless_ = caseless_ || key != files[i];  // a Windows file: any case of its name is it
+      }
       basenames_.push_back(path_basename(files[i]));
     }
   }
 
   TranscriptContent run(const CancelToken* cancel) {
     const TranscriptReader& reader = reader_for(transcript_);
-    const NeedleSet names(basenames_);
+    const NeedleSet names(basenames_, caseless_);
     const SkimResult gate = reader.skim(
         transcript_, [&names](std::string_view block) { return names.any_in(block); },
         [](std::string_view) { return 0.0; }, cancel);
@@ -189,19 +193,33 @@ class ContentScan {
   const std::vector<std::string>& files_;
   std::unordered_map<std::string, size_t> index_;
   std::vector<std::string> basenames_;
+  bool caseless_ = false;
   TranscriptContent out_;
   std::unordered_set<std::string> pending_ids_;
   std::unordered_map<std::string, Pending> pending_;
   TurnSkeleton skeleton_{turn_rule_of(transcript_)};  // what turn numbering needs of each record
   std::vector<size_t> event_skeleton_, opaque_skeleton_;
 
+  // The file a path names, resolved the way the record that used it meant it (paths.h).
   std::optional<size_t> target_of(const std::string& path, const std::string& cwd) const {
-    if (path.empty()) return std::nullopt;
-    const std::string abs =
-        path.front() == '/' ? normalize_path(path) : join_path(cwd.empty() ? "/" : cwd, path);
-    auto it = index_.find(abs);
+    const auto abs = resolve_path(path, cwd);
+    if (!abs) return std::nullopt;
+    auto it = index_.find(path_key(*abs));
     if (it == index_.end()) return std::nullopt;
     return it->second;
+  }
+
+  // A path that cannot be resolved (relative with no cwd, Git-Bash's own tree) but whose name is a target's
+  // may be that file: the target it may be, for a change to count as a boundary rather than be missed.
+  std::optional<size_t> maybe_target(const std::string& path, const std::string& cwd) const {
+    if (path.empty() || resolve_path(path, cwd)) return std::nullopt;
+    const std::string name = path_basename(path);
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    for (size_t i = 0; i < files_.size(); ++i)
+      if (std::equal(name.begin(), name.end(), basenames_[i].begin(), basenames_[i].end(),
+                     [&](char a, char b) { return lower(a) == lower(b); }))
+        return i;
+    return std::nullopt;
   }
 
   void emit(ContentEvent e, const Record& r, size_t at) {
@@ -257,7 +275,19 @@ class ContentScan {
     if (!content_tool(b.name)) return;
     const std::string path = stored_string_field(b.input_json, "file_path");
     const auto target = target_of(path, r.cwd);
-    if (!target) return;
+    if (!target) {
+      const auto maybe = b.name == "Read" ? std::nullopt : maybe_target(path, r.cwd);
+      if (!maybe) return;
+      ContentEvent e;
+      e.kind = ContentEventKind::boundary;
+      e.target = *maybe;
+      e.tool = b.name;
+      e.cause = "unresolved-path";
+      e.detail = b.name + " of " + path + ", which cannot be resolved" +
+                 (r.cwd.empty() ? " (its record has no cwd)" : " against the cwd " + r.cwd) +
+                 ": it may be this file";
+      return emit(std::move(e), r, at);
+    }
     Pending p;
     p.tool = b.name;
     p.target = *target;
@@ -271,7 +301,7 @@ class ContentScan {
     const std::string command = stored_string_field(b.input_json, "command");
     Pending p;
     if (const auto w = bash_exact_write(command, r.cwd)) {
-      auto it = index_.find(w->path);
+      auto it = index_.find(path_key(w->path));
       if (it != index_.end()) {
         ContentEvent e;
         e.kind = ContentEventKind::write;
@@ -291,7 +321,8 @@ class ContentScan {
         }
         continue;
       }
-      auto it = index_.find(m.path);
+      if (m.resolution == PathResolution::unresolved) continue;
+      auto it = index_.find(path_key(m.path));
       if (it == index_.end()) continue;
       ContentEvent e;
       e.kind = ContentEventKind::boundary;

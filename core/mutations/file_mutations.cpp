@@ -122,8 +122,10 @@ class MutationScan {
       if (p.bash.empty()) return;  // nothing to attribute; no need to wait for the result
     } else {
       const std::string key = b.name == "NotebookEdit" ? "notebook_path" : "file_path";
-      p.structured.path = stored_string_field(b.input_json, key);
-      if (p.structured.path.empty()) return;
+      const std::string path = stored_string_field(b.input_json, key);
+      if (path.empty()) return;
+      // one file, one spelling, whatever the cwd of the records that named it (paths.h)
+      p.structured.path = resolve_path(path, r.cwd).value_or(path);
     }
     pending_ids_.insert(b.id);
     pending_[b.id] = std::move(p);

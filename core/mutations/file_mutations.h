@@ -16,7 +16,7 @@
 namespace csift {
 
 struct FileMutation {
-  std::string path;  // structured: the tool's file path as given; Bash: resolved (or verbatim / a marker)
+  std::string path;  // resolved against the record's cwd (paths.h), else verbatim; or a Bash class marker
   std::string op;    // write, edit, multi-edit, notebook-edit, or a bash op (bash_mutations.h)
   std::string tool;  // Edit, Write, MultiEdit, NotebookEdit, Bash
   bool heuristic = false;

@@ -109,7 +109,7 @@ Envelope run_files(const json& args, ToolContext& ctx) {
     for (const FileMutation& m : s.mutations) {
       if (!window.admits(m.path, m.timestamp, m.turn, s.turns)) continue;
       (m.heuristic ? totals.heuristic : totals.structured) += 1;
-      totals.files.insert(m.path);
+      totals.files.insert(path_key(m.path));
       totals.owners.insert(owner);
       kept.push_back({&t, m});
     }

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "core/base/timefmt.h"
+#include "core/mutations/paths.h"
 #include "tools/list/list_row.h"
 
 namespace csift {
@@ -25,9 +26,7 @@ const char* detail_name(FilesDetail d) {
 
 std::string bucket_of(const FileMutation& m) {
   if (m.resolution == PathResolution::marker) return "(commands)";
-  if (m.path.empty() || m.path.front() != '/') return "(unresolved)";
-  const size_t slash = m.path.rfind('/');
-  return slash == 0 ? "/" : m.path.substr(0, slash);
+  return path_parent(m.path).value_or("(unresolved)");
 }
 
 namespace {
@@ -56,7 +55,7 @@ struct Rollup {
     ++mutations;
     if (a.m.heuristic) ++heuristic;
     if (a.m.is_create) ++creates;
-    files.insert(a.m.path);
+    files.insert(path_key(a.m.path));
     nodes.insert(a.transcript->id);
     const auto t = parse_iso8601(a.m.timestamp);
     if (!first || (t && (!first_t || *t < *first_t))) {
@@ -126,10 +125,14 @@ std::vector<json> mutation_rows(const std::vector<AttributedMutation>& ms, Files
       rows.push_back(timeline_row(*a));
     return rows;
   }
-  // owner session -> group key -> rollup
+  // owner session -> group key -> rollup; a group is keyed the way its platform compares paths (a Windows
+  // path folds case) and shows the first spelling met
   std::map<std::string, std::map<std::string, Rollup>> groups;
+  std::map<std::string, std::string> shown;
   for (const auto& a : ms) {
-    const std::string key = detail == FilesDetail::file ? a.m.path : bucket_of(a.m);
+    const std::string spelling = detail == FilesDetail::file ? a.m.path : bucket_of(a.m);
+    const std::string key = path_key(spelling);
+    shown.emplace(key, spelling);
     groups[owner_of(*a.transcript)][key].add(a);
   }
   const char* kind = detail == FilesDetail::file ? "file" : detail == FilesDetail::dir ? "dir" : "bucket";
@@ -138,7 +141,7 @@ std::vector<json> mutation_rows(const std::vector<AttributedMutation>& ms, Files
     for (const auto& [key, rollup] : by_key) {
       json row = json::object({{"kind", kind}});
       row["parent_session_id"] = owner;
-      row[key_name] = key;
+      row[key_name] = shown[key];
       rollup.write(row, detail != FilesDetail::file);
       rows.push_back(std::move(row));
     }

@@ -52,7 +52,7 @@ Envelope run_plan(const json& args, ToolContext& ctx) {
       ++unbound;
       continue;
     }
-    if (!wanted.empty() && normalize_path(found[i]->plan_file) != wanted) continue;
+    if (!wanted.empty() && path_key(normalize_path(found[i]->plan_file)) != path_key(wanted)) continue;
     env.rows.push_back(plan_row(scope.transcripts[i], *found[i]));
   }
   env.summary["transcripts_scanned"] = scope.transcripts.size();

@@ -30,7 +30,7 @@ std::string plans_directory(const std::string& root, const std::string& home_as_
   std::string value;
   for (const std::string& file :
        {root + "/.claude/settings.local.json", root + "/.claude/settings.json", home + "/settings.json"}) {
-    if (root.empty() && file.front() != '/') continue;
+    if (file.front() != '/') continue;  // a Windows session's project is not on this machine's disk
     const auto settings = read_json_file(file);
     value = json_string_at(settings, "plansDirectory");
     if (!value.empty()) break;

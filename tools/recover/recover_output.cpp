@@ -72,7 +72,7 @@ std::vector<std::string> read_manifest(const std::string& path) {
     if (b == std::string::npos || line[b] == '#') continue;
     const size_t e = line.find_last_not_of(" \t");
     const std::string p = line.substr(b, e - b + 1);
-    if (p.front() != '/') {
+    if (p.front() != '/' && !windows_absolute_spelling(p)) {
       usage_error(arg_ref("files_from") + " " + path + " line " + std::to_string(n) +
                   " is not an absolute path: " + p);
     }

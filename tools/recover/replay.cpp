@@ -30,7 +30,8 @@ std::vector<std::string> split_file_lines(const std::string& text) {
 }
 
 bool is_hard_cause(const std::string& cause) {
-  return cause == "modified-since-read" || cause == "hint-modified" || cause == "external-edit";
+  return cause == "modified-since-read" || cause == "hint-modified" || cause == "external-edit" ||
+         cause == "unresolved-path";
 }
 
 size_t ReplayResult::hard_boundaries() const {
