@@ -1,7 +1,9 @@
 """`recover` and `plan` over fixtures/recover-home (fixtures/make_recover_fixtures.py says what each session
 holds): every mode, every boundary kind, where bytes may be written, the batch report, both plan binding laws,
 reverse lookup, a deleted plan rebuilt, and the continuation of content larger than the output budget."""
+import glob
 import json
+import ntpath
 import os
 import re
 import shutil
@@ -287,6 +289,118 @@ class PlanBinding(unittest.TestCase):
         code, _o, err = recover("--file", "@plan")
         self.assertEqual(code, 2)
         self.assertIn("different plans", err)
+
+
+WIN_HOME = os.path.join(h.REPO, "fixtures", "windows-home")
+
+
+def windows_key(path, cwd):
+    """The file a Windows session's path names, by Python's own ntpath (independent of csift-mcp): Git-Bash's
+    /c/… is drive C; relative paths join the record's cwd; case and separators folded. None: not knowable."""
+    if re.match(r"^/[A-Za-z](/|$)", path):
+        path = path[1] + ":" + (path[2:] or "/")
+    if not ntpath.isabs(path):
+        if not cwd:
+            return None
+        path = ntpath.join(cwd, path)
+    return ntpath.normcase(ntpath.normpath(path))
+
+
+def windows_replay():
+    """An independent replay of fixtures/windows-home: file key -> its final bytes, or None when the transcript
+    does not determine them (a change made through a path that cannot be resolved)."""
+    files, doubt = {}, set()
+    records = []
+    for f in sorted(glob.glob(os.path.join(WIN_HOME, "projects", "*", "*.jsonl"))):
+        with open(f, encoding="utf-8") as fh:
+            records += [json.loads(line) for line in fh]
+    records.sort(key=lambda r: r["timestamp"])
+    calls = {}
+    for r in records:
+        for b in r["message"]["content"] if isinstance(r.get("message", {}).get("content"), list) else []:
+            if b["type"] == "tool_use":
+                calls[b["id"]] = (b["name"], b["input"], r.get("cwd"))
+            elif b["type"] == "tool_result" and not b.get("is_error"):
+                name, inp, cwd = calls[b["tool_use_id"]]
+                if name == "Bash":
+                    m = re.match(r"cat > (\S+) <<'EOF'\n(.*\n)EOF$", inp["command"], re.S) or \
+                        re.match(r"echo (.*) > (\S+)$", inp["command"])
+                    if m and inp["command"].startswith("cat"):
+                        files[windows_key(m.group(1), cwd)] = m.group(2)
+                    elif m:
+                        files[windows_key(m.group(2), cwd)] = m.group(1) + "\n"
+                    continue
+                key = windows_key(inp.get("file_path", ""), cwd)
+                if key is None:
+                    doubt.add(ntpath.basename(inp["file_path"]).lower())
+                elif name == "Write":
+                    files[key] = inp["content"]
+                elif name == "Read" and "offset" not in inp:
+                    files[key] = r["toolUseResult"]["file"]["content"]
+                elif name == "Edit" and files.get(key) is not None:
+                    files[key] = files[key].replace(inp["old_string"], inp["new_string"], 1)
+    return {k: (None if ntpath.basename(k) in doubt else v) for k, v in files.items()}
+
+
+class WindowsPaths(unittest.TestCase):
+    """A session recorded on Windows (fixtures/make_windows_fixtures.py): drive-letter, UNC and Git-Bash
+    spellings, a cwd that changes between the Read and the Edits of one file, CRLF bytes."""
+
+    def recover(self, *args):
+        """(exit code, restored bytes or None, the refusal message or the notes): JSON keeps CR bytes raw."""
+        code, _h, rows, summary, err = h.run_json("recover", "--claude-home", WIN_HOME, *args)
+        said = summary.get("error", {}).get("message", "") + err
+        return code, rows[0].get("content") if rows else None, said
+
+    def test_fixture_regenerates(self):
+        h.assert_generator_reproduces(self, "make_windows_fixtures.py", WIN_HOME)
+
+    def test_every_file_files_prints_is_restored_as_the_transcript_determines_it(self):
+        code, _h, rows, _s, err = h.run_json("files", "--claude-home", WIN_HOME, "--by", "file")
+        self.assertEqual(code, 0, err)
+        printed = [r["path"] for r in rows if r["kind"] == "file"]
+        self.assertIn("D:\\oh-my-posh\\plugins\\segments\\registry.json", printed)  # a Bash row, not mangled
+        self.assertEqual(len([p for p in printed if p.lower().endswith("bash.go")]), 1, printed)  # one file
+        expected = windows_replay()
+        checked, refused = 0, 0
+        for path in printed:
+            if ntpath.basename(path) == "registry.json" or not ntpath.isabs(path):
+                continue  # removed by rm (no content) / a path files could not resolve either
+            want = expected[windows_key(path, None)]
+            code, out, err = self.recover("--file", path)
+            if want is None:
+                self.assertEqual(code, 1, path)
+                self.assertIn("unresolved-path", err)  # the refusal names the call it could not place
+                self.assertIn("cfg\\app.json", err)
+                refused += 1
+                continue
+            self.assertEqual((code, out), (0, want), f"{path}: {err}")
+            checked += 1
+        self.assertEqual((checked, refused), (7, 1))
+
+    def test_other_spellings_name_the_same_file(self):
+        code, out, err = self.recover("--file", "D:\\oh-my-posh\\src\\shell\\bash.go")
+        self.assertEqual(code, 0, err)
+        self.assertIn("complete from the tool stream", err)
+        for spelling in ("d:/OH-MY-POSH/src/shell/bash.go", "/d/oh-my-posh/src/shell/../shell/bash.go"):
+            self.assertEqual(self.recover("--file", spelling)[:2], (0, out), spelling)
+        self.assertTrue(out.startswith("// Package shell.\npackage shell\n") and "BashInit" in out, out)
+        code, out, err = self.recover("--file", "D:/oh-my-posh/themes/crlf.omp.json")
+        self.assertEqual((code, out), (0, "{\r\n  \"version\": 3,\r\n  \"blocks\": []\r\n}\r\n"), err)
+        code, out, err = self.recover("--file", "\\\\NAS\\team\\.\\todo.txt")
+        self.assertEqual((code, out), (0, "- ship 19.1\n"), err)
+
+    def test_a_read_under_one_cwd_and_edits_under_another_are_one_history(self):
+        _c, _h, rows, _s, err = h.run_json("recover", "--claude-home", WIN_HOME, "--file",
+                                           "D:\\oh-my-posh\\src\\shell\\bash.go", "--coverage")
+        self.assertEqual(rows[0]["counts"], {"read-full": 1, "edit": 3, "read-window": 1}, err)
+
+    def test_a_plan_on_windows_is_found_and_rebuilt(self):
+        _c, _h, rows, _s, err = h.run_json("plan", "--claude-home", WIN_HOME, "--reverse",
+                                           "c:/users/dev/.claude/plans/tidy-windows-prompt.md")
+        self.assertEqual([r["session_id"][:8] for r in rows], ["e1000000"], err)
+        code, out, err = self.recover("@e1000000", "--file", "@plan")
+        self.assertEqual((code, out), (0, "# Release\n\n1. Tag\n2. Publish\n"), err)
 
 
 if __name__ == "__main__":
