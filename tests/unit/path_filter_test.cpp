@@ -29,6 +29,9 @@ TEST_CASE("regex and glob are ANDed; a bad pattern is a usage error naming its a
   CHECK(f.admits("/p/src/config.py"));
   CHECK_FALSE(f.admits("/p/src/config.toml"));
   CHECK_FALSE(f.admits("/p/src/main.py"));
+  CHECK(f.admits("D:\\p\\src\\config.py"));  // a Windows path's backslashes separate components
+  CHECK(PathFilter::from_args(json{{"glob", "**/src/*.go"}}).admits("D:\\oh-my-posh\\src\\x.go"));
+  CHECK_FALSE(PathFilter::from_args(json{{"glob", "**/src/*.go"}}).admits("D:\\oh-my-posh\\src\\a\\x.go"));
   CHECK_FALSE(PathFilter::from_args(json::object()).active());
   try {
     PathFilter::from_args(json{{"regex", "("}});

@@ -1,7 +1,10 @@
 #include "tools/files/path_filter.h"
 
+#include <algorithm>
+
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/mutations/paths.h"
 
 namespace csift {
 namespace {
@@ -86,7 +89,12 @@ PathFilter PathFilter::from_args(const json& args) {
 }
 
 bool PathFilter::admits(const std::string& path) const {
-  if (glob_ && !glob_matches(*glob_, path)) return false;
+  if (glob_) {
+    // a Windows path's components are split by backslashes: the glob walks them as it walks '/'
+    std::string walked = path;
+    if (is_windows_path(path)) std::replace(walked.begin(), walked.end(), '\\', '/');
+    if (!glob_matches(*glob_, walked)) return false;
+  }
   if (regex_) {
     Matcher m(regex_);
     if (m.is_match(path) != MatchStatus::match) return false;

@@ -1,6 +1,6 @@
 // The `regex` and `glob` path filters of `files`: both match the full path and are ANDed. A glob's `*` and
-// `?` stay inside one path component, `**` crosses `/`, `[...]` is a class. An invalid pattern is a usage
-// error naming the argument.
+// `?` stay inside one path component, `**` crosses `/` (and a Windows path's `\`), `[...]` is a class. An
+// invalid pattern is a usage error naming the argument.
 #pragma once
 #include <memory>
 #include <optional>
