@@ -14,6 +14,7 @@ import harness as h
 
 HOME = os.path.join(h.REPO, "fixtures", "records-home")
 SID = "d2d2d2d2-0332-4332-8332-000000000332"
+SID_BATCH = "d2d2d2d2-0332-4332-8332-0000000ba7c4"
 FILE = os.path.join(HOME, "projects", "-home-dev-projects-records", SID + ".jsonl")
 SAVED_DIR = os.path.join(HOME, "projects", "-home-dev-projects-records", SID, "tool-results")
 
@@ -175,6 +176,26 @@ class NoFalseAbsence(unittest.TestCase):
             # No saved file left and the mcpMeta copy searched: nothing went unread.
             summary, err = self.zero("zzqqxxnothere", home=home)
             self.assertIs(summary["definitive_absence"], True, err)
+
+
+class BatchedRecord(unittest.TestCase):
+    """One user record delivering a task notification and a peer message (session B): one hit per section,
+    each under its own label, each carrying the record's whole label set."""
+
+    def test_each_section_is_a_hit_with_the_records_labels(self):
+        code, header, rows, summary, err = search_json("KestrelBatchWord", "@" + SID_BATCH)
+        self.assertEqual(code, h.EXIT_OK, err)
+        hits = [x for r in rows if r.get("kind") == "exchange" for x in r["hits"]]
+        self.assertEqual([(x["line"], x["label"], x["labels"], x["from"]) for x in hits], [
+            (5, "harness.notification.background-command", ["harness.notification.background-command"], None),
+            (5, "agent.communication.inbox", ["agent.communication.inbox"], "docs-writer")])
+        for x in hits:
+            self.assertEqual(x["record_labels"],
+                             ["harness.notification.background-command", "agent.communication.inbox"])
+        code, header, rows, summary, err = search_json("KestrelBatchWord", "@" + SID_BATCH, "-t",
+                                                       "agent.communication.inbox")
+        self.assertEqual([x["label"] for r in rows if r.get("kind") == "exchange" for x in r["hits"]],
+                         ["agent.communication.inbox"], err)
 
 
 class Tokens(unittest.TestCase):
