@@ -161,6 +161,27 @@ class NoFalseAbsence(unittest.TestCase):
         self.assertEqual(lines_, [25], err)
         self.assertEqual(self.hit_lines("MarrowfenSaved", "--resolve-persisted")[0], [25])
 
+    def test_a_refused_saved_file_leaves_the_zero_undecided_even_with_the_copy(self):
+        with tempfile.TemporaryDirectory() as d:
+            home = os.path.join(d, "home")
+            shutil.copytree(HOME, home)
+            saved = glob.glob(os.path.join(home, "projects", "-home-dev-projects-records", SID, "tool-results",
+                                           "mcp-csift-show-*.txt"))[0]
+            os.truncate(saved, 65 << 20)  # there, but larger than the 64 MiB search reads (sparse: no disk)
+            summary, err = self.zero("QuernstoneFileOnly", "--resolve-persisted", home=home)
+            self.assertIs(summary["definitive_absence"], False, err)
+            (unread,) = summary["saved_results_unread"]
+            self.assertEqual((unread["session_id"], unread["line"], unread["refused"], unread["copy_searched"]),
+                             (SID, 25, True, True))
+            self.assertIn("larger than 64 MiB", unread["reason"])
+            self.assertIn("NOT a definitive absence: 1 saved tool result(s) were refused and only the copy Claude "
+                          "Code kept in mcpMeta.structuredContent was searched (" + SID + " L25: ", err)
+            # A match still names what it did not read, in the text output's footer.
+            code, out, err = cli("search", "MarrowfenSaved", "--resolve-persisted", home=home)
+            self.assertEqual(code, h.EXIT_OK, err)
+            self.assertIn("1 saved tool result not read: " + SID + " L25 ", out)
+            self.assertIn("(the mcpMeta copy was searched instead)", out)
+
     def test_resolved_everything_a_zero_is_definitive_again(self):
         summary, err = self.zero("zzqqxxnothere", "--resolve-persisted")
         self.assertIs(summary["definitive_absence"], True, err)
