@@ -14,6 +14,7 @@ import harness as h
 
 HOME = os.path.join(h.REPO, "fixtures", "records-home")
 SID = "d2d2d2d2-0332-4332-8332-000000000332"
+SID_BATCH = "d2d2d2d2-0332-4332-8332-0000000ba7c4"
 FILE = os.path.join(HOME, "projects", "-home-dev-projects-records", SID + ".jsonl")
 SAVED_DIR = os.path.join(HOME, "projects", "-home-dev-projects-records", SID, "tool-results")
 
@@ -160,6 +161,27 @@ class NoFalseAbsence(unittest.TestCase):
         self.assertEqual(lines_, [25], err)
         self.assertEqual(self.hit_lines("MarrowfenSaved", "--resolve-persisted")[0], [25])
 
+    def test_a_refused_saved_file_leaves_the_zero_undecided_even_with_the_copy(self):
+        with tempfile.TemporaryDirectory() as d:
+            home = os.path.join(d, "home")
+            shutil.copytree(HOME, home)
+            saved = glob.glob(os.path.join(home, "projects", "-home-dev-projects-records", SID, "tool-results",
+                                           "mcp-csift-show-*.txt"))[0]
+            os.truncate(saved, 65 << 20)  # there, but larger than the 64 MiB search reads (sparse: no disk)
+            summary, err = self.zero("QuernstoneFileOnly", "--resolve-persisted", home=home)
+            self.assertIs(summary["definitive_absence"], False, err)
+            (unread,) = summary["saved_results_unread"]
+            self.assertEqual((unread["session_id"], unread["line"], unread["refused"], unread["copy_searched"]),
+                             (SID, 25, True, True))
+            self.assertIn("larger than 64 MiB", unread["reason"])
+            self.assertIn("NOT a definitive absence: 1 saved tool result(s) were refused and only the copy Claude "
+                          "Code kept in mcpMeta.structuredContent was searched (" + SID + " L25: ", err)
+            # A match still names what it did not read, in the text output's footer.
+            code, out, err = cli("search", "MarrowfenSaved", "--resolve-persisted", home=home)
+            self.assertEqual(code, h.EXIT_OK, err)
+            self.assertIn("1 saved tool result not read: " + SID + " L25 ", out)
+            self.assertIn("(the mcpMeta copy was searched instead)", out)
+
     def test_resolved_everything_a_zero_is_definitive_again(self):
         summary, err = self.zero("zzqqxxnothere", "--resolve-persisted")
         self.assertIs(summary["definitive_absence"], True, err)
@@ -175,6 +197,26 @@ class NoFalseAbsence(unittest.TestCase):
             # No saved file left and the mcpMeta copy searched: nothing went unread.
             summary, err = self.zero("zzqqxxnothere", home=home)
             self.assertIs(summary["definitive_absence"], True, err)
+
+
+class BatchedRecord(unittest.TestCase):
+    """One user record delivering a task notification and a peer message (session B): one hit per section,
+    each under its own label, each carrying the record's whole label set."""
+
+    def test_each_section_is_a_hit_with_the_records_labels(self):
+        code, header, rows, summary, err = search_json("KestrelBatchWord", "@" + SID_BATCH)
+        self.assertEqual(code, h.EXIT_OK, err)
+        hits = [x for r in rows if r.get("kind") == "exchange" for x in r["hits"]]
+        self.assertEqual([(x["line"], x["label"], x["labels"], x["from"]) for x in hits], [
+            (5, "harness.notification.background-command", ["harness.notification.background-command"], None),
+            (5, "agent.communication.inbox", ["agent.communication.inbox"], "docs-writer")])
+        for x in hits:
+            self.assertEqual(x["record_labels"],
+                             ["harness.notification.background-command", "agent.communication.inbox"])
+        code, header, rows, summary, err = search_json("KestrelBatchWord", "@" + SID_BATCH, "-t",
+                                                       "agent.communication.inbox")
+        self.assertEqual([x["label"] for r in rows if r.get("kind") == "exchange" for x in r["hits"]],
+                         ["agent.communication.inbox"], err)
 
 
 class Tokens(unittest.TestCase):

@@ -2,11 +2,13 @@
 vocabulary; structuredContent is held to the same budget as the text, with the same continuation; 2026-07-28
 results name the server in _meta."""
 import json
+import os
 import subprocess
 import time
 import unittest
 
-from mcp_harness import FIXTURE_HOME, STATELESS, HttpServer, StdioClient, binary, meta, server_env, stateless_headers
+from mcp_harness import (FIXTURE_HOME, REPO, STATELESS, HttpServer, StdioClient, binary, meta, server_env,
+                         stateless_headers)
 
 SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 
@@ -91,6 +93,54 @@ class StatelessMeta(unittest.TestCase):
                 self.assertEqual(reply["result"]["_meta"][SERVER_INFO]["name"], "csift-mcp", method)
         finally:
             self.assertEqual(s.stop(), 0)
+
+
+class EveryRefetchIsAnswered(unittest.TestCase):
+    """Every unit search returns (a hit or a frame unit: a merged elicitation-sidecar record too) carries a
+    refetch, and calling it as given answers that unit: on every fixture home, one server each."""
+
+    HOMES = [FIXTURE_HOME] + [os.path.join(REPO, "fixtures", d)
+                              for d in ("home-compacted", "agents-home", "records-home", "recover-home")]
+
+    def test_fixture_homes(self):
+        for home in self.HOMES:
+            with self.subTest(home=os.path.basename(home)):
+                c = StdioClient(env=server_env(claude_home=home))
+                try:
+                    c.initialize()
+                    sidecar = self.check_home(c)
+                    if home == FIXTURE_HOME:
+                        self.assertGreater(sidecar, 0, "fixtures/home merges an elicitation sidecar")
+                finally:
+                    c.close()
+
+    def check_home(self, c):
+        def call(name, args):
+            r = c.request("tools/call", {"name": name, "arguments": args}, timeout=60)["result"]
+            self.assertFalse(r["isError"], (name, args, r["content"]))
+            return r["structuredContent"]
+        rows, args = [], {"pattern": "", "max_count": 0, "max_chars": 1 << 24}
+        while args:  # every page of the answer
+            page = call("search", args)
+            rows += page["rows"]
+            args = page["summary"].get("continue_with")
+        units = [x for r in rows if r["kind"] == "exchange" for x in r["hits"] + r["frame"]]
+        self.assertTrue(units)
+        sidecar, asked = 0, set()
+        for x in units:
+            refetch = x["refetch"]
+            self.assertIsNotNone(refetch, (x["session_id"], x["source"], x["uuid"]))
+            if json.dumps(refetch, sort_keys=True) in asked:
+                continue
+            asked.add(json.dumps(refetch, sort_keys=True))
+            (address, value), = [(k, v) for k, v in refetch["arguments"].items() if k != "targets"]
+            got = call(refetch["tool"], dict(refetch["arguments"], max_chars=1 << 24))["rows"]
+            field = {"line": "line", "uuid": "uuid", "turn": "turn_index"}[address]
+            self.assertIn(x[field], [r[field] for r in got if r["kind"] == "record"], refetch)
+            if x["source"] == "elicitation-sidecar":
+                sidecar += 1
+                self.assertEqual((address, value), ("uuid", [x["uuid"]]))
+        return sidecar
 
 
 if __name__ == "__main__":

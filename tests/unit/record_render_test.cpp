@@ -35,7 +35,7 @@ const TranscriptIdentity kAgent{"a1b2c3d4e5f6a7b8c", true, "0a1b2c3d-4e5f-4a6b-8
 json hit_for(const Record& r, const Unit& u, Pairing p = Pairing::none,
              const TranscriptIdentity& owner = kSession, RecordSource source = RecordSource::transcript,
              int turn = 47) {
-  const HitInput in{&r, &u, &owner, turn, false, p, source, 1};
+  const HitInput in{&r, &u, &owner, turn, false, p, source, 1, nullptr};
   return build_hit_json(in, ExcerptPolicy::full_text());
 }
 
@@ -162,17 +162,18 @@ TEST_CASE("the JSON hit carries every §6.11 field, nulls instead of omissions")
   Unit u = unit(Label::agent_message, "hello");
   u.images = 2;
   const json hit = hit_for(r, u, Pairing::none, kAgent);
-  for (const char* key : {"kind",        "session_id",
-                          "is_subagent", "parent_session_id",
-                          "turn_index",  "line",
-                          "uuid",        "label",
-                          "labels",      "tool_name",
-                          "from",        "to",
-                          "pairing",     "tool_use_id",
-                          "is_error",    "source",
-                          "ts_utc",      "ts_local",
-                          "text",        "images",
-                          "image_ids",   "superseded_draft"}) {
+  for (const char* key : {"kind",         "session_id",
+                          "is_subagent",  "parent_session_id",
+                          "turn_index",   "line",
+                          "uuid",         "label",
+                          "labels",       "tool_name",
+                          "from",         "to",
+                          "pairing",      "tool_use_id",
+                          "is_error",     "source",
+                          "ts_utc",       "ts_local",
+                          "text",         "images",
+                          "image_ids",    "superseded_draft",
+                          "record_labels"}) {
     CHECK_MESSAGE(hit.contains(key), key);
   }
   CHECK(hit["kind"] == "record");
@@ -185,12 +186,45 @@ TEST_CASE("the JSON hit carries every §6.11 field, nulls instead of omissions")
 
   HitJsonOptions opts;
   opts.with_refetch = true;
-  const HitInput in{&r, &u, &kAgent, 3, false, Pairing::none, RecordSource::transcript, 1};
+  const HitInput in{&r, &u, &kAgent, 3, false, Pairing::none, RecordSource::transcript, 1, nullptr};
   // The refetch is a follow-up call as data; the front end spells it (never a CLI string in JSON).
   CHECK(
       build_hit_json(in, ExcerptPolicy::full_text(), opts)["refetch"] ==
       json{{"tool", "show"},
            {"arguments", {{"targets", json::array({"@a1b2c3d4e5f6a7b8c"})}, {"line", json::array({"12"})}}}});
+}
+
+TEST_CASE("a sidecar record's refetch is the show call by its uuid, else by its turn") {
+  HitJsonOptions opts;
+  opts.with_refetch = true;
+  Record r = record_at(0, "csift-pending-k-branch");
+  const Unit u = unit(Label::agent_tool_use, "{}");
+  const auto refetch = [&](int turn) {
+    const HitInput in{&r, &u,     &kSession, turn, false, Pairing::pending, RecordSource::elicitation_sidecar,
+                      1,  nullptr};
+    return build_hit_json(in, ExcerptPolicy::full_text(), opts)["refetch"];
+  };
+  const json target = json::array({"@" + kSession.id});
+  CHECK(refetch(1) ==
+        json{{"tool", "show"},
+             {"arguments", {{"targets", target}, {"uuid", json::array({"csift-pending-k-branch"})}}}});
+  r.uuid.clear();  // the hook always writes one; a hand-made marker may not
+  CHECK(refetch(1) == json{{"tool", "show"}, {"arguments", {{"targets", target}, {"turn", "1"}}}});
+  CHECK(refetch(-1).is_null());
+}
+
+TEST_CASE("every unit of a batched record carries the record's whole label set") {
+  Record r = record_at(20);
+  std::vector<Unit> units = {unit(Label::harness_notification_background_command, "pulse"),
+                             unit(Label::agent_communication_inbox, "peer")};
+  units[1].from = "docs-writer";
+  for (size_t k = 0; k < units.size(); ++k) {
+    HitInput in{&r, &units[k], &kSession, 4, false, Pairing::none, RecordSource::transcript, 1, &units};
+    const json hit = build_hit_json(in, ExcerptPolicy::full_text());
+    CHECK(hit["labels"] == json::array({std::string(label_path(units[k].labels.front()))}));
+    CHECK(hit["record_labels"] ==
+          json::array({"harness.notification.background-command", "agent.communication.inbox"}));
+  }
 }
 
 TEST_CASE("header tokens: 8 chars, growing 8 -> 12 -> full for a colliding group only") {
@@ -221,7 +255,7 @@ TEST_CASE("record headers: turn tag, draft, pre-turn, subagent parent, local ins
         "0a1b2c3d\xC2\xB7pre");
   CHECK(render_turn_tag(hit_for(r, u, Pairing::none, kAgent, RecordSource::transcript, 2), tokens) ==
         "a1b2c3d4\xC2\xB7t2 (parent 0a1b2c3d)");
-  const HitInput draft{&r, &u, &kSession, -1, true, Pairing::none, RecordSource::transcript, 1};
+  const HitInput draft{&r, &u, &kSession, -1, true, Pairing::none, RecordSource::transcript, 1, nullptr};
   const json draft_hit = build_hit_json(draft, ExcerptPolicy::full_text());
   CHECK(draft_hit["turn_index"].is_null());
   CHECK(render_turn_tag(draft_hit, tokens) ==

@@ -122,12 +122,23 @@ HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, 
   in.pairing = ct.pairing_of(e, e.units[unit]);
   in.source = e.source;
   in.first_image_ordinal = first_image_ordinal(e, unit);
+  in.record_units = &e.units;
   return in;
 }
 
 json refetch_call(const std::string& transcript_id, uint64_t line) {
   return follow_up_call("show", json{{"targets", json::array({"@" + transcript_id})},
                                      {"line", json::array({std::to_string(line)})}});
+}
+
+json refetch_call(const HitInput& in) {
+  if (in.source != RecordSource::elicitation_sidecar) return refetch_call(in.owner->id, in.record->line);
+  const json target = json::array({"@" + in.owner->id});
+  if (!in.record->uuid.empty())
+    return follow_up_call("show", json{{"targets", target}, {"uuid", json::array({in.record->uuid})}});
+  if (in.turn_index >= 0)
+    return follow_up_call("show", json{{"targets", target}, {"turn", std::to_string(in.turn_index)}});
+  return nullptr;
 }
 
 json build_hit_json(const HitInput& in, const ExcerptPolicy& policy, const HitJsonOptions& options) {
@@ -148,6 +159,23 @@ json build_hit_json(const HitInput& in, const ExcerptPolicy& policy, const HitJs
     hit["labels"].push_back(std::string(label_path(l)));
   for (const Label l : u.section_labels)
     hit["labels"].push_back(std::string(label_path(l)));
+  // The record's whole label set, the same on every unit of the record: a section of a batched record (a
+  // task notification and a peer message delivered together) still says what else the record delivered.
+  std::vector<Label> record_labels;
+  const auto add_labels = [&record_labels](const Unit& unit) {
+    for (const Label l : unit.labels)
+      if (std::find(record_labels.begin(), record_labels.end(), l) == record_labels.end())
+        record_labels.push_back(l);
+  };
+  if (in.record_units) {
+    for (const Unit& unit : *in.record_units)
+      add_labels(unit);
+  } else {
+    add_labels(u);
+  }
+  hit["record_labels"] = json::array();
+  for (const Label l : record_labels)
+    hit["record_labels"].push_back(std::string(label_path(l)));
   hit["tool_name"] = string_or_null(u.tool_name);
   hit["from"] = string_or_null(u.from);
   hit["to"] = string_or_null(u.to);
@@ -179,7 +207,7 @@ json build_hit_json(const HitInput& in, const ExcerptPolicy& policy, const HitJs
   }
   hit["superseded_draft"] = in.superseded_draft;
   if (options.with_refetch) {
-    hit["refetch"] = from_sidecar ? json(nullptr) : refetch_call(in.owner->id, r.line);
+    hit["refetch"] = refetch_call(in);
   }
   return hit;
 }

@@ -50,6 +50,9 @@ struct HitInput {
   Pairing pairing = Pairing::none;
   RecordSource source = RecordSource::transcript;
   int first_image_ordinal = 1;  // `L<line>i<n>` numbering of this unit's first image within its record
+  // Every unit of the record (the unit above among them), for the hit's `record_labels`. Null: the unit
+  // stands for its record alone.
+  const std::vector<Unit>* record_units = nullptr;
 };
 
 struct HitJsonOptions {
@@ -65,6 +68,9 @@ HitInput hit_input_of(const ClassifiedTranscript& ct, const ClassifiedEntry& e, 
 
 // The show call for line N of the transcript that owns it, as data: {"tool": "show", "arguments": {...}}.
 json refetch_call(const std::string& transcript_id, uint64_t line);
+// The show call that answers the hit's record: its line, or for a merged elicitation-sidecar record (which
+// has no line) its uuid, else its turn; null only for a sidecar record with neither.
+json refetch_call(const HitInput& in);
 
 // The label zone: `<label>[ ▹ pairing][ from ⇨ to][ markers][ [error]][ <tool>]`.
 std::string render_label_zone(const json& hit);

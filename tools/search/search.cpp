@@ -103,6 +103,7 @@ void summarize_scan(Envelope& env, const SearchRequest& req, const Scope& scope,
   for (const auto& n : scan.notes)
     env.notes.push_back(n);
   report_unread(env, unread_in(scope, scan));
+  report_saved_unread(env, scan);
   report_stores(env, scope);
 }
 
@@ -225,6 +226,7 @@ Envelope run_search(const json& args, ToolContext& ctx) {
     for (const auto& n : scope.notes)
       env.notes.insert(env.notes.begin(), n);
     report_unread(env, unread_in(scope, scan));
+    report_saved_unread(env, scan);
     report_stores(env, scope);
     // An empty census is the same answer as an empty exchange list: a definitive absence, with the label
     // probe, so an agent counting by label learns the pattern lives under a label its -t excluded.

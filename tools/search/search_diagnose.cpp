@@ -133,6 +133,19 @@ std::vector<StoreProblem> unread_in(const Scope& scope, const SearchScan& scan) 
   return out;
 }
 
+void report_saved_unread(Envelope& env, const SearchScan& scan) {
+  if (scan.saved_unread.empty()) return;
+  json rows = json::array();
+  for (const SavedResultUnread& u : scan.saved_unread) {
+    rows.push_back(json{{"session_id", u.session_id},
+                        {"line", u.line},
+                        {"reason", u.reason},
+                        {"refused", u.refused},
+                        {"copy_searched", u.copy_searched}});
+  }
+  env.summary["saved_results_unread"] = std::move(rows);
+}
+
 void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& scope, const SearchScan& scan,
                          ToolContext& ctx) {
   const std::string filters = active_filters_text(req);
@@ -145,7 +158,21 @@ void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& s
   // pattern found in an mcpMeta copy; with it, a pointer whose result could not be read.
   const std::vector<std::string> saved =
       req.resolve_persisted ? std::vector<std::string>{} : sessions_with_saved_results(scope);
-  const bool outside = !saved.empty() || scan.hidden_copy_matches > 0 || scan.unresolved_pointers > 0;
+  // A saved result whose file was refused (it is there, but outside the Claude home, not regular, too large
+  // or unreadable) decides nothing even when the mcpMeta copy was searched: the file may hold more.
+  std::vector<const SavedResultUnread*> refused, unresolved;
+  for (const SavedResultUnread& u : scan.saved_unread) {
+    if (!u.copy_searched) unresolved.push_back(&u);
+    if (u.refused && u.copy_searched) refused.push_back(&u);
+  }
+  // `<id> L<n>: <reason>` of the first, and that there are more.
+  const auto first_reason = [](const std::vector<const SavedResultUnread*>& of) {
+    if (of.empty()) return std::string("see the notes");
+    return of.front()->session_id + " L" + std::to_string(of.front()->line) + ": " + of.front()->reason +
+           (of.size() > 1 ? "; ..." : "");
+  };
+  const bool outside =
+      !saved.empty() || scan.hidden_copy_matches > 0 || scan.unresolved_pointers > 0 || !refused.empty();
   const bool definitive = !gated && unread == 0 && scan.too_complex_lines == 0 && !outside;
   if (definitive) {
     env.notes.push_back("csift: 0 matches \xE2\x80\x94 a DEFINITIVE absence (exit 0), NOT an error. Scope: " +
@@ -169,7 +196,12 @@ void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& s
                           saved.front() + (saved.size() > 1 ? ", ..." : "") + ")");
     if (scan.unresolved_pointers > 0)
       undecided.push_back(std::to_string(scan.unresolved_pointers) +
-                          " saved tool result(s) could not be read (see the notes)");
+                          " saved tool result(s) could not be read (" + first_reason(unresolved) + ")");
+    if (!refused.empty())
+      undecided.push_back(std::to_string(refused.size()) +
+                          " saved tool result(s) were refused and only the copy Claude Code kept in "
+                          "mcpMeta.structuredContent was searched (" +
+                          first_reason(refused) + ")");
     env.notes.push_back("csift: 0 matches, but NOT a definitive absence: " + join(undecided, " and ") +
                         ". Scope: " + std::to_string(scope.transcripts.size()) +
                         " session(s). Active filters: " + filters + ".");

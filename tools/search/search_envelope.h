@@ -24,6 +24,9 @@ void diagnose_zero_match(Envelope& env, const SearchRequest& req, const Scope& s
 // lines are read back verbatim (core/scan/line_fetch.h) in scope and file order.
 void take_raw_lines(TranscriptHits& th);
 void fill_raw_rows(Envelope& env, const SearchScan& scan);
+// --resolve-persisted: the summary's `saved_results_unread` (every saved result not read: where, why, refused
+// or missing, copy searched or not), when there is one.
+void report_saved_unread(Envelope& env, const SearchScan& scan);
 // The gated leaves no selector reached (the zero-match note and JSON summary).
 std::vector<std::string> gated_leaves_unreached(const SearchRequest& req);
 

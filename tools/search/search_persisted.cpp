@@ -39,14 +39,17 @@ std::string real_path(const std::string& path) {
   return ::realpath(path.c_str(), buf) ? std::string(buf) : std::string();
 }
 
-// The file's content, or nullopt with `why` set. `home` is the canonical Claude home.
+// The file's content, or nullopt with `why` set, and `refused` when the path names something that exists
+// (only a missing path is not a refusal). `home` is the canonical Claude home.
 std::optional<std::string> read_persisted_file(const std::string& path, const std::string& home,
-                                               std::string& why) {
+                                               std::string& why, bool& refused) {
   const std::string real = real_path(path);
   if (real.empty()) {
+    refused = errno != ENOENT && errno != ENOTDIR;
     why = std::strerror(errno);
     return std::nullopt;
   }
+  refused = true;  // it exists: every failure below is a file left unread
   if (home.empty() || real.compare(0, home.size() + 1, home + "/") != 0) {
     why = "outside the Claude home " + (home.empty() ? std::string("(not found)") : home) + ", not read";
     return std::nullopt;
@@ -82,7 +85,9 @@ std::optional<std::string> read_persisted_file(const std::string& path, const st
 }  // namespace
 
 std::optional<std::string> resolve_persisted_output(const Record& r, const Unit& u,
-                                                    const std::string& projects_root, std::string* note) {
+                                                    const std::string& projects_root, std::string* note,
+                                                    bool* refused) {
+  *refused = false;
   const std::string path = pointer_path(r, u);
   if (path.empty()) {
     *note = "the saved-output pointer names no file";
@@ -90,13 +95,18 @@ std::optional<std::string> resolve_persisted_output(const Record& r, const Unit&
   }
   const std::string home = real_path(projects_root + "/..");
   std::string why;
-  if (auto content = read_persisted_file(path, home, why)) return content;
+  if (auto content = read_persisted_file(path, home, why, *refused)) return content;
   static constexpr std::string_view kProjects = "/projects/";
   const size_t at = path.rfind(kProjects);
   if (at != std::string::npos) {
     const std::string mapped = projects_root + "/" + path.substr(at + kProjects.size());
     std::string mapped_why;
-    if (auto content = read_persisted_file(mapped, home, mapped_why)) return content;
+    bool mapped_refused = false;
+    if (auto content = read_persisted_file(mapped, home, mapped_why, mapped_refused)) {
+      *refused = false;  // the file the pointer meant, found under this store, was read
+      return content;
+    }
+    *refused = *refused || mapped_refused;
     *note = "cannot read the persisted output " + path + " (" + why + "), nor " + mapped + " (" + mapped_why +
             ")";
     return std::nullopt;

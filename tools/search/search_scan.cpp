@@ -4,9 +4,11 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
+#include <utility>
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
@@ -48,6 +50,9 @@ struct TranscriptScanner {
   ResultMemoUse* census_use;  // non-null when a server's result memo keeps label censuses
   const CancelToken* cancel;
   std::vector<std::string> notes;
+  // The saved results this transcript's pointers name that were not read, by (line, content block): kept
+  // across the two matches of a sparse read, where the second sees the first's replaced text.
+  std::map<std::pair<uint64_t, int>, SavedResultUnread> saved_unread = {};
 
   // The per-transcript turn window (from-end forms resolve against this transcript's turn count).
   std::optional<ResolvedRange> turn_range(const ClassifiedTranscript& ct) const {
@@ -85,7 +90,11 @@ struct TranscriptScanner {
       return;
     }
     std::string note;
-    auto content = resolve_persisted_output(*e.record, u, projects_root, &note);
+    bool refused = false;
+    auto content = resolve_persisted_output(*e.record, u, projects_root, &note, &refused);
+    if (!content)
+      saved_unread.emplace(std::make_pair(e.record->line, u.block_index),
+                           SavedResultUnread{owner.id, e.record->line, note, refused, !structured.empty()});
     if (!content && !structured.empty()) {
       content = structured;
       note += "; searched the copy Claude Code kept in mcpMeta.structuredContent instead";
@@ -197,7 +206,14 @@ struct TranscriptScanner {
       if (i % kCancelStride == 0 && cancel && cancel->is_cancelled()) break;
       scan_entry(th, th.ct.owner, th.ct.entries[i], i, m, turns);
     }
+    take_saved_unread(th);
     return out;
+  }
+
+  void take_saved_unread(TranscriptHits& th) const {
+    th.saved_unread.clear();
+    for (const auto& [where, unread] : saved_unread)
+      th.saved_unread.push_back(unread);
   }
 
   // -c and -l read nothing of a unit once it is matched: a dense load matches each entry as it is classified
@@ -293,6 +309,7 @@ struct TranscriptScanner {
       counted->scope_index = scope_index;
       counted->ct = std::move(load.ct);
       take_read_counts(*counted);
+      take_saved_unread(*counted);
       if (before && !(cancel && cancel->is_cancelled()))
         remember_label_census(t, *before, pf.label_gates(), taker.take(counted->ct, context, head));
       return counted;
@@ -321,6 +338,8 @@ void merge_into(SearchScan& out, TranscriptHits&& th, std::vector<std::string>&&
   out.too_complex_lines += th.too_complex_lines;
   out.hidden_copy_matches += th.hidden_copy_matches;
   out.unresolved_pointers += th.unresolved_pointers;
+  for (auto& unread : th.saved_unread)
+    out.saved_unread.push_back(std::move(unread));
   out.values_out_of_range += th.values_out_of_range;
   out.matched_records += th.matched_records();
   out.excluded_records += th.excluded_records;
@@ -360,7 +379,7 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   tbb::parallel_for(size_t{0}, n, [&](size_t i) {
     if (ctx.cancelled()) return;
     TranscriptScanner s{
-        req, pf, scope.projects_root, diagnose_labels, release_models, census_use.get(), ctx.cancel, {}};
+        req, pf, scope.projects_root, diagnose_labels, release_models, census_use.get(), ctx.cancel, {}, {}};
     try {
       results[i] = s.scan(scope.transcripts[i], i);
       TranscriptHits& th = *results[i];

@@ -57,11 +57,14 @@ void complete_turn_answers(SearchLoad& load, const std::set<int>& turns, const C
 inline constexpr uint64_t kMaxPersistedBytes = uint64_t{64} << 20;
 
 // --resolve-persisted: the content of the file a <persisted-output> tool result (or an MCP result's "Output
-// has been saved to <path>.") points at, or nullopt with `*note` saying why it could not be read. Only a
-// regular file inside the Claude home (the parent of `projects_root`, symlinks resolved) is opened,
-// non-blocking and bounded by kMaxPersistedBytes. Only called for a unit whose text carries a pointer.
+// has been saved to <path>.") points at, or nullopt with `*note` saying why it could not be read and
+// `*refused` whether a file was there that was not read (outside the Claude home, not regular, too large,
+// unreadable) rather than missing. Only a regular file inside the Claude home (the parent of `projects_root`,
+// symlinks resolved) is opened, non-blocking and bounded by kMaxPersistedBytes. Only called for a unit whose
+// text carries a pointer.
 std::optional<std::string> resolve_persisted_output(const Record& r, const Unit& u,
-                                                    const std::string& projects_root, std::string* note);
+                                                    const std::string& projects_root, std::string* note,
+                                                    bool* refused);
 
 // The labels of a unit that survive -t/-T and the gates (gated leaves need an explicit selector,
 // attachments the --attachments gate); richest first. `ignore_filter`: only the gates apply (diagnosis).

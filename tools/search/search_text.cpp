@@ -69,6 +69,19 @@ std::string exchange_text(const json& row, const HeaderTokens& tokens, const Too
   return out;
 }
 
+// --resolve-persisted: the saved results it did not read, the first by place and reason (the rest are in
+// the JSON summary's saved_results_unread).
+std::string saved_unread_line(const json& s) {
+  const auto it = s.find("saved_results_unread");
+  if (it == s.end() || !it->is_array() || it->empty()) return "";
+  const json& first = it->front();
+  std::string out = plural(it->size(), "saved tool result", "saved tool results") +
+                    " not read: " + first.value("session_id", "") + " L" +
+                    std::to_string(first.value("line", uint64_t{0})) + " " + first.value("reason", "");
+  if (first.value("copy_searched", false)) out += " (the mcpMeta copy was searched instead)";
+  return out + (it->size() > 1 ? "; ..." : "") + "\n";
+}
+
 std::string footer(const Envelope& env, const ToolContext& ctx) {
   const auto arg = [&](const char* property) { return ctx.arg_text("search", property); };
   const json& s = env.summary;
@@ -99,6 +112,7 @@ std::string footer(const Envelope& env, const ToolContext& ctx) {
            " line(s) too complex for the pattern (not searched)\n";
   }
   if (s.value("with_elicitation_sidecar", false)) out += "with elicitation sidecar\n";
+  out += saved_unread_line(s);
   if (s.value("excerpts_truncated", false)) {
     out +=
         "\xE2\x9A\xA0 excerpts are match-centred FRAGMENTS, not summaries, and can misrepresent a record's "

@@ -72,6 +72,19 @@ struct UnitHit {
   bool persisted_resolved = false;
 };
 
+// A saved tool result --resolve-persisted did not read (SPEC.md §9.2): where its pointer is, why, whether the
+// file exists and was refused (outside the Claude home, not a regular file, too large, unreadable) rather
+// than missing, and whether the copy Claude Code kept in mcpMeta.structuredContent was searched instead.
+// A refused file may hold what the copy does not, so only a missing file with a copy leaves a zero
+// definitive.
+struct SavedResultUnread {
+  std::string session_id;  // the transcript holding the pointer
+  uint64_t line = 0;
+  std::string reason;
+  bool refused = false;
+  bool copy_searched = false;
+};
+
 // One matched record: an entry of its transcript with at least one matched unit.
 struct RecordHit {
   size_t entry_index = 0;      // into TranscriptHits::ct.entries
@@ -120,6 +133,8 @@ struct TranscriptHits {
   // only label, user.unsent, is outside a bare `user` selector), so the disclosure counts both.
   uint64_t draft_hits = 0;
   uint64_t drafts_excluded_by_label = 0;
+  // --resolve-persisted: every saved result its pointers name that was not read, in file order.
+  std::vector<SavedResultUnread> saved_unread;
 };
 
 // The whole scan in scope order. Only transcripts with at least one hit are kept in `transcripts` (the
@@ -139,6 +154,8 @@ struct SearchScan {
   uint64_t draft_hits = 0;                // matched superseded drafts among the hits (before any cap)
   uint64_t drafts_excluded_by_label = 0;  // matched superseded drafts the label filter excluded
   std::vector<std::string> notes;         // --resolve-persisted failures, sidecar notes ...
+  // TranscriptHits::saved_unread, in scope order.
+  std::vector<SavedResultUnread> saved_unread;
   // Transcripts of the scope the scan could not read (the reason is the read's error), in scope order.
   std::vector<StoreProblem> unread;
   bool cancelled = false;

@@ -26,7 +26,14 @@ bool is_section_boundary(std::string_view prefix) {
   for (auto p : kPeerPreambles) {
     if (ends(p)) return true;
   }
-  return ends(kTaskNotificationClose) || ends(kTeammateClose) || ends(kAgentMessageClose);
+  if (ends(kTaskNotificationClose) || ends(kTeammateClose) || ends(kAgentMessageClose)) return true;
+  // A notification's own "Read the output file …" line still belongs to it: what follows is the next
+  // section of a batched delivery.
+  const size_t line = t.rfind('\n');
+  const std::string_view last = line == std::string_view::npos ? t : t.substr(line + 1);
+  return line != std::string_view::npos && starts_with(last, kReadOutputTrailer) &&
+         last.find('<') == std::string_view::npos &&
+         trim(t.substr(0, line)).ends_with(kTaskNotificationClose);
 }
 
 bool has_boundary_section(std::string_view text, std::string_view open) {

@@ -15,6 +15,8 @@ inline constexpr std::string_view kCommandName = "<command-name>";
 inline constexpr std::string_view kCommandMessage = "<command-message>";
 inline constexpr std::string_view kTaskNotificationOpen = "<task-notification>";
 inline constexpr std::string_view kTaskNotificationClose = "</task-notification>";
+// The line Claude Code appends after a notification that names an output file (part of the delivered text).
+inline constexpr std::string_view kReadOutputTrailer = "Read the output file to retrieve the result: ";
 inline constexpr std::string_view kTeammateOpen = "<teammate-message";
 inline constexpr std::string_view kTeammateClose = "</teammate-message>";
 inline constexpr std::string_view kAgentMessageOpen = "<agent-message";
