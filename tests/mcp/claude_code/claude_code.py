@@ -100,6 +100,11 @@ class Home:
                "TMPDIR": self.tmp, "ANTHROPIC_BASE_URL": api_url, "ANTHROPIC_API_KEY": "sk-ant-csift-test",
                "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "NO_COLOR": "1",
+               # Claude Code connects MCP servers without blocking by default (MCP_CONNECTION_NONBLOCKING unset
+               # reads as true): on a loaded machine the first request can leave before the server has listed
+               # its tools, and the conversation's first step then has no csift tool to call. The tests are
+               # about what the model sees of a connected server, so the client waits for the connection.
+               "MCP_CONNECTION_NONBLOCKING": "false",
                "CSIFT_STATE_DB": base["CSIFT_STATE_DB"], "CSIFT_CONFIG": base["CSIFT_CONFIG"]}
         for k in ("CSIFT_TEST_SANITIZED", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
             if k in os.environ:
