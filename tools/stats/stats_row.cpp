@@ -77,7 +77,10 @@ json stats_row(const Transcript& t, const TranscriptTally& tally) {
   put_figures(row, tally);
   // One compact figure: the models it could not price are named, their tokens are above.
   json unpriced;
-  row["cost_usd"] = round_usd(row_usd(tally, &unpriced));
+  const double usd = row_usd(tally, &unpriced);
+  // Nothing priced but tokens of models the table does not know: no figure, not a zero that reads as free.
+  const bool nothing_priced = usd == 0 && !unpriced.empty() && unpriced.size() == tally.tokens.size();
+  row["cost_usd"] = nothing_priced ? json(nullptr) : json(round_usd(usd));
   if (!unpriced.empty()) {
     row["unpriced_models"] = json::array();
     for (const auto& [model, why] : unpriced.items())

@@ -80,8 +80,8 @@ std::string token_lines(const json& tokens, const json& by_model = json()) {
 // A row's cost, and the harness's own figure beside it with the difference named.
 std::string row_cost_line(const json& row) {
   if (!row.contains("cost_usd")) return "";
-  const double ours = row["cost_usd"].get<double>();
-  std::string out = "cost " + usd(ours);
+  const double ours = row["cost_usd"].is_number() ? row["cost_usd"].get<double>() : 0;
+  std::string out = row["cost_usd"].is_number() ? "cost " + usd(ours) : "cost not priced";
   if (row.contains("unpriced_models")) {
     std::string names;
     for (const auto& m : row["unpriced_models"])
