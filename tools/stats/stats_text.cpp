@@ -81,7 +81,7 @@ std::string token_lines(const json& tokens, const json& by_model = json()) {
 std::string row_cost_line(const json& row) {
   if (!row.contains("cost_usd")) return "";
   const double ours = row["cost_usd"].is_number() ? row["cost_usd"].get<double>() : 0;
-  std::string out = row["cost_usd"].is_number() ? "cost " + usd(ours) : "cost not priced";
+  std::string out = row["cost_usd"].is_number() ? "cost " + usd(ours) : "cost none";
   if (row.contains("unpriced_models")) {
     std::string names;
     for (const auto& m : row["unpriced_models"])
@@ -92,11 +92,16 @@ std::string row_cost_line(const json& row) {
     const double theirs = row["harness_cost_usd"].get<double>();
     out += " · the harness's own figure (cost-state) " + usd(theirs);
     const double diff = theirs - ours;
-    out += std::abs(diff) < 0.00005 ? " (the same)"
-                                    : fmt::format(
-                                          " (differs by {}{}: its price table, and its tally covers the "
-                                          "whole process, subagents' calls included)",
-                                          diff < 0 ? "-" : "+", usd(std::abs(diff)));
+    if (!row["cost_usd"].is_number()) {
+      out += " (ours: none, its model is not in our table)";
+    } else if (std::abs(diff) < 0.00005) {
+      out += " (the same)";
+    } else {
+      out += fmt::format(
+          " (differs by {}{}: its price table, and its tally covers the whole process, subagents' "
+          "calls included)",
+          diff < 0 ? "-" : "+", usd(std::abs(diff)));
+    }
   }
   return out + "\n";
 }
