@@ -84,6 +84,9 @@ struct Usage {
   int64_t output_tokens = 0;
   int64_t cache_read_input_tokens = 0;
   int64_t cache_creation_input_tokens = 0;
+  // The part of cache_creation_input_tokens written for a one-hour lifetime (usage.cache_creation's
+  // ephemeral_1h_input_tokens); the rest is the default five minutes. They are priced differently.
+  int64_t cache_creation_1h_input_tokens = 0;
 };
 
 struct Message {

@@ -228,6 +228,11 @@ class Tokens(unittest.TestCase):
             "input_tokens": tally["inputTokens"], "output_tokens": tally["outputTokens"],
             "cache_read_input_tokens": tally["cacheReadInputTokens"],
             "cache_creation_input_tokens": tally["cacheCreationInputTokens"]}})
+        # Its own cost figure beside ours: the fixture's model is in no price table, so ours is none.
+        state = [r for r in lines() if r["type"] == "cost-state"][-1]
+        self.assertEqual(rows[0]["harness_cost_usd"], state["totalCostUSD"])
+        self.assertIsNone(rows[0]["cost_usd"])
+        self.assertEqual(rows[0]["unpriced_models"], ["claude-opus-5-5"])
 
 
 if __name__ == "__main__":

@@ -1,8 +1,12 @@
 """`csift-mcp --cli stats` (spec §6.12) against the fixture store: tokens deduped per message id equal
 fixtures/README.md's hand-computed values (and differ from the naive per-record sum), the whole-file line
-census, turns, narration and tool counts, scope totals that sum rows, windows, the cap, and errors.
+census, turns, narration and tool counts, scope totals that sum rows, windows, the cap, and errors; and the
+cost of a generated home (fixtures/make_cost_fixtures.py: subagent, resumed session, fork, both cache-write
+lifetimes, long context, an unknown model, Claude Code's own cost-state) against hand-computed dollars.
 """
+import importlib.util
 import os
+import tempfile
 import unittest
 
 import harness as h
@@ -174,3 +178,72 @@ class CapAndScopeTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def cost_home(tmp):
+    spec = importlib.util.spec_from_file_location("make_cost_fixtures",
+                                                  os.path.join(h.REPO, "fixtures", "make_cost_fixtures.py"))
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    return gen, gen.main(tmp)
+
+
+class CostTest(unittest.TestCase):
+    """The dollars in fixtures/make_cost_fixtures.py's docstring, computed there by hand."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.gen, cls.home = cost_home(cls.tmp.name)
+        code, _hd, cls.rows, cls.summary, err = h.run_json("stats", "--claude-home", cls.home, "--cost-by", "day")
+        assert code == 0, err
+        cls.by_id = {r["session_id"]: r for r in cls.rows}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_each_api_message_paid_once_across_subagent_resume_and_fork(self):
+        g, cost = self.gen, self.summary["cost"]
+        self.assertAlmostEqual(cost["usd"], 0.99915, places=9)
+        self.assertEqual(cost["by_model"], {g.SONNET: 0.98325, g.OPUS: 0.01515, g.HAIKU: 0.00075,
+                                            "claude-imaginary-9": None, "<synthetic>": None})
+        self.assertAlmostEqual(cost["usd_sum_of_rows"], 1.0638, places=9)
+        self.assertEqual(cost["long_context_messages"], 1)
+        rows = {sid: self.by_id[sid]["cost_usd"] for sid in (g.A, g.AGENT, g.B, g.C)}
+        self.assertEqual(rows, {g.A: 0.0399, g.AGENT: 0.00075, g.B: 0.9984, g.C: 0.02475})
+        self.assertEqual(self.summary["cost_by_day"], {"2026-03-01": 0.04065, "2026-03-02": 0.9585,
+                                                       "2026-03-03": 0.0})
+        self.assertNotIn("cost_by_project", self.summary, "only what cost_by asks")
+        self.assertIn("cost", self.summary["figure_views"])
+
+    def test_cache_writes_of_both_lifetimes(self):
+        a1 = self.by_id[self.gen.A]["tokens"][self.gen.SONNET]
+        self.assertEqual((a1["cache_creation_input_tokens"], a1["cache_creation_1h_input_tokens"]), (3000, 2000))
+        self.assertNotIn("cache_creation_1h_input_tokens", self.by_id[self.gen.A]["tokens"][self.gen.OPUS])
+
+    def test_unknown_and_synthetic_models_keep_tokens_and_are_named(self):
+        g, cost = self.gen, self.summary["cost"]
+        self.assertEqual(self.summary["tokens"]["claude-imaginary-9"]["input_tokens"], 7)
+        self.assertIn("never priced at a guess", cost["unpriced"]["claude-imaginary-9"])
+        self.assertIn("no API call", cost["unpriced"]["<synthetic>"])
+        self.assertEqual(self.by_id[g.C]["unpriced_models"], ["<synthetic>", "claude-imaginary-9"])
+        self.assertNotIn("unpriced_models", self.by_id[g.A])
+        self.assertIn("docs.claude.com", cost["prices"]["anthropic"])
+
+    def test_harness_cost_state_beside_ours(self):
+        g = self.gen
+        self.assertEqual(self.by_id[g.A]["harness_cost_usd"], 0.04065)
+        self.assertNotIn("harness_cost_usd", self.by_id[g.B])
+        self.assertEqual(self.summary["cost"]["harness_reported"], {"usd": 0.04065, "sessions": 1, "ours_usd": 0.0399})
+        code, out, err = h.run_cli("stats", "--claude-home", self.home, "--cost-by", "project")
+        self.assertEqual(code, 0, err)
+        self.assertIn("cost $0.0399 · the harness's own figure (cost-state) $0.0406 (differs by +$0.0008", out)
+        self.assertIn("cost $0.9991 (each API message once; summed over the rows $1.0638)", out)
+        self.assertIn(f"tokens {g.SONNET}: in 151,000 · out 1,200 · cache read 70,000 · cache write 3,000 (1h 2,000)"
+                      " · $0.9832", out)
+        # A message goes to the project of the first row holding it: the fork (the most recent) holds msg_a1.
+        self.assertIn("  -home-dev-projects-cost $0.9744", out)
+        self.assertIn("  -home-dev-projects-cost-fork $0.0248", out)
+        self.assertIn("not priced: claude-imaginary-9: not in the price table", out)
+        self.assertIn("prices: anthropic https://docs.claude.com/en/docs/about-claude/pricing", out)

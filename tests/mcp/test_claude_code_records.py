@@ -114,6 +114,9 @@ class ClaudeCodeRecords(ClaudeCodeCase):
         self.assertEqual(token_totals(summary["tokens"]), want)
         cost = [r for r in recs if r.get("type") == "cost-state"]
         if cost:  # written as Claude Code exits
+            # stats shows Claude Code's own figure beside its cost.
+            row = [r for r in self.cli("stats", "@" + sid)[0] if r.get("kind") == "session"][0]
+            self.assertEqual(row["harness_cost_usd"], cost[-1]["totalCostUSD"])
             tally = list(cost[-1]["modelUsage"].values())
             self.assertEqual(sum(m["inputTokens"] for m in tally), want["input_tokens"])
             self.assertEqual(sum(m["outputTokens"] for m in tally), want["output_tokens"])

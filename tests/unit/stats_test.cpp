@@ -1,8 +1,10 @@
-// stats: the per-message-id token dedup (v0.9.2 ②) and the per-transcript tally on a temp file.
+// stats: the per-message-id token dedup (v0.9.2 ②), the per-transcript tally on a temp file, and the cost of
+// counted tokens at the price table's rates.
 #include <doctest/doctest.h>
 
 #include "core/harness/claude_code/record_parser.h"
 #include "temp_store.h"
+#include "tools/stats/cost.h"
 #include "tools/stats/stats_tally.h"
 #include "tools/stats/token_ledger.h"
 
@@ -131,6 +133,74 @@ TEST_CASE("tally: whole-file census, windowed counts and per-id tokens") {
     CHECK(tally.assistant_records == 2);
     CHECK(tally.tokens.at("opus") == TokenCounts{10, 50, 2000, 1000});
   }
+}
+
+// The cost (SPEC.md §9.4): hand-computed from the per-MTok prices in tools/stats/prices.json.
+TEST_CASE("cost: usage's cache writes split by lifetime; an unsplit write is five minutes") {
+  const Record split = parse(
+      R"({"type":"assistant","message":{"id":"m","model":"x","role":"assistant","content":[],"usage":)"
+      R"({"input_tokens":1,"output_tokens":2,"cache_read_input_tokens":3,"cache_creation_input_tokens":30,)"
+      R"("cache_creation":{"ephemeral_5m_input_tokens":10,"ephemeral_1h_input_tokens":20}}}})"
+      "\n");
+  CHECK(TokenCounts::of(split.message.usage) == TokenCounts{1, 2, 3, 30, 20});
+  CHECK(TokenCounts::of(parse(assistant_line("m", "x", 1, 2, 3, 30)).message.usage) ==
+        TokenCounts{1, 2, 3, 30, 0});
+}
+
+TEST_CASE("cost: a model is priced by its name or a dated snapshot of it, never a near match") {
+  REQUIRE(price_of("claude-opus-4-1-20250805") != nullptr);
+  CHECK(price_of("claude-opus-4-1-20250805")->model == "claude-opus-4-1");
+  CHECK(price_of("claude-opus-4-20250514")->model == "claude-opus-4");
+  CHECK(price_of("claude-opus-4-6")->model == "claude-opus-4-6");
+  CHECK(price_of("claude-opus-4-8") == nullptr);
+  CHECK(price_of("sonnet") == nullptr);
+  CHECK(price_of("<synthetic>") == nullptr);
+  CHECK(price_of("claude-sonnet-4-5-2025") == nullptr);
+  CHECK(price_sources().contains("anthropic"));
+}
+
+TEST_CASE("cost: each token kind at its rate; long context per request above 200k input") {
+  const ModelPrice& sonnet = *price_of("claude-sonnet-4-5-20250929");
+  bool lc = true;
+  // 1000*3 + 200*15 + 1000*3.75 (5m) + 2000*6 (1h) + 10000*0.3 = 24,750 per million.
+  CHECK(request_usd(sonnet, TokenCounts{1000, 200, 10000, 3000, 2000}, &lc) == doctest::Approx(0.02475));
+  CHECK_FALSE(lc);
+  // 150000*6 + 1000*22.5 + 60000*0.6 = 958,500 per million: 210,000 input tokens pay the long-context rates.
+  CHECK(request_usd(sonnet, TokenCounts{150000, 1000, 60000, 0, 0}, &lc) == doctest::Approx(0.9585));
+  CHECK(lc);
+  // Exactly 200,000 is not above the threshold.
+  CHECK(request_usd(sonnet, TokenCounts{200000, 0, 0, 0, 0}, &lc) == doctest::Approx(0.6));
+  CHECK_FALSE(lc);
+  // Opus 4.1, a write with no lifetime split: 10*15 + 100*75 + 400*18.75 = 15,150 per million.
+  CHECK(request_usd(*price_of("claude-opus-4-1-20250805"), TokenCounts{10, 100, 0, 400, 0}, nullptr) ==
+        doctest::Approx(0.01515));
+}
+
+TEST_CASE("cost: a message two transcripts hold is paid once; unknown models keep tokens, no cost") {
+  TokenLedger main, resumed;
+  main.admit(parse(
+      assistant_line("m1", "claude-haiku-4-5-20251001", 1000, 100, 0, 0, R"([])", "2026-03-01T10:00:00Z")));
+  resumed.admit(parse(
+      assistant_line("m1", "claude-haiku-4-5-20251001", 1000, 100, 0, 0, R"([])", "2026-03-01T10:00:00Z")));
+  resumed.admit(parse(
+      assistant_line("m2", "claude-haiku-4-5-20251001", 2000, 0, 0, 0, R"([])", "2026-03-02T10:00:00Z")));
+  resumed.admit(parse(assistant_line("m3", "mystery-model", 5, 5, 0, 0, R"([])", "2026-03-02T11:00:00Z")));
+  ScopeTokenLedger scope;
+  scope.add(main, "p1");
+  scope.add(resumed, "p2");
+  CostTally once;
+  scope.cost_into(once);
+  // 1000*1 + 100*5 = 1,500; 2000*1 = 2,000 per million.
+  CHECK(once.usd() == doctest::Approx(0.0035));
+  CHECK(once.by_model_json()["mystery-model"].is_null());
+  CHECK(once.unpriced_json().contains("mystery-model"));
+  CHECK(scope.totals().at("mystery-model") == TokenCounts{5, 5, 0, 0});
+  CHECK(scope.usd_by_day() == std::map<std::string, double>{{"2026-03-01", 0.0015}, {"2026-03-02", 0.002}});
+  CHECK(scope.usd_by_project() == std::map<std::string, double>{{"p1", 0.0015}, {"p2", 0.002}});
+  CostTally rows;
+  main.cost_into(rows);
+  resumed.cost_into(rows);
+  CHECK(rows.usd() == doctest::Approx(0.005));
 }
 
 }  // namespace stats_unit

@@ -69,9 +69,9 @@ StatsScopeFigures compute_scope_figures(const std::vector<std::shared_ptr<const 
   StatsTotals totals;
   std::vector<const TranscriptTally*> tallies;
   tallies.reserve(counted.size());
-  for (const auto& t : counted) {
-    totals.add(*t);
-    tallies.push_back(t.get());
+  for (size_t k = 0; k < counted.size(); ++k) {
+    totals.add(*counted[k], counted_transcripts[k]->project_dir);
+    tallies.push_back(counted[k].get());
   }
   const SharedRecordsScan shared = find_shared_records(tallies);
   size_t sharing = 0;

@@ -10,6 +10,9 @@ namespace csift {
 static size_t held_bytes(const MessageUsage& u) {
   return held_bytes(u.model) + held_bytes(u.request_id);
 }
+static size_t held_bytes(const ModelDay& k) {
+  return held_bytes(k.model);
+}
 static size_t held_bytes(const TokenCounts&) {
   return 0;
 }

@@ -15,6 +15,7 @@
 #include "tools/common/unread_report.h"
 #include "tools/stats/remembered_scope_figures.h"
 #include "tools/stats/remembered_tally.h"
+#include "tools/stats/stats_row.h"
 #include "tools/stats/stats_tally.h"
 
 namespace csift {
@@ -124,6 +125,10 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
     counted_transcripts.push_back(&t);
   }
   apply_scope_figures(remembered_scope_figures(counted, counted_transcripts, memo_use), env);
+  const std::string cost_by =
+      args.contains("cost_by") && args["cost_by"].is_string() ? args["cost_by"].get<std::string>() : "";
+  if (cost_by != "day") env.summary.erase(kCostByDay);
+  if (cost_by != "project") env.summary.erase(kCostByProject);
   env.summary["dropped_by_cap"] = sel.dropped_by_cap;
   env.summary["max_count"] = cap ? json(*cap) : json(nullptr);
   env.summary["outside_window"] = sel.outside_window;

@@ -49,9 +49,21 @@ void fold_assistant(StatsFold& f, const Record& r) {
   }
 }
 
+// Claude Code's cost-state: its own tally when it exits; a later one (a resumed run) supersedes. It is
+// bookkeeping, not conversation: no other figure counts it.
+void fold_cost_state(StatsFold& f, const Record& r) {
+  const json extra = json::parse(cc(r).extra_json, nullptr, false);
+  if (extra.is_object() && extra.contains("totalCostUSD") && extra["totalCostUSD"].is_number())
+    f.harness_cost_usd = extra["totalCostUSD"].get<double>();
+}
+
 }  // namespace
 
 void StatsFold::add(const Record& r, const TurnRule& rule) {
+  if (r.type == "cost-state") {
+    fold_cost_state(*this, r);
+    return;
+  }
   fold_span(*this, r);
   if (!r.uuid.empty()) record_keys.push_back(std::hash<std::string>{}(r.uuid));
   if (r.type == "user") ++user_records;
@@ -77,6 +89,7 @@ void StatsFold::finish_into(TranscriptTally& tally) {
   tally.narration_blocks = narration_blocks;
   tally.unknown_thinking_tags = unknown_thinking_tags;
   tally.tools = tools;
+  tally.harness_cost_usd = harness_cost_usd;
   tally.record_keys = std::exchange(record_keys, {});
   std::sort(tally.record_keys.begin(), tally.record_keys.end());
   tally.record_keys.erase(std::unique(tally.record_keys.begin(), tally.record_keys.end()),

@@ -22,6 +22,7 @@ struct StatsFold {
   std::string first_timestamp, last_timestamp;
   TokenLedger ledger;
   CountByName narration_blocks, unknown_thinking_tags, tools;
+  std::optional<double> harness_cost_usd;    // the last cost-state's totalCostUSD
   std::unordered_set<std::string> tool_ids;  // tool_use ids counted (a replayed call counts once)
   std::vector<uint64_t> record_keys;         // hashed uuids, in fold order (sorted when finished)
   // Turns without turn numbers (core/record/turns.h): an opener with no parent always opens a turn, and of

@@ -1,6 +1,7 @@
 #include "tools/stats/stats_row.h"
 
 #include "tools/list/list_row.h"
+#include "tools/stats/cost.h"
 
 namespace csift {
 namespace {
@@ -41,6 +42,25 @@ void put_figures(json& out, const TranscriptTally& t) {
   out["tools"] = counts_json(t.tools);
 }
 
+double row_usd(const TranscriptTally& t, json* unpriced) {
+  CostTally cost;
+  t.ledger.cost_into(cost);
+  if (unpriced) *unpriced = cost.unpriced_json();
+  return cost.usd();
+}
+
+json usd_map(const std::map<std::string, double>& m) {
+  json out = json::object();
+  for (const auto& [name, usd] : m)
+    out[name] = usd;
+  return out;
+}
+
+std::string project_name(const std::string& project_dir) {
+  const size_t slash = project_dir.find_last_of('/');
+  return slash == std::string::npos ? project_dir : project_dir.substr(slash + 1);
+}
+
 }  // namespace
 
 json stats_row(const Transcript& t, const TranscriptTally& tally) {
@@ -55,6 +75,18 @@ json stats_row(const Transcript& t, const TranscriptTally& tally) {
   row["path"] = t.path;
   row["bytes"] = tally.bytes;
   put_figures(row, tally);
+  // One compact figure: the models it could not price are named, their tokens are above.
+  json unpriced;
+  const double usd = row_usd(tally, &unpriced);
+  // Nothing priced but tokens of models the table does not know: no figure, not a zero that reads as free.
+  const bool nothing_priced = usd == 0 && !unpriced.empty() && unpriced.size() == tally.tokens.size();
+  row["cost_usd"] = nothing_priced ? json(nullptr) : json(round_usd(usd));
+  if (!unpriced.empty()) {
+    row["unpriced_models"] = json::array();
+    for (const auto& [model, why] : unpriced.items())
+      row["unpriced_models"].push_back(model);
+  }
+  if (tally.harness_cost_usd) row["harness_cost_usd"] = *tally.harness_cost_usd;
   row["error"] = tally.error.empty() ? json(nullptr) : json(tally.error);
   mark_shared(row, 0, {});
   return row;
@@ -65,8 +97,15 @@ void mark_shared(json& row, size_t shared, const std::vector<std::string>& with_
   row["shares_records_with"] = with_paths;
 }
 
-void StatsTotals::add(const TranscriptTally& t) {
+void StatsTotals::add(const TranscriptTally& t, const std::string& project) {
   ++sessions_;
+  const double usd = row_usd(t, nullptr);
+  rows_usd_ += usd;
+  if (t.harness_cost_usd) {
+    ++harness_rows_;
+    harness_usd_ += *t.harness_cost_usd;
+    ours_where_harness_ += usd;
+  }
   sum_.lines += t.lines;
   sum_.skipped_lines += t.skipped_lines;
   sum_.values_out_of_range += t.values_out_of_range;
@@ -77,7 +116,7 @@ void StatsTotals::add(const TranscriptTally& t) {
   sum_.compactions += t.compactions;
   sum_.turns += t.turns;
   add_tokens(sum_.tokens, t.tokens);
-  api_messages_.add(t.ledger);
+  api_messages_.add(t.ledger, project_name(project));
   merge_counts(sum_.narration_blocks, t.narration_blocks);
   merge_counts(sum_.unknown_thinking_tags, t.unknown_thinking_tags);
   merge_counts(sum_.tools, t.tools);
@@ -98,11 +137,28 @@ void StatsTotals::write(json& summary, size_t shared_records, size_t transcripts
   summary["bytes"] = sum_.bytes;
   summary["tokens"] = tokens_json(api_messages_.totals());
   summary["tokens_sum_of_rows"] = tokens_json(sum_.tokens);
+  CostTally once;
+  api_messages_.cost_into(once);
+  json cost = {{"usd", round_usd(once.usd())}, {"usd_sum_of_rows", round_usd(rows_usd_)}};
+  cost["by_model"] = once.by_model_json();
+  if (json unpriced = once.unpriced_json(); !unpriced.empty()) cost["unpriced"] = std::move(unpriced);
+  if (const uint64_t n = once.long_context_messages(); n > 0) cost["long_context_messages"] = n;
+  if (harness_rows_ > 0) {
+    cost["harness_reported"] = {{"usd", round_usd(harness_usd_)},
+                                {"sessions", harness_rows_},
+                                {"ours_usd", round_usd(ours_where_harness_)}};
+  }
+  cost["prices"] = price_sources();
+  summary["cost"] = std::move(cost);
+  summary[kCostByDay] = usd_map(api_messages_.usd_by_day());
+  summary[kCostByProject] = usd_map(api_messages_.usd_by_project());
   summary["shared_records"] = shared_records;
   summary["transcripts_sharing_records"] = transcripts_sharing;
   summary["figure_views"] = {
       {"tokens", "each API message once across the scope (message id + request id)"},
       {"tokens_sum_of_rows", "the rows' tokens summed (a message two transcripts hold counts twice)"},
+      {"cost",
+       "tokens' dollars at the price table's rates, each API message once (usd_sum_of_rows: the rows')"},
       {"other figures", "the rows summed (records two transcripts hold count in each)"}};
 }
 

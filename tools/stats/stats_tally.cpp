@@ -11,10 +11,11 @@
 namespace csift {
 namespace {
 
-// stats needs the conversation records (user, assistant) and the system records that mark the timeline; the
-// bulky attachment lines are censused by the reader but never parsed.
+// stats needs the conversation records (user, assistant), the system records that mark the timeline and the
+// harness's cost tally; the bulky attachment lines are censused by the reader but never parsed.
 bool stats_wants(std::string_view line, const RawLineProbes& probes) {
-  static const SubstringFinder kSystem({"\"system\""}, false);
+  // cost-state: Claude Code's own tally of the session's cost, shown beside stats' (SPEC.md §9.4).
+  static const SubstringFinder kSystem({"\"system\"", "\"cost-state\""}, false);
   return probes.may_carry_message(line) || kSystem.contains(line);
 }
 

@@ -40,6 +40,8 @@ struct TranscriptTally {
   CountByName narration_blocks;       // per model
   CountByName unknown_thinking_tags;  // signature tag values that are neither thinking nor narration
   CountByName tools;                  // tool_use calls by name
+  // The harness's own cost figure where its transcript records one: Claude Code's last cost-state record.
+  std::optional<double> harness_cost_usd;
   std::string error;
   // Cross-transcript facts (SPEC.md §9.4): the counted records' uuids (hashed, sorted, unique), to find
   // records another transcript in scope also holds, and the per-message usage the scope total dedupes.

@@ -1,8 +1,11 @@
 // The text form of `stats` (SPEC.md §9.4): a block per transcript and a TOTAL block when more than one is
 // shown.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "core/base/timefmt.h"
 #include "tools/common/text_fields.h"
@@ -52,14 +55,102 @@ std::string ranked_counts(const json& counts) {
   return out.empty() ? "(none)" : out;
 }
 
-std::string token_lines(const json& tokens) {
+std::string usd(double v) {
+  return fmt::format("${:.4f}", v);
+}
+
+// by_model: the TOTAL's dollars per model (null: not priced), appended to each model's line.
+std::string token_lines(const json& tokens, const json& by_model = json()) {
   if (tokens.empty()) return "tokens (none)\n";
   std::string out;
   for (const auto& [model, t] : tokens.items()) {
     out += "tokens " + model + ": in " + grouped(t["input_tokens"].get<int64_t>()) + " · out " +
            grouped(t["output_tokens"].get<int64_t>()) + " · cache read " +
            grouped(t["cache_read_input_tokens"].get<int64_t>()) + " · cache write " +
-           grouped(t["cache_creation_input_tokens"].get<int64_t>()) + "\n";
+           grouped(t["cache_creation_input_tokens"].get<int64_t>());
+    if (t.contains("cache_creation_1h_input_tokens"))
+      out += " (1h " + grouped(t["cache_creation_1h_input_tokens"].get<int64_t>()) + ")";
+    if (by_model.is_object() && by_model.contains(model))
+      out += by_model[model].is_number() ? " · " + usd(by_model[model].get<double>()) : " · not priced";
+    out += "\n";
+  }
+  return out;
+}
+
+// A row's cost, and the harness's own figure beside it with the difference named.
+std::string row_cost_line(const json& row) {
+  if (!row.contains("cost_usd")) return "";
+  const double ours = row["cost_usd"].is_number() ? row["cost_usd"].get<double>() : 0;
+  std::string out = row["cost_usd"].is_number() ? "cost " + usd(ours) : "cost none";
+  if (row.contains("unpriced_models")) {
+    std::string names;
+    for (const auto& m : row["unpriced_models"])
+      names += (names.empty() ? "" : ", ") + m.get<std::string>();
+    out += " (not priced: " + names + ", tokens only)";
+  }
+  if (row.contains("harness_cost_usd")) {
+    const double theirs = row["harness_cost_usd"].get<double>();
+    out += " · the harness's own figure (cost-state) " + usd(theirs);
+    const double diff = theirs - ours;
+    if (!row["cost_usd"].is_number()) {
+      out += " (ours: none, its model is not in our table)";
+    } else if (std::abs(diff) < 0.00005) {
+      out += " (the same)";
+    } else {
+      out += fmt::format(
+          " (differs by {}{}: its price table, and its tally covers the whole process, subagents' "
+          "calls included)",
+          diff < 0 ? "-" : "+", usd(std::abs(diff)));
+    }
+  }
+  return out + "\n";
+}
+
+// The TOTAL's cost: the default view, the other, what is not priced and why, and where the prices come from.
+std::string total_cost_lines(const json& s) {
+  const json c = s.value("cost", json::object());
+  if (c.empty()) return "";
+  std::string out = "cost " + usd(c.value("usd", 0.0)) + " (each API message once; summed over the rows " +
+                    usd(c.value("usd_sum_of_rows", 0.0)) + ")";
+  if (c.contains("long_context_messages"))
+    out += " · " + std::to_string(c["long_context_messages"].get<uint64_t>()) +
+           " message(s) at long-context rates";
+  out += "\n";
+  if (c.contains("harness_reported")) {
+    const json& h = c["harness_reported"];
+    out += "the harness's own figures (cost-state) over " + std::to_string(h.value("sessions", 0)) +
+           " transcript(s): " + usd(h.value("usd", 0.0)) +
+           "; ours over the same: " + usd(h.value("ours_usd", 0.0)) + "\n";
+  }
+  return out;
+}
+
+std::string unpriced_lines(const json& s) {
+  const json c = s.value("cost", json::object());
+  std::string out;
+  const json unpriced = c.value("unpriced", json::object());
+  for (const auto& [model, why] : unpriced.items())
+    out += "not priced: " + model + ": " + why.get<std::string>() + "\n";
+  return out;
+}
+
+std::string prices_line(const json& s) {
+  const json c = s.value("cost", json::object());
+  std::string out;
+  const json prices = c.value("prices", json::object());
+  for (const auto& [name, where] : prices.items())
+    out += (out.empty() ? "prices: " : "; ") + name + " " + where.get<std::string>();
+  return out.empty() ? "" : out + "\n";
+}
+
+std::string cost_by_lines(const json& s) {
+  std::string out;
+  for (const auto& [field, title] :
+       {std::pair{"cost_by_day", "cost per UTC day"}, std::pair{"cost_by_project", "cost per project"}}) {
+    if (!s.contains(field)) continue;
+    out += std::string(title) + " (each API message once, on its first transcript's):\n";
+    for (const auto& [name, v] : s[field].items())
+      out += "  " + name + " " + usd(v.get<double>()) + "\n";
   }
   return out;
 }
@@ -73,7 +164,8 @@ std::string figure_lines(const json& f) {
          " · compactions " + std::to_string(num(f, "compactions")) + "\n";
   out += "span " + local_time(str(f, "first_utc")) + " -> " + local_time(str(f, "last_utc"));
   if (f["duration_ms"].is_number()) out += " (" + human_duration(f["duration_ms"].get<int64_t>()) + ")";
-  out += "\n" + token_lines(f["tokens"]);
+  out += "\n" + token_lines(f["tokens"], f.contains("cost") ? f["cost"].value("by_model", json()) : json());
+  out += row_cost_line(f);
   if (!f["narration_blocks"].empty())
     out += "narration blocks " + ranked_counts(f["narration_blocks"]) + "\n";
   if (!f["unknown_thinking_tags"].empty()) {
@@ -143,8 +235,11 @@ std::string render_stats_text(const Envelope& env, const json& /*args*/, const T
   }
   if (num(env.summary, "sessions") > 1) {
     out += "\nTOTAL (" + std::to_string(num(env.summary, "sessions")) + " transcripts)\n" +
-           figure_lines(env.summary) + views_lines(env.summary);
+           figure_lines(env.summary) + total_cost_lines(env.summary) + views_lines(env.summary);
   }
+  const std::string cost_notes = cost_by_lines(env.summary) + unpriced_lines(env.summary);
+  if (!cost_notes.empty()) out += "\n" + cost_notes;
+  if (!env.rows.empty()) out += prices_line(env.summary);
   return out + "\n" + footer(env.summary, ctx);
 }
 

@@ -2,13 +2,15 @@
 
 #include <algorithm>
 
+#include "core/base/timefmt.h"
 #include "core/harness/claude_code/claude_fields.h"
+#include "tools/stats/cost.h"
 
 namespace csift {
 
 TokenCounts TokenCounts::of(const Usage& u) {
   return TokenCounts{u.input_tokens, u.output_tokens, u.cache_read_input_tokens,
-                     u.cache_creation_input_tokens};
+                     u.cache_creation_input_tokens, u.cache_creation_1h_input_tokens};
 }
 
 TokenCounts& TokenCounts::operator+=(const TokenCounts& o) {
@@ -16,6 +18,7 @@ TokenCounts& TokenCounts::operator+=(const TokenCounts& o) {
   output_tokens += o.output_tokens;
   cache_read_input_tokens += o.cache_read_input_tokens;
   cache_creation_input_tokens += o.cache_creation_input_tokens;
+  cache_creation_1h_input_tokens += o.cache_creation_1h_input_tokens;
   return *this;
 }
 
@@ -24,13 +27,31 @@ void TokenCounts::raise_to(const TokenCounts& o) {
   output_tokens = std::max(output_tokens, o.output_tokens);
   cache_read_input_tokens = std::max(cache_read_input_tokens, o.cache_read_input_tokens);
   cache_creation_input_tokens = std::max(cache_creation_input_tokens, o.cache_creation_input_tokens);
+  cache_creation_1h_input_tokens = std::max(cache_creation_1h_input_tokens, o.cache_creation_1h_input_tokens);
 }
 
+// The one-hour share of the cache writes is named only where there is one: most usage writes five-minute
+// entries alone, and the field would repeat a zero on every model of every row.
 json TokenCounts::to_json() const {
-  return json::object({{"input_tokens", input_tokens},
-                       {"output_tokens", output_tokens},
-                       {"cache_read_input_tokens", cache_read_input_tokens},
-                       {"cache_creation_input_tokens", cache_creation_input_tokens}});
+  json out = json::object({{"input_tokens", input_tokens},
+                           {"output_tokens", output_tokens},
+                           {"cache_read_input_tokens", cache_read_input_tokens},
+                           {"cache_creation_input_tokens", cache_creation_input_tokens}});
+  if (cache_creation_1h_input_tokens != 0)
+    out["cache_creation_1h_input_tokens"] = cache_creation_1h_input_tokens;
+  return out;
+}
+
+int32_t utc_day_of(const std::string& timestamp) {
+  const auto t = parse_iso8601(timestamp);
+  if (!t) return kNoDay;
+  constexpr EpochMs kDay = 86400000;
+  return static_cast<int32_t>(*t >= 0 ? *t / kDay : (*t - kDay + 1) / kDay);
+}
+
+std::string utc_day_text(int32_t day) {
+  if (day == kNoDay) return "(no timestamp)";
+  return format_utc(static_cast<EpochMs>(day) * 86400000).substr(0, 10);
 }
 
 void TokenLedger::admit(const Record& r) {
@@ -38,33 +59,87 @@ void TokenLedger::admit(const Record& r) {
   const TokenCounts counts = TokenCounts::of(r.message.usage);
   const std::string& model = r.message.model;
   if (r.message.id.empty()) {
-    without_id_[model.empty() ? kUnknownModel : model] += counts;
+    without_id_[{model.empty() ? kUnknownModel : model, utc_day_of(r.timestamp)}] += counts;
     return;
   }
   MessageUsage& entry = by_message_id_[r.message.id];
   if (entry.model.empty()) entry.model = model;
   if (entry.request_id.empty()) entry.request_id = api_request_id(r);
+  if (entry.day == kNoDay) entry.day = utc_day_of(r.timestamp);
   entry.max.raise_to(counts);
 }
 
-void ScopeTokenLedger::add(const TokenLedger& transcript) {
-  add_tokens(without_id_, transcript.without_id());
+void TokenLedger::cost_into(CostTally& cost) const {
+  for (const auto& [key, counts] : without_id_)
+    cost.add(key.model, counts, false);
+  for (const auto& [id, usage] : by_message_id_)
+    cost.add(usage.model.empty() ? kUnknownModel : usage.model, usage.max, true);
+}
+
+uint32_t ScopeTokenLedger::project_index(const std::string& project) {
+  const auto [it, added] = project_ids_.emplace(project, static_cast<uint32_t>(projects_.size()));
+  if (added) projects_.push_back(project);
+  return it->second;
+}
+
+void ScopeTokenLedger::add(const TokenLedger& transcript, const std::string& project) {
+  const uint32_t p = project_index(project);
+  for (const auto& [key, counts] : transcript.without_id())
+    without_id_[{key.model, key.day, p}] += counts;
   for (const auto& [id, usage] : transcript.messages()) {
-    MessageUsage& entry = by_api_message_[id + '\n' + usage.request_id];
-    if (entry.model.empty()) entry.model = usage.model;
-    entry.max.raise_to(usage.max);
+    Entry& entry = by_api_message_[id + '\n' + usage.request_id];
+    if (entry.usage.model.empty()) entry.usage.model = usage.model;
+    if (entry.usage.day == kNoDay) {
+      entry.usage.day = usage.day;
+      entry.project = p;
+    }
+    entry.usage.max.raise_to(usage.max);
   }
 }
 
 TokensByModel ScopeTokenLedger::totals() const {
-  TokensByModel out = without_id_;
-  for (const auto& [key, usage] : by_api_message_)
-    out[usage.model.empty() ? kUnknownModel : usage.model] += usage.max;
+  TokensByModel out;
+  for (const auto& [key, counts] : without_id_)
+    out[std::get<0>(key)] += counts;
+  for (const auto& [key, entry] : by_api_message_)
+    out[entry.usage.model.empty() ? kUnknownModel : entry.usage.model] += entry.usage.max;
   return out;
 }
 
+void ScopeTokenLedger::cost_into(CostTally& cost) const {
+  for (const auto& [key, counts] : without_id_)
+    cost.add(std::get<0>(key), counts, false);
+  for (const auto& [key, entry] : by_api_message_)
+    cost.add(entry.usage.model.empty() ? kUnknownModel : entry.usage.model, entry.usage.max, true);
+}
+
+template <typename Key>
+std::map<std::string, double> ScopeTokenLedger::usd_by(Key key) const {
+  std::map<std::string, CostTally> tallies;
+  for (const auto& [k, counts] : without_id_)
+    tallies[key(std::get<1>(k), std::get<2>(k))].add(std::get<0>(k), counts, false);
+  for (const auto& [k, entry] : by_api_message_) {
+    const std::string& model = entry.usage.model.empty() ? kUnknownModel : entry.usage.model;
+    tallies[key(entry.usage.day, entry.project)].add(model, entry.usage.max, true);
+  }
+  std::map<std::string, double> out;
+  for (const auto& [name, tally] : tallies)
+    out[name] = round_usd(tally.usd());
+  return out;
+}
+
+std::map<std::string, double> ScopeTokenLedger::usd_by_day() const {
+  return usd_by([](int32_t day, uint32_t) { return utc_day_text(day); });
+}
+
+std::map<std::string, double> ScopeTokenLedger::usd_by_project() const {
+  return usd_by([this](int32_t, uint32_t project) { return projects_[project]; });
+}
+
 TokensByModel TokenLedger::totals() const {
-  TokensByModel out = without_id_;
+  TokensByModel out;
+  for (const auto& [key, counts] : without_id_)
+    out[key.model] += counts;
   for (const auto& [id, usage] : by_message_id_)
     out[usage.model.empty() ? kUnknownModel : usage.model] += usage.max;
   return out;

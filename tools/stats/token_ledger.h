@@ -3,21 +3,27 @@
 // file, usage is counted once per `message.id`, taking each field's MAX over the id's admitted records (a
 // compaction replay re-writes an id with zeroed usage); a record without an id counts on its own.
 #pragma once
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <unordered_map>
+#include <vector>
 
 #include "core/base/envelope.h"
 #include "core/record/record.h"
 
 namespace csift {
 
+class CostTally;
+
 struct TokenCounts {
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
   int64_t cache_read_input_tokens = 0;
   int64_t cache_creation_input_tokens = 0;
+  int64_t cache_creation_1h_input_tokens = 0;  // of cache_creation_input_tokens, the one-hour writes
 
   static TokenCounts of(const Usage& u);
   TokenCounts& operator+=(const TokenCounts& o);
@@ -32,12 +38,26 @@ using TokensByModel = std::map<std::string, TokenCounts>;
 // The model name recorded for usage with no `message.model`.
 inline constexpr const char* kUnknownModel = "(unknown)";
 
+// A UTC calendar day as days since 1970-01-01; kNoDay when a record has no readable timestamp.
+inline constexpr int32_t kNoDay = INT32_MIN;
+int32_t utc_day_of(const std::string& timestamp);
+std::string utc_day_text(int32_t day);  // YYYY-MM-DD, or "(no timestamp)"
+
 // One API message's usage as one transcript counted it (the max over its records).
 struct MessageUsage {
   std::string model;       // the first non-empty model seen for the id
   std::string request_id;  // the first non-empty request id seen for the id
   TokenCounts max;
+  int32_t day = kNoDay;  // the UTC day of the first record with a timestamp (the cost per day)
 };
+
+// Usage of records without a message id, summed per model and UTC day.
+struct ModelDay {
+  std::string model;
+  int32_t day = kNoDay;
+  auto operator<=>(const ModelDay&) const = default;
+};
+using TokensByModelDay = std::map<ModelDay, TokenCounts>;
 
 // One transcript's ledger: admit its records in any order, then read the deduped totals.
 class TokenLedger {
@@ -47,24 +67,41 @@ class TokenLedger {
   TokensByModel totals() const;
   // The per-message entries (message id -> usage) and the summed usage of records without an id.
   const std::unordered_map<std::string, MessageUsage>& messages() const { return by_message_id_; }
-  const TokensByModel& without_id() const { return without_id_; }
+  const TokensByModelDay& without_id() const { return without_id_; }
+  // The dollars of these tokens: each message priced on its own (cost.h).
+  void cost_into(CostTally& cost) const;
 
  private:
   std::unordered_map<std::string, MessageUsage> by_message_id_;
-  TokensByModel without_id_;
+  TokensByModelDay without_id_;
 };
 
 // The scope's tokens counted once per API message across transcripts (SPEC.md §9.4): a copied or forked
 // session repeats another's records, message ids and request ids, and summing rows would count them twice.
 // Keyed by message id + request id; each field keeps its max over every transcript's count of the message.
+// Each message keeps the UTC day and the project of the first transcript that added it, for the cost per day
+// and per project.
 class ScopeTokenLedger {
  public:
-  void add(const TokenLedger& transcript);
+  void add(const TokenLedger& transcript, const std::string& project);
   TokensByModel totals() const;
+  void cost_into(CostTally& cost) const;
+  // Dollars per UTC day and per project (models the table prices; the others are in tokens only).
+  std::map<std::string, double> usd_by_day() const;
+  std::map<std::string, double> usd_by_project() const;
 
  private:
-  std::unordered_map<std::string, MessageUsage> by_api_message_;
-  TokensByModel without_id_;
+  struct Entry {
+    MessageUsage usage;
+    uint32_t project = 0;
+  };
+  uint32_t project_index(const std::string& project);
+  template <typename Key>
+  std::map<std::string, double> usd_by(Key key) const;
+  std::unordered_map<std::string, Entry> by_api_message_;
+  std::map<std::tuple<std::string, int32_t, uint32_t>, TokenCounts> without_id_;
+  std::vector<std::string> projects_;
+  std::unordered_map<std::string, uint32_t> project_ids_;
 };
 
 // Adds every model's counts of `from` into `into` (scope totals sum rows; they never dedupe across files).

@@ -134,6 +134,7 @@ void RecordParser::Impl::parse_image_source(od::value v, ImageRef& img) {
 
 void RecordParser::Impl::parse_usage(od::object obj, Usage& u) {
   u.present = true;
+  int64_t split_5m = 0;
   for (auto field : obj) {
     std::string_view k = field.unescaped_key().value();
     od::value v = field.value();
@@ -145,7 +146,20 @@ void RecordParser::Impl::parse_usage(od::object obj, Usage& u) {
       u.cache_read_input_tokens = int_of(v);
     else if (k == "cache_creation_input_tokens")
       u.cache_creation_input_tokens = int_of(v);
+    else if (k == "cache_creation" && v.type().value() == od::json_type::object) {
+      // The cache writes split by lifetime; cache_creation_input_tokens is their sum.
+      for (auto part : v.get_object()) {
+        const std::string_view lifetime = part.unescaped_key().value();
+        od::value n = part.value();
+        if (lifetime == "ephemeral_5m_input_tokens")
+          split_5m = int_of(n);
+        else if (lifetime == "ephemeral_1h_input_tokens")
+          u.cache_creation_1h_input_tokens = int_of(n);
+      }
+    }
   }
+  if (u.cache_creation_input_tokens == 0)
+    u.cache_creation_input_tokens = split_5m + u.cache_creation_1h_input_tokens;
 }
 
 // tool_result content: a string as it is, or an array's text parts flattened and image parts counted (the raw

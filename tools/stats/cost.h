@@ -1,0 +1,64 @@
+// Money for `stats` (SPEC.md §9.4): the price table shipped as data (tools/stats/prices.json, embedded at
+// build time) and the cost of counted tokens. Each API message is priced on its own, since whether it pays
+// the long-context rates depends on that one request's input; a model the table does not name is never priced
+// at a guess: its tokens stay, and the answer says why it has no cost.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/base/envelope.h"
+#include "tools/stats/token_ledger.h"
+
+namespace csift {
+
+// US dollars per million tokens of each kind.
+struct TokenPrice {
+  double input = 0, output = 0, cache_write_5m = 0, cache_write_1h = 0, cache_read = 0;
+};
+
+struct ModelPrice {
+  std::string model;  // the table's name: matches itself and itself + "-YYYYMMDD"
+  std::string source, as_published;
+  TokenPrice base;
+  std::optional<TokenPrice> long_context;  // a request whose input exceeds long_context_above pays these
+  int64_t long_context_above = 0;
+};
+
+// The entry pricing `model`, or null (never a near match).
+const ModelPrice* price_of(const std::string& model);
+// Where the table's prices come from, by source name: "<url> (<when taken>)".
+json price_sources();
+
+// The dollars of one priced request; `long_context` says whether its input passed the threshold.
+double request_usd(const ModelPrice& price, const TokenCounts& c, bool* long_context);
+
+struct ModelCost {
+  double usd = 0;
+  bool priced = false;
+  uint64_t long_context_messages = 0;
+};
+
+// Costs accumulated per model.
+class CostTally {
+ public:
+  // `one_request`: the tokens of one API message (its long-context rate decided on them); otherwise a sum of
+  // records without a message id, priced at the base rates.
+  void add(const std::string& model, const TokenCounts& c, bool one_request);
+  double usd() const;
+  const std::map<std::string, ModelCost>& models() const { return models_; }
+  // model -> dollars, null for a model not priced.
+  json by_model_json() const;
+  // model -> why it has no cost (only models not priced).
+  json unpriced_json() const;
+  uint64_t long_context_messages() const;
+
+ private:
+  std::map<std::string, ModelCost> models_;
+};
+
+// Dollars rounded to a millionth: sums of per-message doubles carry float noise no reader wants.
+double round_usd(double usd);
+
+}  // namespace csift
