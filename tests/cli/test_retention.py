@@ -1,12 +1,13 @@
 """Claude Code's cleanup and `export` (SPEC.md §2 "Retention", §9.15), on a temporary copy of the fixture home
 whose settings.json sets cleanupPeriodDays 10 and whose transcripts get chosen ages by os.utime (the fixtures
 themselves are never written): list, status and sessions_status name the sessions the cleanup deletes within 7
-days, and export copies a session's files once, copies nothing the second time, one file after an append, keeps
+days, and so do the session resources; export copies a session's files once, copies nothing the second time, one file after an append, keeps
 each source's mtime and refuses a destination inside the store.
 """
 import json
 import os
 import shutil
+import sys
 import tempfile
 import time
 import unittest
@@ -79,6 +80,20 @@ class RetentionAndExport(unittest.TestCase):
         self.assertEqual(stores["claude-code"]["expiring"], 2)
         self.assertIsNone(stores["codex"]["cleanup_period_days"])  # no cleanup of its own to read
         self.assertEqual(summary["expiring"]["sessions"], 2)
+
+    def test_the_session_resources_say_so(self):
+        sys.path.insert(0, os.path.join(h.REPO, "tests", "mcp"))
+        from mcp_harness import StdioClient
+        c = StdioClient(args=["--claude-home", self.home], env=self.env)
+        try:
+            described = {r["name"]: r["description"] for r in c.request("resources/list")["result"]["resources"]}
+            tools = [t["name"] for t in c.request("tools/list")["result"]["tools"]]
+        finally:
+            c.close()
+        self.assertTrue(described[S1].endswith("; Claude Code's cleanup deletes it in 2 day(s)"), described[S1])
+        self.assertTrue(described[S4].endswith("at its next start"), described[S4])
+        self.assertNotIn("cleanup", described[S3])
+        self.assertIn("export", tools)  # served over stdio (HTTP leaves it out: LOCAL_ONLY_TOOLS in tests/mcp)
 
     def test_a_refused_setting_falls_back_to_the_default(self):
         home = os.path.join(self.tmp, "home-bad")
