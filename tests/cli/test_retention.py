@@ -1,8 +1,8 @@
 """Claude Code's cleanup and `export` (SPEC.md §2 "Retention", §9.15), on a temporary copy of the fixture home
 whose settings.json sets cleanupPeriodDays 10 and whose transcripts get chosen ages by os.utime (the fixtures
-themselves are never written): list, status and sessions_status name the sessions the cleanup deletes within 7
-days, and so do the session resources; export copies a session's files once, copies nothing the second time, one file after an append, keeps
-each source's mtime and refuses a destination inside the store.
+themselves are never written): list, status, sessions_status and the session resources name the sessions the
+cleanup deletes within 7 days, and export copies a session's files once, copies nothing the second time, one
+file after an append, keeps each source's mtime and refuses a destination inside the store.
 """
 import json
 import os
@@ -37,7 +37,8 @@ class RetentionAndExport(unittest.TestCase):
             for name in files:
                 os.utime(os.path.join(root, name), (now - DAY, now - DAY))  # 9 days left: not at risk
         project = os.path.join(cls.home, "projects", DEMO)
-        # S1 is 8.5 days old (1.5 days left: 2, rounded up), S4 12 days old (past due: deleted at Claude Code's next start).
+        # S1 is 8.5 days old (1.5 days left: 2, rounded up), S4 12 days old (past due: deleted at Claude Code's
+        # next start).
         cls.ages = {S1: 8.5, S4: 12}
         for sid, age in cls.ages.items():
             os.utime(os.path.join(project, sid + ".jsonl"), (now - age * DAY, now - age * DAY))
