@@ -56,10 +56,11 @@ def binary():
     return os.environ.get("CSIFT_MCP_BIN") or os.path.join(REPO, "build", "csift-mcp")
 
 
-# The session triage tools: served to local callers only (never over HTTP), and the three that can write the
-# state database say so (readOnlyHint false).
-LOCAL_ONLY_TOOLS = ("sessions_list", "sessions_digest", "sessions_mark", "sessions_status")
-STATE_WRITING_TOOLS = ("sessions_digest", "sessions_mark", "sessions_status")
+# The session triage tools and export: served to local callers only (never over HTTP); the three triage tools
+# that can write the state database and export, which writes the directory it is given, say so (readOnlyHint
+# false).
+LOCAL_ONLY_TOOLS = ("sessions_list", "sessions_digest", "sessions_mark", "sessions_status", "export")
+STATE_WRITING_TOOLS = ("sessions_digest", "sessions_mark", "sessions_status", "export")
 
 _STATE_ROOT = []
 

@@ -146,7 +146,7 @@ class WhatTheModelReads(unittest.TestCase):
         def body(way, conn):
             tools = conn.tools()
             names = [t["name"] for t in tools]
-            self.assertEqual(len(names), 13 if way.startswith("http") else 17, names)
+            self.assertEqual(len(names), 13 if way.startswith("http") else 18, names)
             self.assertFalse([n for n in names if way.startswith("http") and n in LOCAL_ONLY_TOOLS])
             larger, structured = {}, []
             for tool in tools:

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "core/base/error.h"
+#include "core/store/retention.h"
 #include "core/store/store.h"
 #include "tests/unit/temp_store.h"
 
@@ -209,6 +210,36 @@ TEST_CASE("discovery over the real corpus layouts") {
   for (const auto& s : sessions)
     agents += list_subagents(s).size();
   CHECK(agents >= 10);
+}
+
+TEST_CASE("retention: cleanupPeriodDays from settings.json, days left rounded up and never below 0") {
+  csift_test::TempDir home("csift-retention");
+  CHECK(claude_cleanup_period(home.root.string()).days == 30);
+  CHECK(claude_cleanup_period(home.root.string()).from == "default");
+  home.write("settings.json", R"({"cleanupPeriodDays": 10})");
+  const CleanupPeriod ten = claude_cleanup_period(home.root.string());
+  CHECK(ten.days == 10);
+  CHECK(ten.from == (home.root / "settings.json").string());
+  home.write("settings.json", R"({"cleanupPeriodDays": 0})");
+  const CleanupPeriod refused = claude_cleanup_period(home.root.string());
+  CHECK(refused.days == 30);
+  CHECK(refused.note.find("refuses") != std::string::npos);
+
+  const EpochMs now = 100LL * 86400000;
+  Transcript t;
+  t.path = "/nonexistent";
+  auto aged = [&](double days) {
+    t.mtime_ns = static_cast<int64_t>((static_cast<double>(now) - days * 86400000.0) * 1e6);
+    return expires_in_days(t, ten, now);
+  };
+  CHECK(aged(1) == std::nullopt);    // 9 days left: beyond the 7-day horizon
+  CHECK(aged(2.9) == std::nullopt);  // 7.1 left
+  CHECK(aged(3) == 7);               // exactly 7 left
+  CHECK(aged(8.5) == 2);             // 1.5 left, rounded up
+  CHECK(aged(9.9) == 1);             // hours left: not yet due
+  CHECK(aged(10.2) == 0);            // past due: at Claude Code's next start
+  t.harness = HarnessId::codex;      // no cleanup read for another harness
+  CHECK(aged(10.2) == std::nullopt);
 }
 
 }  // namespace store_unit

@@ -9,6 +9,7 @@
 #include "tools/dispatch/tool_table.h"
 
 #include "tools/agents/agents.h"
+#include "tools/export/export.h"
 #include "tools/files/files.h"
 #include "tools/image/image.h"
 #include "tools/list/list.h"
@@ -56,6 +57,11 @@ std::vector<ToolSpec> build_table() {
       {.name = "image", .run = &run_image, .render_text = &render_image_text},
       {.name = "status", .run = &run_status, .render_text = &render_status_text},
       {.name = "wait", .run = &run_wait, .render_text = &render_wait_text, .blocks = true},
+      {.name = "export",
+       .run = &run_export,
+       .render_text = &render_export_text,
+       .read_only = false,
+       .local_only = true},
       {.name = "sessions_list",
        .run = &run_sessions_list,
        .render_text = &render_sessions_list_text,

@@ -22,7 +22,8 @@ struct ToolSpec {
   // a worker that other calls need.
   bool blocks = false;
   // Served to a local caller only (stdio and the command line), never over HTTP, where the server may answer
-  // another machine: the session triage tools, whose state and stores are this machine's.
+  // another machine: the session triage tools, whose state and stores are this machine's, and export, which
+  // writes to a directory of this machine.
   bool local_only = false;
 };
 

@@ -13,6 +13,8 @@
 #include "core/harness/claude_code/session_probe.h"
 #include "core/store/clone_lineage.h"
 #include "core/store/remembered_probe.h"
+#include "core/store/retention.h"
+#include "tools/common/retention_notes.h"
 #include "tools/common/scope_args.h"
 #include "tools/common/unread_report.h"
 #include "tools/list/list_row.h"
@@ -128,21 +130,35 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   }
   counts.dropped_by_cap = entries.size() - counts.outside_window - kept.size();
   join_clone_origins(kept);
+  // Days left before Claude Code's cleanup, per kept row; never remembered with the row (it moves with the
+  // clock and with settings.json).
+  const CleanupPeriod period = claude_cleanup_period(scope.claude_home);
+  const EpochMs now = now_ms();
+  auto expiry = std::make_shared<std::vector<std::optional<int64_t>>>();
+  size_t expiring = 0;
+  for (const auto& e : kept) {
+    expiry->push_back(expires_in_days(*e.transcript, period, now));
+    expiring += expiry->back() ? 1 : 0;
+  }
 
   Envelope env = Envelope::make("list");
   env.header = build_header(scope, window);
   fill_summary(env, kept, counts);
+  if (expiring > 0) env.summary["expiring"] = expiring_summary(expiring, period);
   // Rows are made only as a page shows them: on a warm call each is a copy of a remembered row, and copying
   // (then freeing) the 1,460 of 1,501 that a default page leaves out was a third of the call. The memo's
   // report counts the rows made, so it is written once the pager is done.
   auto entries_left = std::make_shared<std::vector<ListEntry>>(std::move(kept));
   env.deferred.count = entries_left->size();
-  env.deferred.make = [scoped, entries_left, memo_use](size_t i) {
-    return remembered_list_row((*entries_left)[i], *memo_use);
+  env.deferred.make = [scoped, entries_left, memo_use, expiry](size_t i) {
+    json row = remembered_list_row((*entries_left)[i], *memo_use);
+    if ((*expiry)[i]) row["expires_in_days"] = *(*expiry)[i];
+    return row;
   };
   env.deferred.settle = [memo_use](Envelope& e) { report_result_memo(e, *memo_use); };
   report_result_memo(env, *memo_use);  // its place among the summary's fields; settle fills it in
   env.notes = scope.notes;
+  if (!period.note.empty() && scope.claude_store_read) env.notes.push_back(period.note);
   report_unread(env, unread);
   report_stores(env, scope);
   return env;

@@ -4,6 +4,7 @@
 
 #include "core/base/timefmt.h"
 #include "core/record/labels.h"
+#include "tools/common/retention_notes.h"
 #include "tools/common/text_fields.h"
 #include "tools/list/list.h"
 
@@ -57,6 +58,7 @@ std::string annotation_lines(const json& row) {
     out += "elicitation sidecar: nothing pending\n";
   }
   if (!str(row, "error").empty()) out += "unreadable: " + str(row, "error") + "\n";
+  if (row.contains("expires_in_days")) out += expiry_phrase(row["expires_in_days"].get<int64_t>()) + "\n";
   return out;
 }
 
@@ -94,7 +96,7 @@ std::string footer(const json& s, const ToolContext& ctx) {
   if (s.contains("window_note") && s["window_note"].is_string())
     out += s["window_note"].get<std::string>() + "\n";
   if (s.value("with_elicitation_sidecar", false)) out += "with elicitation sidecar\n";
-  return out;
+  return out + expiring_line(s);
 }
 
 }  // namespace

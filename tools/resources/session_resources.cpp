@@ -2,6 +2,7 @@
 
 #include "core/base/error.h"
 #include "core/store/targets.h"
+#include "tools/common/retention_notes.h"
 #include "tools/dispatch/invoke_tool.h"
 
 namespace csift {
@@ -60,6 +61,9 @@ SessionResources list_session_resources(ToolContext& ctx) {
     res.title = first_text.empty() ? id : shorten(first_text, 80);
     res.description = (agent ? "subagent transcript" : "session") + std::string(" in ") +
                       str_field(row, "cwd") + ", last activity " + str_field(row, "last_activity_utc");
+    // A session the cleanup is about to take says so where a client shows it (SPEC.md §2 "Retention").
+    if (row.contains("expires_in_days") && row["expires_in_days"].is_number_integer())
+      res.description += "; " + expiry_phrase(row["expires_in_days"].get<int64_t>());
     res.bytes = row.contains("bytes") && row["bytes"].is_number_unsigned() ? row["bytes"].get<uint64_t>() : 0;
     out.items.push_back(std::move(res));
   }

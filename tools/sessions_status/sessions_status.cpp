@@ -5,6 +5,8 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/base/timefmt.h"
+#include "core/store/retention.h"
+#include "tools/common/retention_notes.h"
 #include "tools/triage/triage_run.h"
 
 namespace csift {
@@ -48,18 +50,29 @@ Envelope run_sessions_status(const json& args, ToolContext& ctx) {
   env.header["state_db"] = triage_scrub(run, run.db->path());
   env.header["policy_file"] = string_or_null(triage_scrub(run, run.policy.file));
   std::map<std::string, std::map<std::string, size_t>> per_harness;
-  for (const TriageSession& s : inv.sessions)
+  // Claude Code's is the one cleanup csift reads (SPEC.md §2 "Retention"); a session already gone is absent.
+  const CleanupPeriod period = claude_cleanup_period(resolve_claude_home(std::nullopt, run.env));
+  const EpochMs now = now_ms();
+  size_t expiring = 0;
+  for (const TriageSession& s : inv.sessions) {
     ++per_harness[std::string(harness_name(s.transcript.harness))][s.state.state];
+    if (s.state.state != "absent" && expires_in_days(s.transcript, period, now)) ++expiring;
+  }
+  const std::string claude(harness_name(HarnessId::claude_code));
   for (const TriageStore& st : inv.stores) {
     json& row = env.add_row("store");
     const json store = triage_store_json(run, st);
     for (const auto& [k, v] : store.items())
       row[k] = v;
     row["states"] = per_harness[st.harness];
+    row["cleanup_period_days"] = st.harness == claude ? cleanup_days_json(period) : json();
+    if (st.harness == claude && expiring > 0) row["expiring"] = expiring;
   }
   env.summary["selection"] = sessions_status_selection(run.db->selection());
   env.summary["selection_saved"] = set_selection;
   env.summary["sessions"] = inv.sessions.size();
+  if (expiring > 0) env.summary["expiring"] = expiring_summary(expiring, period);
+  if (!period.note.empty()) env.notes.push_back(period.note);
   return env;
 }
 
@@ -75,6 +88,9 @@ std::string render_sessions_status_text(const Envelope& env, const json& args, c
       parts += (parts.empty() ? "" : ", ") + std::to_string(v.get<size_t>()) + " " + k;
     if (!parts.empty()) out += " — " + parts;
     if (!row["problems"].empty()) out += " (" + std::to_string(row["problems"].size()) + " problem(s))";
+    out += row["cleanup_period_days"].is_number()
+               ? " · cleanup after " + row["cleanup_period_days"].dump() + " days"
+               : std::string(" · no cleanup");
     out += "\n";
   }
   const json& sel = env.summary["selection"];
@@ -89,7 +105,7 @@ std::string render_sessions_status_text(const Envelope& env, const json& args, c
            (sel["since"].is_string() ? sel["since"].get<std::string>() : "any time") + ", limit " +
            std::to_string(sel["limit"].get<uint64_t>()) + "\n";
   }
-  return out;
+  return out + expiring_line(env.summary);
 }
 
 }  // namespace csift

@@ -4,7 +4,9 @@
 #include "core/base/error.h"
 #include "core/store/call_landing.h"
 #include "core/store/caller_session.h"
+#include "core/store/retention.h"
 #include "core/store/targets.h"
+#include "tools/common/retention_notes.h"
 #include "tools/common/scope_args.h"
 
 namespace csift {
@@ -89,9 +91,14 @@ Envelope run_status(const json& args, ToolContext& ctx) {
   const json fields = status_row(s, now_ms());
   for (auto it = fields.begin(); it != fields.end(); ++it)
     row[it.key()] = it.value();
+  const CleanupPeriod period = claude_cleanup_period(target.claude_home);
+  const std::optional<int64_t> left = expires_in_days(target.session, period, now_ms());
+  if (left) row["expires_in_days"] = *left;
   env.summary["verdict"] = s.verdict;
   env.summary["skipped_lines"] = s.skipped_lines;
   env.summary["with_elicitation_sidecar"] = !s.pending.empty();
+  if (left) env.summary["expiring"] = expiring_summary(1, period);
+  if (!period.note.empty()) env.notes.push_back(period.note);
   return env;
 }
 

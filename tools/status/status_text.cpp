@@ -1,3 +1,4 @@
+#include "tools/common/retention_notes.h"
 #include "tools/status/status.h"
 
 namespace csift {
@@ -68,7 +69,7 @@ std::string render_status_text(const Envelope& env, const json&, const ToolConte
     out += "status " + row["session_id"].get<std::string>() + ": " + row["verdict"].get<std::string>() + "\n";
     out += render_live_block(row, now_ms());
   }
-  return out;
+  return out + expiring_line(env.summary);
 }
 
 }  // namespace csift

@@ -54,6 +54,7 @@ def calls_for(sid):
         "sessions_digest": ({"refs": [ref]}, [ref]),
         "sessions_mark": ({"refs": [ref], "outcome": "skipped"}, [ref, "--outcome", "skipped"]),
         "sessions_status": ({}, []),
+        "export": ({"targets": [at], "to": "/tmp/csift-measure-export"}, [at, "--to", "/tmp/csift-measure-export"]),
     }
 
 

@@ -54,8 +54,8 @@ async function main() {
   if (tools.length === 0) fail("tools/list is empty");
   const calls = [];
   for (const tool of tools) {
-    // The triage tools that write csift-mcp's own state database say so; every other tool only reads.
-    const writesState = ["sessions_digest", "sessions_mark", "sessions_status"].includes(tool.name);
+    // The triage tools that write csift-mcp's own state database, and export, say so; every other tool only reads.
+    const writesState = ["sessions_digest", "sessions_mark", "sessions_status", "export"].includes(tool.name);
     if (tool.annotations?.readOnlyHint !== !writesState) fail(`${tool.name}: readOnlyHint is not ${!writesState}`);
     if (tool.annotations?.openWorldHint !== false) fail(`${tool.name}: openWorldHint is not false`);
     compileBoth(tool.inputSchema, `${tool.name} inputSchema`);
