@@ -9,7 +9,7 @@
 #include "core/json/stored_json.h"
 #include "core/mutations/bash_content.h"
 #include "core/mutations/bash_mutations.h"
-#include "core/mutations/screened_read.h"
+#include "core/record/call_join.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
 #include "core/scan/substring_finder.h"
@@ -169,8 +169,13 @@ class ContentScan {
                                     (line.find("Bash\"") != std::string_view::npos ||
                                      line.find("PowerShell\"") != std::string_view::npos));
     };
-    const ReadStats stats = read_screened(
-        transcript_, admits, pending_ids_, [this](Record&& r) { take(std::move(r)); }, cancel);
+    const ReadStats stats = read_joined(
+        transcript_, admits, join_, [this](Record&& r) { take(std::move(r)); }, cancel);
+    if (stats.error.empty() && !stats.cancelled) {
+      const size_t in_pass = out_.events.size();
+      join_.join_results_before_calls(transcript_, cancel);
+      place_late_events(in_pass);
+    }
     out_.skipped_lines = stats.skipped_lines;
     out_.error = stats.error;
     number_turns();
@@ -195,8 +200,9 @@ class ContentScan {
   std::vector<std::string> basenames_;
   bool caseless_ = false;
   TranscriptContent out_;
-  std::unordered_set<std::string> pending_ids_;
   std::unordered_map<std::string, Pending> pending_;
+  // closes a pending call with its result, whichever of the two the transcript wrote first
+  CallJoin join_{[this](const Record& r, const Block& b, size_t at) { close_call(r, b, at); }};
   TurnSkeleton skeleton_{turn_rule_of(transcript_)};  // what turn numbering needs of each record
   std::vector<size_t> event_skeleton_, opaque_skeleton_;
 
@@ -235,8 +241,8 @@ class ContentScan {
     for (const Block& b : r.message.blocks) {
       if (b.kind == BlockKind::tool_use) {
         open_call(r, b, at);
-      } else if (b.kind == BlockKind::tool_result && pending_ids_.count(b.tool_use_id)) {
-        close_call(r, b, at);
+      } else if (b.kind == BlockKind::tool_result) {
+        join_.result(r, b, at);
       }
     }
   }
@@ -293,8 +299,8 @@ class ContentScan {
     p.target = *target;
     p.line = r.line;
     if (b.name != "Read") p.input = parse_stored_object(b.input_json);
-    pending_ids_.insert(b.id);
     pending_[b.id] = std::move(p);
+    join_.open(b.id, r.line, at);
   }
 
   void open_bash(const Record& r, const Block& b, size_t at) {
@@ -346,15 +352,14 @@ class ContentScan {
     p.tool = "Bash";
     p.cwd = r.cwd;
     p.line = r.line;
-    pending_ids_.insert(b.id);
     pending_[b.id] = std::move(p);
+    join_.open(b.id, r.line, at);
   }
 
   void close_call(const Record& r, const Block& b, size_t at) {
     auto it = pending_.find(b.tool_use_id);
     Pending p = std::move(it->second);
     pending_.erase(it);
-    pending_ids_.erase(b.tool_use_id);
     if (p.bash) return close_bash(r, b, p, at);
     if (b.is_error) {
       const std::string cause = integrity_cause(b.content_text);
@@ -499,6 +504,22 @@ class ContentScan {
       e.detail =
           "Claude Code's staleReadFileStateHint names it after the command at line " + std::to_string(p.line);
       emit(std::move(e), r, at);
+    }
+  }
+
+  // The events of results joined after the pass (each written before its call) go where their result line
+  // puts them among the events of the pass, so the replay meets them in transcript order.
+  void place_late_events(size_t in_pass) {
+    for (size_t k = in_pass; k < out_.events.size(); ++k) {
+      size_t to = 0;
+      while (to < k && out_.events[to].line <= out_.events[k].line)
+        ++to;
+      std::rotate(out_.events.begin() + static_cast<std::ptrdiff_t>(to),
+                  out_.events.begin() + static_cast<std::ptrdiff_t>(k),
+                  out_.events.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+      std::rotate(event_skeleton_.begin() + static_cast<std::ptrdiff_t>(to),
+                  event_skeleton_.begin() + static_cast<std::ptrdiff_t>(k),
+                  event_skeleton_.begin() + static_cast<std::ptrdiff_t>(k) + 1);
     }
   }
 

@@ -6,7 +6,7 @@
 
 #include "core/harness/claude_code/claude_fields.h"
 #include "core/json/stored_json.h"
-#include "core/mutations/screened_read.h"
+#include "core/record/call_join.h"
 #include "core/record/transcript_reader.h"
 #include "core/record/turns.h"
 #include "core/scan/substring_finder.h"
@@ -61,9 +61,10 @@ class MutationScan {
   explicit MutationScan(const Transcript& t) : transcript_(t) {}
 
   TranscriptMutations run(const CancelToken* cancel) {
-    const ReadStats stats = read_screened(
-        transcript_, [this](std::string_view line) { return may_call_mutating_tool(line); }, pending_ids_,
+    const ReadStats stats = read_joined(
+        transcript_, [](std::string_view line) { return may_call_mutating_tool(line); }, join_,
         [this](Record&& r) { take(std::move(r)); }, cancel);
+    if (stats.error.empty() && !stats.cancelled) join_.join_results_before_calls(transcript_, cancel);
     out_.skipped_lines = stats.skipped_lines;
     out_.error = stats.error;
     // A call with no result: a Bash command's text still names what it may have changed (kept, as a Bash
@@ -93,8 +94,9 @@ class MutationScan {
 
   const Transcript& transcript_;
   TranscriptMutations out_;
-  std::unordered_set<std::string> pending_ids_;
   std::unordered_map<std::string, Pending> pending_;
+  // closes a pending call with its result, whichever of the two the transcript wrote first
+  CallJoin join_{[this](const Record& r, const Block& b, size_t at) { close_call(r, b, at); }};
   TurnSkeleton skeleton_{turn_rule_of(transcript_)};  // what turn numbering needs of each record
   std::vector<size_t> mutation_skeleton_, boundary_skeleton_;
 
@@ -103,8 +105,8 @@ class MutationScan {
     for (const Block& b : r.message.blocks) {
       if (b.kind == BlockKind::tool_use && mutating_tool(b.name)) {
         open_call(r, b, at);
-      } else if (b.kind == BlockKind::tool_result && pending_ids_.count(b.tool_use_id)) {
-        close_call(r, b, at);
+      } else if (b.kind == BlockKind::tool_result) {
+        join_.result(r, b, at);
       }
     }
   }
@@ -127,15 +129,14 @@ class MutationScan {
       // one file, one spelling, whatever the cwd of the records that named it (paths.h)
       p.structured.path = resolve_path(path, r.cwd).value_or(path);
     }
-    pending_ids_.insert(b.id);
     pending_[b.id] = std::move(p);
+    join_.open(b.id, r.line, at);
   }
 
   void close_call(const Record& r, const Block& b, size_t at) {
     auto it = pending_.find(b.tool_use_id);
     Pending p = std::move(it->second);
     pending_.erase(it);
-    pending_ids_.erase(b.tool_use_id);
     if (p.heuristic) {
       flush_bash(std::move(p), b.is_error);
       return;

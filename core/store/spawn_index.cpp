@@ -37,8 +37,9 @@ bool SpawnCollector::may_matter(std::string_view line) const {
   static const SubstringFinder kToolUse({"tool_use"}, false), kToolResult({"tool_result"}, false),
       kSpawnTools({"\"Task\"", "\"Agent\"", "\"Workflow\""}, false);
   if (kToolUse.contains(line) && kSpawnTools.contains(line)) return true;
-  if (open_ids_.empty() || !kToolResult.contains(line)) return false;
-  for (const std::string& id : open_ids_)
+  const std::unordered_set<std::string>& open_ids = join_.waiting();
+  if (open_ids.empty() || !kToolResult.contains(line)) return false;
+  for (const std::string& id : open_ids)
     if (line.find(id) != std::string_view::npos) return true;
   return false;
 }
@@ -59,20 +60,25 @@ void SpawnCollector::take(const Record& r) {
       c.team_name = json_string_at(input, "team_name");
       if (b.name == "Workflow") c.workflow_name = json_string_at(input, "name");
       open_[b.id] = calls_.size();
-      open_ids_.insert(b.id);
       calls_.push_back(std::move(c));
-    } else if (b.kind == BlockKind::tool_result && open_ids_.count(b.tool_use_id)) {
-      SpawnCall& c = calls_[open_[b.tool_use_id]];
-      open_.erase(b.tool_use_id);
-      open_ids_.erase(b.tool_use_id);
-      const nlohmann::json result = parse_stored_object(cc(r).tool_use_result_json);
-      c.has_result = true;
-      c.result_is_error = b.is_error;
-      c.result_text = b.content_text;
-      c.result_agent_id = named_agent_id(result, b.content_text);
-      c.result_status = json_string_at(result, "status");
+      join_.open(b.id, r.line, 0);
+    } else if (b.kind == BlockKind::tool_result) {
+      join_.result(r, b, 0);
     }
   }
+}
+
+void SpawnCollector::close(const Record& r, const Block& b) {
+  const auto it = open_.find(b.tool_use_id);
+  if (it == open_.end()) return;
+  SpawnCall& c = calls_[it->second];
+  open_.erase(it);
+  const nlohmann::json result = parse_stored_object(cc(r).tool_use_result_json);
+  c.has_result = true;
+  c.result_is_error = b.is_error;
+  c.result_text = b.content_text;
+  c.result_agent_id = named_agent_id(result, b.content_text);
+  c.result_status = json_string_at(result, "status");
 }
 
 SessionSpawns session_spawns(const Transcript& session, const CancelToken* cancel) {
@@ -93,6 +99,7 @@ SessionSpawns session_spawns(const Transcript& session, const CancelToken* cance
     collector.take(r);
     return true;
   });
+  if (stats.error.empty() && !stats.cancelled) collector.join_results_before_calls(session, cancel);
   out.calls = collector.finish();
   out.skipped_lines = stats.skipped_lines;
   out.error = stats.error;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/base/cancel.h"
+#include "core/record/call_join.h"
 #include "core/record/record.h"
 #include "core/store/store.h"
 
@@ -31,20 +32,30 @@ struct SpawnCall {
   bool async_launch() const;    // the result is the "Async agent launched" sentinel, not the agent's answer
 };
 
-// Feeds on a transcript's records in file order and keeps its spawn calls with their results.
+// Feeds on a transcript's records in file order and keeps its spawn calls with their results (joined by id
+// in either order: core/record/call_join.h).
 class SpawnCollector {
  public:
-  explicit SpawnCollector(std::string issuer_id) : issuer_(std::move(issuer_id)) {}
+  explicit SpawnCollector(std::string issuer_id)
+      : issuer_(std::move(issuer_id)),
+        join_([this](const Record& r, const Block& b, size_t) { close(r, b); }) {}
+  SpawnCollector(const SpawnCollector&) = delete;  // the join calls back into this collector
+  SpawnCollector& operator=(const SpawnCollector&) = delete;
   void take(const Record& r);
   // Could this raw line matter (a spawn call, or a result for an open one)? For a read's byte screen.
   bool may_matter(std::string_view line) const;
+  // After the forward pass over `t`: joins the results written before their call (CallJoin).
+  void join_results_before_calls(const Transcript& t, const CancelToken* cancel) {
+    join_.join_results_before_calls(t, cancel);
+  }
   std::vector<SpawnCall> finish() { return std::move(calls_); }
 
  private:
   std::string issuer_;
   std::vector<SpawnCall> calls_;
   std::unordered_map<std::string, size_t> open_;  // tool_use_id -> index in calls_, awaiting its result
-  std::unordered_set<std::string> open_ids_;
+  CallJoin join_;
+  void close(const Record& r, const Block& b);
 };
 
 bool is_spawn_tool(std::string_view name);

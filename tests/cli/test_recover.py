@@ -403,5 +403,79 @@ class WindowsPaths(unittest.TestCase):
         self.assertEqual((code, out), (0, "# Release\n\n1. Tag\n2. Publish\n"), err)
 
 
+def independent_replay(session, path):
+    """The final bytes of `path` from one fixture transcript, by its own calls and results alone: each call
+    joined to its result by id whatever their order, each landed Write taken whole and each landed Edit
+    applied by its old_string/new_string (a match that is not unique without replace_all is refused), in the
+    order the results landed."""
+    project = os.path.join(HOME, "projects", "-home-dev-projects-mend")
+    name = [n for n in os.listdir(project) if n.startswith(session.lstrip("@"))][0]
+    with open(os.path.join(project, name), encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f if line.strip()]
+    calls, results = {}, []
+    for rec in recs:
+        content = rec.get("message", {}).get("content")
+        for b in content if isinstance(content, list) else []:
+            if b.get("type") == "tool_use":
+                calls[b["id"]] = b
+            elif b.get("type") == "tool_result" and not b.get("is_error"):
+                results.append(b["tool_use_id"])
+    text = None
+    for tid in results:
+        call = calls.get(tid)
+        if not call or call["input"].get("file_path") != path:
+            continue
+        inp = call["input"]
+        if call["name"] == "Write":
+            text = inp["content"]
+        elif call["name"] == "Edit":
+            if text is None or text.count(inp["old_string"]) != 1 and not inp.get("replace_all"):
+                return None
+            text = text.replace(inp["old_string"], inp["new_string"], -1 if inp.get("replace_all") else 1)
+    return text
+
+
+class ResultsBeforeCallsAndTabs(unittest.TestCase):
+    """E1: results written before their own calls; E2: structuredPatch lines with each tab as two spaces."""
+    E1, E2 = "@e1000000", "@e2000000"
+
+    def test_the_generator_reproduces_the_store(self):
+        h.assert_generator_reproduces(self, "make_recover_fixtures.py", HOME)
+
+    def test_files_joins_a_result_written_before_its_call(self):
+        _c, _h, rows, summary, _e = h.run_json("files", "--claude-home", HOME, self.E1, "--by", "file")
+        paths = {r.get("path"): r for r in rows if r.get("kind") == "file"}
+        self.assertIn(f"{CWD}/batch.txt", paths)
+        self.assertEqual(summary["unconfirmed_calls"], 0)
+        self.assertEqual(summary["structured_mutations"], 3)  # the Write of batch.py, then the batch's two
+
+    def test_recover_restores_the_files_of_results_before_their_calls(self):
+        for name in ("batch.txt", "batch.py"):
+            want = independent_replay(self.E1, f"{CWD}/{name}")
+            code, out, err = recover(self.E1, "--file", f"{CWD}/{name}")
+            self.assertEqual(code, 0, err)
+            self.assertEqual(out, want, name)
+        self.assertEqual(want, "x = 2\nprint(x)\n")
+
+    def test_an_edit_is_applied_by_its_strings_and_a_patch_showing_tabs_as_spaces_is_named(self):
+        want = independent_replay(self.E2, f"{CWD}/tabs.go")
+        self.assertIn("\t", want)
+        code, out, err = recover(self.E2, "--file", f"{CWD}/tabs.go")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(out, want)
+        self.assertIn("structuredPatch shows each tab as two spaces", err)
+        _c, _h, rows, _s, _e = recover_json(self.E2, "--file", f"{CWD}/tabs.go", "--coverage")
+        self.assertEqual(rows[0]["counts"].get("patch-disagreement"), 2)
+        self.assertEqual(rows[0]["coverage_holes"], 0)
+        self.assertEqual(rows[0]["boundaries"], [])
+
+    def test_an_old_string_found_twice_without_replace_all_still_refuses(self):
+        self.assertIsNone(independent_replay(self.E2, f"{CWD}/amb.go"))
+        code, out, err = recover(self.E2, "--file", f"{CWD}/amb.go")
+        self.assertEqual(code, 1)
+        self.assertEqual(out, "")
+        self.assertIn("could not be placed", err)
+
+
 if __name__ == "__main__":
     unittest.main()

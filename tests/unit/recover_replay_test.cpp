@@ -34,6 +34,49 @@ ReplayResult rr_run(const std::vector<ContentEvent>& events) {
 
 }  // namespace
 
+ContentEvent rr_string_edit(std::vector<PatchHunk> patch, std::string old_s, std::string new_s,
+                            bool all = false) {
+  ContentEvent e = rr_edit(std::move(patch));
+  e.edits.push_back({std::move(old_s), std::move(new_s), all});
+  return e;
+}
+
+TEST_CASE("on a complete buffer an edit applies its own strings; a patch showing tabs as spaces is named") {
+  // Claude Code 2.1.2xx: the structuredPatch writes each tab as two spaces
+  const auto r = rr_run({rr_write("f() {\n\tx\n}\n"),
+                         rr_string_edit({{1, 3, 1, 3, {" f() {", "-  x", "+  y", " }"}}}, "\tx", "\ty")});
+  CHECK(r.buffer.text() == "f() {\n\ty\n}\n");
+  CHECK(r.holes == 0);
+  CHECK(r.boundaries.empty());
+  CHECK(r.counts.at("patch-disagreement") == 1);
+  REQUIRE(r.changes.size() == 2);
+  CHECK(r.changes[1].diff.find("-\tx\n+\ty\n") != std::string::npos);  // the change as applied
+
+  // replace_all, and a patch that agrees: no disagreement, the patch is the change's diff
+  const auto all =
+      rr_run({rr_write("a b a\n"), rr_string_edit({{1, 1, 1, 1, {"-a b a", "+c b c"}}}, "a", "c", true)});
+  CHECK(all.buffer.text() == "c b c\n");
+  CHECK(all.counts.count("patch-disagreement") == 0);
+  CHECK(all.changes[1].diff == "@@ -1,1 +1,1 @@\n-a b a\n+c b c\n");
+}
+
+TEST_CASE("an old string found twice without replace_all, or not found, is left to the patch") {
+  // the strings cannot place it, and the tab-as-spaces patch disagrees with the buffer: a hole, no guess
+  const auto twice = rr_run(
+      {rr_write("\ta\n\ta\n"), rr_string_edit({{1, 2, 1, 2, {"-  a", "+  b", "   a"}}}, "\ta", "\tb")});
+  CHECK(twice.holes == 1);
+  CHECK_FALSE(twice.buffer.complete());
+  CHECK(twice.counts.count("patch-disagreement") == 0);
+  // not found, with a patch that places: the patch decides, as before
+  const auto missing = rr_run({rr_write("a\n"), rr_string_edit({{1, 1, 1, 1, {"-a", "+b"}}}, "zzz", "b")});
+  CHECK(missing.buffer.text() == "b\n");
+  CHECK(missing.holes == 0);
+  // an edit without a patch and an ambiguous string drops the buffer (its place is unknown)
+  const auto bare = rr_run({rr_write("a\na\n"), rr_string_edit({}, "a", "b")});
+  CHECK(bare.holes == 1);
+  CHECK(bare.buffer.lines.empty());
+}
+
 TEST_CASE("an edit's no-newline markers move the final newline exactly") {
   // "x" -> "x\n": the old side ends the file without a newline, the new side with one
   const auto r =

@@ -39,6 +39,7 @@ class LifecycleScan {
     out_.error = stats.error;
     out_.tokens = ledger_.totals();
     out_.turns = skeleton_.number().turn_count;
+    if (stats.error.empty() && !stats.cancelled) spawns_.join_results_before_calls(transcript_, cancel);
     out_.spawns = spawns_.finish();
     decide_status();
     return std::move(out_);
@@ -52,6 +53,8 @@ class LifecycleScan {
   TurnSkeleton skeleton_{turn_rule_of(transcript_)};  // what turn numbering needs of each record
   std::optional<EpochMs> first_, last_;
   std::unordered_set<std::string> unanswered_;  // tool_use ids with no result yet
+  // results written before their call (a streamed parallel batch): the call, when it comes, is answered
+  std::unordered_set<std::string> answered_first_;
   // The newest conversation record: was it an assistant answer with no open call?
   bool last_is_answer_ = false;
   std::string last_call_id_, last_call_name_, last_call_ts_;
@@ -74,12 +77,12 @@ class LifecycleScan {
     for (const Block& b : r.message.blocks) {
       if (b.kind == BlockKind::tool_use) {
         ++out_.tool_calls[b.name];
-        unanswered_.insert(b.id);
+        if (!answered_first_.erase(b.id)) unanswered_.insert(b.id);
         last_call_id_ = b.id;
         last_call_name_ = b.name;
         last_call_ts_ = r.timestamp;
       } else if (b.kind == BlockKind::tool_result) {
-        unanswered_.erase(b.tool_use_id);
+        if (!unanswered_.erase(b.tool_use_id)) answered_first_.insert(b.tool_use_id);
       }
     }
     if (r.type == "assistant") {

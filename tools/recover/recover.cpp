@@ -64,6 +64,18 @@ void window_note(const FileRecovery& fr, Envelope& env) {
                       (fr.path.empty() ? "" : " or the cutoff") + " and were not replayed");
 }
 
+// An edit applied by its own old/new strings whose structuredPatch gave other lines: the answer says so.
+void patch_disagreement_note(const FileRecovery& fr, Envelope& env) {
+  const auto& d = fr.replay.patch_disagreements;
+  if (d.empty()) return;
+  const PatchDisagreement& first = d.front();
+  env.notes.push_back(std::to_string(d.size()) + " edit(s) of " + fr.path +
+                      " applied by their own old_string/new_string, which their structuredPatch contradicts "
+                      "(first: " +
+                      first.event->tool + " at line " + std::to_string(first.event->line) + " of " +
+                      first.transcript->id + ": " + first.detail + ")");
+}
+
 void accounting_note(const FileRecovery& fr, Envelope& env) {
   const ReplayResult& r = fr.replay;
   if (r.boundaries.empty() && fr.opaque.empty()) {
@@ -188,6 +200,7 @@ Envelope run_recover(const json& args, ToolContext& ctx) {
   }
   const FileRecovery fr = recover_file(0, files.front(), scope, content, req);
   window_note(fr, env);
+  patch_disagreement_note(fr, env);
   switch (req.mode) {
     case RecoverMode::restore:
       restore_row(fr, req, scope, env);

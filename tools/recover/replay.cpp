@@ -155,6 +155,9 @@ HunkFit fit(const FileBuffer& b, int64_t at, const std::vector<std::string>& old
 }
 
 // The buffer's lines joined, for a string replacement (only a complete buffer has a text to replace in).
+// Each edit applies to the text the ones before it left, as the harness applied them: an old string that is
+// not there, or is there more than once without replace_all (the harness refuses such an edit, so a buffer
+// that shows it is not the file the edit saw), places nothing and the buffer is left as it was.
 bool apply_string_edits(FileBuffer& b, const std::vector<StringEdit>& edits) {
   if (!b.complete() || edits.empty()) return false;
   std::string text = b.text();
@@ -162,6 +165,7 @@ bool apply_string_edits(FileBuffer& b, const std::vector<StringEdit>& edits) {
     if (e.old_string.empty()) return false;
     size_t at = text.find(e.old_string);
     if (at == std::string::npos) return false;
+    if (!e.replace_all && text.find(e.old_string, at + 1) != std::string::npos) return false;
     do {
       text.replace(at, e.old_string.size(), e.new_string);
       at = e.replace_all ? text.find(e.old_string, at + e.new_string.size()) : std::string::npos;
@@ -173,6 +177,47 @@ bool apply_string_edits(FileBuffer& b, const std::vector<StringEdit>& edits) {
     b.lines[static_cast<int64_t>(i) + 1] = lines[i];
   b.total = static_cast<int64_t>(lines.size());
   return true;
+}
+
+// Applies a structured patch: each hunk at its oldStart shifted by the hunks before it, placed only where its
+// old side agrees with the known lines; any other hunk leaves its lines unknown. Returns the holes made.
+uint64_t apply_patch(FileBuffer& b, const std::vector<PatchHunk>& patch) {
+  uint64_t holes = 0;
+  int64_t delta = 0;
+  for (const PatchHunk& h : patch) {
+    const HunkSides s = hunk_sides(h);
+    const int64_t at = (h.old_lines == 0 ? h.old_start : h.old_start - 1) + delta;
+    const auto old_n = static_cast<int64_t>(s.old_side.size());
+    const auto new_n = static_cast<int64_t>(s.new_side.size());
+    switch (fit(b, at, s.old_side)) {
+      case HunkFit::placed:
+        splice(b, at, old_n, &s.new_side, new_n);
+        break;
+      case HunkFit::unanchored:
+      case HunkFit::disagrees:
+        ++holes;
+        splice(b, at, old_n, nullptr, new_n);
+        break;
+    }
+    delta += new_n - old_n;
+  }
+  return holes;
+}
+
+// Every tab as two spaces: how Claude Code 2.1.2xx writes the lines of an Edit's structuredPatch.
+FileBuffer tabs_as_two_spaces(const FileBuffer& b) {
+  FileBuffer out = b;
+  for (auto& [n, l] : out.lines) {
+    std::string w;
+    for (char c : l)
+      w += c == '\t' ? std::string("  ") : std::string(1, c);
+    l = std::move(w);
+  }
+  return out;
+}
+
+bool same_lines(const FileBuffer& a, const FileBuffer& b) {
+  return a.total == b.total && a.lines == b.lines;
 }
 
 std::string hunk_header(const PatchHunk& h) {
@@ -374,26 +419,40 @@ class Replayer {
       r_.changes.push_back({segment_, &e, t, "", step_});
       return;
     }
-    int64_t delta = 0;
-    for (const PatchHunk& h : e.patch) {
-      const HunkSides s = hunk_sides(h);
-      const int64_t at = (h.old_lines == 0 ? h.old_start : h.old_start - 1) + delta;
-      const auto old_n = static_cast<int64_t>(s.old_side.size());
-      const auto new_n = static_cast<int64_t>(s.new_side.size());
-      switch (fit(r_.buffer, at, s.old_side)) {
-        case HunkFit::placed:
-          splice(r_.buffer, at, old_n, &s.new_side, new_n);
-          break;
-        case HunkFit::unanchored:
-        case HunkFit::disagrees:
-          ++r_.holes;
-          ++r_.counts["hole"];
-          splice(r_.buffer, at, old_n, nullptr, new_n);
-          break;
-      }
-      delta += new_n - old_n;
-    }
+    if (edit_by_strings(e, t)) return;
+    const uint64_t holes = apply_patch(r_.buffer, e.patch);
+    r_.holes += holes;
+    if (holes) r_.counts["hole"] += holes;
     r_.changes.push_back({segment_, &e, t, patch_diff(e.patch), step_});
+  }
+
+  // On a complete buffer an edit's own old/new strings decide its result exactly; its structuredPatch is only
+  // a cross-check (Claude Code 2.1.2xx writes each tab in it as two spaces), and a patch that does not give
+  // the same lines is named, never a hole. False when the strings cannot be placed (the patch is then tried).
+  bool edit_by_strings(const ContentEvent& e, const Transcript* t) {
+    if (e.edits.empty() || !r_.buffer.complete()) return false;
+    FileBuffer by_strings = r_.buffer;
+    if (!apply_string_edits(by_strings, e.edits)) return false;
+    FileBuffer by_patch = r_.buffer;
+    const bool agrees = apply_patch(by_patch, e.patch) == 0 && same_lines(by_patch, by_strings);
+    std::string diff = patch_diff(e.patch);
+    if (!agrees) {
+      FileBuffer shown = tabs_as_two_spaces(r_.buffer);
+      const bool tabs = apply_patch(shown, e.patch) == 0 && same_lines(shown, tabs_as_two_spaces(by_strings));
+      std::vector<std::string> after;
+      for (const auto& [n, l] : by_strings.lines)
+        after.push_back(l);
+      diff = snapshot_diff(r_.buffer, after);
+      ++r_.counts["patch-disagreement"];
+      r_.patch_disagreements.push_back(
+          {&e, t,
+           tabs ? "its structuredPatch shows each tab as two spaces"
+                : "its structuredPatch does not give the lines its old_string/new_string give",
+           step_});
+    }
+    r_.buffer = std::move(by_strings);
+    r_.changes.push_back({segment_, &e, t, std::move(diff), step_});
+    return true;
   }
 
   // A string replacement with nothing to place it on: nothing known can be trusted to sit where it was.

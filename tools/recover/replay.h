@@ -1,8 +1,9 @@
 // The replay behind `recover` (SPEC.md §9.13): a file's content events, in transcript order, applied to a
 // sparse line buffer. A full read or a write sets every line; a windowed read sets its lines and nothing
-// else; an edit moves lines by its structured patch. A line no event showed stays unknown, and an edit that
-// cannot be placed on known lines leaves its region unknown (a counted hole) instead of guessing. Lines are
-// the text split at every '\n', so a file ending in a newline has an empty last line and the joined lines
+// else; an edit on a complete buffer applies its own old/new strings (its structured patch only cross-checks
+// them), elsewhere it moves lines by its structured patch. A line no event showed stays unknown, and an edit
+// that cannot be placed on known lines leaves its region unknown (a counted hole) instead of guessing. Lines
+// are the text split at every '\n', so a file ending in a newline has an empty last line and the joined lines
 // are the file's bytes exactly.
 #pragma once
 #include <cstdint>
@@ -53,10 +54,19 @@ struct ReplayChange {
   size_t order = 0;
 };
 
+// An edit applied by its own old/new strings whose structuredPatch gave other lines: named, not a hole.
+struct PatchDisagreement {
+  const ContentEvent* event = nullptr;
+  const Transcript* transcript = nullptr;
+  std::string detail;
+  size_t order = 0;
+};
+
 struct ReplayResult {
   FileBuffer buffer;
   std::vector<ReplayBoundary> boundaries;
   std::vector<ReplayChange> changes;
+  std::vector<PatchDisagreement> patch_disagreements;
   std::map<std::string, uint64_t> counts;  // read-full, read-window, write, edit, multi-edit, hole, ...
   uint64_t holes = 0;
   uint64_t content_events = 0;  // reads, writes and edits replayed
