@@ -9,7 +9,6 @@ here is bounded in count and in time, and only 127.0.0.1 is ever a target.
 """
 import json
 import os
-import resource
 import select
 import socket
 import threading
@@ -462,17 +461,14 @@ class HostileStdioLongCalls(StdioCase):
             c.send({"jsonrpc": "2.0", "id": f"s{i}", "method": "tools/call", "params": params})
         time.sleep(0.2)
         c.proc.stdin.close()
-        cpu0 = cpu_seconds(c.proc.pid)  # a process that has already exited is a zombie until reaped: still read
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         c.proc.wait(timeout=30 * SLOW)  # a hang guard: the claim is that it exits, and cancels on the way
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         c.close()
         self.assertEqual(c.proc.returncode, 0)
-        # The whole process's CPU, from its reaping: past the EOF it burned a fraction of one call's, where calls
-        # that did not notice the cancellation burn on for the server's exit grace (0.8 s, 4 scans on 2 cores)
-        # and calls drained to their end burn 8 calls' worth.
-        total = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-        self.assertLess(total - cpu0, 0.25 * self.full, f"{total - cpu0:.2f} s of CPU after EOF: {c.stderr[-300:]}")
+        # No call ran to its end (each would have written its reply before the exit), and none outlived the
+        # exit grace: the server says so on stderr when one does (and ends the process anyway). So every call
+        # was cancelled, and noticed it, however loaded the machine.
+        self.assertEqual([m for _, m in c.log if str(m.get("id", "")).startswith("s")], [], "a call was answered")
+        self.assertNotIn("still running", c.stderr)
 
 
 if __name__ == "__main__":

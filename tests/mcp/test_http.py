@@ -305,12 +305,12 @@ class LongCalls(HttpBase):
         t.join(timeout=300)
         st, hdrs, body = out["reply"]
         self.assertFalse(body, f"a cancelled request gets no JSON-RPC response: {body}")
-        # The scan stopped: from the cancellation until half a second after the (empty) reply the server burns a
-        # fraction of one call's CPU, where a scan that ran on, to its reply or past it, burns most of a call's.
+        # The scan stopped: from the cancellation until half a second after the (empty) reply the server sits
+        # idle (about 10 ms of CPU), where a scan that ran on, to its reply or past it, burns most of a call's.
         # CPU is work, which a loaded machine does not inflate as it does a wall clock.
         time.sleep(0.5)
         burned = cpu_seconds(self.s.proc.pid) - cpu0
-        self.assertLess(burned, 0.25 * duration, f"{burned:.2f} s of CPU after the cancellation")
+        self.assertLess(burned, 0.1 * SLOW, f"{burned:.2f} s of CPU after the cancellation")
 
     def test_sigterm_drains_calls_under_way(self):
         out = {}
