@@ -397,6 +397,15 @@ def stdio_slow_call_seconds(home):
         c.close()
 
 
+def cpu_seconds(pid):
+    """The CPU (user + system, every thread) a running process has used so far. Cancellation tests compare it
+    before and after: a call that stops burns next to nothing, one that runs on burns a call's worth, and unlike
+    a wall clock that does not grow when the machine is loaded."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 # ----------------------------------------------------------------------------------------- JSON Schema
 def schema_errors(instance, schema):
     """Validates with the jsonschema package (Draft 2020-12); returns a list of messages."""

