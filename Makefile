@@ -3,6 +3,11 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 ARGS ?=
+# Ninja when the build directory is new: it compiles every target's objects as soon as their sources are ready,
+# where the Makefile generator finishes a library (its last, longest unit with one core idle) before the next
+# library's first object starts. A build directory configured before keeps its generator (cmake refuses to
+# switch one).
+GEN = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 
 .PHONY: all deps build run serve test unit-test asan format format-check bench clean
 
@@ -12,7 +17,7 @@ deps:
 	@./.ci/install-deps.sh
 
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake -S . -B $(BUILD) $(call GEN,$(BUILD)) -DCMAKE_BUILD_TYPE=Release
 	cmake --build $(BUILD) -j$(JOBS)
 
 # The main job: list the sessions of the Claude Code store on this machine (or of the fixture store when this
@@ -37,7 +42,7 @@ unit-test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
 asan: deps
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCSIFT_SANITIZE=ON
+	cmake -S . -B $(ASAN_BUILD) $(call GEN,$(ASAN_BUILD)) -DCMAKE_BUILD_TYPE=Debug -DCSIFT_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  CSIFT_TEST_SANITIZED=1 ctest --output-on-failure -j$(JOBS)

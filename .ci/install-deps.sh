@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages csift-mcp builds and tests with, only when something is missing.
 set -euo pipefail
-pkgs=(cmake g++ make pkg-config python3 clang-format git
+pkgs=(cmake ninja-build g++ make pkg-config python3 clang-format git
       nlohmann-json3-dev libsimdjson-dev libpcre2-dev libtbb-dev libfmt-dev doctest-dev
       libutf8proc-dev libsqlite3-dev sqlite3 libssl-dev libtomlplusplus-dev libpng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libjemalloc-dev ripgrep nodejs npm)
 missing=()
