@@ -14,6 +14,7 @@
 #include "core/store/retention.h"
 #include "tools/common/scope_args.h"
 #include "tools/common/unread_report.h"
+#include "tools/common/write_destination.h"
 #include "tools/plan/plan_binding.h"
 
 namespace csift {
@@ -147,29 +148,22 @@ class Exporter {
   std::string home_, to_;
 };
 
-// The same rule as image's and recover's `out` (tools/image/image_extract.cpp,
-// tools/recover/recover_output.cpp).
-bool inside(const fs::path& path, const fs::path& dir) {
-  if (path == dir) return true;
-  const auto rel = path.lexically_relative(dir);
-  return !rel.empty() && *rel.begin() != "..";
+// A session row's and the summary's figures: one spelling for both.
+void put_counts(json& j, const Tally& t) {
+  j["files"] = t.files;
+  j["copied"] = t.copied;
+  j["skipped"] = t.skipped;
+  j["bytes_copied"] = t.bytes_copied;
 }
 
 // The destination, absolute; refused when it is inside the Claude home (the store is only ever read).
 std::string checked_destination(const json& args, const std::string& home) {
   const std::string to = args.value("to", std::string());
   if (to.empty()) usage_error("export needs " + arg_ref("to") + ": the directory to copy the sessions into");
-  auto clean = [](const std::string& p) {
-    std::error_code ec;
-    const fs::path abs = fs::weakly_canonical(fs::absolute(p, ec), ec);
-    return abs.empty() ? fs::absolute(p).lexically_normal() : abs;
-  };
-  const fs::path dest = clean(to), store = clean(home);
+  const fs::path dest = clean_absolute_path(to);
+  const std::string refusal = store_write_refusal("to", to, dest, home);
+  if (!refusal.empty()) usage_error(refusal);
   std::error_code ec;
-  if (inside(dest, store)) {
-    usage_error(arg_ref("to") + " " + to + " lies inside the Claude Code store (" + store.string() +
-                "); csift-mcp never writes there: name a directory outside it");
-  }
   if (fs::exists(dest, ec) && !fs::is_directory(dest, ec))
     usage_error(arg_ref("to") + " " + to + " exists and is not a directory");
   return dest.string();
@@ -234,10 +228,7 @@ Envelope run_export(const json& args, ToolContext& ctx) {
     json& row = env.add_row("session");
     row["session_id"] = id;
     row["path"] = main;
-    row["files"] = tally.files;
-    row["copied"] = tally.copied;
-    row["skipped"] = tally.skipped;
-    row["bytes_copied"] = tally.bytes_copied;
+    put_counts(row, tally);
     if (left) row["expires_in_days"] = *left;
     row["not_copied"] = tally.not_copied;
     all.files += tally.files;
@@ -250,10 +241,7 @@ Envelope run_export(const json& args, ToolContext& ctx) {
   json& s = env.summary;
   s["to"] = to;
   s["sessions"] = sessions;
-  s["files"] = all.files;
-  s["copied"] = all.copied;
-  s["skipped"] = all.skipped;
-  s["bytes_copied"] = all.bytes_copied;
+  put_counts(s, all);
   s["not_copied"] = all.not_copied.size();
   report_unread(env, unread);
   env.notes = scope.notes;

@@ -7,6 +7,7 @@
 #include "core/base/error.h"
 #include "core/harness/claude_code/image_handles.h"
 #include "tools/common/record_render.h"
+#include "tools/common/write_destination.h"
 #include "tools/image/image_codec.h"
 #include "tools/image/image_payload.h"
 
@@ -14,24 +15,9 @@ namespace csift {
 namespace fs = std::filesystem;
 namespace {
 
-fs::path absolute_clean(const std::string& p) {
-  std::error_code ec;
-  fs::path abs = fs::weakly_canonical(fs::absolute(p, ec), ec);
-  return abs.empty() ? fs::absolute(p).lexically_normal() : abs;
-}
-
-bool is_within(const fs::path& path, const fs::path& dir) {
-  const auto rel = path.lexically_relative(dir);
-  return !rel.empty() && *rel.begin() != "..";
-}
-
 void refuse_store_path(const fs::path& out, const Scope& scope) {
-  if (scope.claude_home.empty()) return;
-  const fs::path home = absolute_clean(scope.claude_home);
-  if (out == home || is_within(out, home)) {
-    usage_error(arg_ref("out") + " " + out.string() + " lies inside the Claude Code store (" + home.string() +
-                "); csift-mcp never writes there: name a path outside it");
-  }
+  const std::string refusal = store_write_refusal("out", out.string(), out, scope.claude_home);
+  if (!refusal.empty()) usage_error(refusal);
 }
 
 void write_file(const fs::path& path, const std::string& bytes) {
@@ -124,7 +110,7 @@ json extract_one(const ImageOccurrence& o, const Transcript& t, const fs::path& 
 
 std::vector<json> extract_images(const std::vector<ImageOccurrence>& selected, const Scope& scope,
                                  const std::string& out) {
-  const fs::path target = absolute_clean(out);
+  const fs::path target = clean_absolute_path(out);
   refuse_store_path(target, scope);
   const ImageFormat wanted =
       format_of_extension(target.extension().string().substr(target.extension().empty() ? 0 : 1));

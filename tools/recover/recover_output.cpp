@@ -6,40 +6,19 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/mutations/bash_mutations.h"
+#include "tools/common/write_destination.h"
 #include "tools/recover/recover_rows.h"
 
 namespace csift {
 namespace fs = std::filesystem;
 
-namespace {
-
-fs::path clean_absolute(const std::string& p) {
-  std::error_code ec;
-  fs::path abs = fs::weakly_canonical(fs::absolute(p, ec), ec);
-  return abs.empty() ? fs::absolute(p).lexically_normal() : abs;
-}
-
-bool lies_within(const fs::path& path, const fs::path& dir) {
-  if (path == dir) return true;
-  const auto rel = path.lexically_relative(dir);
-  return !rel.empty() && *rel.begin() != "..";
-}
-
-}  // namespace
-
 WriteOutcome write_recovered(const std::string& out, const std::string& bytes, bool force,
                              const Scope& scope) {
   WriteOutcome w;
-  const fs::path path = clean_absolute(out);
+  const fs::path path = clean_absolute_path(out);
   w.path = path.string();
-  if (!scope.claude_home.empty()) {
-    const fs::path home = clean_absolute(scope.claude_home);
-    if (lies_within(path, home)) {
-      w.message = arg_ref("out") + " " + out + " lies inside the Claude Code store (" + home.string() +
-                  "); csift-mcp never writes there: name a path outside it";
-      return w;
-    }
-  }
+  w.message = store_write_refusal("out", out, path, scope.claude_home);
+  if (!w.message.empty()) return w;
   std::error_code ec;
   if (fs::exists(fs::symlink_status(path, ec)) && !force) {
     w.message = path.string() + " already exists; csift-mcp does not overwrite it unless " +
