@@ -59,6 +59,22 @@ class HarnessesTest(unittest.TestCase):
         self.assertIsNotNone(tokens, summary)
         self.assertEqual(tokens["cache_read_input_tokens"], 1700)
         self.assertEqual(tokens["output_tokens"], 80)
+        # 600 uncached input * $1.25 + 1,700 cached * $0.125 + 80 output * $10 = 1,762.5 per million, and the
+        # answer rounds dollars to a millionth.
+        self.assertEqual(summary["cost"]["by_model"], {"gpt-5-codex": 0.001763})
+        self.assertEqual(rows[0]["cost_usd"], 0.001763)
+        self.assertIn("openai.com/api/pricing", summary["cost"]["prices"]["openai"])
+
+    def test_stats_prices_a_gemini_session(self):
+        code, (_h, rows, summary), err = run(["stats", "--harness", "gemini-cli"])
+        self.assertEqual(code, 0, err)
+        # Two messages: input 5,000 + 5,200 of which 3,000 + 5,000 cached; output 40 + 12 and 10 thoughts.
+        # 2,200 uncached * $1.25 + 8,000 cached * $0.31 + 62 output * $10 = 5,850 per million.
+        self.assertEqual(summary["tokens"]["gemini-2.5-pro"],
+                         {"input_tokens": 2200, "output_tokens": 62, "cache_read_input_tokens": 8000,
+                          "cache_creation_input_tokens": 0}, summary["tokens"])
+        self.assertEqual(summary["cost"]["by_model"], {"gemini-2.5-pro": 0.00585})
+        self.assertNotIn("unpriced", summary["cost"])
 
 
 class RegisteredDatabaseAndCursorStores(unittest.TestCase):

@@ -176,6 +176,37 @@ TEST_CASE("cost: each token kind at its rate; long context per request above 200
         doctest::Approx(0.01515));
 }
 
+TEST_CASE("cost: Codex and Gemini CLI models by exact name; uncached input, cache reads, output each once") {
+  // The readers hand over input without its cached part and output with its reasoning/thoughts (SPEC §9.4).
+  const ModelPrice* codex = price_of("gpt-5-codex");
+  REQUIRE(codex != nullptr);
+  bool lc = true;
+  // The fixture rollout's totals: 2,300 input of which 1,700 cached, 80 output.
+  // 600*1.25 + 1700*0.125 + 80*10 = 1,762.5 per million.
+  CHECK(request_usd(*codex, TokenCounts{600, 80, 1700, 0, 0}, &lc) == doctest::Approx(0.0017625));
+  CHECK_FALSE(lc);
+  CHECK(price_of("gpt-5.1-codex")->model == "gpt-5.1-codex");
+  CHECK(price_of("gpt-5-mini")->model == "gpt-5-mini");
+  CHECK(price_of("gpt-5.3-codex") == nullptr);
+  CHECK(price_of("gpt-5.4") == nullptr);
+  CHECK(price_of("gpt-5-2025-08-07") == nullptr);  // only the table's -YYYYMMDD rule, never a guess
+  CHECK(price_of("gemini-3-flash-preview") == nullptr);
+  const ModelPrice& pro = *price_of("gemini-2.5-pro");
+  // The fixture's first Gemini message: input 5,000 of which 3,000 cached, output 40 + thoughts 10.
+  // 2000*1.25 + 3000*0.31 + 50*10 = 3,930 per million.
+  CHECK(request_usd(pro, TokenCounts{2000, 50, 3000, 0, 0}, &lc) == doctest::Approx(0.00393));
+  CHECK_FALSE(lc);
+  // A prompt above 200,000 tokens (cached included) pays the higher tier on all of it:
+  // 50000*2.5 + 1000*15 + 160000*0.625 = 240,000 per million.
+  CHECK(request_usd(pro, TokenCounts{50000, 1000, 160000, 0, 0}, &lc) == doctest::Approx(0.24));
+  CHECK(lc);
+  // 1000*0.3 + 100*2.5 + 1000*0.075 = 625 per million.
+  CHECK(request_usd(*price_of("gemini-2.5-flash"), TokenCounts{1000, 100, 1000, 0, 0}, nullptr) ==
+        doctest::Approx(0.000625));
+  CHECK(price_sources().contains("openai"));
+  CHECK(price_sources().contains("google"));
+}
+
 TEST_CASE("cost: a message two transcripts hold is paid once; unknown models keep tokens, no cost") {
   TokenLedger main, resumed;
   main.admit(parse(
@@ -201,6 +232,31 @@ TEST_CASE("cost: a message two transcripts hold is paid once; unknown models kee
   main.cost_into(rows);
   resumed.cost_into(rows);
   CHECK(rows.usd() == doctest::Approx(0.005));
+}
+
+TEST_CASE("cost: a harness logging output tokens only is never priced, even for a model the table prices") {
+  const std::string& why = tokens_only_reason("copilot");
+  REQUIRE_FALSE(why.empty());
+  CHECK(tokens_only_reason("codex").empty());
+  CHECK(tokens_only_reason("gemini-cli").empty());
+  TokenLedger copilot, claude;
+  copilot.admit(parse(assistant_line("c1", "gpt-5-mini", 0, 400, 0, 0, R"([])", "2026-03-01T10:00:00Z")));
+  claude.admit(parse(
+      assistant_line("m1", "claude-haiku-4-5-20251001", 1000, 100, 0, 0, R"([])", "2026-03-01T10:00:00Z")));
+  ScopeTokenLedger scope;
+  scope.add(copilot, "p1", why);
+  scope.add(claude, "p1");
+  CostTally once;
+  scope.cost_into(once);
+  CHECK(once.usd() == doctest::Approx(0.0015));  // haiku's 1000*1 + 100*5 alone
+  CHECK(once.by_model_json()["gpt-5-mini"].is_null());
+  CHECK(once.unpriced_json()["gpt-5-mini"] == why);
+  CHECK(scope.totals().at("gpt-5-mini") == TokenCounts{0, 400, 0, 0});
+  CHECK(scope.usd_by_day() == std::map<std::string, double>{{"2026-03-01", 0.0015}});
+  CostTally row;
+  copilot.cost_into(row, why);
+  CHECK(row.usd() == 0);
+  CHECK(row.unpriced_json()["gpt-5-mini"] == why);
 }
 
 }  // namespace stats_unit

@@ -14,12 +14,14 @@ struct PriceTable {
   std::vector<ModelPrice> models;
   json sources = json::object();
   json not_priced = json::object();
+  std::map<std::string, std::string, std::less<>> tokens_only;  // harness -> why its usage is never priced
 };
 
+// OpenAI and Google publish no cache-write price and their harnesses record no cache writes: an entry may
+// omit the two write kinds (none to pay). Input, output and cache reads every entry names.
 TokenPrice token_price(const json& j) {
-  return TokenPrice{j.at("input").get<double>(), j.at("output").get<double>(),
-                    j.at("cache_write_5m").get<double>(), j.at("cache_write_1h").get<double>(),
-                    j.at("cache_read").get<double>()};
+  return TokenPrice{j.at("input").get<double>(), j.at("output").get<double>(), j.value("cache_write_5m", 0.0),
+                    j.value("cache_write_1h", 0.0), j.at("cache_read").get<double>()};
 }
 
 const PriceTable& price_table() {
@@ -29,6 +31,9 @@ const PriceTable& price_table() {
     for (const auto& [name, s] : j.at("sources").items())
       t.sources[name] = s.at("url").get<std::string>() + " (" + s.at("taken").get<std::string>() + ")";
     t.not_priced = j.value("not_priced", json::object());
+    const json tokens_only = j.value("tokens_only_harnesses", json::object());
+    for (const auto& [harness, why] : tokens_only.items())
+      t.tokens_only[harness] = why.get<std::string>();
     for (const json& m : j.at("models")) {
       ModelPrice p;
       p.model = m.at("model").get<std::string>();
@@ -70,6 +75,13 @@ json price_sources() {
   return price_table().sources;
 }
 
+const std::string& tokens_only_reason(std::string_view harness) {
+  static const std::string kPriced;
+  const auto& reasons = price_table().tokens_only;
+  const auto it = reasons.find(harness);
+  return it == reasons.end() ? kPriced : it->second;
+}
+
 double request_usd(const ModelPrice& price, const TokenCounts& c, bool* long_context) {
   const int64_t prompt = c.input_tokens + c.cache_read_input_tokens + c.cache_creation_input_tokens;
   const bool lc = price.long_context && prompt > price.long_context_above;
@@ -98,6 +110,10 @@ void CostTally::add(const std::string& model, const TokenCounts& c, bool one_req
   if (lc) ++m.long_context_messages;
 }
 
+void CostTally::add_tokens_only(const std::string& model, const std::string& why) {
+  models_[model].tokens_only = why;
+}
+
 double CostTally::usd() const {
   double sum = 0;
   for (const auto& [model, m] : models_)
@@ -123,6 +139,10 @@ json CostTally::unpriced_json() const {
   json out = json::object();
   const json& reasons = price_table().not_priced;
   for (const auto& [model, m] : models_) {
+    if (!m.tokens_only.empty()) {
+      out[model] = m.priced ? "partly priced: " + m.tokens_only : m.tokens_only;
+      continue;
+    }
     if (m.priced) continue;
     out[model] = reasons.contains(model)
                      ? reasons[model]

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/base/envelope.h"
 #include "tools/stats/token_ledger.h"
@@ -30,6 +31,8 @@ struct ModelPrice {
 const ModelPrice* price_of(const std::string& model);
 // Where the table's prices come from, by source name: "<url> (<when taken>)".
 json price_sources();
+// Why a harness's usage is never priced (its log lacks token kinds a price needs), or "" when it is priced.
+const std::string& tokens_only_reason(std::string_view harness);
 
 // The dollars of one priced request; `long_context` says whether its input passed the threshold.
 double request_usd(const ModelPrice& price, const TokenCounts& c, bool* long_context);
@@ -38,6 +41,7 @@ struct ModelCost {
   double usd = 0;
   bool priced = false;
   uint64_t long_context_messages = 0;
+  std::string tokens_only;  // why some of its tokens came from a harness whose usage is never priced
 };
 
 // Costs accumulated per model.
@@ -46,11 +50,13 @@ class CostTally {
   // `one_request`: the tokens of one API message (its long-context rate decided on them); otherwise a sum of
   // records without a message id, priced at the base rates.
   void add(const std::string& model, const TokenCounts& c, bool one_request);
+  // Tokens of `model` from a harness whose usage is never priced (tokens_only_reason): named, not priced.
+  void add_tokens_only(const std::string& model, const std::string& why);
   double usd() const;
   const std::map<std::string, ModelCost>& models() const { return models_; }
   // model -> dollars, null for a model not priced.
   json by_model_json() const;
-  // model -> why it has no cost (only models not priced).
+  // model -> why it has no cost (models not priced, and priced models some of whose tokens are tokens only).
   json unpriced_json() const;
   uint64_t long_context_messages() const;
 

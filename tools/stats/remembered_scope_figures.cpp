@@ -70,7 +70,7 @@ StatsScopeFigures compute_scope_figures(const std::vector<std::shared_ptr<const 
   std::vector<const TranscriptTally*> tallies;
   tallies.reserve(counted.size());
   for (size_t k = 0; k < counted.size(); ++k) {
-    totals.add(*counted[k], counted_transcripts[k]->project_dir);
+    totals.add(*counted[k], counted_transcripts[k]->harness, counted_transcripts[k]->project_dir);
     tallies.push_back(counted[k].get());
   }
   const SharedRecordsScan shared = find_shared_records(tallies);

@@ -42,9 +42,9 @@ void put_figures(json& out, const TranscriptTally& t) {
   out["tools"] = counts_json(t.tools);
 }
 
-double row_usd(const TranscriptTally& t, json* unpriced) {
+double row_usd(const TranscriptTally& t, HarnessId harness, json* unpriced) {
   CostTally cost;
-  t.ledger.cost_into(cost);
+  t.ledger.cost_into(cost, tokens_only_reason(harness_name(harness)));
   if (unpriced) *unpriced = cost.unpriced_json();
   return cost.usd();
 }
@@ -77,7 +77,7 @@ json stats_row(const Transcript& t, const TranscriptTally& tally) {
   put_figures(row, tally);
   // One compact figure: the models it could not price are named, their tokens are above.
   json unpriced;
-  const double usd = row_usd(tally, &unpriced);
+  const double usd = row_usd(tally, t.harness, &unpriced);
   // Nothing priced but tokens of models the table does not know: no figure, not a zero that reads as free.
   const bool nothing_priced = usd == 0 && !unpriced.empty() && unpriced.size() == tally.tokens.size();
   row["cost_usd"] = nothing_priced ? json(nullptr) : json(round_usd(usd));
@@ -97,9 +97,9 @@ void mark_shared(json& row, size_t shared, const std::vector<std::string>& with_
   row["shares_records_with"] = with_paths;
 }
 
-void StatsTotals::add(const TranscriptTally& t, const std::string& project) {
+void StatsTotals::add(const TranscriptTally& t, HarnessId harness, const std::string& project) {
   ++sessions_;
-  const double usd = row_usd(t, nullptr);
+  const double usd = row_usd(t, harness, nullptr);
   rows_usd_ += usd;
   if (t.harness_cost_usd) {
     ++harness_rows_;
@@ -116,7 +116,7 @@ void StatsTotals::add(const TranscriptTally& t, const std::string& project) {
   sum_.compactions += t.compactions;
   sum_.turns += t.turns;
   add_tokens(sum_.tokens, t.tokens);
-  api_messages_.add(t.ledger, project_name(project));
+  api_messages_.add(t.ledger, project_name(project), tokens_only_reason(harness_name(harness)));
   merge_counts(sum_.narration_blocks, t.narration_blocks);
   merge_counts(sum_.unknown_thinking_tags, t.unknown_thinking_tags);
   merge_counts(sum_.tools, t.tools);

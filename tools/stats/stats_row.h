@@ -23,7 +23,7 @@ void mark_shared(json& row, size_t shared, const std::vector<std::string>& with_
 class StatsTotals {
  public:
   // `project`: the transcript's project, for the cost per project.
-  void add(const TranscriptTally& tally, const std::string& project);
+  void add(const TranscriptTally& tally, HarnessId harness, const std::string& project);
   // `shared`: what find_shared_records found across the rows added.
   void write(json& summary, size_t shared_records, size_t transcripts_sharing) const;
 

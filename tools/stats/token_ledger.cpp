@@ -69,11 +69,25 @@ void TokenLedger::admit(const Record& r) {
   entry.max.raise_to(counts);
 }
 
-void TokenLedger::cost_into(CostTally& cost) const {
+namespace {
+
+// One count into a cost tally: priced, or named with why its harness's usage is never priced.
+void cost_one(CostTally& cost, const std::string& model, const TokenCounts& c, bool one_request,
+              const std::string& tokens_only) {
+  if (tokens_only.empty()) {
+    cost.add(model, c, one_request);
+  } else {
+    cost.add_tokens_only(model, tokens_only);
+  }
+}
+
+}  // namespace
+
+void TokenLedger::cost_into(CostTally& cost, const std::string& tokens_only) const {
   for (const auto& [key, counts] : without_id_)
-    cost.add(key.model, counts, false);
+    cost_one(cost, key.model, counts, false, tokens_only);
   for (const auto& [id, usage] : by_message_id_)
-    cost.add(usage.model.empty() ? kUnknownModel : usage.model, usage.max, true);
+    cost_one(cost, usage.model.empty() ? kUnknownModel : usage.model, usage.max, true, tokens_only);
 }
 
 uint32_t ScopeTokenLedger::project_index(const std::string& project) {
@@ -82,10 +96,11 @@ uint32_t ScopeTokenLedger::project_index(const std::string& project) {
   return it->second;
 }
 
-void ScopeTokenLedger::add(const TokenLedger& transcript, const std::string& project) {
+void ScopeTokenLedger::add(const TokenLedger& transcript, const std::string& project,
+                           const std::string& tokens_only) {
   const uint32_t p = project_index(project);
   for (const auto& [key, counts] : transcript.without_id())
-    without_id_[{key.model, key.day, p}] += counts;
+    without_id_[{key.model, key.day, p, tokens_only}] += counts;
   for (const auto& [id, usage] : transcript.messages()) {
     Entry& entry = by_api_message_[id + '\n' + usage.request_id];
     if (entry.usage.model.empty()) entry.usage.model = usage.model;
@@ -93,6 +108,7 @@ void ScopeTokenLedger::add(const TokenLedger& transcript, const std::string& pro
       entry.usage.day = usage.day;
       entry.project = p;
     }
+    if (entry.tokens_only.empty()) entry.tokens_only = tokens_only;
     entry.usage.max.raise_to(usage.max);
   }
 }
@@ -108,19 +124,20 @@ TokensByModel ScopeTokenLedger::totals() const {
 
 void ScopeTokenLedger::cost_into(CostTally& cost) const {
   for (const auto& [key, counts] : without_id_)
-    cost.add(std::get<0>(key), counts, false);
+    cost_one(cost, std::get<0>(key), counts, false, std::get<3>(key));
   for (const auto& [key, entry] : by_api_message_)
-    cost.add(entry.usage.model.empty() ? kUnknownModel : entry.usage.model, entry.usage.max, true);
+    cost_one(cost, entry.usage.model.empty() ? kUnknownModel : entry.usage.model, entry.usage.max, true,
+             entry.tokens_only);
 }
 
 template <typename Key>
 std::map<std::string, double> ScopeTokenLedger::usd_by(Key key) const {
   std::map<std::string, CostTally> tallies;
   for (const auto& [k, counts] : without_id_)
-    tallies[key(std::get<1>(k), std::get<2>(k))].add(std::get<0>(k), counts, false);
+    cost_one(tallies[key(std::get<1>(k), std::get<2>(k))], std::get<0>(k), counts, false, std::get<3>(k));
   for (const auto& [k, entry] : by_api_message_) {
     const std::string& model = entry.usage.model.empty() ? kUnknownModel : entry.usage.model;
-    tallies[key(entry.usage.day, entry.project)].add(model, entry.usage.max, true);
+    cost_one(tallies[key(entry.usage.day, entry.project)], model, entry.usage.max, true, entry.tokens_only);
   }
   std::map<std::string, double> out;
   for (const auto& [name, tally] : tallies)

@@ -68,8 +68,10 @@ class TokenLedger {
   // The per-message entries (message id -> usage) and the summed usage of records without an id.
   const std::unordered_map<std::string, MessageUsage>& messages() const { return by_message_id_; }
   const TokensByModelDay& without_id() const { return without_id_; }
-  // The dollars of these tokens: each message priced on its own (cost.h).
-  void cost_into(CostTally& cost) const;
+  // The dollars of these tokens: each message priced on its own (cost.h). A non-empty `tokens_only` (the
+  // transcript's harness logs no token kinds a price needs, cost.h's tokens_only_reason) names every model
+  // with that reason instead.
+  void cost_into(CostTally& cost, const std::string& tokens_only = {}) const;
 
  private:
   std::unordered_map<std::string, MessageUsage> by_message_id_;
@@ -83,7 +85,8 @@ class TokenLedger {
 // and per project.
 class ScopeTokenLedger {
  public:
-  void add(const TokenLedger& transcript, const std::string& project);
+  // `tokens_only`: as TokenLedger::cost_into's, for every message this transcript adds.
+  void add(const TokenLedger& transcript, const std::string& project, const std::string& tokens_only = {});
   TokensByModel totals() const;
   void cost_into(CostTally& cost) const;
   // Dollars per UTC day and per project (models the table prices; the others are in tokens only).
@@ -94,12 +97,14 @@ class ScopeTokenLedger {
   struct Entry {
     MessageUsage usage;
     uint32_t project = 0;
+    std::string tokens_only;
   };
   uint32_t project_index(const std::string& project);
   template <typename Key>
   std::map<std::string, double> usd_by(Key key) const;
   std::unordered_map<std::string, Entry> by_api_message_;
-  std::map<std::tuple<std::string, int32_t, uint32_t>, TokenCounts> without_id_;
+  // model, day, project, tokens-only reason.
+  std::map<std::tuple<std::string, int32_t, uint32_t, std::string>, TokenCounts> without_id_;
   std::vector<std::string> projects_;
   std::unordered_map<std::string, uint32_t> project_ids_;
 };
