@@ -82,9 +82,9 @@ const std::string& tokens_only_reason(std::string_view harness) {
   return it == reasons.end() ? kPriced : it->second;
 }
 
-double request_usd(const ModelPrice& price, const TokenCounts& c, bool* long_context) {
+double request_usd(const ModelPrice& price, const TokenCounts& c, bool* long_context, bool one_request) {
   const int64_t prompt = c.input_tokens + c.cache_read_input_tokens + c.cache_creation_input_tokens;
-  const bool lc = price.long_context && prompt > price.long_context_above;
+  const bool lc = one_request && price.long_context && prompt > price.long_context_above;
   if (long_context) *long_context = lc;
   const TokenPrice& p = lc ? *price.long_context : price.base;
   const int64_t write_1h = c.cache_creation_1h_input_tokens;
@@ -96,17 +96,14 @@ double request_usd(const ModelPrice& price, const TokenCounts& c, bool* long_con
 
 void CostTally::add(const std::string& model, const TokenCounts& c, bool one_request) {
   ModelCost& m = models_[model];
-  const ModelPrice* price = price_of(model);
-  if (price == nullptr) return;
-  m.priced = true;
-  if (!one_request) {
-    ModelPrice base_only = *price;
-    base_only.long_context.reset();
-    m.usd += request_usd(base_only, c, nullptr);
-    return;
+  if (!m.looked_up) {
+    m.price = price_of(model);
+    m.looked_up = true;
   }
+  if (m.price == nullptr) return;
+  m.priced = true;
   bool lc = false;
-  m.usd += request_usd(*price, c, &lc);
+  m.usd += request_usd(*m.price, c, &lc, one_request);
   if (lc) ++m.long_context_messages;
 }
 

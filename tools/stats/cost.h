@@ -34,14 +34,19 @@ json price_sources();
 // Why a harness's usage is never priced (its log lacks token kinds a price needs), or "" when it is priced.
 const std::string& tokens_only_reason(std::string_view harness);
 
-// The dollars of one priced request; `long_context` says whether its input passed the threshold.
-double request_usd(const ModelPrice& price, const TokenCounts& c, bool* long_context);
+// The dollars of one priced request; `long_context` says whether its input passed the threshold. A sum of
+// several requests (`one_request` false) is priced at the base rates: no one request's size is known.
+double request_usd(const ModelPrice& price, const TokenCounts& c, bool* long_context,
+                   bool one_request = true);
 
 struct ModelCost {
   double usd = 0;
   bool priced = false;
   uint64_t long_context_messages = 0;
   std::string tokens_only;  // why some of its tokens came from a harness whose usage is never priced
+  // The table's entry, looked up once per model of a tally rather than once per API message.
+  const ModelPrice* price = nullptr;
+  bool looked_up = false;
 };
 
 // Costs accumulated per model.

@@ -130,27 +130,31 @@ void ScopeTokenLedger::cost_into(CostTally& cost) const {
              entry.tokens_only);
 }
 
-template <typename Key>
-std::map<std::string, double> ScopeTokenLedger::usd_by(Key key) const {
-  std::map<std::string, CostTally> tallies;
+// Tallied by the raw group (a day number, a project index) and named once per group at the end: naming
+// every API message's day would format a date per message.
+template <typename Group, typename Name>
+std::map<std::string, double> ScopeTokenLedger::usd_by(Group group, Name name) const {
+  std::map<int64_t, CostTally> tallies;
   for (const auto& [k, counts] : without_id_)
-    cost_one(tallies[key(std::get<1>(k), std::get<2>(k))], std::get<0>(k), counts, false, std::get<3>(k));
+    cost_one(tallies[group(std::get<1>(k), std::get<2>(k))], std::get<0>(k), counts, false, std::get<3>(k));
   for (const auto& [k, entry] : by_api_message_) {
     const std::string& model = entry.usage.model.empty() ? kUnknownModel : entry.usage.model;
-    cost_one(tallies[key(entry.usage.day, entry.project)], model, entry.usage.max, true, entry.tokens_only);
+    cost_one(tallies[group(entry.usage.day, entry.project)], model, entry.usage.max, true, entry.tokens_only);
   }
   std::map<std::string, double> out;
-  for (const auto& [name, tally] : tallies)
-    out[name] = round_usd(tally.usd());
+  for (const auto& [g, tally] : tallies)
+    out[name(g)] = round_usd(tally.usd());
   return out;
 }
 
 std::map<std::string, double> ScopeTokenLedger::usd_by_day() const {
-  return usd_by([](int32_t day, uint32_t) { return utc_day_text(day); });
+  return usd_by([](int32_t day, uint32_t) { return int64_t{day}; },
+                [](int64_t day) { return utc_day_text(static_cast<int32_t>(day)); });
 }
 
 std::map<std::string, double> ScopeTokenLedger::usd_by_project() const {
-  return usd_by([this](int32_t, uint32_t project) { return projects_[project]; });
+  return usd_by([](int32_t, uint32_t project) { return int64_t{project}; },
+                [this](int64_t project) { return projects_[static_cast<size_t>(project)]; });
 }
 
 TokensByModel TokenLedger::totals() const {

@@ -100,8 +100,8 @@ class ScopeTokenLedger {
     std::string tokens_only;
   };
   uint32_t project_index(const std::string& project);
-  template <typename Key>
-  std::map<std::string, double> usd_by(Key key) const;
+  template <typename Group, typename Name>
+  std::map<std::string, double> usd_by(Group group, Name name) const;
   std::unordered_map<std::string, Entry> by_api_message_;
   // model, day, project, tokens-only reason.
   std::map<std::tuple<std::string, int32_t, uint32_t, std::string>, TokenCounts> without_id_;
