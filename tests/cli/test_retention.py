@@ -112,10 +112,11 @@ class RetentionAndExport(unittest.TestCase):
         return self.json_call("export", *args, "--to", os.path.join(self.tmp, "out"))
 
     def test_export_copies_once_then_only_what_changed(self):
-        _, rows, summary = self.export("@" + S4)
         folder = os.path.join(self.home, "projects", DEMO, S4)
         sources = [os.path.join(self.home, "projects", DEMO, S4 + ".jsonl")] + \
             [os.path.join(r, f) for r, _, fs in os.walk(folder) for f in fs]
+        os.chmod(sources[0], 0o600)  # Claude Code writes transcripts private: the copy must stay so
+        _, rows, summary = self.export("@" + S4)
         self.assertEqual([r["session_id"] for r in rows], [S4])
         self.assertEqual((summary["files"], summary["copied"], summary["skipped"], summary["not_copied"]),
                          (len(sources), len(sources), 0, 0))
@@ -125,6 +126,7 @@ class RetentionAndExport(unittest.TestCase):
             with open(src, "rb") as a, open(dst, "rb") as b:
                 self.assertEqual(a.read(), b.read(), dst)
             self.assertEqual(os.stat(src).st_mtime_ns, os.stat(dst).st_mtime_ns, dst)
+            self.assertEqual(oct(os.stat(src).st_mode & 0o777), oct(os.stat(dst).st_mode & 0o777), dst)
 
         _, _, summary = self.export("@" + S4)
         self.assertEqual((summary["copied"], summary["skipped"]), (0, len(sources)))

@@ -67,7 +67,7 @@ void copy_one(const std::string& src, const std::string& dst, Tally& t) {
     return;
   }
   const std::string tmp = dst + ".csift-export-tmp";
-  const int out = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int out = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (out < 0) {
     const int e = errno;
     ::close(in);
@@ -97,6 +97,10 @@ void copy_one(const std::string& src, const std::string& dst, Tally& t) {
     if (!reason.empty()) break;
     bytes += static_cast<uint64_t>(n);
   }
+  // The copy is as private as its source (a transcript is often 0600 and can hold secrets), whatever the
+  // umask.
+  if (reason.empty() && ::fchmod(out, s.st_mode & 0777) != 0)
+    reason = "cannot set the mode of " + tmp + ": " + errno_text(errno);
   const struct timespec times[2] = {s.st_atim, s.st_mtim};
   if (reason.empty() && ::futimens(out, times) != 0)
     reason = "cannot stamp " + tmp + ": " + errno_text(errno);
