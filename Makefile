@@ -9,7 +9,7 @@ ARGS ?=
 # switch one).
 GEN = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 
-.PHONY: all deps build run serve test unit-test asan format format-check bench clean
+.PHONY: all deps build run serve test unit-test asan format format-check bench soak clean
 
 all: build
 
@@ -52,6 +52,12 @@ test: format-check unit-test asan
 
 bench: build
 	./bench/run.sh
+
+# The soak of the warm server (bench/soak.py): a stdio and an HTTP server over a store a writer keeps changing,
+# every answer compared with a fresh --cli run, memory and descriptors sampled. ctest runs a 20-second one.
+SOAK_SECONDS ?= 300
+soak: build
+	python3 bench/soak.py --bin $(BUILD)/csift-mcp --seconds $(SOAK_SECONDS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
