@@ -54,13 +54,18 @@ EXCLUDED = {
     # A warm server reports its memos' work per call (§7); the CLI has no memo and never prints them.
     "summary.scan_memo": "the warm scan memo's report (servers only)",
     "summary.result_memo": "the warm result memo's report (servers only)",
+    # sessions_digest's row says when the session's previous digest was saved: the wall clock of that save, one
+    # by the server and one by the CLI (each has its own state database, asked in lockstep), milliseconds apart.
+    "row.unmarked_digest_replaced": "when the previous digest was saved (a wall-clock instant)",
 }
-# Two more, replaced by a placeholder where they occur:
+# Three more, replaced by a placeholder where they occur:
 #   - the path of the triage state database (header.state_db): the stdio server and the CLI each keep their own,
 #     asked in lockstep (STATE_WRITING), so the two paths differ by construction;
-#   - how long whoami followed appended bytes before it refused ("... for 2025 ms (inotify)"): a wall-clock wait.
+#   - how long whoami followed appended bytes before it refused ("... for 2025 ms (inotify)"): a wall-clock wait;
+#   - how long ago a status verdict's evidence happened ("in a Write call for 16494446s"): an age, like the ones
+#     test_cli_parity.timeless replaces.
 STATE_DBS = []  # set by soak()
-WAITED_MS = re.compile(r"(followed the appended bytes for )\d+( ms)")
+WAITED_MS = re.compile(r"followed the appended bytes for \d+ ms|call for \d+s\b")
 # Point-in-time fields (ages measured at the instant of the call, `status`) are compared as shapes by
 # test_cli_parity.timeless; message spellings (a flag on the CLI, an argument name over MCP) by spelling_free.
 
@@ -385,9 +390,16 @@ class Writer:
 
 
 # --------------------------------------------------------------------------------------------- the servers
+# Memo budgets small enough that the memos fill during the warm-up and evict from then on (their defaults, 256 and
+# 64 MiB, would let a server under churn grow by design for a long time before its first eviction): a server
+# whose memory still grows after that leaks. The figures report each memo's entries, bytes and evictions.
+MEMO_FLAGS = ["--scan-memo-mb", "2", "--result-memo-mb", "2"]
+# A reply that takes longer than this is a hang (the slowest call here takes well under a second in Release).
+HTTP_TIMEOUT = float(os.environ.get("SOAK_HTTP_TIMEOUT", 120))
+
 class Stdio:
     def __init__(self, binary, env, cwd):
-        self.proc = subprocess.Popen([binary, "--stdio", "--max-answer-chars", "0"], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([binary, "--stdio", "--max-answer-chars", "0"] + MEMO_FLAGS, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
         self.pid = self.proc.pid
         self.next_id = 0
@@ -428,7 +440,7 @@ class Stdio:
 class Http:
     def __init__(self, binary, env, cwd):
         self.proc = subprocess.Popen([binary, "--http", "--host", "127.0.0.1", "--port", "0",
-                                      "--max-answer-chars", "0"], stdin=subprocess.DEVNULL,
+                                      "--max-answer-chars", "0"] + MEMO_FLAGS, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
         self.pid = self.proc.pid
         seen, deadline = b"", time.monotonic() + 60 * SLOW
@@ -447,6 +459,7 @@ class Http:
         threading.Thread(target=lambda: [None for _ in iter(lambda: os.read(self.proc.stderr.fileno(), 65536), b"")],
                          daemon=True).start()
         self.local = threading.local()
+        self.reconnects = 0
         self.next_id = 0
         self.lock = threading.Lock()
         body = self.post({"jsonrpc": "2.0", "id": 0, "method": "initialize",
@@ -458,7 +471,8 @@ class Http:
     def conn(self):
         # One keep-alive connection per client thread.
         if getattr(self.local, "c", None) is None:
-            self.local.c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=float(os.environ.get("SOAK_HTTP_TIMEOUT", 300)) * SLOW)
+            self.local.c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=HTTP_TIMEOUT * SLOW)
+            self.local.used = False
         return self.local.c
 
     def post(self, body, init=False):
@@ -466,15 +480,29 @@ class Http:
         if not init:
             h["Mcp-Session-Id"] = self.session
             h["MCP-Protocol-Version"] = self.version
-        c = self.conn()
-        try:
-            c.request("POST", "/mcp", body=json.dumps(body).encode(), headers=h)
-            resp = c.getresponse()
-            data = resp.read()
-        except (http.client.HTTPException, OSError) as e:
-            self.local.c = None
-            raise RuntimeError(f"HTTP {body.get('method')} {json.dumps(body.get('params'))[:300]} on "
-                               f"{c.sock.getsockname() if c.sock else None}: {type(e).__name__}: {e}") from e
+        for attempt in (0, 1):
+            c = self.conn()
+            reused = self.local.used
+            try:
+                c.request("POST", "/mcp", body=json.dumps(body).encode(), headers=h)
+                resp = c.getresponse()
+                data = resp.read()
+                self.local.used = True
+                break
+            except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected) as e:
+                # The server closes a keep-alive connection idle for 60 s (SPEC §11), as a client learns when it
+                # sends on it: a reused connection is opened afresh once, as HTTP clients do. The calls are
+                # read-only.
+                self.local.c.close()
+                self.local.c = None
+                if reused and attempt == 0:
+                    self.reconnects += 1
+                    continue
+                raise RuntimeError(f"HTTP {body.get('method')}: {type(e).__name__}: {e}") from e
+            except (http.client.HTTPException, OSError) as e:
+                self.local.c = None
+                raise RuntimeError(f"HTTP {body.get('method')} {json.dumps(body.get('params'))[:300]}: "
+                                   f"{type(e).__name__}: {e}") from e
         if init:
             self.session = resp.getheader("Mcp-Session-Id")
         if resp.status == 202:
@@ -571,14 +599,15 @@ def normalised(tool, text, stderr_text=""):
     else the text with spellings replaced; and the notes."""
     for db in STATE_DBS:
         text = text.replace(db, "<state_db>")
-    text = WAITED_MS.sub(r"\1N\2", text)
-    stderr_text = WAITED_MS.sub(r"\1N\2", stderr_text)
+    text = WAITED_MS.sub(lambda m: re.sub(r"\d+", "N", m.group(0)), text)
+    stderr_text = WAITED_MS.sub(lambda m: re.sub(r"\d+", "N", m.group(0)), stderr_text)
     try:
         objs = [json.loads(ln) for ln in text.splitlines() if ln.strip()]
         if len(objs) >= 2 and objs[0].get("kind") == "header" and objs[-1].get("kind") == "summary":
             for key in EXCLUDED:
-                obj = objs[-1] if key.startswith("summary.") else objs[0]
-                obj.pop(key.split(".", 1)[1], None)
+                where, field = key.split(".", 1)
+                for obj in {"summary": objs[-1:], "header": objs[:1], "row": objs[1:-1]}[where]:
+                    obj.pop(field, None)
             body = json.loads(spelling_free(json.dumps(timeless(objs, tool), sort_keys=True), tool))
         else:
             body = spelling_free(text, tool)
@@ -778,6 +807,12 @@ def soak(binary, seconds, seed=36, churn_seconds=0.75, compares_per_round=6, wri
         writer.resume()
         thread.join()
         end = {"stdio": sample(stdio.pid), "http": sample(http_server.pid)}
+        for name, s in (("stdio", stdio), ("http", http_server)):
+            r, texts = mcp_answer(s, "stats", {"format": "json", "max_chars": BIG})
+            summary = json.loads(texts[0].splitlines()[-1]) if r and texts else {}
+            r, texts = mcp_answer(s, "search", {"pattern": "soak", "count_only": True, "format": "json"})
+            summary.update(json.loads(texts[0].splitlines()[-1]) if r and texts else {})
+            fig[f"{name}_memos"] = {k: summary.get(k) for k in ("scan_memo", "result_memo")}
         if warm is None:
             warm = end
         fig["writer_ops"] = dict(sorted(writer.ops.items()))
@@ -786,7 +821,7 @@ def soak(binary, seconds, seed=36, churn_seconds=0.75, compares_per_round=6, wri
         flat = True
         for name in ("stdio", "http"):
             peak = max(s[0] for s in samples[name] + [end[name], warm[name]])
-            fig[name] = {"rss_kib_start": samples[name][0][0], "rss_kib_warm": warm[name][0],
+            fig[name] = {**fig.get(name, {}), "rss_kib_start": samples[name][0][0], "rss_kib_warm": warm[name][0],
                          "rss_kib_samples": [r for r, _ in samples[name]] + [end[name][0]],
                          "rss_kib_end": end[name][0], "rss_kib_peak": peak,
                          "fds_start": samples[name][0][1], "fds_warm": warm[name][1], "fds_end": end[name][1]}
@@ -799,6 +834,7 @@ def soak(binary, seconds, seed=36, churn_seconds=0.75, compares_per_round=6, wri
         rcs = [s.close() for s in servers]
         servers = []
         fig["server_exit_codes"] = rcs
+        fig["http_reconnects"] = http_server.reconnects
         fig["ok"] = (fig["mismatches"] == 0 and fig["bad_replies"] == 0 and flat and not writer.errors
                      and fig["compared"] > 0 and all(rc in (0, -signal.SIGTERM) for rc in rcs))
         return fig
@@ -833,7 +869,8 @@ def main():
         print(json.dumps(fig, indent=1))
     else:
         for k in ("seconds", "rounds", "argument_sets", "calls", "churn_calls", "compared", "mismatches",
-                  "bad_replies", "writer_ops", "writer_errors", "stdio", "http", "flat", "server_exit_codes"):
+                  "bad_replies", "writer_ops", "writer_errors", "stdio", "http", "stdio_memos", "http_memos", "http_reconnects", "flat",
+                  "server_exit_codes"):
             print(f"{k}: {fig.get(k)}")
         for d in fig["mismatch_details"][:20] + fig["bad_reply_details"][:20]:
             print(d)
