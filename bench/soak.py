@@ -54,18 +54,22 @@ EXCLUDED = {
     # A warm server reports its memos' work per call (§7); the CLI has no memo and never prints them.
     "summary.scan_memo": "the warm scan memo's report (servers only)",
     "summary.result_memo": "the warm result memo's report (servers only)",
-    # sessions_digest's row says when the session's previous digest was saved: the wall clock of that save, one
-    # by the server and one by the CLI (each has its own state database, asked in lockstep), milliseconds apart.
+    # sessions_digest's row (and its note) says when the session's previous digest was saved: the wall clock of
+    # that save, one by the server and one by the CLI (each has its own state database, asked in lockstep),
+    # milliseconds apart.
     "row.unmarked_digest_replaced": "when the previous digest was saved (a wall-clock instant)",
 }
-# Three more, replaced by a placeholder where they occur:
+# Four more, replaced by a placeholder where they occur (the path; the digits of the rest):
 #   - the path of the triage state database (header.state_db): the stdio server and the CLI each keep their own,
 #     asked in lockstep (STATE_WRITING), so the two paths differ by construction;
 #   - how long whoami followed appended bytes before it refused ("... for 2025 ms (inotify)"): a wall-clock wait;
 #   - how long ago a status verdict's evidence happened ("in a Write call for 16494446s"): an age, like the ones
-#     test_cli_parity.timeless replaces.
+#     test_cli_parity.timeless replaces;
+#   - the instant in sessions_digest's note "<ref> was digested at 2026-12-05T18:21:27.449Z and not marked since"
+#     (row.unmarked_digest_replaced above, in words).
 STATE_DBS = []  # set by soak()
-WAITED_MS = re.compile(r"followed the appended bytes for \d+ ms|call for \d+s\b")
+WAITED_MS = re.compile(r"followed the appended bytes for \d+ ms|call for \d+s\b|"
+                       r"was digested at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z")
 # Point-in-time fields (ages measured at the instant of the call, `status`) are compared as shapes by
 # test_cli_parity.timeless; message spellings (a flag on the CLI, an argument name over MCP) by spelling_free.
 
@@ -346,7 +350,8 @@ class Writer:
         elif op == "subagent-delete":
             sid = os.path.basename(path)[:-6]
             subdir = os.path.join(os.path.dirname(path), sid, "subagents")
-            agents = sorted(f for f in os.listdir(subdir) if f.startswith("agent-a50a")) if os.path.isdir(subdir) else []
+            agents = sorted(f for f in os.listdir(subdir) if f.startswith("agent-a50a")) \
+                if os.path.isdir(subdir) else []
             if not agents:
                 return "none"
             os.unlink(os.path.join(subdir, rng.choice(agents)))
@@ -553,7 +558,8 @@ def call_list(tools, live_ids, recover_file):
         ("search", {"pattern": "error"}), ("search", {"pattern": "soak", "count_only": True}),
         ("search", {"pattern": "", "label": ["user.message"], "count_only": True}),
         ("search", {"pattern": "zanzibar|Traceback", "sessions_with_matches": True}),
-        ("search", {"pattern": "RÉSUMÉ", "ignore_case": True}), ("search", {"pattern": "ſtraße", "ignore_case": True}),
+        ("search", {"pattern": "RÉSUMÉ", "ignore_case": True}),
+        ("search", {"pattern": "ſtraße", "ignore_case": True}),
         ("search", {"pattern": "lorem", "targets": ["@" + a], "max_count": 2}),
         ("search", {"pattern": "deploy", "count_by": "session"}), ("search", {"pattern": "soak answer", "raw": True}),
         ("search", {"pattern": "Write", "label": ["agent.tool.use"], "count_only": True}),
@@ -869,7 +875,8 @@ def main():
         print(json.dumps(fig, indent=1))
     else:
         for k in ("seconds", "rounds", "argument_sets", "calls", "churn_calls", "compared", "mismatches",
-                  "bad_replies", "writer_ops", "writer_errors", "stdio", "http", "stdio_memos", "http_memos", "http_reconnects", "flat",
+                  "bad_replies", "writer_ops", "writer_errors", "stdio", "http", "stdio_memos", "http_memos",
+                  "http_reconnects", "flat",
                   "server_exit_codes"):
             print(f"{k}: {fig.get(k)}")
         for d in fig["mismatch_details"][:20] + fig["bad_reply_details"][:20]:
