@@ -124,7 +124,7 @@ class Http:
 
 WAYS = {"stdio 2025-11-25": (Stdio, False), "stdio 2026-07-28": (Stdio, True),
         "http 2025-11-25": (Http, False), "http 2026-07-28": (Http, True)}
-# Paging reads a 290,000-character answer page by page (a search of the whole session each time): the Release
+# Paging reads a 405,000-character JSON answer page by page (a search of the whole session each time): the Release
 # pass pages every way; the sanitized pass, whose subject is memory safety and which runs it ten times slower,
 # one way per transport, each revision once.
 PAGING_WAYS = {k: WAYS[k] for k in ("stdio 2025-11-25", "http 2026-07-28")} if SANITIZED else WAYS
@@ -208,13 +208,14 @@ class ImagesAreCountedApart(unittest.TestCase):
 
 
 class Ceiling(unittest.TestCase):
-    """One session whose search for "lorem" renders about 290,000 characters, and one record longer than the
+    """One session whose search for "lorem" renders about 112,000 characters (405,000 as JSON, the form paged
+    here: 9 pages at the ceiling, more than twice what the tests ask), and one record longer than the
     ceiling."""
 
     @classmethod
     def setUpClass(cls):
         cls.home = tempfile.mkdtemp(prefix="csift-mcp-ceiling-")
-        make_big_store(cls.home, projects=1, sessions=1, turns=400)
+        make_big_store(cls.home, projects=1, sessions=1, turns=150)
         proj = os.path.join(cls.home, "projects", "-home-dev-big-0")
         cls.sid = [f[:-6] for f in os.listdir(proj)][0]
         cls.long_sid = "11111111-2222-4333-8444-555555555555"
