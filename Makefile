@@ -10,7 +10,7 @@ ARGS ?=
 # switch one).
 GEN = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 
-.PHONY: all deps build run serve test unit-test asan fuzz-build fuzz fuzz-smoke format format-check bench clean
+.PHONY: all deps build run serve test unit-test asan fuzz-configure fuzz-build fuzz fuzz-smoke format format-check bench clean
 
 all: build
 
@@ -48,21 +48,26 @@ asan: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  CSIFT_TEST_SANITIZED=1 ctest --output-on-failure -j$(JOBS)
 
-# The libFuzzer targets (tests/fuzz/, SPEC.md "Fuzzing"): a clang build of their own, every object carrying
-# ASan, UBSan and libFuzzer's coverage instrumentation. `make fuzz` runs each for FUZZ_SECONDS (or exactly
-# FUZZ_RUNS executions: `make fuzz FUZZ_RUNS=10000000`) and prints a table; `make fuzz-smoke` is the short run
-# of each that `make test` includes.
+# The libFuzzer targets (tests/fuzz/, SPEC.md §14): a clang build of their own, every object carrying ASan,
+# UBSan and libFuzzer's coverage instrumentation. `make fuzz` runs each for FUZZ_SECONDS (or exactly FUZZ_RUNS
+# executions: `make fuzz FUZZ_RUNS=10000000`) and prints a table. `make fuzz-smoke`, the part of `make test`,
+# builds only what the parsers' targets link (core, the HTTP parsers, image extraction: not the tools and the
+# server that the JSON-RPC target needs) and runs each for a few seconds after replaying its seeds and the
+# committed regression inputs.
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 0
-fuzz-build: deps
+fuzz-configure: deps
 	cmake -S . -B $(FUZZ_BUILD) $(call GEN,$(FUZZ_BUILD)) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
 	  -DCSIFT_FUZZ=ON
+
+fuzz-build: fuzz-configure
 	cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_targets
 
 fuzz: fuzz-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_JOBS=$(JOBS) tests/fuzz/run.sh $(FUZZ_BUILD) long
 
-fuzz-smoke: fuzz-build
+fuzz-smoke: fuzz-configure
+	cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_parsers
 	FUZZ_JOBS=$(JOBS) tests/fuzz/run.sh $(FUZZ_BUILD) smoke
 
 # The whole suite: format gate, the Release build's tests, the ASan+UBSan pass, then the fuzz targets' short run.
