@@ -49,6 +49,8 @@ run_one() {
   fi
   dict=$(dict_of "$t")
   if [ "$runs" -gt 0 ]; then limit="-runs=$runs"; else limit="-max_total_time=$seconds"; fi
+  # The smoke is part of make test: a fixed seed, so it mutates the same way on every run.
+  [ "$mode" = smoke ] && limit="$limit -seed=1"
   local rc=0
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     nice -n "${FUZZ_NICE:-0}" "$build/tests/fuzz/fuzz_$t" $limit -print_final_stats=1 -timeout=20 \
