@@ -1,6 +1,7 @@
 # csift-mcp: `make run` and `make test` work from a clean clone on a fresh Debian machine as root.
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
 JOBS ?= $(shell nproc)
 ARGS ?=
 # Ninja when the build directory is new: it compiles every target's objects as soon as their sources are ready,
@@ -9,7 +10,7 @@ ARGS ?=
 # switch one).
 GEN = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 
-.PHONY: all deps build run serve test unit-test asan format format-check bench soak clean
+.PHONY: all deps build run serve test unit-test asan fuzz-configure fuzz-build fuzz fuzz-smoke format format-check bench soak clean
 
 all: build
 
@@ -47,8 +48,30 @@ asan: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  CSIFT_TEST_SANITIZED=1 ctest --output-on-failure -j$(JOBS)
 
-# The whole suite: format gate, the Release build's tests, then the ASan+UBSan pass.
-test: format-check unit-test asan
+# The libFuzzer targets (tests/fuzz/, SPEC.md §14): a clang build of their own, every object carrying ASan,
+# UBSan and libFuzzer's coverage instrumentation. `make fuzz` runs each for FUZZ_SECONDS (or exactly FUZZ_RUNS
+# executions: `make fuzz FUZZ_RUNS=10000000`) and prints a table. `make fuzz-smoke`, the part of `make test`,
+# builds only what the parsers' targets link (core, the HTTP parsers, image extraction: not the tools and the
+# server that the JSON-RPC target needs) and runs each for a few seconds after replaying its seeds and the
+# committed regression inputs.
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= 0
+fuzz-configure: deps
+	cmake -S . -B $(FUZZ_BUILD) $(call GEN,$(FUZZ_BUILD)) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
+	  -DCSIFT_FUZZ=ON
+
+fuzz-build: fuzz-configure
+	cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_targets
+
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_JOBS=$(JOBS) tests/fuzz/run.sh $(FUZZ_BUILD) long
+
+fuzz-smoke: fuzz-configure
+	cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_parsers
+	FUZZ_JOBS=$(JOBS) tests/fuzz/run.sh $(FUZZ_BUILD) smoke
+
+# The whole suite: format gate, the Release build's tests, the ASan+UBSan pass, then the fuzz targets' short run.
+test: format-check unit-test asan fuzz-smoke
 
 bench: build
 	./bench/run.sh
@@ -60,4 +83,4 @@ soak: build
 	python3 bench/soak.py --bin $(BUILD)/csift-mcp --seconds $(SOAK_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -27,13 +27,22 @@ using V = std::vector<std::string>;
 
 TEST_CASE("shell words undo quoting and mark what the shell would expand") {
   const auto t = shell_tokens(R"(echo 'a b' "c $HOME" d\ e *.py ~/x)");
-  REQUIRE(t.size() == 6);
+  REQUIRE(t.size() == 7);
   CHECK(t[1].word.text == "a b");
   CHECK_FALSE(t[1].word.dynamic);
   CHECK(t[2].word.dynamic);
   CHECK(t[3].word.text == "d e");
   CHECK(t[4].word.dynamic);
   CHECK(t[5].word.dynamic);
+}
+
+TEST_CASE("a vertical tab or form feed is part of a word, as for the shell") {
+  // Each made the lexer loop forever before (found by tests/fuzz).
+  const auto t = shell_tokens("touch a\vb\fc && echo x\v> y");
+  REQUIRE(t.size() == 7);
+  CHECK(t[1].word.text == "a\vb\fc");
+  CHECK(t[4].word.text == "x\v");
+  CHECK(t[5].kind == ShellTokenKind::redirect_out);
 }
 
 TEST_CASE("file commands name their operands, options skipped") {

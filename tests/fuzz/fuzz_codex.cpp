@@ -1,0 +1,10 @@
+// Fuzzes Codex's decoder (core/harness/codex/) through the reader seam: the input is written to a scratch
+// file and read as a Codex log, densely and sparsely, each line read back and decoded alone, turns
+// numbered and every record classified (tests/fuzz/fuzz_support.h). A failure is a sanitizer report, an
+// exception, or a broken seam contract: records + skipped + blank != lines, or the two reads disagreeing.
+#include "tests/fuzz/fuzz_support.h"
+
+CSIFT_FUZZ_TARGET(codex) {
+  csift_fuzz::read_through_seam(csift::HarnessId::codex, csift_fuzz::as_text(data, size));
+  return 0;
+}
