@@ -301,8 +301,14 @@ std::string scrub_home_users(std::string_view s) {
     if (s[i] == '/' || s[i] == '\\') {
       for (std::string_view root : kRoots) {
         if (!s.substr(i).starts_with(root)) continue;
-        // "/home/" must start a path: not "x/home/" inside another word.
-        if (root[0] == '/' && i > 0 && scrub_is_alnum(s[i - 1])) break;
+        // "/home/" must start a path: not "x/home/" inside another word or path component. A `]` before it
+        // ends a redaction marker (`/Users/[REDACTED:home-user]/home/app`): the path goes on, so scrubbing
+        // scrubbed text changes nothing (tests/fuzz, scrubber).
+        // A JSON escape (`\n/home/x` in a raw line) is a separator, not a word.
+        const bool after_escape =
+            i > 1 && s[i - 2] == '\\' && (s[i - 1] == 'n' || s[i - 1] == 't' || s[i - 1] == 'r');
+        if (root[0] == '/' && i > 0 && !after_escape && (scrub_is_user_char(s[i - 1]) || s[i - 1] == ']'))
+          break;
         name = i + root.size();
         break;
       }

@@ -64,6 +64,12 @@ TEST_CASE("scrubber: each pattern replaces its secret and keeps a near miss") {
   CHECK(scrubber_test_text("/home/alice/x and /Users/alice") ==
         "/home/[REDACTED:home-user]/x and /Users/[REDACTED:home-user]");
   CHECK(scrubber_test_text("a@b.c") == "a@b.c");  // a one-letter top-level domain is no address
+  // A home path inside a home path is one path: scrubbing scrubbed text changes nothing (a fuzz find).
+  const std::string nested = scrubber_test_text("/Users/dev/home/y-app");
+  CHECK(nested == "/Users/[REDACTED:home-user]/home/y-app");
+  CHECK(scrubber_test_text(nested) == nested);
+  // After a JSON escape in a raw line the path starts afresh.
+  CHECK(scrubber_test_text(R"("ls\n/home/alice/x")") == R"("ls\n/home/[REDACTED:home-user]/x")");
 }
 
 TEST_CASE("scrubber: raw JSON lines, escapes and every kind documented") {
