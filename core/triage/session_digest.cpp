@@ -12,6 +12,7 @@
 
 #include "core/base/text.h"
 #include "core/base/timefmt.h"
+#include "core/harness/copilot/copilot_shell_trailer.h"
 #include "core/record/transcript_reader.h"
 #include "core/scrub/scrubber.h"
 #include "core/triage/call_facts.h"
@@ -86,6 +87,13 @@ std::string digest_assistant_text(const Record& r) {
   for (const Block& b : r.message.blocks)
     if (b.kind == BlockKind::text && !trim(b.text).empty()) out += (out.empty() ? "" : "\n") + b.text;
   return out;
+}
+
+// What a result's excerpt quotes: the output, not the framing its harness closes it with. Copilot CLI ends a
+// shell result with an exit-code trailer (`<exited with exit code 1>`), which the reader already took as the
+// call's exit code; quoted, it would spend the excerpt on what `exit_code` says. The record keeps it.
+std::string_view digest_excerpt_source(HarnessId harness, std::string_view text) {
+  return harness == HarnessId::copilot ? copilot_text_before_trailer(text) : text;
 }
 
 bool digest_is_absolute(const std::string& p) {
@@ -225,7 +233,8 @@ class DigestBuilder : public RecordSink {
     item.json["status"] = call_status_name(outcome.status);
     item.json["error_class"] = outcome.error_class;
     item.json["exit_code"] = outcome.exit_code ? ojson(*outcome.exit_code) : ojson(nullptr);
-    scrubbed_cut(trim(result.content_text), in_.caps.excerpt_bytes, item.json, "excerpt");
+    scrubbed_cut(trim(digest_excerpt_source(in_.transcript->harness, result.content_text)),
+                 in_.caps.excerpt_bytes, item.json, "excerpt");
     item.json["self"] = is_self_call(call.tool, call.input_json);
     if (outcome.status == CallStatus::denied) item.denial_span = call.span;
     items_.push_back(std::move(item));

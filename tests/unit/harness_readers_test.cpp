@@ -17,6 +17,7 @@
 
 #include "core/base/error.h"
 #include "core/harness/claude_code/classify.h"
+#include "core/harness/copilot/copilot_shell_trailer.h"
 #include "core/harness/harness_entry.h"
 #include "core/harness/read_probe.h"
 #include "core/record/transcript_reader.h"
@@ -291,6 +292,14 @@ TEST_CASE("copilot: the corpus event logs and the fixture's statuses") {
     std::map<std::string, bool> success;
     for (const nlohmann::json& e : raw) {
       const nlohmann::json& d = e["data"];
+      // A sub-agent's event (an agentId on it or in its data; parentToolCallId in the older shape) is that
+      // agent's: no prompt, call, result or tokens of the session.
+      const bool sub = (e.contains("agentId") && !e["agentId"].is_null()) || d.contains("agentId") ||
+                       !d.value("parentToolCallId", std::string()).empty();
+      if (sub) continue;
+      if ((e["type"] == "tool.execution_start" || e["type"] == "tool.user_requested") &&
+          !d.value("toolCallId", std::string()).empty())
+        calls.insert(d["toolCallId"].get<std::string>());
       if (e["type"] == "session.start" && cwd.empty())
         cwd = d.value("context", nlohmann::json::object()).value("cwd", "");
       if (e["type"] == "user.message" && d.value("source", "user") == "user") prompts.push_back(d["content"]);
@@ -320,6 +329,30 @@ TEST_CASE("copilot: the corpus event logs and the fixture's statuses") {
   CHECK(f.markers.at("t2") == "[denied]");
   CHECK(f.markers.at("t3") == "[interrupted]");
   CHECK(f.output == 21 + 9 + 8);
+}
+
+TEST_CASE("copilot: the shell's exit-code trailer is its closing line, in Copilot CLI's exact forms") {
+  const auto code = [](std::string_view text) {
+    const auto t = copilot_shell_trailer(text);
+    return t ? std::optional<int64_t>(t->exit_code) : std::nullopt;
+  };
+  CHECK(code("out\n<exited with exit code 2>") == 2);
+  CHECK(code("out\n<exited with exit code -1>\n\n") == -1);
+  CHECK(code("<shellId: 3 completed with exit code 0>") == 0);
+  CHECK(code("out\n<command with id: build exited with exit code 137>") == 137);
+  CHECK(code("out\n<command with shellId: b2 exited with exit code 1>") == 1);
+  CHECK(code("out\n<exited with exit code 2> ") == 2);  // blanks after it are not a line
+  // Not the closing line, not one of the forms, or not exactly: no trailer.
+  CHECK(!code("<exited with exit code 2>\nmore output"));
+  CHECK(!code("out\ncompleted with exit code 2"));
+  CHECK(!code("out\n<exited with exit code two>"));
+  CHECK(!code("out\n <exited with exit code 2>"));
+  CHECK(!code("out\n<shellId: completed with exit code 2>"));
+  CHECK(!code(""));
+  // The excerpt's source: the text before it, the blank lines before it too; a text without one unchanged.
+  CHECK(copilot_text_before_trailer("a\nb\n\n<exited with exit code 1>\n") == "a\nb");
+  CHECK(copilot_text_before_trailer("<exited with exit code 1>") == "");
+  CHECK(copilot_text_before_trailer("a\n<exited with error>") == "a\n<exited with error>");
 }
 
 TEST_CASE("harness selection: all reads every store found and reports the absent ones") {

@@ -1,15 +1,23 @@
 // Copilot CLI events onto the shared record model. A prompt is a `user.message` from the user (a message
 // from another source, such as an autopilot continuation, is not one); `assistant.message` carries the
-// agent's text, reasoning, tool requests and its output token count; the first `tool.execution_complete` of
-// a call is its result (`rejected` / `denied` error codes deny it; a non-zero exit code fails it, from
-// shellExecution or a shell result's closing `completed with exit code N` line); `abort` interrupts every
-// call still without a result. Events of sub-agents (`agentId`) are not read.
+// agent's text, reasoning, tool requests and its output token count. A call is named by whichever of its
+// events comes first: a tool request, `tool.execution_start` or `tool.user_requested` (the same `toolCallId`
+// in a later one is the same call). Its result is the first of: `tool.execution_complete` (`rejected` /
+// `denied` error codes deny it, `cancelled` interrupts it; a non-zero exit code fails it, from
+// shellExecution, a terminal content block, or the closing exit-code line of a shell result),
+// `permission.completed` with a `denied-` kind (denied) or `cancelled` (interrupted), joined to the call by
+// its `toolCallId` or the `permission.requested` of its `requestId`; `abort` interrupts every call still
+// without a result. Events of sub-agents (an `agentId` on the event or in its data, or the older
+// `parentToolCallId` in its data) are records of that agent (`agent_id`) without a message: never a prompt, a
+// call or a result of the session. Shapes: the session-events schema and the bundled code of @github/copilot
+// 0.0.376 and 1.0.52 (npm).
 #include <nlohmann/json.hpp>
 #include <set>
 #include <unordered_map>
 
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/copilot/copilot_harness.h"
+#include "core/harness/copilot/copilot_shell_trailer.h"
 #include "core/harness/harness_listing.h"
 #include "core/harness/jsonl_entry_reader.h"
 
@@ -34,6 +42,27 @@ std::optional<int64_t> closing_exit_code(const std::string& text) {
   }
 }
 
+// The agent whose event this is when it is a sub-agent's: the event's `agentId` (1.0.x), one in its data, or
+// the `parentToolCallId` the spawning call's id marks a sub-agent's events with (0.0.x; still written, as
+// deprecated, beside `agentId`). "" for the session's own agent; `*sub` says whether it is a sub-agent's.
+std::string copilot_sub_agent(const json& entry, const json& data, bool& sub) {
+  sub = true;
+  for (const json* holder : {&entry, &data}) {
+    if (!holder->is_object() || !holder->contains("agentId")) continue;
+    if (holder == &entry && (*holder)["agentId"].is_null()) continue;
+    return entry_string(*holder, "agentId");
+  }
+  if (const std::string parent = entry_string(data, "parentToolCallId"); !parent.empty()) return parent;
+  sub = false;
+  return "";
+}
+
+// A tool call's arguments as the log holds them: a string as it is, anything else as its JSON.
+std::string copilot_arguments(const json& holder) {
+  const json args = holder.value("arguments", json::object());
+  return args.is_string() ? args.get<std::string>() : copilot_dump(args);
+}
+
 class CopilotMapper final : public EntryMapper {
  public:
   explicit CopilotMapper(std::string cwd) : cwd_(std::move(cwd)) {}
@@ -54,13 +83,16 @@ class CopilotMapper final : public EntryMapper {
     r.cwd = cwd_;
     r.version = version_;
     r.git_branch = branch_;
-    if (data.is_object() && data.contains("agentId")) return type;  // a sub-agent's event
+    bool sub = false;
+    r.agent_id = copilot_sub_agent(entry, data, sub);
+    if (sub) return type;  // a sub-agent's event: its agent's, not the session's
     if (type == "user.message") user(data, r);
     if (type == "assistant.message") agent(data, r);
     if (type == "assistant.reasoning") reasoning(data, r);
-    if (type == "tool.execution_start")
-      tool_names_[entry_string(data, "toolCallId")] = entry_string(data, "toolName");
+    if (type == "tool.execution_start" || type == "tool.user_requested") started(data, r);
     if (type == "tool.execution_complete") complete(data, r);
+    if (type == "permission.requested") permission_requested(data);
+    if (type == "permission.completed") permission_completed(data, r);
     if (type == "abort") aborted(r);
     return type.empty() ? "(untyped)" : type;
   }
@@ -83,6 +115,11 @@ class CopilotMapper final : public EntryMapper {
     r.message.content_string = entry_string(data, "content");
   }
 
+  // A call named: pending until a result answers it.
+  void named(const std::string& id) {
+    if (!id.empty() && !answered_.count(id)) pending_.insert(id);
+  }
+
   void agent(const json& data, Record& r) {
     make_message(r, "assistant");
     r.message.id = entry_string(data, "messageId");
@@ -93,11 +130,11 @@ class CopilotMapper final : public EntryMapper {
       r.message.blocks.push_back(text_block(text));
     for (const json& req : data.value("toolRequests", json::array())) {
       const std::string id = entry_string(req, "toolCallId");
-      const json args = req.value("arguments", json::object());
-      const std::string input = args.is_string() ? args.get<std::string>() : copilot_dump(args);
-      r.message.blocks.push_back(tool_use_block(id, entry_string(req, "name"), input));
+      if (!id.empty() && started_first_.count(id)) continue;  // its start came first and named it
+      r.message.blocks.push_back(tool_use_block(id, entry_string(req, "name"), copilot_arguments(req)));
       tool_names_[id] = entry_string(req, "name");
-      if (!id.empty() && !answered_.count(id)) pending_.insert(id);
+      requested_.insert(id);
+      named(id);
     }
     const json out = data.value("outputTokens", json());
     if (out.is_number_integer()) {
@@ -113,6 +150,34 @@ class CopilotMapper final : public EntryMapper {
     r.message.blocks.push_back(thinking_block(text));
   }
 
+  // tool.execution_start, or tool.user_requested (a shell command the user ran): the call itself when no tool
+  // request named it first.
+  void started(const json& data, Record& r) {
+    const std::string id = entry_string(data, "toolCallId");
+    tool_names_[id] = entry_string(data, "toolName");
+    if (data.contains("shellToolInfo")) shell_calls_.insert(id);
+    if (id.empty() || requested_.count(id) || !started_first_.insert(id).second) return;
+    make_message(r, "assistant");
+    r.message.blocks.push_back(tool_use_block(id, entry_string(data, "toolName"), copilot_arguments(data)));
+    named(id);
+  }
+
+  // The exit code a completion records: shellExecution's, else a terminal content block's.
+  static std::optional<int64_t> recorded_exit_code(const json& data, const json& result) {
+    std::optional<int64_t> exit_code;
+    for (const json* holder : {&data, &result}) {
+      const json shell = holder->is_object() ? holder->value("shellExecution", json()) : json();
+      if (shell.is_object() && shell.value("exitCode", json()).is_number_integer())
+        exit_code = shell["exitCode"].get<int64_t>();
+    }
+    if (exit_code || !result.is_object()) return exit_code;
+    for (const json& part : result.value("contents", json::array()))
+      if (part.is_object() && entry_string(part, "type") == "terminal" &&
+          part.value("exitCode", json()).is_number_integer())
+        exit_code = part["exitCode"].get<int64_t>();
+    return exit_code;
+  }
+
   void complete(const json& data, Record& r) {
     const std::string id = entry_string(data, "toolCallId");
     if (!answered_.insert(id).second) return;  // only the first completion is the result
@@ -126,23 +191,51 @@ class CopilotMapper final : public EntryMapper {
     else if (error.is_object())
       text = entry_string(error, "message");
     const std::string code = error.is_object() ? entry_string(error, "code") : "";
-    std::optional<int64_t> exit_code;
-    for (const json* holder : {&data, &result}) {
-      const json shell = holder->is_object() ? holder->value("shellExecution", json()) : json();
-      if (shell.is_object() && shell.value("exitCode", json()).is_number_integer())
-        exit_code = shell["exitCode"].get<int64_t>();
-    }
+    std::optional<int64_t> exit_code = recorded_exit_code(data, result);
+    if (!exit_code)
+      if (const auto trailer = copilot_shell_trailer(text)) exit_code = trailer->exit_code;
     const std::string tool = tool_names_[id];
-    if (!exit_code && (tool == "bash" || tool == "powershell" || data.contains("shellExecution")))
+    if (!exit_code &&
+        (tool == "bash" || tool == "powershell" || data.contains("shellExecution") || shell_calls_.count(id)))
       exit_code = closing_exit_code(text);
     CallStatus status = CallStatus::ok;
     if (code == "rejected" || code == "denied")
       status = CallStatus::denied;
+    else if (code == "cancelled" || code == "interrupted")
+      status = CallStatus::interrupted;
     else if (data.value("success", false) != true || (exit_code && *exit_code != 0))
       status = CallStatus::error;
     make_message(r, "user");
     r.message.blocks.push_back(
         tool_result_block(id, std::move(text), status != CallStatus::ok, status, exit_code));
+  }
+
+  void permission_requested(const json& data) {
+    const json request = data.value("permissionRequest", json::object());
+    if (const std::string id = entry_string(request, "toolCallId"); !id.empty())
+      permission_calls_[entry_string(data, "requestId")] = id;
+  }
+
+  // A refusal (a `denied-` kind) or a cancelled prompt answers a call still without a result; an approval,
+  // or a decision after the result, changes nothing.
+  void permission_completed(const json& data, Record& r) {
+    std::string id = entry_string(data, "toolCallId");
+    if (id.empty()) {
+      const auto it = permission_calls_.find(entry_string(data, "requestId"));
+      if (it != permission_calls_.end()) id = it->second;
+    }
+    const json result = data.value("result", json::object());
+    const std::string kind = entry_string(result, "kind");
+    const bool denied = kind.starts_with("denied");
+    if (id.empty() || !pending_.count(id) || (!denied && kind != "cancelled")) return;
+    std::string text = kind;
+    for (const char* why : {"feedback", "message", "reason"})
+      if (const std::string w = entry_string(result, why); !w.empty()) text += ": " + w;
+    pending_.erase(id);
+    answered_.insert(id);
+    make_message(r, "user");
+    r.message.blocks.push_back(tool_result_block(
+        id, std::move(text), true, denied ? CallStatus::denied : CallStatus::interrupted, std::nullopt));
   }
 
   void aborted(Record& r) {
@@ -151,7 +244,9 @@ class CopilotMapper final : public EntryMapper {
 
   std::string cwd_, session_id_, version_, branch_, model_;
   std::unordered_map<std::string, std::string> tool_names_;
-  std::set<std::string> pending_, answered_;
+  std::unordered_map<std::string, std::string> permission_calls_;  // permission requestId -> toolCallId
+  std::set<std::string> pending_, answered_, shell_calls_;
+  std::set<std::string> requested_, started_first_;  // calls named by a tool request / by their start
 };
 
 class CopilotReader final : public JsonlEntryReader {
