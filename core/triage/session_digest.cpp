@@ -15,6 +15,7 @@
 #include "core/record/transcript_reader.h"
 #include "core/scrub/scrubber.h"
 #include "core/triage/call_facts.h"
+#include "core/triage/codex_excerpt.h"
 #include "core/triage/digest_text.h"
 #include "core/triage/log_facts.h"
 #include "core/triage/tool_outcome.h"
@@ -44,6 +45,7 @@ struct CallSeen {
   std::string digest;
   uint64_t order = 0;
   bool answered = false;
+  bool answered_ok = false;  // its result was ok (a later Codex record may still fail it)
 };
 
 struct DigestCounts {
@@ -182,6 +184,7 @@ class DigestBuilder : public RecordSink {
                   digest_utc(r.timestamp),
                   args_digest(use.input_json),
                   next_order_++,
+                  false,
                   false};
     const auto earlier = failed_.find({call.tool, call.digest});
     if (fresh && earlier != failed_.end()) {
@@ -202,10 +205,16 @@ class DigestBuilder : public RecordSink {
   // Returns whether the result closed its call as interrupted.
   bool on_result(const Record& r, const Block& result, bool fresh, uint64_t& seq) {
     const auto it = calls_.find(result.tool_use_id);
-    if (it == calls_.end() || it->second.answered) return false;  // no call, or not its first result
+    if (it == calls_.end()) return false;  // no call
     CallSeen& call = it->second;
-    call.answered = true;
     const CallOutcome outcome = call_outcome(in_.transcript->harness, r, result);
+    // Not its first result: only a later Codex record that fails a call its first result left ok counts
+    // (the reader emits one only then: an item or end event refining the status).
+    const bool refines = call.answered && call.answered_ok && in_.transcript->harness == HarnessId::codex &&
+                         outcome.status != CallStatus::ok;
+    if (call.answered && !refines) return false;
+    call.answered = true;
+    call.answered_ok = outcome.status == CallStatus::ok;
     if (outcome.status == CallStatus::ok) return false;
     failed_.try_emplace({call.tool, call.digest}, call.span);
     if (!fresh) return outcome.status == CallStatus::interrupted;
@@ -225,7 +234,10 @@ class DigestBuilder : public RecordSink {
     item.json["status"] = call_status_name(outcome.status);
     item.json["error_class"] = outcome.error_class;
     item.json["exit_code"] = outcome.exit_code ? ojson(*outcome.exit_code) : ojson(nullptr);
-    scrubbed_cut(trim(result.content_text), in_.caps.excerpt_bytes, item.json, "excerpt");
+    const std::string_view output = in_.transcript->harness == HarnessId::codex
+                                        ? codex_excerpt_body(result.content_text)
+                                        : std::string_view(result.content_text);
+    scrubbed_cut(trim(output), in_.caps.excerpt_bytes, item.json, "excerpt");
     item.json["self"] = is_self_call(call.tool, call.input_json);
     if (outcome.status == CallStatus::denied) item.denial_span = call.span;
     items_.push_back(std::move(item));
