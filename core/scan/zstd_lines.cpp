@@ -167,8 +167,9 @@ ZstdScanStats scan_zstd_lines(const std::string& path, const BlockFn& fn, const 
       if (output.pos > 0 && !cutter.feed(out.data(), output.pos)) return stats;
     }
   }
-  // Output libzstd still holds for input already consumed.
-  for (;;) {
+  // Output libzstd still holds for input already consumed (none once a frame ended: last_ret 0; asked then,
+  // libzstd answers with the size of the next frame's header it expects).
+  while (last_ret != 0) {
     ZSTD_inBuffer input{nullptr, 0, 0};
     ZSTD_outBuffer output{out.data(), out.size(), 0};
     const size_t ret = ZSTD_decompressStream(dctx.get(), &output, &input);

@@ -25,7 +25,7 @@ class CodexFidelityTest(unittest.TestCase):
                              CSIFT_CONFIG=os.path.join(cls.tmp, "none.toml"))
         code, _h, rows, _s, err = h.run_json("sessions_digest", ITEMS, EVENTS, ZST, CORRUPT, env=cls.env)
         assert code == 0, err
-        cls.digests = {r["session"]["ref"]: r["session"] for r in rows if r["kind"] == "session"}
+        cls.digests = {r["ref"]: r["digest"] for r in rows if r["kind"] == "session"}
 
     @classmethod
     def tearDownClass(cls):
@@ -85,7 +85,7 @@ class CodexFidelityTest(unittest.TestCase):
         self.assertEqual(code, 0, err)
         listed = {r["ref"]: r for r in rows if r["kind"] == "session"}
         self.assertEqual(set(listed), {ITEMS, EVENTS, ZST, CORRUPT})
-        self.assertEqual(listed[ZST]["project"], "/home/dev/projects/api")
+        self.assertEqual(listed[ZST]["project"], "/home/[REDACTED:home-user]/projects/api")  # scrubbed
         self.assertEqual(listed[CORRUPT]["counts"]["unparsed"], 1)
         code, _h, rows, _s, err = h.run_json("search", "F401", "--harness", "codex", env=self.env)
         self.assertEqual(code, 0, err)
