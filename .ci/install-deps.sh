@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(cmake ninja-build g++ make pkg-config python3 clang-format git
       nlohmann-json3-dev libsimdjson-dev libpcre2-dev libtbb-dev libfmt-dev doctest-dev
-      libutf8proc-dev libsqlite3-dev sqlite3 libssl-dev libtomlplusplus-dev libpng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libjemalloc-dev ripgrep nodejs npm
+      libutf8proc-dev libsqlite3-dev sqlite3 libzstd-dev zstd libssl-dev libtomlplusplus-dev libpng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libjemalloc-dev ripgrep nodejs npm
       clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -7,6 +7,7 @@
 #include "core/json/stored_json.h"
 #include "core/json/utf8_repair.h"
 #include "core/scan/file_handle.h"
+#include "core/scan/zstd_lines.h"
 
 namespace csift {
 
@@ -33,6 +34,18 @@ std::optional<std::string> map_entry_line(std::string_view bytes, EntryMapper& m
   return std::nullopt;
 }
 
+// The file's lines: a plain file's through LineScanner, a compressed one's decompressed as a stream (what
+// does not decode is left in `z.broken`).
+ScanStats scan_entry_lines(const std::string& path, const BlockFn& fn, bool compressed,
+                           const CancelToken* cancel, ZstdScanStats& z) {
+  if (!compressed) {
+    LineScanner scanner;
+    return scanner.scan(path, fn, 0, UINT64_MAX, 1, cancel);
+  }
+  z = scan_zstd_lines(path, fn, cancel);
+  return z;
+}
+
 }  // namespace
 
 ReadStats JsonlEntryReader::read(const Transcript& t, const ReadOptions& opts, RecordSink& sink) const {
@@ -43,8 +56,8 @@ ReadStats JsonlEntryReader::read(const Transcript& t, const ReadOptions& opts, R
   const auto census = [&](const std::string& key) {
     if (opts.census_types) ++stats.line_types[key.empty() ? "(untyped)" : key];
   };
-  LineScanner scanner;
-  const ScanStats scan = scanner.scan(
+  ZstdScanStats zstd;
+  const ScanStats scan = scan_entry_lines(
       t.path,
       [&](const LineBlock& block) {
         for_each_line(block, [&](const LineView& lv) {
@@ -73,7 +86,7 @@ ReadStats JsonlEntryReader::read(const Transcript& t, const ReadOptions& opts, R
         if (opts.on_bytes) opts.on_bytes(consumed);
         return !stopped && !(opts.cancel && opts.cancel->is_cancelled());
       },
-      0, UINT64_MAX, 1, opts.cancel);
+      compressed(t), opts.cancel, zstd);
   stats.error = scan.error;
   stats.bytes = scan.bytes;
   stats.stopped = stopped;
@@ -84,6 +97,13 @@ ReadStats JsonlEntryReader::read(const Transcript& t, const ReadOptions& opts, R
     ++stats.skipped_lines;
     census("(torn)");
     sink.skipped({scan.torn_tail_line, "torn final line (no newline)"});
+  }
+  if (!zstd.broken.empty() && !stopped) {
+    // The rest of a compressed file that does not decode: one line, skipped with libzstd's reason.
+    ++stats.lines;
+    ++stats.skipped_lines;
+    census("(corrupt)");
+    sink.skipped({zstd.broken_line, zstd.broken});
   }
   return stats;
 }
@@ -100,7 +120,18 @@ bool JsonlEntryReader::decode(std::string_view line, Record& out, std::string& e
 
 ScanStats JsonlEntryReader::read_raw_lines(const Transcript& t, const RawLineFn& fn,
                                            const CancelToken* cancel) const {
-  return read_jsonl_raw_lines(t.path, fn, cancel);
+  if (!compressed(t)) return read_jsonl_raw_lines(t.path, fn, cancel);
+  const ZstdScanStats stats = scan_zstd_lines(
+      t.path,
+      [&](const LineBlock& block) {
+        return for_each_line(block, [&](const LineView& lv) {
+          return fn(RawLine{lv.bytes, lv.line, lv.offset, false});
+        });
+      },
+      cancel);
+  if (stats.torn_tail && !stats.stopped)
+    fn(RawLine{stats.torn_tail_text, stats.torn_tail_line, stats.torn_tail_offset, true});
+  return stats;
 }
 
 TurnOpener JsonlEntryReader::turn_opener() const {

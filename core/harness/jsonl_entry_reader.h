@@ -38,6 +38,12 @@ class JsonlEntryReader : public TranscriptReader {
  protected:
   // A mapper for transcript t (nullptr: a line decoded alone).
   virtual std::unique_ptr<EntryMapper> mapper(const Transcript* t) const = 0;
+  // Whether t's file is zstd-compressed (Codex's `.jsonl.zst`): then its lines are those of the decompressed
+  // stream (core/scan/zstd_lines.h), and a frame that does not decode is one skipped line naming why.
+  virtual bool compressed(const Transcript& t) const {
+    (void)t;
+    return false;
+  }
 };
 
 // Helpers the mappers share.

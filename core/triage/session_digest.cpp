@@ -16,6 +16,7 @@
 #include "core/record/transcript_reader.h"
 #include "core/scrub/scrubber.h"
 #include "core/triage/call_facts.h"
+#include "core/triage/codex_excerpt.h"
 #include "core/triage/digest_text.h"
 #include "core/triage/log_facts.h"
 #include "core/triage/tool_outcome.h"
@@ -45,6 +46,7 @@ struct CallSeen {
   std::string digest;
   uint64_t order = 0;
   bool answered = false;
+  bool answered_ok = false;  // its result was ok (a later Codex record may still fail it)
 };
 
 struct DigestCounts {
@@ -93,7 +95,9 @@ std::string digest_assistant_text(const Record& r) {
 // shell result with an exit-code trailer (`<exited with exit code 1>`), which the reader already took as the
 // call's exit code; quoted, it would spend the excerpt on what `exit_code` says. The record keeps it.
 std::string_view digest_excerpt_source(HarnessId harness, std::string_view text) {
-  return harness == HarnessId::copilot ? copilot_text_before_trailer(text) : text;
+  if (harness == HarnessId::copilot) return copilot_text_before_trailer(text);
+  if (harness == HarnessId::codex) return codex_excerpt_body(text);
+  return text;
 }
 
 bool digest_is_absolute(const std::string& p) {
@@ -190,6 +194,7 @@ class DigestBuilder : public RecordSink {
                   digest_utc(r.timestamp),
                   args_digest(use.input_json),
                   next_order_++,
+                  false,
                   false};
     const auto earlier = failed_.find({call.tool, call.digest});
     if (fresh && earlier != failed_.end()) {
@@ -210,10 +215,16 @@ class DigestBuilder : public RecordSink {
   // Returns whether the result closed its call as interrupted.
   bool on_result(const Record& r, const Block& result, bool fresh, uint64_t& seq) {
     const auto it = calls_.find(result.tool_use_id);
-    if (it == calls_.end() || it->second.answered) return false;  // no call, or not its first result
+    if (it == calls_.end()) return false;  // no call
     CallSeen& call = it->second;
-    call.answered = true;
     const CallOutcome outcome = call_outcome(in_.transcript->harness, r, result);
+    // Not its first result: only a later Codex record that fails a call its first result left ok counts
+    // (the reader emits one only then: an item or end event refining the status).
+    const bool refines = call.answered && call.answered_ok && in_.transcript->harness == HarnessId::codex &&
+                         outcome.status != CallStatus::ok;
+    if (call.answered && !refines) return false;
+    call.answered = true;
+    call.answered_ok = outcome.status == CallStatus::ok;
     if (outcome.status == CallStatus::ok) return false;
     failed_.try_emplace({call.tool, call.digest}, call.span);
     if (!fresh) return outcome.status == CallStatus::interrupted;

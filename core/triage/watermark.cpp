@@ -11,6 +11,7 @@
 
 #include "core/cache/file_stamp.h"
 #include "core/record/transcript_reader.h"
+#include "core/scan/zstd_lines.h"
 
 namespace csift {
 namespace {
@@ -26,9 +27,10 @@ std::string watermark_errno(const std::string& what, const std::string& path) {
   return what + " " + path + ": " + std::strerror(errno);
 }
 
-// Database-backed harnesses lay a session out as a virtual log; its path is not a file of lines.
+// Database-backed harnesses lay a session out as a virtual log; its path is not a file of lines. Neither is a
+// compressed Codex rollout's: its lines are those of the decompressed stream, read through its reader.
 bool is_virtual_log(const Transcript& t) {
-  return is_opencode(t.harness);
+  return is_opencode(t.harness) || (t.harness == HarnessId::codex && is_zstd_path(t.path));
 }
 
 }  // namespace

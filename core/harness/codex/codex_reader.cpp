@@ -4,6 +4,7 @@
 // writes before `Output:`, never from the command's own output; token_count events carry the usage of each
 // model call. A `bash -lc <script>` argv is shown as its script.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "core/base/text.h"
@@ -11,6 +12,7 @@
 #include "core/harness/codex/codex_harness.h"
 #include "core/harness/harness_listing.h"
 #include "core/harness/jsonl_entry_reader.h"
+#include "core/scan/zstd_lines.h"
 
 namespace csift {
 
@@ -85,6 +87,12 @@ std::string codex_joined_texts(const json& parts, const char* key = "text") {
   return out;
 }
 
+// Whether j's boolean member `key` is `value` (a member of another type, or none, is neither).
+bool codex_flag(const json& j, const char* key, bool value) {
+  const auto it = j.is_object() ? j.find(key) : j.end();
+  return j.is_object() && it != j.end() && it->is_boolean() && it->get<bool>() == value;
+}
+
 std::string codex_dump(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -144,8 +152,11 @@ class CodexMapper final : public EntryMapper {
   void response_item(const json& payload, Record& r) {
     const std::string t = entry_string(payload, "type");
     if (t == "message" && entry_string(payload, "role") == "assistant") {
+      std::string text = codex_joined_texts(payload.value("content", json::array()));
+      if (item_texts_.erase(text)) return;  // an AgentMessage item already said it
+      response_texts_.insert(text);
       as_message(r, "assistant");
-      r.message.blocks.push_back(text_block(codex_joined_texts(payload.value("content", json::array()))));
+      r.message.blocks.push_back(text_block(std::move(text)));
     } else if (t == "reasoning") {
       std::string text = codex_joined_texts(payload.value("summary", json::array()));
       if (text.empty()) text = codex_joined_texts(payload.value("content", json::array()));
@@ -166,8 +177,13 @@ class CodexMapper final : public EntryMapper {
         input = codex_dump(json{{"command", shell_script_of(argv).value_or(codex_dump(argv))}});
       }
       const std::string name = t == "local_shell_call" ? "local_shell" : entry_string(payload, "name");
+      if (!id.empty() && !introduced_.insert(id).second) {
+        r.type = "response_item." + t;  // an item event already introduced this call: counted once
+        r.message = Message{};
+        return;
+      }
       r.message.blocks.push_back(tool_use_block(id, name, std::move(input)));
-      if (!id.empty()) pending_.insert(id);
+      if (!id.empty() && !answered_.count(id)) pending_.insert(id);
     } else if (t == "function_call_output" || t == "custom_tool_call_output") {
       call_output(payload, r);
     }
@@ -200,6 +216,7 @@ class CodexMapper final : public EntryMapper {
                                                                        : codex_dump(*out);
       if (out->value("success", true) == false) s = {true, CallStatus::error, std::nullopt};
     }
+    if (s.status == CallStatus::ok) ok_answered_.insert(id);
     as_message(r, "user");
     r.message.blocks.push_back(tool_result_block(id, std::move(text), s.error, s.status, s.exit_code));
   }
@@ -207,13 +224,235 @@ class CodexMapper final : public EntryMapper {
   void event(const json& payload, Record& r) {
     const std::string t = entry_string(payload, "type");
     if (t == "user_message") {
+      std::string text = entry_string(payload, "message");
+      if (item_prompt_ && *item_prompt_ == text) {  // the legacy twin of a UserMessage item just read
+        item_prompt_.reset();
+        return;
+      }
+      event_prompt_ = text;
       as_message(r, "user");
       r.message.content_is_string = true;
-      r.message.content_string = entry_string(payload, "message");
+      r.message.content_string = std::move(text);
+    } else if (t == "item_completed" || t == "item_started") {
+      const auto item = payload.find("item");
+      if (item != payload.end() && item->is_object()) turn_item(*item, t == "item_completed", r);
+    } else if (t == "exec_command_end") {
+      exec_end(payload, r);
+    } else if (t == "patch_apply_end") {
+      patch_end(payload, r);
+    } else if (t == "mcp_tool_call_end") {
+      mcp_end(payload, r);
     } else if (t == "token_count") {
       usage(payload, r);
     } else if (t == "turn_aborted" && entry_string(payload, "reason") == "interrupted") {
       interrupted(r);
+    }
+  }
+
+  // A call's completion, recorded by an event or a completed item: the call's result when it is the first
+  // record of one (a later function_call_output then adds nothing); a call no record introduced yet is
+  // introduced here too, its tool_use before its result. `name` and `input` describe the call for that case.
+  void completion(Record& r, const std::string& id, const std::string& name, const std::string& input,
+                  std::string text, CodexResultStatus s) {
+    if (id.empty()) return;
+    if (answered_.count(id)) {
+      // A later record that fails a call its first result left ok refines it: its result, on this line.
+      if (s.status == CallStatus::ok || !ok_answered_.erase(id)) return;
+      as_message(r, "user");
+      r.message.blocks.push_back(tool_result_block(id, std::move(text), s.error, s.status, s.exit_code));
+      return;
+    }
+    if (s.status == CallStatus::ok) ok_answered_.insert(id);
+    // A result alone is the user side of the exchange, as function_call_output's; a call first seen here is
+    // the agent's, its result beside it.
+    const bool fresh = introduced_.insert(id).second;
+    as_message(r, fresh ? "assistant" : "user");
+    if (fresh) r.message.blocks.push_back(tool_use_block(id, name, input));
+    pending_.erase(id);
+    answered_.insert(id);
+    r.message.blocks.push_back(tool_result_block(id, std::move(text), s.error, s.status, s.exit_code));
+  }
+
+  // A call that an item_started or a begin event names before any record introduced it.
+  void introduce(Record& r, const std::string& id, const std::string& name, const std::string& input) {
+    if (id.empty() || !introduced_.insert(id).second) return;
+    as_message(r, "assistant");
+    r.message.blocks.push_back(tool_use_block(id, name, input));
+    if (!answered_.count(id)) pending_.insert(id);
+  }
+
+  static std::optional<int64_t> number_of(const json& j, const char* a, const char* b = nullptr) {
+    for (const char* k : {a, b}) {
+      if (!k) continue;
+      const auto it = j.find(k);
+      if (it != j.end() && it->is_number_integer()) return it->get<int64_t>();
+    }
+    return std::nullopt;
+  }
+
+  static std::string string_of(const json& j, const char* a, const char* b = nullptr) {
+    std::string v = entry_string(j, a);
+    return v.empty() && b ? entry_string(j, b) : v;
+  }
+
+  // A status word Codex records (`completed`, `failed`, `declined`, `inProgress`) with an exit code.
+  static CodexResultStatus status_of(const std::string& word, std::optional<int64_t> exit_code) {
+    CodexResultStatus s;
+    s.exit_code = exit_code;
+    if (word == "declined" || word == "rejected" || word == "denied") {
+      s.error = true;
+      s.status = CallStatus::denied;
+    } else if (word == "failed" || word == "error" || (exit_code && *exit_code != 0)) {
+      s.error = true;
+      s.status = CallStatus::error;
+    } else if (word == "interrupted" || word == "aborted" || word == "cancelled") {
+      s.error = true;
+      s.status = CallStatus::interrupted;
+    }
+    return s;
+  }
+
+  // The output of a command: what it printed as one stream, else stdout then stderr, else what the model saw.
+  static std::string command_output(const json& j) {
+    std::string out = string_of(j, "aggregated_output", "aggregatedOutput");
+    if (out.empty()) {
+      out = entry_string(j, "stdout");
+      const std::string err = entry_string(j, "stderr");
+      if (!err.empty()) out += (out.empty() ? "" : "\n") + err;
+    }
+    if (out.empty()) out = string_of(j, "formatted_output", "formattedOutput");
+    return out;
+  }
+
+  static std::string command_input(const json& j) {
+    const json argv = j.value("command", json());
+    if (argv.is_string()) return codex_dump(json{{"command", argv}});
+    return codex_dump(
+        json{{"command", shell_script_of(argv).value_or(argv.is_null() ? "" : codex_dump(argv))}});
+  }
+
+  static std::string mcp_name(const json& j) {
+    const std::string server = entry_string(j, "server"), tool = entry_string(j, "tool");
+    return server.empty() ? tool : server + "__" + tool;
+  }
+
+  // An MCP result: {"Ok": CallToolResult} or {"Err": message} (events), or the CallToolResult itself (items).
+  static void mcp_result(const json& result, std::string& text, CodexResultStatus& s) {
+    const json* ok = &result;
+    if (result.is_object() && result.contains("Err")) {
+      const json& err = result["Err"];
+      text = err.is_string() ? err.get<std::string>() : codex_dump(err);
+      s = {true, CallStatus::error, std::nullopt};
+      return;
+    }
+    if (result.is_object() && result.contains("Ok")) ok = &result["Ok"];
+    if (!ok->is_object()) return;
+    text = codex_joined_texts(ok->value("content", json::array()));
+    if (codex_flag(*ok, "isError", true) || codex_flag(*ok, "is_error", true))
+      s = {true, CallStatus::error, std::nullopt};
+  }
+
+  void exec_end(const json& p, Record& r) {
+    // The user's own shell command (`!cmd`) is no call of the agent's.
+    if (entry_string(p, "source") == "user_shell" && !introduced_.count(entry_string(p, "call_id"))) return;
+    const CodexResultStatus s = status_of(entry_string(p, "status"), number_of(p, "exit_code", "exitCode"));
+    completion(r, entry_string(p, "call_id"), "exec_command", command_input(p), command_output(p), s);
+  }
+
+  void patch_end(const json& p, Record& r) {
+    std::string word = entry_string(p, "status");
+    if (word.empty() && codex_flag(p, "success", false)) word = "failed";
+    std::string text = entry_string(p, "stdout");
+    if (const std::string err = entry_string(p, "stderr"); !err.empty())
+      text += (text.empty() ? "" : "\n") + err;
+    completion(r, entry_string(p, "call_id"), "apply_patch",
+               codex_dump(json{{"changes", p.value("changes", json::object())}}), std::move(text),
+               status_of(word, std::nullopt));
+  }
+
+  void mcp_end(const json& p, Record& r) {
+    json invocation = p.value("invocation", json::object());
+    if (!invocation.is_object()) invocation = json::object();
+    std::string text;
+    CodexResultStatus s;
+    mcp_result(p.value("result", json()), text, s);
+    completion(r, entry_string(p, "call_id"), mcp_name(invocation),
+               codex_dump(invocation.value("arguments", json::object())), std::move(text), s);
+  }
+
+  // A turn item (codex-rs/protocol/src/items.rs): UserMessage is a prompt, AgentMessage and Reasoning the
+  // agent's text, and the tool items (CommandExecution, FileChange, McpToolCall, DynamicToolCall,
+  // CollabAgentToolCall) a call — introduced by item_started, ended by item_completed with its status.
+  void turn_item(const json& item, bool completed, Record& r) {
+    const std::string type = entry_string(item, "type");
+    const std::string id = entry_string(item, "id");
+    if (type == "UserMessage") {
+      if (!completed) return;
+      std::string text;
+      for (const json& c : item.value("content", json::array()))
+        if (entry_string(c, "type") == "text") text += entry_string(c, "text");
+      if (event_prompt_ && *event_prompt_ == text) {  // the legacy user_message was read first
+        event_prompt_.reset();
+        return;
+      }
+      item_prompt_ = text;
+      as_message(r, "user");
+      r.uuid = id;
+      r.message.content_is_string = true;
+      r.message.content_string = std::move(text);
+      return;
+    }
+    if (type == "AgentMessage") {
+      if (!completed) return;
+      std::string text;
+      for (const json& c : item.value("content", json::array()))
+        if (const std::string part = entry_string(c, "text"); !part.empty())
+          text += (text.empty() ? "" : "\n") + part;
+      if (response_texts_.erase(text)) return;  // the response_item message already said it
+      item_texts_.insert(text);
+      as_message(r, "assistant");
+      r.message.blocks.push_back(text_block(std::move(text)));
+      return;
+    }
+    const std::string word = entry_string(item, "status");
+    if (type == "CommandExecution") {
+      const std::string input = command_input(item);
+      if (!completed || word == "inProgress" || word == "in_progress")
+        return introduce(r, id, "exec_command", input);
+      completion(r, id, "exec_command", input, command_output(item),
+                 status_of(word, number_of(item, "exit_code", "exitCode")));
+    } else if (type == "FileChange") {
+      const std::string input = codex_dump(json{{"changes", item.value("changes", json::object())}});
+      if (!completed || word == "inProgress" || word == "in_progress")
+        return introduce(r, id, "apply_patch", input);
+      std::string text = entry_string(item, "stdout");
+      if (const std::string err = entry_string(item, "stderr"); !err.empty())
+        text += (text.empty() ? "" : "\n") + err;
+      completion(r, id, "apply_patch", input, std::move(text), status_of(word, std::nullopt));
+    } else if (type == "McpToolCall") {
+      const std::string input = codex_dump(item.value("arguments", json::object()));
+      if (!completed || word == "inProgress" || word == "in_progress")
+        return introduce(r, id, mcp_name(item), input);
+      std::string text;
+      CodexResultStatus s = status_of(word, std::nullopt);
+      mcp_result(item.value("result", json()), text, s);
+      if (const auto e = item.find("error"); e != item.end() && e->is_object()) {
+        text = entry_string(*e, "message");
+        s = {true, CallStatus::error, std::nullopt};
+      }
+      completion(r, id, mcp_name(item), input, std::move(text), s);
+    } else if (type == "DynamicToolCall" || type == "CollabAgentToolCall") {
+      const std::string name =
+          type == "DynamicToolCall" ? entry_string(item, "tool") : "collab_" + entry_string(item, "tool");
+      const std::string input =
+          codex_dump(item.value(type == "DynamicToolCall" ? "arguments" : "prompt", json()));
+      if (!completed || word == "inProgress" || word == "in_progress") return introduce(r, id, name, input);
+      CodexResultStatus s = status_of(word, std::nullopt);
+      if (codex_flag(item, "success", false)) s = {true, CallStatus::error, std::nullopt};
+      std::string text = entry_string(item, "error");
+      if (text.empty())
+        text = codex_joined_texts(item.value("content_items", item.value("contentItems", json::array())));
+      completion(r, id, name, input, std::move(text), s);
     }
   }
 
@@ -253,6 +492,12 @@ class CodexMapper final : public EntryMapper {
 
   std::string session_id_, cwd_, version_, branch_, model_;
   std::set<std::string> pending_, answered_;
+  std::set<std::string>
+      ok_answered_;  // calls whose first result was ok: a later item or end event may fail them
+  std::set<std::string> introduced_;           // call ids some record made a tool_use of
+  std::multiset<std::string> item_texts_;      // AgentMessage item texts no response_item repeated yet
+  std::multiset<std::string> response_texts_;  // assistant response_item texts no item repeated yet
+  std::optional<std::string> item_prompt_, event_prompt_;  // the last prompt of each kind, until its twin
   Usage prev_;
 };
 
@@ -261,6 +506,7 @@ class CodexReader final : public JsonlEntryReader {
   std::string_view harness() const override { return kCodexHarness; }
 
  protected:
+  bool compressed(const Transcript& t) const override { return is_zstd_path(t.path); }
   std::unique_ptr<EntryMapper> mapper(const Transcript*) const override {
     return std::make_unique<CodexMapper>();
   }

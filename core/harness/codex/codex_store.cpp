@@ -1,6 +1,7 @@
 // Codex's store: $CODEX_HOME (else ~/.codex), live rollouts by date under sessions/ and archived ones flat
-// under archived_sessions/. A compressed rollout is listed as unsupported rather than skipped, and a session
-// in both places is read from sessions/ with the archived copy named as a problem.
+// under archived_sessions/. A compressed rollout (`.jsonl.zst`) is a session read in place, unless its plain
+// sibling exists (Codex reads that one), and a session in both places is read from sessions/ with the
+// archived copy named as a problem.
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -8,6 +9,7 @@
 
 #include "core/harness/codex/codex_harness.h"
 #include "core/harness/harness_listing.h"
+#include "core/scan/zstd_lines.h"
 
 namespace csift {
 
@@ -25,12 +27,15 @@ void collect_rollouts(const std::string& dir, const std::string& store_dir, int 
       continue;
     }
     if (!std::string_view(e.name).starts_with(kRolloutPrefix)) continue;
-    if (std::string_view(e.name).ends_with(".jsonl.zst")) {
-      out.problems.push_back(
-          unsupported_format(e.path, "a zstd-compressed Codex rollout (.jsonl.zst) is not read"));
+    const bool zst = std::string_view(e.name).ends_with(".jsonl.zst");
+    if (!zst && !std::string_view(e.name).ends_with(".jsonl")) continue;
+    std::error_code ec;
+    if (zst && std::filesystem::exists(e.path.substr(0, e.path.size() - 4), ec)) {
+      // Codex reads the plain file when both exist (codex-rs/rollout/src/compression.rs), and so does csift.
+      out.problems.push_back({e.path, "compressed copy of " + e.name.substr(0, e.name.size() - 4) +
+                                          ", read from the plain file"});
       continue;
     }
-    if (!std::string_view(e.name).ends_with(".jsonl")) continue;
     if (!e.is_regular) {
       out.problems.push_back({e.path, "not a regular file"});
       continue;
@@ -50,6 +55,7 @@ void collect_rollouts(const std::string& dir, const std::string& store_dir, int 
 
 std::string codex_session_id_of(std::string_view name) {
   std::string_view stem = name;
+  if (stem.ends_with(".zst")) stem.remove_suffix(4);
   if (std::string_view(stem).ends_with(".jsonl")) stem.remove_suffix(6);
   const size_t head = kRolloutPrefix.size() + kRolloutTimeChars + 1;
   if (std::string_view(stem).starts_with(kRolloutPrefix) && stem.size() > head && stem[head - 1] == '-')
@@ -57,16 +63,36 @@ std::string codex_session_id_of(std::string_view name) {
   return std::string(stem);
 }
 
+// The first line of a compressed rollout, from the decompressed stream (nullopt: none within the bound).
+std::optional<std::string> codex_zstd_first_line(const std::string& path) {
+  std::optional<std::string> first;
+  scan_zstd_lines(path, [&](const LineBlock& block) {
+    const std::string_view line = block.data.substr(0, block.data.find('\n'));
+    if (line.size() <= kSessionMetaMax) first = std::string(line);
+    return false;
+  });
+  return first;
+}
+
 SessionMeta codex_session_meta(const Transcript& t) {
   SessionMeta out;
-  std::ifstream in(t.path, std::ios::binary);
   std::string line;
-  char c = 0;
-  while (in.get(c) && c != '\n' && line.size() <= kSessionMetaMax)
-    line.push_back(c);
-  if (c != '\n' || line.size() > kSessionMetaMax) {
-    out.unreadable = true;
-    return out;
+  if (is_zstd_path(t.path)) {
+    auto first = codex_zstd_first_line(t.path);
+    if (!first) {
+      out.unreadable = true;
+      return out;
+    }
+    line = std::move(*first);
+  } else {
+    std::ifstream in(t.path, std::ios::binary);
+    char c = 0;
+    while (in.get(c) && c != '\n' && line.size() <= kSessionMetaMax)
+      line.push_back(c);
+    if (c != '\n' || line.size() > kSessionMetaMax) {
+      out.unreadable = true;
+      return out;
+    }
   }
   const auto doc = nlohmann::json::parse(line, nullptr, false);
   if (!doc.is_object() || doc.value("type", "") != "session_meta" || !doc.contains("payload") ||
