@@ -95,7 +95,7 @@ class TriageMixedTest(unittest.TestCase):
         code, _, rows, summary = self.cli(env, "sessions_digest", ref, ok=False)
         self.assertEqual(code, h.EXIT_ERROR)
         self.assertEqual(h.rows_of(rows, "error")[0]["state"], "unknown-project")
-        self.assertIn("--allow-unknown-project", h.rows_of(rows, "error")[0]["message"])
+        self.assertIn("human's decision", h.rows_of(rows, "error")[0]["message"])
         _, _, rows, summary = self.cli(env, "sessions_digest", ref, "--allow-unknown-project")
         self.assertEqual([r["ref"] for r in h.rows_of(rows, "session")], [ref])
         _, _, rows, _ = self.cli(env, "sessions_digest", "--unprocessed", "--harness", "cursor",
@@ -138,7 +138,8 @@ class TriageMixedTest(unittest.TestCase):
         _, _, listed, _ = self.cli(env, "sessions_list", "--unprocessed")
         _, header, rows, summary = self.cli(env, "sessions_digest", "--unprocessed")
         self.assertEqual(h.rows_of(rows, "session"), [])
-        self.assertEqual(summary["outside_since"], len(listed))
+        # Left out unread: every unprocessed one, and the Cursor session a read would find an unknown project.
+        self.assertEqual(summary["outside_since"], len(listed) + 1)
 
     def test_a_file_the_reader_does_not_read_is_an_unsupported_format_row(self):
         # Gemini CLI's single-document session (.json) and Cursor's plain-text transcript (.txt).

@@ -140,8 +140,7 @@ std::vector<DigestPick> picks_by_ref(const std::vector<std::string>& refs, const
     if (digest_refuses(s.state.state, allow_unknown)) {
       std::string why = triage_scrub(run, s.state.reason);
       if (s.state.state == "unknown-project")
-        why += "; admitting it is a human's decision: " + arg_ref("allow_unknown_project") +
-               " on the command line";
+        why += "; admitting it is a human's decision, taken only on the command line";
       digest_error(env, ref, s.state.state, why);
       continue;
     }
