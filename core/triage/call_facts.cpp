@@ -1,32 +1,61 @@
 // Reading a tool call's input for the digest: the command, the argument digest and the self rule.
 #include "core/triage/call_facts.h"
 
-#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include "core/base/text.h"
 #include "core/json/stored_json.h"
 #include "core/mutations/shell_words.h"
+#include "core/triage/watermark.h"
 
 namespace csift {
 
 namespace {
 
-std::string facts_hex64(uint64_t v) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(16, '0');
-  for (int i = 15; i >= 0; --i, v >>= 4)
-    out[static_cast<size_t>(i)] = kHex[v & 0xF];
-  return out;
+// The length of the white-space character at the start of `s` (0: none): ASCII \t \n \v \f \r and space, and
+// Unicode's White_Space characters in UTF-8 (U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F,
+// U+205F, U+3000): the set the reference's whitespace split (Go's unicode.IsSpace) uses, so both tools
+// normalise a command alike.
+size_t facts_space_len(std::string_view s) {
+  const auto b = [&](size_t i) { return i < s.size() ? static_cast<unsigned char>(s[i]) : 0u; };
+  const unsigned c = b(0);
+  if (c == ' ' || (c >= '\t' && c <= '\r')) return 1;
+  if (c == 0xC2 && (b(1) == 0x85 || b(1) == 0xA0)) return 2;
+  if (c == 0xE1 && b(1) == 0x9A && b(2) == 0x80) return 3;  // U+1680
+  if (c == 0xE2 && b(1) == 0x80) {
+    const unsigned t = b(2);
+    if ((t >= 0x80 && t <= 0x8A) || t == 0xA8 || t == 0xA9 || t == 0xAF) return 3;
+  }
+  if (c == 0xE2 && b(1) == 0x81 && b(2) == 0x9F) return 3;  // U+205F
+  if (c == 0xE3 && b(1) == 0x80 && b(2) == 0x80) return 3;  // U+3000
+  return 0;
 }
 
-uint64_t facts_fnv1a(std::string_view s) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
+// The input's JSON with the white space between its tokens left out (string contents kept byte for byte, key
+// order as written), or the input itself when it is not JSON: what the reference hashes for a call without a
+// command (Go's json.Compact over the input as the log holds it).
+std::string facts_compact_json(std::string_view input_json) {
+  if (parse_stored_json(input_json).is_discarded()) return std::string(input_json);
+  std::string out;
+  out.reserve(input_json.size());
+  bool in_string = false, escaped = false;
+  for (const char c : input_json) {
+    if (in_string) {
+      out += c;
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    if (c == '"') in_string = true;
+    out += c;
   }
-  return h;
+  return out;
 }
 
 // An assignment word `NAME=value` (a variable set for the command).
@@ -82,14 +111,27 @@ std::optional<std::string> command_of_input(std::string_view input_json) {
   return std::nullopt;
 }
 
+std::string normalize_command_space(std::string_view command) {
+  std::string out;
+  out.reserve(command.size());
+  bool pending_space = false;
+  for (size_t i = 0; i < command.size();) {
+    if (const size_t n = facts_space_len(command.substr(i))) {
+      pending_space = !out.empty();
+      i += n;
+      continue;
+    }
+    if (pending_space) out += ' ';
+    pending_space = false;
+    out += command[i++];
+  }
+  return out;
+}
+
 std::string args_digest(std::string_view input_json) {
-  if (auto command = command_of_input(input_json)) return facts_hex64(facts_fnv1a(*command));
-  const nlohmann::json input = parse_stored_json(input_json);
-  const std::string canonical =
-      input.is_discarded() || input.is_null()
-          ? std::string(input_json)
-          : input.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);  // keys sorted: canonical
-  return facts_hex64(facts_fnv1a(canonical));
+  const std::optional<std::string> command = command_of_input(input_json);
+  const std::string hashed = command ? normalize_command_space(*command) : facts_compact_json(input_json);
+  return sha256_hex(hashed).substr(0, 12);
 }
 
 bool command_runs_csift(const std::string& command) {

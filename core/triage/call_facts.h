@@ -11,8 +11,13 @@ namespace csift {
 // read as its script, any other argv joined by spaces). nullopt when the input names no command.
 std::optional<std::string> command_of_input(std::string_view input_json);
 
-// 16 hex digits (64-bit FNV-1a) of the command, or of the input's canonical JSON when there is no command.
+// The reference's argument digest, so digests of both tools join: the first 12 hex digits of the SHA-256 of
+// the command with its white space normalised, or, when the input names no command, of the input's JSON
+// without the white space between tokens (keys in the order the log wrote them).
 std::string args_digest(std::string_view input_json);
+// The command with every run of white space made one space and none at either end: a retry that differs
+// from the failed call only in white space is the same command.
+std::string normalize_command_space(std::string_view command);
 
 // csift-mcp's own call: the tool is one of csift-mcp's MCP tools (its name holds `csift`), or a segment of
 // the command starts, after variable assignments and env / exec / sudo / command / time, with `csift-mcp`.

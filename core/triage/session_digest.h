@@ -46,6 +46,6 @@ struct SessionDigestResult {
 
 SessionDigestResult digest_session(const SessionDigestInput& in);
 
-inline constexpr std::string_view kDetectorVersion = "csift-digest/1";
+inline constexpr std::string_view kDetectorVersion = "csift-digest/2";
 
 }  // namespace csift

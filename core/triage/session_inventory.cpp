@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "core/harness/codex/codex_harness.h"
+#include "core/harness/harness_listing.h"
 #include "core/record/transcript_reader.h"
 #include "core/store/harness_stores.h"
 
@@ -76,6 +78,46 @@ void list_claude_store(const Environment& env, TriageStore& store, std::vector<T
     for (Transcript& t : list_sessions(dir, &store.problems))
       out.push_back(std::move(t));
   }
+}
+
+constexpr std::string_view kUnsupportedPrefix = "unsupported-format: ";
+
+// The session id a file the reader does not read names, from its file name (its log cannot be read for the
+// id it records): Codex's rollout rule for a compressed rollout, else the name up to its first dot.
+std::string unsupported_session_id(HarnessId harness, std::string_view name) {
+  if (name.ends_with(".zst")) name.remove_suffix(4);
+  if (harness == HarnessId::codex) return codex_session_id_of(name);
+  return std::string(name.substr(0, name.find('.')));
+}
+
+// A store problem that is one session's file in a format the reader does not read becomes that session's
+// row in state `unsupported-format`, as the reference lists it (the problem stays named in the store). The
+// policy still comes first: a session its store's metadata places in a refused directory is that state.
+std::optional<TriageSession> unsupported_session(const HarnessEntry& h, const StoreProblem& p,
+                                                 const CollectPolicy& policy) {
+  if (!std::string_view(p.reason).starts_with(kUnsupportedPrefix) || p.path.ends_with(".db"))
+    return std::nullopt;
+  struct stat st {};
+  if (::stat(p.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;  // a directory of stores
+  const size_t slash = p.path.rfind('/');
+  const std::string dir = slash == std::string::npos ? std::string() : p.path.substr(0, slash);
+  const std::string name = p.path.substr(slash + 1);
+  TriageSession s;
+  s.transcript = harness_transcript(h.name, p.path, unsupported_session_id(h.id(), name), dir);
+  s.ref = s.transcript.id;
+  PolicyVerdict gate;
+  if (policy.disabled) {
+    gate = {"disabled", "[collect] disabled is set in " + policy.file};
+  } else {
+    bool unreadable_meta = false;
+    const std::string meta_dir = pre_open_directory(s.transcript, unreadable_meta);
+    if (inventory_absolute(meta_dir)) gate = check_directory(policy, meta_dir);
+  }
+  if (!gate.allowed())
+    s.state = {gate.state, gate.reason, 0};
+  else
+    s.state = {"unsupported-format", p.reason.substr(kUnsupportedPrefix.size()), 0};
+  return s;
 }
 
 }  // namespace
@@ -181,6 +223,14 @@ TriageInventory take_inventory(const Environment& env, const CollectPolicy& poli
         }
       }
       inv.sessions.push_back(std::move(s));
+    }
+    for (const StoreProblem& p : store.problems) {
+      std::optional<TriageSession> s = unsupported_session(*h, p, policy);
+      if (!s || !listed.insert(s->ref).second) continue;
+      ++store.sessions;
+      if (options.only_refs && !options.only_refs->count(s->ref)) continue;
+      if (const auto row = db.row(s->ref)) s->marked = row->marked;
+      inv.sessions.push_back(std::move(*s));
     }
     inv.stores.push_back(std::move(store));
   }

@@ -268,7 +268,9 @@ TEST_CASE("triage digest: the self rule and the flag phrases") {
   CHECK_FALSE(csift::is_self_call("shell", R"({"command":["bash","-lc","csift-mcp --cli list","extra"]})"));
   CHECK(csift::args_digest(R"({"command":"make test","description":"a"})") ==
         csift::args_digest(R"({"command":"make test","description":"b"})"));
-  CHECK(csift::args_digest(R"({"b":1,"a":2})") == csift::args_digest(R"({"a":2, "b":1})"));
+  // Without a command the input's JSON is hashed as the log wrote it, only the space between tokens left out.
+  CHECK(csift::args_digest(R"({"a": 2, "b":"x  y"})") == csift::args_digest(R"({"a":2,"b":"x  y"})"));
+  CHECK(csift::args_digest(R"({"a":2,"b":"x  y"})") != csift::args_digest(R"({"a":2,"b":"x y"})"));
   CHECK(csift::flagged_phrase("Try AGAIN please") == "again");
   CHECK(csift::flagged_phrase("it doesn\xE2\x80\x99t work") == "doesn't work");
   CHECK(csift::flagged_phrase("guard against regressions") == "");
@@ -276,6 +278,62 @@ TEST_CASE("triage digest: the self rule and the flag phrases") {
   bool cut = false;
   CHECK(csift::cut_utf8("h\xC3\xA9llo", 2, cut) == "h");
   CHECK(cut);
+}
+
+TEST_CASE("triage digest: the args digest is the reference's, SHA-256 of the normalised command") {
+  // FIPS 180-4 test vectors of the SHA-256 the digest takes its first 12 hex digits from (libcrypto's).
+  CHECK(csift::sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(csift::sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(csift::sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  CHECK(csift::normalize_command_space("  make \t test\n\n -j2 ") == "make test -j2");
+  CHECK(csift::normalize_command_space("a\xC2\xA0"
+                                       "b\xE3\x80\x80"
+                                       "c") == "a b c");                  // NBSP, ideographic space
+  CHECK(csift::normalize_command_space("caf\xC3\xA9") == "caf\xC3\xA9");  // not a space
+  // The reference's digest of `npm test` (Go: hex(sha256.Sum256([]byte("npm test")))[:12]).
+  CHECK(csift::args_digest(R"({"command":"npm test"})") == "328e123c6385");
+  CHECK(csift::args_digest(R"({"command":"npm   test\n"})") ==
+        csift::args_digest(R"({"command":"npm test"})"));
+  CHECK(csift::args_digest(R"({"command":["bash","-lc","npm  test"]})") ==
+        csift::args_digest(R"({"cmd":"npm test"})"));
+  CHECK(csift::args_digest(R"({"command":"npm test"})").size() == 12);
+  CHECK(csift::args_digest(R"({"path": "/a"})") == csift::sha256_hex(R"({"path":"/a"})").substr(0, 12));
+}
+
+TEST_CASE("triage digest: a retry differing from the failed call only in white space is a repeat") {
+  const fs::path path =
+      fs::temp_directory_path() / ("csift-triage-ws-" + std::to_string(::getpid()) + ".jsonl");
+  const auto line = [](const std::string& uuid, const std::string& type, const std::string& content) {
+    return R"({"type":")" + type + R"(","uuid":")" + uuid +
+           R"(","cwd":"/home/dev/p","timestamp":"2026-04-01T09:00:01.000Z","message":{"role":")" + type +
+           R"(","content":)" + content + "}}\n";
+  };
+  const auto use = [](const std::string& id, const std::string& command) {
+    return R"([{"type":"tool_use","id":")" + id + R"(","name":"Bash","input":{"command":")" + command +
+           R"("}}])";
+  };
+  const auto result = [](const std::string& id) {
+    return R"([{"type":"tool_result","tool_use_id":")" + id +
+           R"(","content":"Exit code 1\nboom","is_error":true}])";
+  };
+  {
+    std::ofstream out(path);
+    out << line("u1", "user", R"("run it")") << line("a1", "assistant", use("t1", "make  test"))
+        << line("u2", "user", result("t1")) << line("a2", "assistant", use("t2", "make test\\n"))
+        << line("u3", "user", result("t2"));
+  }
+  Transcript t;
+  t.path = path.string();
+  t.id = t.session_id = "ws";
+  t.size = fs::file_size(path);
+  const SessionDigestResult r = triage_digest(t);
+  fs::remove(path);
+  REQUIRE(r.error.empty());
+  REQUIRE(r.session["retries"].size() == 1);
+  CHECK(r.session["retries"][0]["span"] == "a2");
+  CHECK(r.session["retries"][0]["of_span"] == "a1");
+  CHECK(r.session["retries"][0]["args_digest"] == csift::sha256_hex("make test").substr(0, 12));
 }
 
 // The whole digest of each reader's session, against fixtures/triage/golden/<harness>.digest.json. After a

@@ -255,6 +255,12 @@ const json& input_schema_annotated(std::string_view tool) {
 
 json input_schema_served(std::string_view tool) {
   json served = input_schema_annotated(tool);
+  // A property marked `cli_only` is a human's decision at the command line: the served schema leaves it out.
+  if (served.contains("properties"))
+    for (auto it = served["properties"].begin(); it != served["properties"].end();) {
+      const json cli = it->is_object() ? it->value("x-cli", json::object()) : json::object();
+      it = cli.value("cli_only", false) ? served["properties"].erase(it) : std::next(it);
+    }
   strip_cli_annotations(served);
   return served;
 }

@@ -31,7 +31,7 @@ const std::vector<ToolSpec>& tool_table();
 const ToolSpec* find_tool(std::string_view name);
 
 // The schema files as embedded: input schemas carry `x-cli` annotations (CLI shape) that the served form
-// drops.
+// drops, with every property whose annotation says `cli_only` (a human's decision at the command line).
 const json& input_schema_annotated(std::string_view tool);
 json input_schema_served(std::string_view tool);
 const json& output_schema(std::string_view tool);

@@ -6,6 +6,7 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
+#include "core/base/timefmt.h"
 #include "core/triage/log_facts.h"
 #include "core/triage/session_digest.h"
 #include "tools/triage/triage_run.h"
@@ -21,10 +22,55 @@ namespace {
 
 constexpr size_t kDigestRunBytes = 256 * 1024;
 
-// The refusals a named session gets, by state: nothing of it is read.
-bool digest_refuses(const std::string& state) {
+// The refusals a named session gets, by state: nothing of it is read. An unknown project is digested only
+// when a human at the command line allowed it (allow_unknown_project).
+bool digest_refuses(const std::string& state, bool allow_unknown) {
   return state == "disabled" || state == "denied" || state == "unreadable" || state == "unsupported-format" ||
-         state == "unknown-project" || state == "absent";
+         (state == "unknown-project" && !allow_unknown) || state == "absent";
+}
+
+// What an unprocessed digest takes: a new or changed session, and an unknown-project one when allowed.
+bool digest_wanted(const TriageSession& s, bool allow_unknown) {
+  return s.state.unprocessed() || (allow_unknown && s.state.state == "unknown-project");
+}
+
+// The session's last activity for `since`: its last entry's time, else (nothing read) the log's mtime.
+EpochMs digest_last_activity(const TriageSession& s) {
+  if (!s.end.empty())
+    if (auto t = parse_iso8601(s.end)) return *t;
+  return s.transcript.mtime_ns / 1000000;
+}
+
+// What chooses the sessions of an unprocessed digest: the call's harness and limit, each in place of the
+// saved selection's (sessions_status set_selection), whose since applies too.
+struct DigestSelection {
+  std::vector<const HarnessEntry*> harnesses;
+  uint64_t limit = 0;
+  std::optional<EpochMs> since;
+  json header = nullptr;  // the saved selection as applied (null: none saved)
+};
+
+DigestSelection digest_selection(const json& args, const TriageRun& run) {
+  DigestSelection sel;
+  const std::optional<SavedSelection> saved = run.db->selection();
+  json harness_args = args;
+  if (saved && !args.contains("harness")) harness_args["harness"] = saved->harness;
+  sel.harnesses = triage_harnesses(harness_args);
+  sel.limit = args.contains("limit") ? args["limit"].get<uint64_t>() : saved ? saved->limit : 0;
+  if (saved) {
+    if (!saved->since.empty()) sel.since = parse_when(saved->since, now_ms(), arg_ref("since"));
+    sel.header = {{"harness", args.contains("harness") ? json(nullptr) : json(saved->harness)},
+                  {"since", string_or_null(saved->since)},
+                  {"limit", args.contains("limit") ? json(nullptr) : json(saved->limit)},
+                  {"saved_at", saved->saved_at}};
+  }
+  return sel;
+}
+
+// Where the session's digest started: the offset its watermark state gave the read (a changed session's
+// marked size; 0 for a new one, and for a processed one named by ref, digested whole again).
+uint64_t digest_from(const SessionDigestResult& r) {
+  return r.session.value("from_offset", uint64_t{0});
 }
 
 struct DigestPick {
@@ -37,10 +83,14 @@ struct DigestPick {
 // takes the digest and the facts its state is settled on (a processed one named by ref is digested whole
 // again; every other from where its state says). A session the read turns into a refusal keeps no digest.
 std::map<const TriageSession*, SessionDigestResult> digest_awaiting(TriageInventory& inv,
-                                                                    const TriageRun& run, bool unprocessed) {
+                                                                    const TriageRun& run, bool unprocessed,
+                                                                    const DigestSelection& sel,
+                                                                    bool allow_unknown) {
   std::map<const TriageSession*, SessionDigestResult> out;
   for (TriageSession& s : inv.sessions) {
     if (!s.awaiting_read || (unprocessed && !s.state.unprocessed())) continue;
+    // Last modified before the selection's since: no entry of it can be later, so it is left out unread.
+    if (unprocessed && sel.since && s.transcript.mtime_ns / 1000000 < *sel.since) continue;
     SessionDigestInput in;
     in.transcript = &s.transcript;
     in.from_offset = s.state.from_offset;
@@ -50,7 +100,7 @@ std::map<const TriageSession*, SessionDigestResult> digest_awaiting(TriageInvent
     in.facts = &facts;
     SessionDigestResult r = digest_session(in);
     settle_session(s, run.policy, facts, r.error);
-    if (!digest_refuses(s.state.state)) out.emplace(&s, std::move(r));
+    if (!digest_refuses(s.state.state, allow_unknown)) out.emplace(&s, std::move(r));
   }
   return out;
 }
@@ -74,7 +124,7 @@ void digest_error(Envelope& env, const std::string& ref, const std::string& stat
 
 std::vector<DigestPick> picks_by_ref(const std::vector<std::string>& refs, const TriageInventory& inv,
                                      std::map<const TriageSession*, SessionDigestResult>& digests,
-                                     const TriageRun& run, Envelope& env) {
+                                     const TriageRun& run, bool allow_unknown, Envelope& env) {
   std::map<std::string, const TriageSession*> by_ref;
   for (const TriageSession& s : inv.sessions)
     by_ref[s.ref] = &s;
@@ -87,22 +137,40 @@ std::vector<DigestPick> picks_by_ref(const std::vector<std::string>& refs, const
       continue;
     }
     const TriageSession& s = *it->second;
-    if (digest_refuses(s.state.state)) {
-      digest_error(env, ref, s.state.state, triage_scrub(run, s.state.reason));
+    if (digest_refuses(s.state.state, allow_unknown)) {
+      std::string why = triage_scrub(run, s.state.reason);
+      if (s.state.state == "unknown-project")
+        why += "; admitting it is a human's decision, taken only on the command line";
+      digest_error(env, ref, s.state.state, why);
       continue;
     }
     // A processed session named here is digested whole again; a changed one from where its state says.
-    picks.push_back({&s, s.state.state == "changed" ? s.state.from_offset : 0, &digests.at(&s)});
+    const auto d = digests.find(&s);
+    if (d == digests.end()) {  // an unknown project whose read another state settled: nothing to show
+      digest_error(env, ref, s.state.state, triage_scrub(run, s.state.reason));
+      continue;
+    }
+    picks.push_back({&s, digest_from(d->second), &d->second});
   }
   return picks;
 }
 
 std::vector<DigestPick> picks_unprocessed(const TriageInventory& inv,
                                           std::map<const TriageSession*, SessionDigestResult>& digests,
-                                          uint64_t limit, size_t& over_limit) {
+                                          const DigestSelection& sel, bool allow_unknown, size_t& over_limit,
+                                          size_t& outside_since) {
   std::vector<DigestPick> picks;
-  for (const TriageSession& s : inv.sessions)
-    if (s.state.unprocessed()) picks.push_back({&s, s.state.from_offset, &digests.at(&s)});
+  for (const TriageSession& s : inv.sessions) {
+    if (!digest_wanted(s, allow_unknown)) continue;
+    if (sel.since && digest_last_activity(s) < *sel.since) {
+      ++outside_since;
+      continue;
+    }
+    const auto d = digests.find(&s);
+    if (d == digests.end()) continue;
+    picks.push_back({&s, digest_from(d->second), &d->second});
+  }
+  const uint64_t limit = sel.limit;
   // Oldest last entry first, so a limited run works through the backlog in order.
   std::stable_sort(picks.begin(), picks.end(),
                    [](const DigestPick& a, const DigestPick& b) { return a.session->end < b.session->end; });
@@ -135,6 +203,7 @@ json digest_object(const Envelope& env) {
 Envelope run_sessions_digest(const json& args, ToolContext& ctx) {
   const std::vector<std::string> refs = triage_refs(args, "refs");
   const bool unprocessed = args.value("unprocessed", false);
+  const bool allow_unknown = args.value("allow_unknown_project", false);
   if (refs.empty() == !unprocessed)
     usage_error("sessions_digest digests either the sessions named in " + arg_ref("refs") +
                 " or every new and " + "changed one with " + arg_ref("unprocessed") +
@@ -142,27 +211,39 @@ Envelope run_sessions_digest(const json& args, ToolContext& ctx) {
   if (!unprocessed && (args.contains("harness") || args.contains("limit")))
     usage_error(arg_ref("harness") + " and " + arg_ref("limit") + " choose what " + arg_ref("unprocessed") +
                 " digests; with " + arg_ref("refs") + " leave them out");
+  // Admitting a session whose project no policy can check is a human's decision (the reference's
+  // --allow-unknown-project): the command line takes it, a model's call over MCP does not.
+  if (allow_unknown && ctx.env.caller != CallerLink::command_line)
+    usage_error(arg_ref("allow_unknown_project") +
+                " is a human's decision and is taken only on the command line, never from an MCP call");
   TriageRun run = open_triage_run(args, ctx);
+  DigestSelection sel;
+  if (unprocessed) sel = digest_selection(args, run);
   // Only the sessions this call may digest are read, each once, by the digest's own pass: with refs the named
-  // ones, with unprocessed the ones the watermark finds new or changed (a read can only refuse those).
+  // ones, with unprocessed the ones the watermark finds new or changed (a read can only refuse those, or
+  // find their project unknown) and that the saved selection's since does not leave out unread.
   const std::set<std::string> named(refs.begin(), refs.end());
   InventoryOptions options;
   if (!unprocessed) options.only_refs = &named;
   options.read = [&](const TriageSession& s) {
-    return !unprocessed || s.state.unprocessed() ? LogRead::by_caller : LogRead::never;
+    if (!unprocessed) return LogRead::by_caller;
+    if (sel.since && s.transcript.mtime_ns / 1000000 < *sel.since) return LogRead::never;
+    return s.state.unprocessed() ? LogRead::by_caller : LogRead::never;
   };
-  TriageInventory inv = take_inventory(
-      run.env, run.policy, *run.db, unprocessed ? triage_harnesses(args) : harnesses_of_refs(refs), options);
-  std::map<const TriageSession*, SessionDigestResult> digests = digest_awaiting(inv, run, unprocessed);
+  TriageInventory inv = take_inventory(run.env, run.policy, *run.db,
+                                       unprocessed ? sel.harnesses : harnesses_of_refs(refs), options);
+  std::map<const TriageSession*, SessionDigestResult> digests =
+      digest_awaiting(inv, run, unprocessed, sel, allow_unknown);
 
   Envelope env = Envelope::make("sessions_digest");
   env.header["notice"] = kDigestNotice;
   env.header["detector_version"] = std::string(kDetectorVersion);
   env.header["state_db"] = triage_scrub(run, run.db->path());
-  size_t over_limit = 0;
+  if (unprocessed) env.header["selection"] = sel.header;
+  size_t over_limit = 0, outside_since = 0;
   const std::vector<DigestPick> picks =
-      unprocessed ? picks_unprocessed(inv, digests, args.value("limit", uint64_t{0}), over_limit)
-                  : picks_by_ref(refs, inv, digests, run, env);
+      unprocessed ? picks_unprocessed(inv, digests, sel, allow_unknown, over_limit, outside_since)
+                  : picks_by_ref(refs, inv, digests, run, allow_unknown, env);
   std::vector<StateDb::DigestWrite> writes;
   std::vector<json> digested;
   size_t run_bytes = 0;
@@ -214,6 +295,7 @@ Envelope run_sessions_digest(const json& args, ToolContext& ctx) {
     rows.push_back(std::move(row));
   env.rows = std::move(rows);
   env.summary["over_limit"] = over_limit;
+  if (unprocessed) env.summary["outside_since"] = outside_since;
   env.summary["run_bytes"] = run_bytes;
   env.summary["run_cap_bytes"] = kDigestRunBytes;
   if (args.value("shape", std::string("rows")) == "object") {
