@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/base/environment.h"
+#include "core/harness/harness_agents.h"
 #include "core/record/transcript.h"
 #include "core/record/transcript_reader.h"
 
@@ -54,6 +55,10 @@ struct HarnessEntry {
   // both take the working directory from. nullptr when the store keeps none apart from the log (Claude
   // Code's encoded project directory is the target grammar's; OpenCode's and Cursor's listings carry none).
   SessionMeta (*session_meta)(const Transcript& t) = nullptr;
+  // The reader of the child sessions and sub-agents a session started, as the harness records them
+  // (core/harness/harness_agents.h; `agents` calls it). nullptr when the harness records none, or (Claude
+  // Code) when the store's own discovery finds them.
+  HarnessAgentsFn agents = nullptr;
 };
 
 // Every harness, Claude Code first.

@@ -8,6 +8,7 @@
 #include "core/harness/copilot/copilot_harness.h"
 #include "core/harness/cursor/cursor_harness.h"
 #include "core/harness/gemini_cli/gemini_cli_harness.h"
+#include "core/harness/harness_agents_walk.h"
 #include "core/harness/harness_entry.h"
 #include "core/harness/opencode/opencode_harness.h"
 #include "core/record/transcript_reader.h"
@@ -15,7 +16,7 @@
 namespace csift {
 
 const std::vector<HarnessEntry>& registered_harnesses() {
-  static const std::vector<HarnessEntry> harnesses = {
+  static const std::vector<HarnessEntry> harnesses = attach_agent_readers({
       HarnessEntry{kClaudeCodeHarness, {}, &claude_code_reader()},
       codex_harness(),
       gemini_cli_harness(),
@@ -23,7 +24,7 @@ const std::vector<HarnessEntry>& registered_harnesses() {
       opencode_v1_harness(),
       opencode_v2_harness(),
       cursor_harness(),
-  };
+  });
   return harnesses;
 }
 

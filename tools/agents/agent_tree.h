@@ -3,10 +3,12 @@
 // it, and every subagent transcript appears exactly once; one the join cannot place hangs under the session,
 // marked orphan with the reason.
 #pragma once
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/harness/harness_agents.h"
 #include "core/store/spawn_index.h"
 #include "core/store/store.h"
 #include "tools/agents/agent_lifecycle.h"
@@ -20,16 +22,19 @@ struct AgentNode {
   const Transcript* transcript =
       nullptr;        // null for a CC 1.x inline subagent (its turns sit in the session file)
   std::string id;     // agent id; an inline node's spawn tool_use id
-  std::string shape;  // builtin-task, workflow, teammate, legacy-flat, inline-sidechain
+  std::string shape;  // builtin-task, workflow, teammate, legacy-flat, inline-sidechain; another harness's
+                      // child: codex-thread, copilot-subagent, gemini-subagent, opencode-child
   std::optional<SpawnCall> spawn;
   std::string parent_agent_id;  // "" = directly under the session (or its workflow run)
   std::string run_id;           // workflow agents
   std::string orphan_reason;    // "" unless no spawning call could be found
   AgentLifecycle life;          // empty for an inline node
-  std::string status;           // completed, running, unknown
+  std::string status;           // completed, running, unknown; failed (another harness's record says so)
   std::string completed_timestamp;
   std::string returned_message, returned_source;  // sync-tool-result, async-child-tail, workflow-journal
   int depth = 0;
+  // Another harness's child as its log records it (tools/agents/harness_children.h); null for Claude Code.
+  std::shared_ptr<const HarnessChildAgent> harness;
   // The instant on the chosen axis ("" when the node has none).
   std::string axis_timestamp(OrderAxis axis) const;
 };

@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
@@ -9,6 +10,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "tools/agents/agents_rows.h"
+#include "tools/agents/harness_children.h"
 #include "tools/common/scope_args.h"
 
 namespace csift {
@@ -46,11 +48,17 @@ Request parse_request(const json& args) {
 struct Groups {
   std::map<std::string, SessionInputs> by_session;
   std::deque<Transcript> located;  // stable addresses for looked-up session files
+  // Sessions of other harnesses whose harness records sub-agents (read through HarnessEntry::agents).
+  std::vector<const Transcript*> harness_sessions;
 };
 
 Groups group_scope(const Scope& scope) {
   Groups g;
   for (const Transcript& t : scope.transcripts) {
+    if (reads_harness_children(t)) {
+      g.harness_sessions.push_back(&t);
+      continue;
+    }
     const std::string owner = t.is_subagent ? t.session_id : t.id;
     SessionInputs& in = g.by_session[owner];
     in.session_id = owner;
@@ -151,6 +159,30 @@ void emit_session(const SessionTree& tree, const Request& req,
   totals.skipped += tree.skipped_lines;
 }
 
+// The sessions of other harnesses, each with the children its harness records; a session that is itself a
+// child of another session in scope (a Codex sub-agent's rollout) appears under that parent only.
+void emit_harness_sessions(std::vector<const Transcript*> sessions, const Request& req, Envelope& env,
+                           Totals& totals, std::vector<std::string>& notes, ToolContext& ctx) {
+  std::sort(sessions.begin(), sessions.end(),
+            [](const Transcript* a, const Transcript* b) { return a->id < b->id; });
+  std::vector<HarnessSession> read(sessions.size());
+  tbb::parallel_for(size_t{0}, sessions.size(), [&](size_t k) {
+    if (!ctx.cancelled()) read[k] = read_harness_session(*sessions[k], ctx.cancel);
+  });
+  if (ctx.cancelled()) failure_error("agents was cancelled");
+  std::set<std::string> in_scope;
+  for (const Transcript* t : sessions)
+    in_scope.insert(t->id);
+  const std::map<const Transcript*, TranscriptMutations> no_files;
+  for (HarnessSession& h : read) {
+    if (!h.agents.parent_ref.empty() && in_scope.count(h.agents.parent_ref)) continue;
+    for (const std::string& note : h.agents.notes)
+      if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+    const SessionTree tree = harness_session_tree(std::move(h), req.axis);
+    emit_session(tree, req, no_files, env, totals);
+  }
+}
+
 }  // namespace
 
 Envelope run_agents(const json& args, ToolContext& ctx) {
@@ -169,6 +201,8 @@ Envelope run_agents(const json& args, ToolContext& ctx) {
     const SessionTree tree = build_session_tree(std::move(in), req.axis);
     emit_session(tree, req, files, env, totals);
   }
+  std::vector<std::string> harness_notes;
+  emit_harness_sessions(groups.harness_sessions, req, env, totals, harness_notes, ctx);
   if (!req.agent.empty() && totals.agents == 0) {
     not_found_error(
         "no subagent " + req.agent + " in the scope (" + std::to_string(scope.subagent_sessions) +
@@ -184,6 +218,8 @@ Envelope run_agents(const json& args, ToolContext& ctx) {
   s["spawns_without_transcript"] = totals.spawns_without_transcript;
   s["skipped_lines"] = totals.skipped;
   env.notes = scope.notes;
+  for (const std::string& note : harness_notes)
+    if (std::find(env.notes.begin(), env.notes.end(), note) == env.notes.end()) env.notes.push_back(note);
   return env;
 }
 

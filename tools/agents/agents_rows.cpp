@@ -26,6 +26,23 @@ json files_changed(const TranscriptMutations& m) {
   return out;
 }
 
+// What another harness's log records of a child beyond the fields every row has: the ref whose records
+// hold it, its prompt (an excerpt), model, why it failed, the figures the harness keeps itself, and what
+// it does not keep.
+void harness_fields(const HarnessChildAgent& h, bool is_inline, json& row) {
+  row["ref"] = string_or_null(h.ref);
+  row["prompt"] = string_or_null(excerpt(h.prompt, 2000));
+  row["model"] = string_or_null(h.model);
+  row["failure"] = string_or_null(h.failure);
+  json recorded = json::object();
+  if (h.recorded_total_tokens) recorded["total_tokens"] = *h.recorded_total_tokens;
+  if (h.recorded_tool_calls) recorded["tool_calls"] = *h.recorded_tool_calls;
+  if (h.recorded_duration_ms) recorded["duration_ms"] = *h.recorded_duration_ms;
+  if (is_inline) recorded["inline_tool_calls"] = h.tool_calls;
+  row["recorded"] = std::move(recorded);
+  row["not_recorded"] = string_or_null(h.not_recorded);
+}
+
 json duration_ms(const std::string& from, const std::string& to) {
   const auto a = parse_iso8601(from), b = parse_iso8601(to);
   return a && b ? json(*b - *a) : json(nullptr);
@@ -118,6 +135,7 @@ json agent_row(const SessionTree& tree, const AgentNode& n, const AgentRowOption
         "TaskStop does not reach teammates";
   }
   if (opts.with_files) row["files_changed"] = files ? files_changed(*files) : json::array();
+  if (n.harness) harness_fields(*n.harness, n.transcript == nullptr, row);
   return row;
 }
 

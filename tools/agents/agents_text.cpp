@@ -45,6 +45,25 @@ std::string run_lines(const json& row) {
   return out + "\n";
 }
 
+// Another harness's child: the ref that reaches its records, why it failed, the figures its harness keeps
+// itself, its prompt, and what the harness does not record.
+std::string harness_lines(const json& row, const std::string& pad) {
+  std::string out = pad + "  ref " + (str(row, "ref").empty() ? "(none)" : str(row, "ref"));
+  if (!str(row, "model").empty()) out += " · model " + str(row, "model");
+  const json& rec = row["recorded"];
+  if (rec.contains("total_tokens")) out += " · total tokens " + std::to_string(num(rec, "total_tokens"));
+  if (rec.contains("tool_calls")) out += " · tool calls " + std::to_string(num(rec, "tool_calls"));
+  if (rec.contains("inline_tool_calls"))
+    out += " · inline tool calls " + std::to_string(num(rec, "inline_tool_calls"));
+  if (rec.contains("duration_ms")) out += " · " + std::to_string(num(rec, "duration_ms")) + " ms";
+  out += "\n";
+  if (!str(row, "failure").empty()) out += pad + "  FAILED: " + one_line(str(row, "failure")) + "\n";
+  if (!str(row, "prompt").empty())
+    out += pad + "  prompt " + excerpt(one_line(str(row, "prompt")), 200) + "\n";
+  if (!str(row, "not_recorded").empty()) out += pad + "  not recorded: " + str(row, "not_recorded") + "\n";
+  return out;
+}
+
 std::string agent_lines(const json& row, int depth, bool text_returned) {
   const std::string pad = indent(depth);
   std::string out = pad + "AGENT " + str(row, "agent_id") + " (" + str(row, "shape");
@@ -70,6 +89,7 @@ std::string agent_lines(const json& row, int depth, bool text_returned) {
   out += "\n" + pad + "  turns " + std::to_string(num(row, "turns")) + " · tokens " +
          tokens_brief(row["tokens"]) + " · tools " + counts(row["tool_calls"]) + "\n";
   if (row.value("orphan", false)) out += pad + "  ORPHAN: " + str(row, "orphan_reason") + "\n";
+  if (row.contains("ref")) out += harness_lines(row, pad);
   if (text_returned && row.contains("returned_message")) {
     const std::string source = str(row, "returned_message_source");
     if (source.empty()) {

@@ -1,0 +1,163 @@
+// Gemini CLI's sub-agents (google-gemini/gemini-cli 5411f11: chatRecordingService.ts, local-executor.ts,
+// local-invocation.ts, geminiChat.ts recordCompletedToolCalls). A local agent's log is
+// `chats/<main session id>/<agent id>.jsonl`, its metadata line `{"sessionId": <agent id>, "kind":
+// "subagent", …}`; nested agents sit in the same folder (the main session id is kept). The call that ran it
+// is a `toolCalls[]` entry of a `gemini` message of its parent (named for the agent, e.g.
+// codebase_investigator) whose `agentId` names the child (since 7d1de3b, 2026-04-10; older logs do not link
+// the two) and whose `resultDisplay` {isSubagentProgress, agentName, state, result, terminateReason} holds
+// what it returned; `status` is the call's (success, error, cancelled).
+#include "core/harness/gemini_cli/gemini_cli_agents.h"
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "core/harness/gemini_cli/gemini_cli_harness.h"
+#include "core/harness/harness_agents_walk.h"
+#include "core/harness/harness_listing.h"
+
+namespace csift {
+
+using hjson = nlohmann::json;
+
+namespace {
+
+struct GeminiAgentCall {
+  std::string call_id, name, issuer, agent_id, status, state, result, timestamp;
+  hjson args = hjson::object();
+  uint64_t line = 0;
+};
+
+// The text a call returned: its progress display's result, else its function response's output.
+std::string gemini_agent_result(const hjson& call) {
+  const hjson display = call.value("resultDisplay", hjson());
+  std::string text = json_text_at(display, "result");
+  if (!text.empty()) return text;
+  if (display.is_string()) return display.get<std::string>();
+  for (const hjson& part : call.value("result", hjson::array())) {
+    const hjson response = part.value("functionResponse", hjson::object()).value("response", hjson::object());
+    text += json_text_at(response, "output");
+    if (text.empty()) text += json_text_at(response, "error");
+  }
+  return text;
+}
+
+// Every tool call of a log that ran a sub-agent (one recording its agentId or a sub-agent progress), the
+// newest record of each call id winning (a message may be written again under its id).
+void gemini_agent_calls(const std::string& path, const std::string& issuer, const CancelToken* cancel,
+                        uint64_t& skipped, std::vector<GeminiAgentCall>& out) {
+  std::map<std::string, size_t> at;
+  walk_log_lines(path, cancel, skipped, [&](const hjson& e, uint64_t n) {
+    const hjson calls = e.value("toolCalls", hjson());
+    if (!calls.is_array()) return true;
+    for (const hjson& call : calls) {
+      const hjson display = call.value("resultDisplay", hjson());
+      const bool subagent = !json_text_at(call, "agentId").empty() ||
+                            (display.is_object() && display.value("isSubagentProgress", false) == true);
+      if (!subagent) continue;
+      GeminiAgentCall c;
+      c.call_id = json_text_at(call, "id");
+      c.name = json_text_at(call, "name");
+      c.issuer = issuer;
+      c.agent_id = json_text_at(call, "agentId");
+      c.status = json_text_at(call, "status");
+      c.state = json_text_at(display, "state");
+      c.result = gemini_agent_result(call);
+      c.timestamp = json_text_at(call, "timestamp");
+      if (c.timestamp.empty()) c.timestamp = json_text_at(e, "timestamp");
+      if (call.contains("args") && call["args"].is_object()) c.args = call["args"];
+      c.line = n;
+      const auto have = at.find(c.call_id);
+      if (have != at.end() && !c.call_id.empty()) {
+        out[have->second] = std::move(c);
+      } else {
+        at[c.call_id] = out.size();
+        out.push_back(std::move(c));
+      }
+    }
+    return true;
+  });
+}
+
+}  // namespace
+
+HarnessAgents gemini_cli_agents(const Transcript& session, const CancelToken* cancel) {
+  HarnessAgents out;
+  const std::string prefix = std::string(kGeminiCliHarness) + ":";
+  const std::string own_id = session.id.starts_with(prefix) ? session.id.substr(prefix.size()) : session.id;
+  const std::filesystem::path dir = std::filesystem::path(session.path).parent_path() / own_id;
+
+  // The sub-agent logs beside the session, by agent id.
+  std::map<std::string, Transcript> logs;
+  std::vector<StoreProblem> problems;
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir, ec)) {
+    for (const DirEntry& e : list_store_dir(dir.string(), problems)) {
+      if (!e.is_regular || !e.name.ends_with(".jsonl")) continue;
+      std::string id = e.name.substr(0, e.name.size() - 6);
+      uint64_t ignored = 0;
+      walk_log_lines(e.path, cancel, ignored, [&](const hjson& first, uint64_t) {
+        if (const std::string sid = json_text_at(first, "sessionId"); !sid.empty()) id = sid;
+        return false;
+      });
+      logs.emplace(id, harness_transcript(kGeminiCliHarness, e.path, id, dir.string()));
+    }
+  }
+
+  std::vector<GeminiAgentCall> calls;
+  gemini_agent_calls(session.path, "", cancel, out.skipped_lines, calls);
+  for (const auto& [id, t] : logs)
+    gemini_agent_calls(t.path, id, cancel, out.skipped_lines, calls);
+
+  std::set<std::string> placed;
+  for (const GeminiAgentCall& call : calls) {
+    HarnessChildAgent c;
+    c.id = call.agent_id.empty() ? call.call_id : call.agent_id;
+    c.parent_agent_id = call.issuer;
+    c.spawn_tool = call.name;
+    c.spawn_call_id = call.call_id;
+    c.spawn_line = call.line;
+    c.trigger_timestamp = call.timestamp;
+    c.agent_type = call.name;
+    c.prompt = call.args.dump(-1, ' ', false, hjson::error_handler_t::replace);
+    if (call.status == "success" && (call.state.empty() || call.state == "completed")) {
+      c.status = "completed";
+      c.returned_message = call.result;
+      c.returned_source = "tool-call-result";
+    } else if (call.status == "error" || call.state == "error") {
+      c.status = "failed";
+      c.failure = call.result.empty() ? "the call failed" : call.result;
+    } else if (call.status == "cancelled" || call.state == "cancelled") {
+      c.status = "failed";
+      c.failure = "cancelled";
+    }
+    const auto log = logs.find(call.agent_id);
+    if (log != logs.end()) {
+      placed.insert(call.agent_id);
+      c.transcript = log->second;
+      c.ref = log->second.id;
+      c.not_recorded =
+          "its log is a sub-agent file under chats/<session id>/, which session listings leave out";
+    } else {
+      c.ref = call.issuer.empty() ? session.id : prefix + call.issuer;
+      c.not_recorded =
+          call.agent_id.empty()
+              ? "this Gemini CLI release records no agent id on the call, so its log is not joined"
+              : "its log " + call.agent_id + ".jsonl is not under chats/" + own_id + "/";
+    }
+    out.children.push_back(std::move(c));
+  }
+  for (const auto& [id, t] : logs) {
+    if (placed.count(id)) continue;
+    HarnessChildAgent c;
+    c.id = id;
+    c.transcript = t;
+    c.ref = t.id;
+    c.not_recorded =
+        "no call in the session records this agent's id (Gemini CLI logs before 2026-04 do not link them)";
+    out.children.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace csift
