@@ -9,6 +9,7 @@
 
 #include "core/base/environment.h"
 #include "core/harness/harness_agents.h"
+#include "core/harness/tool_edits.h"
 #include "core/record/transcript.h"
 #include "core/record/transcript_reader.h"
 
@@ -55,6 +56,10 @@ struct HarnessEntry {
   // both take the working directory from. nullptr when the store keeps none apart from the log (Claude
   // Code's encoded project directory is the target grammar's; OpenCode's and Cursor's listings carry none).
   SessionMeta (*session_meta)(const Transcript& t) = nullptr;
+  // How the harness's tool calls read as file changes and shell commands (core/harness/tool_edits.h), for
+  // `files`, `agents` and `recover`. nullptr for Claude Code, whose tools core/mutations reads itself, and
+  // for a harness whose log records no edit (Cursor's transcripts hold no results).
+  const ToolEditReading* tool_edits = nullptr;
   // The reader of the child sessions and sub-agents a session started, as the harness records them
   // (core/harness/harness_agents.h; `agents` calls it). nullptr when the harness records none, or (Claude
   // Code) when the store's own discovery finds them.

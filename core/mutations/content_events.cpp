@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "core/harness/claude_code/claude_fields.h"
+#include "core/harness/harness_entry.h"
 #include "core/json/stored_json.h"
 #include "core/mutations/bash_content.h"
 #include "core/mutations/bash_mutations.h"
@@ -164,10 +165,12 @@ class ContentScan {
       out_.error = gate.error;
       return std::move(out_);
     }
-    const auto admits = [&names](std::string_view line) {
-      return names.any_in(line) || (line.find("tool_use") != std::string_view::npos &&
-                                    (line.find("Bash\"") != std::string_view::npos ||
-                                     line.find("PowerShell\"") != std::string_view::npos));
+    const auto admits = [this, &names](std::string_view line) {
+      // another harness's log: every line (its shell tools have names of their own)
+      return edits_ != nullptr || names.any_in(line) ||
+             (line.find("tool_use") != std::string_view::npos &&
+              (line.find("Bash\"") != std::string_view::npos ||
+               line.find("PowerShell\"") != std::string_view::npos));
     };
     const ReadStats stats = read_joined(
         transcript_, admits, join_, [this](Record&& r) { take(std::move(r)); }, cancel);
@@ -192,9 +195,13 @@ class ContentScan {
     uint64_t line = 0;
     std::optional<ContentEvent> exact_write;  // Bash: a deterministic whole-file write, kept until its result
     size_t skeleton = 0;
+    bool harness_edit = false;  // another harness's edit call: `events` land with its result
+    std::vector<ContentEvent> events;
   };
 
   const Transcript& transcript_;
+  // how another harness's calls read as edits and shell commands (null: Claude Code's tools)
+  const ToolEditReading* edits_ = harness_entry(transcript_.harness).tool_edits;
   const std::vector<std::string>& files_;
   std::unordered_map<std::string, size_t> index_;
   std::vector<std::string> basenames_;
@@ -239,7 +246,9 @@ class ContentScan {
     const size_t at = skeleton_.keep(r);
     if (r.type == "attachment") take_attachment(r, at);
     for (const Block& b : r.message.blocks) {
-      if (b.kind == BlockKind::tool_use) {
+      if (b.kind == BlockKind::tool_use && edits_) {
+        open_harness_call(r, b, at);
+      } else if (b.kind == BlockKind::tool_use) {
         open_call(r, b, at);
       } else if (b.kind == BlockKind::tool_result) {
         join_.result(r, b, at);
@@ -271,7 +280,7 @@ class ContentScan {
   }
 
   void open_call(const Record& r, const Block& b, size_t at) {
-    if (b.name == "Bash") return open_bash(r, b, at);
+    if (b.name == "Bash") return open_bash(r, b, stored_string_field(b.input_json, "command"), at);
     if (b.name == "PowerShell") {
       out_.opaque.push_back(
           {"powershell", stored_string_field(b.input_json, "command"), r.line, r.timestamp, -1});
@@ -303,8 +312,91 @@ class ContentScan {
     join_.open(b.id, r.line, at);
   }
 
-  void open_bash(const Record& r, const Block& b, size_t at) {
-    const std::string command = stored_string_field(b.input_json, "command");
+  // An unresolvable path whose name is a target's: a boundary naming the call (SPEC.md §9.13).
+  void unresolved_boundary(const Record& r, size_t at, size_t target, const std::string& tool,
+                           const std::string& path) {
+    ContentEvent e;
+    e.kind = ContentEventKind::boundary;
+    e.target = target;
+    e.tool = tool;
+    e.cause = "unresolved-path";
+    e.detail = tool + " of " + path + ", which cannot be resolved" +
+               (r.cwd.empty() ? " (its record has no cwd)" : " against the cwd " + r.cwd) +
+               ": it may be this file";
+    emit(std::move(e), r, at);
+  }
+
+  // Another harness's call (core/harness/tool_edits.h): an edit tool's changes become events that land with
+  // a result that is not an error; a shell tool is read as Claude Code's Bash is.
+  void open_harness_call(const Record& r, const Block& b, size_t at) {
+    if (b.name == "powershell" || b.name == "PowerShell") {
+      out_.opaque.push_back(
+          {"powershell", stored_string_field(b.input_json, "command"), r.line, r.timestamp, -1});
+      opaque_skeleton_.push_back(at);
+      return;
+    }
+    ToolEdits te;
+    if (!edits_->edits || !edits_->edits(b.name, b.input_json, te)) {
+      const auto command = edits_->shell_command ? edits_->shell_command(b.name, b.input_json) : std::nullopt;
+      if (command) open_bash(r, b, *command, at);
+      return;
+    }
+    Pending p;
+    p.tool = b.name;
+    p.line = r.line;
+    p.harness_edit = true;
+    auto event = [&](ContentEventKind kind, size_t target) {
+      ContentEvent e;
+      e.kind = kind;
+      e.target = target;
+      e.tool = b.name;
+      return e;
+    };
+    for (const ToolEdit& f : te.files) {
+      const auto target = target_of(f.path, r.cwd);
+      if (!target) {
+        if (const auto maybe = maybe_target(f.path, r.cwd))
+          unresolved_boundary(r, at, *maybe, b.name, f.path);
+      } else if (f.kind == ToolEditKind::write) {
+        ContentEvent e = event(ContentEventKind::write, *target);
+        e.source = "write";
+        e.content = f.content;
+        p.events.push_back(std::move(e));
+      } else if (f.kind == ToolEditKind::remove) {
+        ContentEvent e = event(ContentEventKind::boundary, *target);
+        e.cause = "deleted";
+        e.detail = b.name + " deleted the file";
+        p.events.push_back(std::move(e));
+      } else {
+        ContentEvent e = event(ContentEventKind::edit, *target);
+        e.source = "harness-edit";  // replayed from a complete buffer only (tools/recover/replay.cpp)
+        for (const ToolStringEdit& s : f.edits)
+          e.edits.push_back({s.old_string, s.new_string, s.replace_all, s.expected});
+        e.chunks = f.chunks;
+        p.events.push_back(std::move(e));
+        if (!f.move_to.empty()) {
+          ContentEvent m = event(ContentEventKind::boundary, *target);
+          m.cause = "moved-away";
+          m.detail = b.name + " moved the file to " + f.move_to;
+          p.events.push_back(std::move(m));
+        }
+      }
+      if (f.move_to.empty()) continue;
+      if (const auto to = target_of(f.move_to, r.cwd)) {
+        ContentEvent e = event(ContentEventKind::boundary, *to);
+        e.cause = "moved-in";
+        e.detail = b.name + " moved " + f.path + " here after updating it (its content is that file's)";
+        p.events.push_back(std::move(e));
+      } else if (const auto maybe = maybe_target(f.move_to, r.cwd)) {
+        unresolved_boundary(r, at, *maybe, b.name, f.move_to);
+      }
+    }
+    if (p.events.empty()) return;
+    pending_[b.id] = std::move(p);
+    join_.open(b.id, r.line, at);
+  }
+
+  void open_bash(const Record& r, const Block& b, const std::string& command, size_t at) {
     Pending p;
     if (const auto w = bash_exact_write(command, r.cwd)) {
       auto it = index_.find(path_key(w->path));
@@ -312,7 +404,7 @@ class ContentScan {
         ContentEvent e;
         e.kind = ContentEventKind::write;
         e.target = it->second;
-        e.tool = "Bash";
+        e.tool = b.name;
         e.source = w->append ? "bash-append" : w->source;
         e.content = w->content;
         e.detail = command;
@@ -333,7 +425,7 @@ class ContentScan {
       ContentEvent e;
       e.kind = ContentEventKind::boundary;
       e.target = it->second;
-      e.tool = "Bash";
+      e.tool = b.name;
       e.cause = "bash-mutation";
       e.detail = m.op + " " + m.path_verbatim + " (" + resolution_name(m.resolution) + ")";
       // an exact write of this file replaces its heuristic row once its result shows it ran
@@ -349,7 +441,7 @@ class ContentScan {
       p.skeleton = at;
     }
     p.bash = true;
-    p.tool = "Bash";
+    p.tool = b.name;
     p.cwd = r.cwd;
     p.line = r.line;
     pending_[b.id] = std::move(p);
@@ -361,6 +453,22 @@ class ContentScan {
     Pending p = std::move(it->second);
     pending_.erase(it);
     if (p.bash) return close_bash(r, b, p, at);
+    if (p.harness_edit) {
+      // a failed result never landed: each file it named is annotated, nothing replays
+      for (ContentEvent& e : p.events) {
+        if (b.is_error) {
+          if (e.kind == ContentEventKind::boundary) continue;
+          e.kind = ContentEventKind::annotation;
+          e.cause = "failed-edit";
+          e.detail = one_line_excerpt(b.content_text);
+          e.content.clear();
+          e.edits.clear();
+          e.chunks.clear();
+        }
+        emit(std::move(e), r, at);
+      }
+      return;
+    }
     if (b.is_error) {
       const std::string cause = integrity_cause(b.content_text);
       if (cause.empty()) return;
@@ -499,7 +607,7 @@ class ContentScan {
       ContentEvent e;
       e.kind = ContentEventKind::boundary;
       e.target = *target;
-      e.tool = "Bash";
+      e.tool = p.tool;
       e.cause = "hint-modified";
       e.detail =
           "Claude Code's staleReadFileStateHint names it after the command at line " + std::to_string(p.line);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/base/cancel.h"
+#include "core/harness/tool_edits.h"
 #include "core/record/transcript.h"
 
 namespace csift {
@@ -24,12 +25,13 @@ struct PatchHunk {
 struct StringEdit {
   std::string old_string, new_string;
   bool replace_all = false;
+  int64_t expected = 0;  // > 0: exactly that many occurrences, each replaced (Gemini CLI's replace)
 };
 
 enum class ContentEventKind {
   read,        // a Read (or a deterministic Bash read) that landed: a window of the file
   write,       // a Write (or a deterministic Bash write) that landed: the whole file
-  edit,        // an Edit / MultiEdit that landed: a patch
+  edit,        // an Edit / MultiEdit (or another harness's edit or apply_patch update) that landed
   boundary,    // the file changed (or may have) outside the stream
   annotation,  // an integrity error that changed nothing (string not found, file does not exist)
 };
@@ -38,17 +40,19 @@ struct ContentEvent {
   ContentEventKind kind = ContentEventKind::read;
   size_t target = 0;   // index into the files asked about
   std::string tool;    // Read, Write, Edit, MultiEdit, Bash, attachment
-  std::string source;  // read: read, read-gutter; write: write, bash-heredoc, bash-write, bash-append
+  std::string source;  // read: read, read-gutter; write: write, bash-heredoc, bash-write, bash-append;
+                       // edit: harness-edit (another harness's string edits or apply_patch update)
   // read: the window; write: content is the whole file
   int64_t start_line = 1, num_lines = 0, total_lines = 0;
   std::string content;
   // edit
   std::vector<PatchHunk> patch;
   std::vector<StringEdit> edits;
+  std::vector<PatchChunk> chunks;  // an apply_patch update: chunks placed by their context lines
   std::optional<std::string> original_file;
   // boundary / annotation: modified-since-read, hint-modified, original-file-disagreement (made by the
-  // replay), external-edit, stale-recovered, bash-mutation; annotations: string-not-found, file-not-exist,
-  // not-read-yet
+  // replay), external-edit, stale-recovered, bash-mutation, deleted, moved-away, moved-in; annotations:
+  // string-not-found, file-not-exist, not-read-yet, failed-edit (another harness's edit whose result failed)
   std::string cause;
   std::string detail;
   uint64_t line = 0;  // the line that carries the evidence (the result, or the call for a Bash row)

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "core/harness/claude_code/claude_fields.h"
+#include "core/harness/harness_entry.h"
 #include "core/json/stored_json.h"
 #include "core/record/call_join.h"
 #include "core/record/transcript_reader.h"
@@ -61,8 +62,11 @@ class MutationScan {
   explicit MutationScan(const Transcript& t) : transcript_(t) {}
 
   TranscriptMutations run(const CancelToken* cancel) {
+    // Claude Code's lines are screened by its tool names; another harness's log is read whole (its tool
+    // names are its own, and its edit tools are few).
     const ReadStats stats = read_joined(
-        transcript_, [](std::string_view line) { return may_call_mutating_tool(line); }, join_,
+        transcript_,
+        [this](std::string_view line) { return edits_ != nullptr || may_call_mutating_tool(line); }, join_,
         [this](Record&& r) { take(std::move(r)); }, cancel);
     if (stats.error.empty() && !stats.cancelled) join_.join_results_before_calls(transcript_, cancel);
     out_.skipped_lines = stats.skipped_lines;
@@ -86,6 +90,7 @@ class MutationScan {
   struct Pending {
     bool heuristic = false;
     FileMutation structured;         // structured call
+    std::vector<FileMutation> rows;  // another harness's edit call: one row per file it names
     std::vector<BashMutation> bash;  // Bash call
     uint64_t line = 0;
     std::string timestamp, tool, tool_use_id;
@@ -93,6 +98,8 @@ class MutationScan {
   };
 
   const Transcript& transcript_;
+  // how another harness's calls read as edits and shell commands (null: Claude Code's tools)
+  const ToolEditReading* edits_ = harness_entry(transcript_.harness).tool_edits;
   TranscriptMutations out_;
   std::unordered_map<std::string, Pending> pending_;
   // closes a pending call with its result, whichever of the two the transcript wrote first
@@ -103,7 +110,9 @@ class MutationScan {
   void take(Record&& r) {
     const size_t at = skeleton_.keep(r);
     for (const Block& b : r.message.blocks) {
-      if (b.kind == BlockKind::tool_use && mutating_tool(b.name)) {
+      if (b.kind == BlockKind::tool_use && edits_) {
+        open_harness_call(r, b, at);
+      } else if (b.kind == BlockKind::tool_use && mutating_tool(b.name)) {
         open_call(r, b, at);
       } else if (b.kind == BlockKind::tool_result) {
         join_.result(r, b, at);
@@ -133,12 +142,69 @@ class MutationScan {
     join_.open(b.id, r.line, at);
   }
 
+  // Another harness's call: its edit tools through the shared edit model (core/harness/tool_edits.h), one
+  // row per file it names (a move: the file it leaves and the one it makes), its shell tools through the
+  // Bash reading.
+  void open_harness_call(const Record& r, const Block& b, size_t at) {
+    Pending p;
+    p.line = r.line;
+    p.timestamp = r.timestamp;
+    p.tool = b.name;
+    p.tool_use_id = b.id;
+    p.skeleton = at;
+    ToolEdits te;
+    if (edits_->edits && edits_->edits(b.name, b.input_json, te)) {
+      for (const ToolEdit& e : te.files) {
+        FileMutation m;
+        m.path = resolve_path(e.path, r.cwd).value_or(e.path);
+        m.op = e.kind == ToolEditKind::write    ? "write"
+               : e.kind == ToolEditKind::remove ? "delete"
+               : e.move_to.empty()              ? "edit"
+                                                : "move-from";
+        m.tool = b.name;
+        m.is_create = e.create;
+        if (!e.path.empty()) p.rows.push_back(std::move(m));
+        if (!e.move_to.empty()) {
+          FileMutation to;
+          to.path = resolve_path(e.move_to, r.cwd).value_or(e.move_to);
+          to.op = "move-to";
+          to.tool = b.name;
+          p.rows.push_back(std::move(to));
+        }
+      }
+      if (p.rows.empty()) return;  // nothing it names (a patch that does not parse is refused by the harness)
+    } else if (const auto command =
+                   edits_->shell_command ? edits_->shell_command(b.name, b.input_json) : std::nullopt) {
+      p.heuristic = true;
+      p.bash = bash_mutations(*command, r.cwd);
+      if (p.bash.empty()) return;
+    } else {
+      return;
+    }
+    pending_[b.id] = std::move(p);
+    join_.open(b.id, r.line, at);
+  }
+
   void close_call(const Record& r, const Block& b, size_t at) {
     auto it = pending_.find(b.tool_use_id);
     Pending p = std::move(it->second);
     pending_.erase(it);
     if (p.heuristic) {
       flush_bash(std::move(p), b.is_error);
+      return;
+    }
+    if (!p.rows.empty()) {  // another harness's edit: a failed result never landed
+      if (b.is_error) {
+        ++out_.failed;
+        return;
+      }
+      for (FileMutation& m : p.rows) {
+        m.line = p.line;
+        m.timestamp = p.timestamp;
+        m.tool_use_id = p.tool_use_id;
+        out_.mutations.push_back(std::move(m));
+        mutation_skeleton_.push_back(p.skeleton);
+      }
       return;
     }
     if (b.is_error) {
@@ -166,7 +232,7 @@ class MutationScan {
       FileMutation m;
       m.path = std::move(b.path);
       m.op = b.op;
-      m.tool = "Bash";
+      m.tool = p.tool;  // Bash, or another harness's shell tool
       m.heuristic = true;
       m.resolution = b.resolution;
       m.path_verbatim = std::move(b.path_verbatim);

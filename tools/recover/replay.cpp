@@ -1,6 +1,7 @@
 #include "tools/recover/replay.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace csift {
 
@@ -31,7 +32,8 @@ std::vector<std::string> split_file_lines(const std::string& text) {
 
 bool is_hard_cause(const std::string& cause) {
   return cause == "modified-since-read" || cause == "hint-modified" || cause == "external-edit" ||
-         cause == "unresolved-path";
+         cause == "unresolved-path" || cause == "deleted" || cause == "moved-away" || cause == "moved-in" ||
+         cause == "edit-disagreement";
 }
 
 size_t ReplayResult::hard_boundaries() const {
@@ -165,6 +167,18 @@ bool apply_string_edits(FileBuffer& b, const std::vector<StringEdit>& edits) {
     if (e.old_string.empty()) return false;
     size_t at = text.find(e.old_string);
     if (at == std::string::npos) return false;
+    if (e.expected > 0) {  // exactly that many occurrences (counted as the harness counts: no overlaps)
+      int64_t n = 0;
+      for (size_t k = at; k != std::string::npos; k = text.find(e.old_string, k + e.old_string.size()))
+        ++n;
+      if (n != e.expected) return false;
+      at = text.find(e.old_string);
+      do {
+        text.replace(at, e.old_string.size(), e.new_string);
+        at = text.find(e.old_string, at + e.new_string.size());
+      } while (at != std::string::npos && e.expected > 1);
+      continue;
+    }
     if (!e.replace_all && text.find(e.old_string, at + 1) != std::string::npos) return false;
     do {
       text.replace(at, e.old_string.size(), e.new_string);
@@ -202,6 +216,81 @@ uint64_t apply_patch(FileBuffer& b, const std::vector<PatchHunk>& patch) {
     delta += new_n - old_n;
   }
   return holes;
+}
+
+// Where apply_patch finds a chunk's lines (codex-rs/apply-patch/src/seek_sequence.rs): from `start` (at the
+// end when anchored there), first exactly, then ignoring trailing whitespace, then surrounding whitespace.
+// Codex's last pass (Unicode punctuation folded) is not made: a chunk only it would place is not placed, and
+// the replay says so rather than guess.
+std::optional<size_t> seek_lines(const std::vector<std::string>& lines,
+                                 const std::vector<std::string>& pattern, size_t start, bool at_end) {
+  if (pattern.empty()) return start;
+  if (pattern.size() > lines.size()) return std::nullopt;
+  const size_t from = at_end ? lines.size() - pattern.size() : start;
+  const auto rtrim = [](const std::string& s) { return s.substr(0, s.find_last_not_of(" \t\r\n\v\f") + 1); };
+  const auto trim = [&](const std::string& s) {
+    const std::string r = rtrim(s);
+    const size_t lo = r.find_first_not_of(" \t\r\n\v\f");
+    return lo == std::string::npos ? std::string() : r.substr(lo);
+  };
+  for (int pass = 0; pass < 3; ++pass) {
+    for (size_t i = from; i + pattern.size() <= lines.size(); ++i) {
+      bool same = true;
+      for (size_t k = 0; k < pattern.size() && same; ++k) {
+        const std::string& a = lines[i + k];
+        const std::string& b = pattern[k];
+        same = pass == 0 ? a == b : pass == 1 ? rtrim(a) == rtrim(b) : trim(a) == trim(b);
+      }
+      if (same) return i;
+    }
+  }
+  return std::nullopt;
+}
+
+// An apply_patch update on a file's lines (split-line model), as Codex applies it
+// (codex-rs/apply-patch/src/lib.rs, compute_replacements / apply_replacements): each chunk sought after its
+// `@@` context line and after the chunk before it, a chunk without old lines appended at the end, and the
+// result always ending in a newline. nullopt when a chunk's lines are not in the file.
+std::optional<std::vector<std::string>> place_patch_chunks(std::vector<std::string> lines,
+                                                           const std::vector<PatchChunk>& chunks) {
+  if (!lines.empty() && lines.back().empty()) lines.pop_back();  // the final newline
+  struct Replacement {
+    size_t at, count;
+    std::vector<std::string> with;
+  };
+  std::vector<Replacement> reps;
+  size_t cursor = 0;
+  for (const PatchChunk& c : chunks) {
+    if (!c.context.empty()) {
+      const auto at = seek_lines(lines, {c.context}, cursor, false);
+      if (!at) return std::nullopt;
+      cursor = *at + 1;
+    }
+    if (c.old_lines.empty()) {
+      reps.push_back(
+          {!lines.empty() && lines.back().empty() ? lines.size() - 1 : lines.size(), 0, c.new_lines});
+      continue;
+    }
+    std::vector<std::string> pattern = c.old_lines, with = c.new_lines;
+    auto at = seek_lines(lines, pattern, cursor, c.end_of_file);
+    if (!at && pattern.back().empty()) {  // the empty line that stands for the file's final newline
+      pattern.pop_back();
+      if (!with.empty() && with.back().empty()) with.pop_back();
+      at = seek_lines(lines, pattern, cursor, c.end_of_file);
+    }
+    if (!at) return std::nullopt;
+    reps.push_back({*at, pattern.size(), std::move(with)});
+    cursor = *at + pattern.size();
+  }
+  std::stable_sort(reps.begin(), reps.end(),
+                   [](const Replacement& a, const Replacement& b) { return a.at < b.at; });
+  for (auto it = reps.rbegin(); it != reps.rend(); ++it) {
+    const auto at = static_cast<std::ptrdiff_t>(it->at);
+    lines.erase(lines.begin() + at, lines.begin() + at + static_cast<std::ptrdiff_t>(it->count));
+    lines.insert(lines.begin() + at, it->with.begin(), it->with.end());
+  }
+  if (lines.empty() || !lines.back().empty()) lines.emplace_back();
+  return lines;
 }
 
 // Every tab as two spaces: how Claude Code 2.1.2xx writes the lines of an Edit's structuredPatch.
@@ -412,7 +501,43 @@ class Replayer {
     r_.buffer.clear();
   }
 
+  // Another harness's edit (core/harness/tool_edits.h): string replacements or an apply_patch update, which
+  // determine the file afterwards only from a complete buffer. On a partial one the edit is a hole; on a
+  // complete one whose lines do not hold its old text (where the patch says, or as many times as it says)
+  // the buffer is not the file the harness edited: an `edit-disagreement` boundary, never a guess.
+  void harness_edit(const ContentEvent& e, const Transcript* t) {
+    ++r_.counts[e.chunks.empty() ? "edit" : "apply-patch"];
+    if (!r_.buffer.complete()) {
+      hole_everywhere();
+      r_.changes.push_back({segment_, &e, t, "", step_});
+      return;
+    }
+    std::vector<std::string> after;
+    if (!e.chunks.empty()) {
+      std::vector<std::string> before;
+      for (const auto& [n, l] : r_.buffer.lines)
+        before.push_back(l);
+      if (auto placed = place_patch_chunks(std::move(before), e.chunks)) after = std::move(*placed);
+    } else {
+      FileBuffer by_strings = r_.buffer;
+      if (apply_string_edits(by_strings, e.edits))
+        for (const auto& [n, l] : by_strings.lines)
+          after.push_back(l);
+    }
+    if (after.empty()) {
+      boundary(e, t, "edit-disagreement",
+               e.chunks.empty()
+                   ? "its old text is not in the replayed file as the edit says (once, or as many "
+                     "times as it expects)"
+                   : "a chunk of its patch is not where the patch says in the replayed file");
+      return;
+    }
+    r_.changes.push_back({segment_, &e, t, snapshot_diff(r_.buffer, after), step_});
+    set_whole(after);
+  }
+
   void edit(const ContentEvent& e, const Transcript* t) {
+    if (e.source == "harness-edit") return harness_edit(e, t);
     ++r_.counts[e.tool == "MultiEdit" ? "multi-edit" : "edit"];
     if (e.patch.empty()) {
       if (!apply_string_edits(r_.buffer, e.edits)) hole_everywhere();
@@ -467,6 +592,11 @@ class Replayer {
 
 ReplayResult replay_events(const std::vector<OrderedEvent>& events) {
   return Replayer().run(events);
+}
+
+std::optional<std::vector<std::string>> apply_patch_chunks(const std::vector<std::string>& lines,
+                                                           const std::vector<PatchChunk>& chunks) {
+  return place_patch_chunks(lines, chunks);
 }
 
 }  // namespace csift

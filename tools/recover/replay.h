@@ -83,4 +83,11 @@ std::string ranges_text(const std::vector<std::pair<int64_t, int64_t>>& ranges);
 
 bool is_hard_cause(const std::string& cause);
 
+// An apply_patch update (core/harness/apply_patch.h) on a file's lines in the split-line model, as Codex
+// applies it (codex-rs/apply-patch/src/lib.rs): each chunk sought after its `@@` context line and after the
+// chunk before it (exactly, then ignoring trailing, then surrounding whitespace), a chunk without old lines
+// appended at the end, the result always ending in a newline. nullopt when a chunk's lines are not there.
+std::optional<std::vector<std::string>> apply_patch_chunks(const std::vector<std::string>& lines,
+                                                           const std::vector<PatchChunk>& chunks);
+
 }  // namespace csift

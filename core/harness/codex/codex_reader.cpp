@@ -9,6 +9,7 @@
 
 #include "core/base/text.h"
 #include "core/harness/claude_code/classify_detail.h"
+#include "core/harness/codex/codex_edits.h"
 #include "core/harness/codex/codex_harness.h"
 #include "core/harness/harness_listing.h"
 #include "core/harness/jsonl_entry_reader.h"
@@ -530,7 +531,8 @@ HarnessEntry codex_harness() {
                       &locate_codex_store,
                       &list_codex_store,
                       "codex sessions have no subagent transcripts, sidecar or cache-creation token figure",
-                      &codex_session_meta};
+                      &codex_session_meta,
+                      &codex_tool_edits()};
 }
 
 }  // namespace csift

@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "core/harness/claude_code/classify_detail.h"
+#include "core/harness/copilot/copilot_edits.h"
 #include "core/harness/copilot/copilot_harness.h"
 #include "core/harness/copilot/copilot_shell_trailer.h"
 #include "core/harness/harness_listing.h"
@@ -278,7 +279,8 @@ HarnessEntry copilot_harness() {
                       &list_copilot_store,
                       "copilot sessions record output tokens only (input and cache figures are absent, not "
                       "zero); sub-agent events are not read",
-                      &copilot_session_meta};
+                      &copilot_session_meta,
+                      &copilot_tool_edits()};
 }
 
 }  // namespace csift

@@ -4,6 +4,7 @@
 // result's `Exit Code:` trailer). Gemini CLI records no exit code of its own.
 #include <nlohmann/json.hpp>
 
+#include "core/harness/gemini_cli/gemini_cli_edits.h"
 #include "core/harness/gemini_cli/gemini_cli_harness.h"
 #include "core/harness/harness_listing.h"
 #include "core/harness/jsonl_entry_reader.h"
@@ -191,7 +192,8 @@ HarnessEntry gemini_cli_harness() {
                       &list_gemini_cli_store,
                       "gemini-cli sessions record no exit code (read from a shell result's trailer), no "
                       "subagent transcripts here and no cache-creation token figure",
-                      &gemini_cli_session_meta};
+                      &gemini_cli_session_meta,
+                      &gemini_cli_tool_edits()};
 }
 
 }  // namespace csift

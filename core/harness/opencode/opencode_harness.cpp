@@ -1,5 +1,6 @@
 #include "core/harness/opencode/opencode_harness.h"
 
+#include "core/harness/opencode/opencode_edits.h"
 #include "core/harness/opencode/opencode_reader.h"
 #include "core/harness/opencode/opencode_store.h"
 
@@ -37,7 +38,9 @@ HarnessEntry opencode_v1_harness() {
                       [](const StoreRoot& root, StoreListing& out) {
                         list_opencode_v1_store(opencode_root_path(root), out.transcripts, out.problems);
                       },
-                      kOpenCodeNotRecorded};
+                      kOpenCodeNotRecorded,
+                      nullptr,
+                      &opencode_tool_edits()};
 }
 
 HarnessEntry opencode_v2_harness() {
@@ -48,7 +51,9 @@ HarnessEntry opencode_v2_harness() {
                       [](const StoreRoot& root, StoreListing& out) {
                         list_opencode_v2_store(opencode_root_path(root), out.transcripts, out.problems);
                       },
-                      kOpenCodeNotRecorded};
+                      kOpenCodeNotRecorded,
+                      nullptr,
+                      &opencode_tool_edits()};
 }
 
 }  // namespace csift
