@@ -50,7 +50,7 @@ asan: deps
 
 # The libFuzzer targets (tests/fuzz/, SPEC.md §14): a clang build of their own, every object carrying ASan,
 # UBSan and libFuzzer's coverage instrumentation. `make fuzz` runs each for FUZZ_SECONDS (or exactly FUZZ_RUNS
-# executions: `make fuzz FUZZ_RUNS=10000000`) and prints a table. `make fuzz-smoke`, the part of `make test`,
+# executions: `make fuzz FUZZ_RUNS=10000000`) and prints a table. `make fuzz-smoke`
 # builds only what the parsers' targets link (core, the HTTP parsers, image extraction: not the tools and the
 # server that the JSON-RPC target needs) and runs each for a few seconds after replaying its seeds and the
 # committed regression inputs.
@@ -70,8 +70,10 @@ fuzz-smoke: fuzz-configure
 	cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_parsers
 	FUZZ_JOBS=$(JOBS) tests/fuzz/run.sh $(FUZZ_BUILD) smoke
 
-# The whole suite: format gate, the Release build's tests, the ASan+UBSan pass, then the fuzz targets' short run.
-test: format-check unit-test asan fuzz-smoke
+# The whole suite: format gate, the Release build's tests, the ASan+UBSan pass. The fuzz targets' short run
+# (`make fuzz-smoke`) is not part of it yet: its clang build of core costs minutes the CI budget does not have
+# until the ASan pass itself is built with clang and shares its objects (SPEC.md §14).
+test: format-check unit-test asan
 
 bench: build
 	./bench/run.sh
