@@ -17,6 +17,7 @@
 #include "core/triage/call_facts.h"
 #include "core/triage/digest_text.h"
 #include "core/triage/log_facts.h"
+#include "core/triage/result_excerpt.h"
 #include "core/triage/tool_outcome.h"
 
 namespace csift {
@@ -225,7 +226,8 @@ class DigestBuilder : public RecordSink {
     item.json["status"] = call_status_name(outcome.status);
     item.json["error_class"] = outcome.error_class;
     item.json["exit_code"] = outcome.exit_code ? ojson(*outcome.exit_code) : ojson(nullptr);
-    scrubbed_cut(trim(result.content_text), in_.caps.excerpt_bytes, item.json, "excerpt");
+    scrubbed_cut(result_excerpt_body(in_.transcript->harness, call.tool, result.content_text),
+                 in_.caps.excerpt_bytes, item.json, "excerpt");
     item.json["self"] = is_self_call(call.tool, call.input_json);
     if (outcome.status == CallStatus::denied) item.denial_span = call.span;
     items_.push_back(std::move(item));

@@ -26,9 +26,10 @@ std::string watermark_errno(const std::string& what, const std::string& path) {
   return what + " " + path + ": " + std::strerror(errno);
 }
 
-// Database-backed harnesses lay a session out as a virtual log; its path is not a file of lines.
+// Database-backed harnesses lay a session out as a virtual log, and so does Gemini CLI's reader a legacy
+// single-document `.json` session: the path is not a file of lines.
 bool is_virtual_log(const Transcript& t) {
-  return is_opencode(t.harness);
+  return is_opencode(t.harness) || (t.harness == HarnessId::gemini_cli && t.path.ends_with(".json"));
 }
 
 }  // namespace
