@@ -225,13 +225,14 @@ TEST_CASE("gemini-cli: the corpus session and legacy .json sessions, and the fix
   store.link(v040, ".gemini/tmp/p1/chats/session-2026-04-29T21-39-v040.jsonl");
   store.write(".gemini/tmp/p1/.project_root", "/work/demo\n");
   // The cli corpus's Gemini CLI sessions are single-document JSON (releases before v0.39.0; v0.23 here).
-  std::map<std::string, fs::path> legacy;  // ref -> document
+  // Three of them are checkpoints of one session (one id): each file is its own transcript.
+  std::map<std::string, fs::path> legacy;  // link name -> document
   for (const char* dir :
        {"12/cbfeaa512b/0", "51/3fab7adf0b/0", "9c/53780d06b7/0", "c9/45f262e88d/0", "ab/2b9748b105/0"}) {
     const fs::path doc = csift_test::corpus_root() / "cli" / dir / "full.jsonl";
-    store.link(doc, ".gemini/tmp/p2/chats/session-legacy-" + std::to_string(legacy.size()) + ".json");
-    std::ifstream in(doc);
-    legacy["gemini-cli:" + nlohmann::json::parse(in)["sessionId"].get<std::string>()] = doc;
+    const std::string name = "session-legacy-" + std::to_string(legacy.size()) + ".json";
+    store.link(doc, ".gemini/tmp/p2/chats/" + name);
+    legacy[name] = doc;
   }
   const Scope scope = scope_of(store.env({}), {"gemini-cli"});
   REQUIRE(scope.transcripts.size() == 1 + legacy.size());
@@ -240,10 +241,12 @@ TEST_CASE("gemini-cli: the corpus session and legacy .json sessions, and the fix
   // `Exit Code: 0` and `Signal: 0` on each shell result).
   size_t legacy_read = 0;
   for (const Transcript& lt : scope.transcripts) {
-    if (!legacy.count(lt.id)) continue;
+    const std::string name = fs::path(lt.path).filename().string();
+    if (!legacy.count(name)) continue;
     ++legacy_read;
-    std::ifstream in(legacy.at(lt.id));
+    std::ifstream in(legacy.at(name));
     const nlohmann::json doc = nlohmann::json::parse(in);
+    CHECK(lt.id == "gemini-cli:" + doc["sessionId"].get<std::string>());
     std::vector<std::string> prompts;
     std::map<std::string, std::string> calls;
     for (const nlohmann::json& msg : doc["messages"]) {
@@ -262,7 +265,7 @@ TEST_CASE("gemini-cli: the corpus session and legacy .json sessions, and the fix
   CHECK(legacy_read == legacy.size());
   const std::vector<nlohmann::json> raw = raw_entries(v040);
   const auto current = std::find_if(scope.transcripts.begin(), scope.transcripts.end(),
-                                    [&](const Transcript& x) { return !legacy.count(x.id); });
+                                    [](const Transcript& x) { return x.path.ends_with(".jsonl"); });
   REQUIRE(current != scope.transcripts.end());
   const Transcript& t = *current;
   CHECK(t.id == "gemini-cli:" + raw[0]["sessionId"].get<std::string>());
