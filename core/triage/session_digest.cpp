@@ -12,13 +12,12 @@
 
 #include "core/base/text.h"
 #include "core/base/timefmt.h"
-#include "core/harness/copilot/copilot_shell_trailer.h"
 #include "core/record/transcript_reader.h"
 #include "core/scrub/scrubber.h"
 #include "core/triage/call_facts.h"
-#include "core/triage/codex_excerpt.h"
 #include "core/triage/digest_text.h"
 #include "core/triage/log_facts.h"
+#include "core/triage/result_excerpt.h"
 #include "core/triage/tool_outcome.h"
 
 namespace csift {
@@ -94,12 +93,6 @@ std::string digest_assistant_text(const Record& r) {
 // What a result's excerpt quotes: the output, not the framing its harness closes it with. Copilot CLI ends a
 // shell result with an exit-code trailer (`<exited with exit code 1>`), which the reader already took as the
 // call's exit code; quoted, it would spend the excerpt on what `exit_code` says. The record keeps it.
-std::string_view digest_excerpt_source(HarnessId harness, std::string_view text) {
-  if (harness == HarnessId::copilot) return copilot_text_before_trailer(text);
-  if (harness == HarnessId::codex) return codex_excerpt_body(text);
-  return text;
-}
-
 bool digest_is_absolute(const std::string& p) {
   return (!p.empty() && p[0] == '/') || (p.size() > 2 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'));
 }
@@ -244,7 +237,7 @@ class DigestBuilder : public RecordSink {
     item.json["status"] = call_status_name(outcome.status);
     item.json["error_class"] = outcome.error_class;
     item.json["exit_code"] = outcome.exit_code ? ojson(*outcome.exit_code) : ojson(nullptr);
-    scrubbed_cut(trim(digest_excerpt_source(in_.transcript->harness, result.content_text)),
+    scrubbed_cut(result_excerpt_body(in_.transcript->harness, call.tool, result.content_text),
                  in_.caps.excerpt_bytes, item.json, "excerpt");
     item.json["self"] = is_self_call(call.tool, call.input_json);
     if (outcome.status == CallStatus::denied) item.denial_span = call.span;

@@ -28,9 +28,11 @@ std::string watermark_errno(const std::string& what, const std::string& path) {
 }
 
 // Database-backed harnesses lay a session out as a virtual log; its path is not a file of lines. Neither is a
-// compressed Codex rollout's: its lines are those of the decompressed stream, read through its reader.
+// compressed Codex rollout's (its lines are those of the decompressed stream, read through its reader) nor a
+// legacy single-document Gemini CLI `.json` session's (its reader lays the document out as lines).
 bool is_virtual_log(const Transcript& t) {
-  return is_opencode(t.harness) || (t.harness == HarnessId::codex && is_zstd_path(t.path));
+  return is_opencode(t.harness) || (t.harness == HarnessId::codex && is_zstd_path(t.path)) ||
+         (t.harness == HarnessId::gemini_cli && t.path.ends_with(".json"));
 }
 
 }  // namespace

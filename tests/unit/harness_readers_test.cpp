@@ -8,6 +8,7 @@
 #include "tests/unit/corpus_root.h"
 #include "tests/unit/temp_store.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -18,6 +19,7 @@
 #include "core/base/error.h"
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/copilot/copilot_shell_trailer.h"
+#include "core/harness/gemini_cli/gemini_cli_text.h"
 #include "core/harness/harness_entry.h"
 #include "core/harness/read_probe.h"
 #include "core/record/transcript_reader.h"
@@ -226,20 +228,50 @@ TEST_CASE("gemini-cli: the corpus session and legacy .json sessions, and the fix
       csift_test::corpus_root() / "agent-sessions/Resources/Fixtures/stage0/agents/gemini/jsonl_v040.jsonl";
   store.link(v040, ".gemini/tmp/p1/chats/session-2026-04-29T21-39-v040.jsonl");
   store.write(".gemini/tmp/p1/.project_root", "/work/demo\n");
-  // The cli corpus's Gemini CLI sessions are single-document JSON (releases before v0.39.0).
-  int legacy = 0;
+  // The cli corpus's Gemini CLI sessions are single-document JSON (releases before v0.39.0; v0.23 here).
+  // Three of them are checkpoints of one session (one id): each file is its own transcript.
+  std::map<std::string, fs::path> legacy;  // link name -> document
   for (const char* dir :
        {"12/cbfeaa512b/0", "51/3fab7adf0b/0", "9c/53780d06b7/0", "c9/45f262e88d/0", "ab/2b9748b105/0"}) {
-    store.link(csift_test::corpus_root() / "cli" / dir / "full.jsonl",
-               ".gemini/tmp/p2/chats/session-legacy-" + std::to_string(legacy++) + ".json");
+    const fs::path doc = csift_test::corpus_root() / "cli" / dir / "full.jsonl";
+    const std::string name = "session-legacy-" + std::to_string(legacy.size()) + ".json";
+    store.link(doc, ".gemini/tmp/p2/chats/" + name);
+    legacy[name] = doc;
   }
   const Scope scope = scope_of(store.env({}), {"gemini-cli"});
-  REQUIRE(scope.transcripts.size() == 1);
-  CHECK(scope.problems.size() == static_cast<size_t>(legacy));
-  for (const StoreProblem& p : scope.problems)
-    CHECK(p.reason.starts_with("unsupported-format:"));
+  REQUIRE(scope.transcripts.size() == 1 + legacy.size());
+  CHECK(scope.problems.empty());
+  // Each legacy document read as its messages: its prompts and its calls, every one a success (v0.23 writes
+  // `Exit Code: 0` and `Signal: 0` on each shell result).
+  size_t legacy_read = 0;
+  for (const Transcript& lt : scope.transcripts) {
+    const std::string name = fs::path(lt.path).filename().string();
+    if (!legacy.count(name)) continue;
+    ++legacy_read;
+    std::ifstream in(legacy.at(name));
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    CHECK(lt.id == "gemini-cli:" + doc["sessionId"].get<std::string>());
+    std::vector<std::string> prompts;
+    std::map<std::string, std::string> calls;
+    for (const nlohmann::json& msg : doc["messages"]) {
+      if (msg["type"] == "user") prompts.push_back(msg["content"].get<std::string>());
+      for (const nlohmann::json& c : msg.value("toolCalls", nlohmann::json::array()))
+        calls[c["id"].get<std::string>()] = c["name"].get<std::string>();
+    }
+    const Mapped lm = read_mapped(lt);
+    CHECK(lm.prompts == prompts);
+    CHECK(lm.tool_names == calls);
+    CHECK(lm.skipped == 0);
+    CHECK(lm.records == doc["messages"].size() + 1);
+    for (const auto& [id, marker] : lm.markers)
+      CHECK_MESSAGE((marker.empty() || marker == "[exit 0]"), id << " " << marker);
+  }
+  CHECK(legacy_read == legacy.size());
   const std::vector<nlohmann::json> raw = raw_entries(v040);
-  const Transcript& t = scope.transcripts[0];
+  const auto current = std::find_if(scope.transcripts.begin(), scope.transcripts.end(),
+                                    [](const Transcript& x) { return x.path.ends_with(".jsonl"); });
+  REQUIRE(current != scope.transcripts.end());
+  const Transcript& t = *current;
   CHECK(t.id == "gemini-cli:" + raw[0]["sessionId"].get<std::string>());
   const Mapped m = read_mapped(t);
   CHECK(m.cwd == "/work/demo");
@@ -263,13 +295,32 @@ TEST_CASE("gemini-cli: the corpus session and legacy .json sessions, and the fix
 
   const Scope fixture =
       scope_of(LinkStore().env({{"GEMINI_CLI_HOME", (kFixtures / "gemini").string()}}), {"gemini"});
-  REQUIRE(fixture.transcripts.size() == 1);
-  CHECK(fixture.problems.size() == 1);
-  const Mapped f = read_mapped(fixture.transcripts[0]);
+  // The empty legacy document is a session of its own.
+  REQUIRE(fixture.transcripts.size() == 2);
+  CHECK(fixture.problems.empty());
+  const auto jsonl = std::find_if(fixture.transcripts.begin(), fixture.transcripts.end(),
+                                  [](const Transcript& x) { return x.path.ends_with(".jsonl"); });
+  REQUIRE(jsonl != fixture.transcripts.end());
+  const Mapped f = read_mapped(*jsonl);
   CHECK(f.cwd == "/home/dev/projects/shop");
   CHECK(f.markers.at("run_shell_command_1") == "[error \xC2\xB7 exit 3]");
   CHECK(f.markers.at("run_shell_command_2") == "[denied]");
   CHECK(f.markers.at("run_shell_command_3") == "[interrupted]");
+}
+
+TEST_CASE("gemini-cli: an excerpt starts past the untrusted_context frame and an old shell header") {
+  // v0.49+: wrapUntrusted() around the shell's block (tools/shell.ts, utils/textUtils.ts).
+  const std::string framed = "<untrusted_context>\nOutput: 2 failing\nExit Code: 1\n</untrusted_context>\n";
+  CHECK(gemini_unframed(framed) == "Output: 2 failing\nExit Code: 1");
+  CHECK(gemini_excerpt_body("run_shell_command", framed) == "Output: 2 failing\nExit Code: 1");
+  // Not framed, or framed only in part: the text as it is.
+  CHECK(gemini_unframed("Output: ok") == "Output: ok");
+  CHECK(gemini_unframed("<untrusted_context>\nno close") == "<untrusted_context>\nno close");
+  // v0.25 and earlier: `Command:` (over several lines) and `Directory:` come before the output.
+  const std::string old =
+      "Command: printf 'a\nb'\nDirectory: (root)\nOutput: a\nb\nError: (none)\nExit Code: 0";
+  CHECK(gemini_excerpt_body("run_shell_command", old) == "Output: a\nb\nError: (none)\nExit Code: 0");
+  CHECK(gemini_excerpt_body("read_file", old) == old);  // another tool's text is not a shell block
 }
 
 TEST_CASE("copilot: the corpus event logs and the fixture's statuses") {
