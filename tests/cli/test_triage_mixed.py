@@ -111,9 +111,20 @@ class TriageMixedTest(unittest.TestCase):
                 {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
                 {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
                  "params": {"name": "sessions_digest", "arguments": {"refs": [ref], "allow_unknown_project": True}}}]
-        p = subprocess.run([h.binary()], input="".join(json.dumps(m) + "\n" for m in msgs).encode(),
-                           capture_output=True, env=env, timeout=120)
-        replies = {m.get("id"): m for m in map(json.loads, p.stdout.decode().splitlines())}
+        # stdin stays open until the call is answered: a server whose stdin closes cancels its running calls.
+        p = subprocess.Popen([h.binary()], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, env=env)
+        p.stdin.write("".join(json.dumps(m) + "\n" for m in msgs).encode())
+        p.stdin.flush()
+        replies = {}
+        while 3 not in replies:
+            line = p.stdout.readline()
+            if not line:
+                break
+            m = json.loads(line)
+            replies[m.get("id")] = m
+        p.stdin.close()
+        p.wait(timeout=120)
         tools = {t["name"]: t for t in replies[2]["result"]["tools"]}
         self.assertNotIn("allow_unknown_project", tools["sessions_digest"]["inputSchema"]["properties"])
         self.assertTrue(replies[3].get("error") or replies[3]["result"].get("isError"), replies[3])
@@ -142,28 +153,29 @@ class TriageMixedTest(unittest.TestCase):
         self.assertEqual(summary["outside_since"], len(listed) + 1)
 
     def test_a_file_the_reader_does_not_read_is_an_unsupported_format_row(self):
-        # Gemini CLI's single-document session (.json) and Cursor's plain-text transcript (.txt).
+        # Cursor's plain-text transcript (.txt) is not read; Gemini CLI's single-document session (.json) is.
         env = self.env("unsupported", HOME=os.path.join(FIXTURES, "cursor", "home"),
                        GEMINI_CLI_HOME=os.path.join(FIXTURES, "harnesses", "gemini"))
         _, header, rows, summary = self.cli(env, "sessions_list", "--harness", "gemini-cli", "--harness", "cursor")
         unsupported = {r["ref"]: r for r in rows if r["state"] == "unsupported-format"}
-        self.assertEqual(sorted(unsupported),
-                         ["cursor:legacy-chat", "gemini-cli:session-2025-11-01T08-00-legacy"], rows)
+        self.assertEqual(sorted(unsupported), ["cursor:legacy-chat"], rows)
         for r in unsupported.values():
             self.assertIsNone(r["counts"])
             self.assertGreater(r["size"], 0)
-        self.assertEqual(summary["states"]["unsupported-format"], 2)
+        self.assertEqual(summary["states"]["unsupported-format"], 1)
+        legacy = [r for r in rows if r["path"].endswith("legacy.json")]
+        self.assertEqual([r["state"] for r in legacy], ["new"], rows)
+        self.assertIsNotNone(legacy[0]["counts"])
         # Still named among its store's problems.
         problems = [p["path"] for s in header["stores"] for p in s["problems"]]
-        self.assertTrue(any(p.endswith("legacy.json") for p in problems), problems)
+        self.assertTrue(any(p.endswith("legacy-chat.txt") for p in problems), problems)
         _, _, rows, _ = self.cli(env, "sessions_status")
         states = {r["harness"]: r["states"] for r in rows}
-        self.assertEqual(states["gemini-cli"].get("unsupported-format"), 1)
+        self.assertIsNone(states["gemini-cli"].get("unsupported-format"))
         self.assertEqual(states["cursor"].get("unsupported-format"), 1)
-        code, _, rows, _ = self.cli(env, "sessions_digest", "gemini-cli:session-2025-11-01T08-00-legacy", ok=False)
+        code, _, rows, _ = self.cli(env, "sessions_digest", "cursor:legacy-chat", ok=False)
         self.assertEqual(code, h.EXIT_ERROR)
         self.assertEqual(h.rows_of(rows, "error")[0]["state"], "unsupported-format")
-
 
 if __name__ == "__main__":
     unittest.main()

@@ -27,7 +27,7 @@ using V = std::vector<std::string>;
 
 TEST_CASE("shell words undo quoting and mark what the shell would expand") {
   const auto t = shell_tokens(R"(echo 'a b' "c $HOME" d\ e *.py ~/x)");
-  REQUIRE(t.size() == 7);
+  REQUIRE(t.size() == 6);
   CHECK(t[1].word.text == "a b");
   CHECK_FALSE(t[1].word.dynamic);
   CHECK(t[2].word.dynamic);

@@ -106,7 +106,11 @@ json agent_row(const SessionTree& tree, const AgentNode& n, const AgentRowOption
   row["description"] = string_or_null(t && !t->description().empty() ? t->description()
                                       : s                            ? s->description
                                                                      : "");
-  row["name"] = string_or_null(t ? t->agent_name() : "");
+  // Another harness's child is named by its spawn (a Codex thread's nickname); a Claude Code agent by its
+  // meta.
+  row["name"] = string_or_null(t && !t->agent_name().empty() ? t->agent_name()
+                               : n.harness                   ? n.harness->name
+                                                             : (t ? t->agent_name() : ""));
   row["team_name"] = string_or_null(t && !t->team_name().empty() ? t->team_name() : s ? s->team_name : "");
   row["orphan"] = !n.orphan_reason.empty();
   row["orphan_reason"] = string_or_null(n.orphan_reason);

@@ -166,6 +166,13 @@ std::string refusal_message(const FileRecovery& fr, const std::string& reason) {
     m = fr.path + " was never read, written or edited in the transcripts in scope";
     if (fr.events_outside)
       m += " within the window (" + std::to_string(fr.events_outside) + " event(s) fall outside it)";
+    // A file only moved, deleted or touched by a command has boundaries and no content: name them, so the
+    // caller learns what happened to it (a move's content is the source file's: recover that one).
+    std::string seen;
+    for (const ReplayBoundary& b : r.boundaries)
+      seen += (seen.empty() ? "" : ", ") + b.cause + " at line " + std::to_string(b.event->line) + " of " +
+              b.transcript->id;
+    if (!seen.empty()) m += "; they show only changes that carry no content of it (" + seen + ")";
     return m;
   }
   if (reason == "invalidated") {

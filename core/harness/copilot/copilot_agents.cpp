@@ -29,7 +29,7 @@ std::string copilot_event_owner(const hjson& entry, const hjson& data) {
   return owner;
 }
 
-hjson copilot_arguments(const hjson& raw) {
+hjson copilot_agent_arguments(const hjson& raw) {
   const hjson args = raw.is_string() ? hjson::parse(raw.get<std::string>(), nullptr, false) : raw;
   return args.is_object() ? args : hjson::object();
 }
@@ -92,13 +92,13 @@ HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cance
     if (type == "tool.execution_start") {
       const std::string name = json_text_at(data, "toolName");
       const std::string id = json_text_at(data, "toolCallId");
-      if (name == "task") spawn(id, owner, copilot_arguments(data.value("arguments", hjson())), n, ts);
+      if (name == "task") spawn(id, owner, copilot_agent_arguments(data.value("arguments", hjson())), n, ts);
       if (name == "read_agent")
-        read_agent[id] = json_text_at(copilot_arguments(data.value("arguments", hjson())), "agent_id");
+        read_agent[id] = json_text_at(copilot_agent_arguments(data.value("arguments", hjson())), "agent_id");
     } else if (type == "assistant.message") {
       for (const hjson& req : data.value("toolRequests", hjson::array()))
         if (json_text_at(req, "name") == "task")
-          spawn(json_text_at(req, "toolCallId"), owner, copilot_arguments(req.value("arguments", hjson())), n,
+          spawn(json_text_at(req, "toolCallId"), owner, copilot_agent_arguments(req.value("arguments", hjson())), n,
                 ts);
     } else if (type == "tool.execution_complete") {
       const std::string id = json_text_at(data, "toolCallId");
