@@ -98,8 +98,8 @@ HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cance
     } else if (type == "assistant.message") {
       for (const hjson& req : data.value("toolRequests", hjson::array()))
         if (json_text_at(req, "name") == "task")
-          spawn(json_text_at(req, "toolCallId"), owner, copilot_agent_arguments(req.value("arguments", hjson())), n,
-                ts);
+          spawn(json_text_at(req, "toolCallId"), owner,
+                copilot_agent_arguments(req.value("arguments", hjson())), n, ts);
     } else if (type == "tool.execution_complete") {
       const std::string id = json_text_at(data, "toolCallId");
       const auto spawned = by_id.find(id);
