@@ -4,7 +4,8 @@ rename, deletes, subagent logs, a project directory renamed), every answer given
 compared with a fresh `csift-mcp --cli` run over the same bytes, and both servers' resident memory and open
 descriptors flat. The Release pass runs 20 s (the argument sets in order, as far as the time goes; `make soak`
 compares every one many times); the sanitized pass, whose subject is memory errors under churn, a 5-second
-run (a round or two: one churn phase on both servers, three calls compared)."""
+run (a round or two: one churn phase on both servers, three calls compared), where LeakSanitizer at the servers'
+exit stands in for the resident-memory check."""
 import json
 import os
 import sys
@@ -19,7 +20,11 @@ import soak  # noqa: E402
 class Soak(unittest.TestCase):
     def test_answers_equal_the_cli_under_churn_and_the_servers_stay_flat(self):
         if SANITIZED:  # one round or two: a churn phase on both servers and three calls compared
-            fig = soak.soak(binary(), 5, compares_per_round=3, cover_all=False)
+            # ASan's allocator keeps freed memory quarantined (256 MiB by default), so resident memory grows
+            # whatever the server does and says nothing of a leak: here LeakSanitizer is the leak check, at
+            # the stdio server's exit when its stdin closes (a leak's exit code fails the soak), and
+            # descriptors stay judged. The Release pass judges resident memory.
+            fig = soak.soak(binary(), 5, compares_per_round=3, cover_all=False, rss_flat=False)
         else:
             fig = soak.soak(binary(), 20, cover_all=False)
         shown = {k: fig.get(k) for k in ("rounds", "calls", "churn_calls", "compared", "mismatches", "bad_replies",
