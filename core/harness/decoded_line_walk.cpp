@@ -41,4 +41,25 @@ bool DecodedLineWalk::line(std::string_view bytes, uint64_t number, uint64_t off
   return sink.record(std::move(r));
 }
 
+ScanStats walk_laid_out_lines(const std::vector<std::string>& lines, const std::string& error,
+                              const RawLineFn& fn, const CancelToken* cancel) {
+  ScanStats stats;
+  stats.error = error;
+  uint64_t offset = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (cancel && cancel->is_cancelled()) {
+      stats.stopped = true;
+      break;
+    }
+    ++stats.lines;
+    stats.bytes += lines[i].size() + 1;
+    if (!fn(RawLine{lines[i], i + 1, offset, false})) {
+      stats.stopped = true;
+      break;
+    }
+    offset += lines[i].size() + 1;
+  }
+  return stats;
+}
+
 }  // namespace csift

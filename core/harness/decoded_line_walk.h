@@ -5,6 +5,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/record/transcript_reader.h"
 
@@ -24,5 +25,10 @@ struct DecodedLineWalk {
   // One non-blank line (its physical count already taken); false when the sink asks to stop.
   bool line(std::string_view bytes, uint64_t number, uint64_t offset);
 };
+
+// `read_raw_lines` over a log a reader lays out in memory (OpenCode's rendered rows, a legacy Gemini CLI
+// document's migrated lines): each line with its number and its offset in that log, newline counted.
+ScanStats walk_laid_out_lines(const std::vector<std::string>& lines, const std::string& error,
+                              const RawLineFn& fn, const CancelToken* cancel);
 
 }  // namespace csift

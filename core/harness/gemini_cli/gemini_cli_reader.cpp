@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/base/text.h"
+#include "core/harness/decoded_line_walk.h"
 #include "core/harness/gemini_cli/gemini_cli_edits.h"
 #include "core/harness/gemini_cli/gemini_cli_harness.h"
 #include "core/harness/gemini_cli/gemini_cli_text.h"
@@ -405,23 +406,7 @@ class GeminiCliReader final : public JsonlEntryReader {
                            const CancelToken* cancel) const override {
     if (!gemini_is_legacy(t)) return JsonlEntryReader::read_raw_lines(t, fn, cancel);
     const GeminiLegacyLog log = gemini_legacy_log(t);
-    ScanStats stats;
-    stats.error = log.error;
-    uint64_t offset = 0;
-    for (size_t i = 0; i < log.lines.size(); ++i) {
-      if (cancel && cancel->is_cancelled()) {
-        stats.stopped = true;
-        break;
-      }
-      ++stats.lines;
-      stats.bytes += log.lines[i].size() + 1;
-      if (!fn(RawLine{log.lines[i], i + 1, offset, false})) {
-        stats.stopped = true;
-        break;
-      }
-      offset += log.lines[i].size() + 1;
-    }
-    return stats;
+    return walk_laid_out_lines(log.lines, log.error, fn, cancel);
   }
 
  protected:

@@ -44,23 +44,7 @@ class OpenCodeReader final : public TranscriptReader {
   ScanStats read_raw_lines(const Transcript& t, const RawLineFn& fn,
                            const CancelToken* cancel) const override {
     const OpenCodeLog log = render_opencode_log(t);
-    ScanStats stats;
-    stats.error = log.error;
-    uint64_t offset = 0;
-    for (size_t i = 0; i < log.lines.size(); ++i) {
-      if (cancel && cancel->is_cancelled()) {
-        stats.stopped = true;
-        break;
-      }
-      ++stats.lines;
-      stats.bytes += log.lines[i].size() + 1;
-      if (!fn(RawLine{log.lines[i], i + 1, offset, false})) {
-        stats.stopped = true;
-        break;
-      }
-      offset += log.lines[i].size() + 1;
-    }
-    return stats;
+    return walk_laid_out_lines(log.lines, log.error, fn, cancel);
   }
 
   TurnOpener turn_opener() const override { return &opencode_opens_turn; }
