@@ -1,17 +1,16 @@
 #include "core/harness/apply_patch.h"
 
+#include "core/base/text.h"
+
 #include <vector>
 
 namespace csift {
 
 namespace {
 
-std::string_view ap_trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
-    s.remove_suffix(1);
-  return s;
+// Blanks and line ends around a patch line (not every isspace byte: a \v or \f is the patch's own).
+std::string_view ap_trim_blank(std::string_view s) {
+  return trim(s, " \t\r\n");
 }
 
 // Rust's str::lines: split at '\n', a trailing "\r" dropped from each line, no final empty line.
@@ -30,7 +29,7 @@ std::vector<std::string_view> ap_lines(std::string_view text) {
 }
 
 bool ap_marker(std::string_view line, std::string_view marker, std::string_view* rest = nullptr) {
-  const std::string_view t = ap_trim(line);
+  const std::string_view t = ap_trim_blank(line);
   if (!t.starts_with(marker)) return false;
   if (rest) *rest = t.substr(marker.size());
   return true;
@@ -44,16 +43,16 @@ bool ap_is_heredoc_open(std::string_view line) {
 
 void parse_apply_patch(std::string_view text, ToolEdits& out) {
   out.files.clear();
-  std::vector<std::string_view> lines = ap_lines(ap_trim(text));
+  std::vector<std::string_view> lines = ap_lines(ap_trim_blank(text));
   // a heredoc wrapper around the patch, as a model writes it for a shell
-  if (lines.size() >= 4 && ap_is_heredoc_open(ap_trim(lines.front())) &&
-      ap_trim(lines.back()).ends_with("EOF"))
+  if (lines.size() >= 4 && ap_is_heredoc_open(ap_trim_blank(lines.front())) &&
+      ap_trim_blank(lines.back()).ends_with("EOF"))
     lines = std::vector<std::string_view>(lines.begin() + 1, lines.end() - 1);
-  if (lines.empty() || ap_trim(lines.front()) != "*** Begin Patch") {
+  if (lines.empty() || ap_trim_blank(lines.front()) != "*** Begin Patch") {
     out.error = "the first line of the patch must be '*** Begin Patch'";
     return;
   }
-  if (lines.size() < 2 || ap_trim(lines.back()) != "*** End Patch") {
+  if (lines.size() < 2 || ap_trim_blank(lines.back()) != "*** End Patch") {
     out.error = "the last line of the patch must be '*** End Patch'";
     return;
   }
@@ -92,7 +91,7 @@ void parse_apply_patch(std::string_view text, ToolEdits& out) {
       }
       // chunks until the next file hunk
       while (i < end && !lines[i].starts_with("***")) {
-        if (ap_trim(lines[i]).empty()) {  // blank lines between chunks
+        if (ap_trim_blank(lines[i]).empty()) {  // blank lines between chunks
           ++i;
           continue;
         }
@@ -146,7 +145,7 @@ void parse_apply_patch(std::string_view text, ToolEdits& out) {
       }
       files.push_back(std::move(e));
     } else {
-      out.error = "'" + std::string(ap_trim(lines[i])) + "' is not a valid file hunk header";
+      out.error = "'" + std::string(ap_trim_blank(lines[i])) + "' is not a valid file hunk header";
       return;
     }
   }
@@ -154,14 +153,14 @@ void parse_apply_patch(std::string_view text, ToolEdits& out) {
 }
 
 std::string apply_patch_in_command(std::string_view command) {
-  std::string_view s = ap_trim(command);
+  std::string_view s = ap_trim_blank(command);
   for (std::string_view name : {"apply_patch", "applypatch"}) {
     if (!s.starts_with(name)) continue;
-    std::string_view rest = ap_trim(s.substr(name.size()));
+    std::string_view rest = ap_trim_blank(s.substr(name.size()));
     if (!rest.starts_with("<<")) return "";
     const size_t nl = rest.find('\n');
     if (nl == std::string_view::npos) return "";
-    std::string_view delim = ap_trim(rest.substr(2, nl - 2));
+    std::string_view delim = ap_trim_blank(rest.substr(2, nl - 2));
     if (delim.size() >= 2 && (delim.front() == '\'' || delim.front() == '"') && delim.back() == delim.front())
       delim = delim.substr(1, delim.size() - 2);
     if (delim.empty()) return "";
@@ -169,7 +168,7 @@ std::string apply_patch_in_command(std::string_view command) {
     const std::string closing = "\n" + std::string(delim);
     const size_t close = body.rfind(closing);
     if (close == std::string_view::npos) return "";
-    if (!ap_trim(body.substr(close + closing.size())).empty()) return "";
+    if (!ap_trim_blank(body.substr(close + closing.size())).empty()) return "";
     return std::string(body.substr(0, close + 1));
   }
   return "";

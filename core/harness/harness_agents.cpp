@@ -61,12 +61,6 @@ bool walk_log_lines(const std::string& path, const CancelToken* cancel, uint64_t
   return true;
 }
 
-std::string json_text_at(const nlohmann::json& j, const char* key) {
-  if (!j.is_object()) return "";
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 std::optional<uint64_t> json_count_at(const nlohmann::json& j, const char* key) {
   if (!j.is_object()) return std::nullopt;
   const auto it = j.find(key);

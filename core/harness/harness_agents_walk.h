@@ -9,6 +9,7 @@
 
 #include "core/harness/harness_agents.h"
 #include "core/harness/harness_entry.h"
+#include "core/json/stored_json.h"
 
 namespace csift {
 
@@ -21,8 +22,6 @@ std::vector<HarnessEntry> attach_agent_readers(std::vector<HarnessEntry> entries
 bool walk_log_lines(const std::string& path, const CancelToken* cancel, uint64_t& skipped,
                     const std::function<bool(const nlohmann::json&, uint64_t)>& fn);
 
-// j[key] when it is a string, else "".
-std::string json_text_at(const nlohmann::json& j, const char* key);
 // j[key] when it is a whole number ≥ 0.
 std::optional<uint64_t> json_count_at(const nlohmann::json& j, const char* key);
 

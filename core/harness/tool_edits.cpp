@@ -6,10 +6,6 @@
 
 namespace csift {
 
-std::string tool_input_string(std::string_view input_json, std::string_view key) {
-  return stored_string_field(input_json, key);
-}
-
 namespace {
 
 // A word as a POSIX shell reads it back: bare when it holds nothing the shell would split or expand.

@@ -65,8 +65,6 @@ struct ToolEditReading {
   std::optional<std::string> (*shell_command)(std::string_view tool, std::string_view input_json) = nullptr;
 };
 
-// The string field `key` of an input JSON object ("" when absent or not a string).
-std::string tool_input_string(std::string_view input_json, std::string_view key);
 // A shell call's command: the string at one of `keys`, or an argv array joined with each word single-quoted
 // when it needs quoting (so the Bash reading sees the words the harness ran).
 std::optional<std::string> tool_input_command(std::string_view input_json,

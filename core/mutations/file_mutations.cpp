@@ -120,13 +120,19 @@ class MutationScan {
     }
   }
 
-  void open_call(const Record& r, const Block& b, size_t at) {
+  // A call the scan may follow to its result: where it stands, before what it changes is read.
+  static Pending pending_call(const Record& r, const Block& b, size_t at) {
     Pending p;
     p.line = r.line;
     p.timestamp = r.timestamp;
     p.tool = b.name;
     p.tool_use_id = b.id;
     p.skeleton = at;
+    return p;
+  }
+
+  void open_call(const Record& r, const Block& b, size_t at) {
+    Pending p = pending_call(r, b, at);
     if (b.name == "Bash") {
       p.heuristic = true;
       p.bash = bash_mutations(stored_string_field(b.input_json, "command"), r.cwd);
@@ -146,12 +152,7 @@ class MutationScan {
   // row per file it names (a move: the file it leaves and the one it makes), its shell tools through the
   // Bash reading.
   void open_harness_call(const Record& r, const Block& b, size_t at) {
-    Pending p;
-    p.line = r.line;
-    p.timestamp = r.timestamp;
-    p.tool = b.name;
-    p.tool_use_id = b.id;
-    p.skeleton = at;
+    Pending p = pending_call(r, b, at);
     ToolEdits te;
     if (edits_->edits && edits_->edits(b.name, b.input_json, te)) {
       for (const ToolEdit& e : te.files) {

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace csift {
@@ -142,6 +143,19 @@ ZstdScanStats scan_zstd_lines(const std::string& path, const BlockFn& fn, const 
   ZstdLineCutter cutter(fn, stats);
   size_t last_ret = 0;  // 0: the last frame ended cleanly (or none began)
   bool any_input = false;
+  // One call of libzstd on `input`: its output fed to the line cutter. The bytes it produced, or nullopt when
+  // the read ends here (a corrupt frame, named as the skipped line, or a sink that stopped).
+  auto decompress_step = [&](ZSTD_inBuffer& input) -> std::optional<size_t> {
+    ZSTD_outBuffer output{out.data(), out.size(), 0};
+    const size_t ret = ZSTD_decompressStream(dctx.get(), &output, &input);
+    if (ZSTD_isError(ret)) {
+      cutter.broke(std::string("corrupt zstd frame: ") + ZSTD_getErrorName(ret));
+      return std::nullopt;
+    }
+    last_ret = ret;
+    if (output.pos > 0 && !cutter.feed(out.data(), output.pos)) return std::nullopt;
+    return output.pos;
+  };
   for (;;) {
     if (cancel && cancel->is_cancelled()) {
       stats.stopped = true;
@@ -156,30 +170,16 @@ ZstdScanStats scan_zstd_lines(const std::string& path, const BlockFn& fn, const 
     if (got == 0) break;
     any_input = true;
     ZSTD_inBuffer input{in.data(), static_cast<size_t>(got), 0};
-    while (input.pos < input.size) {
-      ZSTD_outBuffer output{out.data(), out.size(), 0};
-      const size_t ret = ZSTD_decompressStream(dctx.get(), &output, &input);
-      if (ZSTD_isError(ret)) {
-        cutter.broke(std::string("corrupt zstd frame: ") + ZSTD_getErrorName(ret));
-        return stats;
-      }
-      last_ret = ret;
-      if (output.pos > 0 && !cutter.feed(out.data(), output.pos)) return stats;
-    }
+    while (input.pos < input.size)
+      if (!decompress_step(input).has_value()) return stats;
   }
   // Output libzstd still holds for input already consumed (none once a frame ended: last_ret 0; asked then,
   // libzstd answers with the size of the next frame's header it expects).
   while (last_ret != 0) {
     ZSTD_inBuffer input{nullptr, 0, 0};
-    ZSTD_outBuffer output{out.data(), out.size(), 0};
-    const size_t ret = ZSTD_decompressStream(dctx.get(), &output, &input);
-    if (ZSTD_isError(ret)) {
-      cutter.broke(std::string("corrupt zstd frame: ") + ZSTD_getErrorName(ret));
-      return stats;
-    }
-    last_ret = ret;
-    if (output.pos > 0 && !cutter.feed(out.data(), output.pos)) return stats;
-    if (output.pos < output.size) break;
+    const std::optional<size_t> produced = decompress_step(input);
+    if (!produced) return stats;
+    if (*produced < out.size()) break;
   }
   if (any_input && last_ret != 0) {
     cutter.broke("truncated zstd frame: the file ends inside a frame");

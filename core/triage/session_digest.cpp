@@ -90,9 +90,6 @@ std::string digest_assistant_text(const Record& r) {
   return out;
 }
 
-// What a result's excerpt quotes: the output, not the framing its harness closes it with. Copilot CLI ends a
-// shell result with an exit-code trailer (`<exited with exit code 1>`), which the reader already took as the
-// call's exit code; quoted, it would spend the excerpt on what `exit_code` says. The record keeps it.
 bool digest_is_absolute(const std::string& p) {
   return (!p.empty() && p[0] == '/') || (p.size() > 2 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'));
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/base/text.h"
+
 namespace csift {
 
 std::string FileBuffer::text() const {
@@ -227,19 +229,13 @@ std::optional<size_t> seek_lines(const std::vector<std::string>& lines,
   if (pattern.empty()) return start;
   if (pattern.size() > lines.size()) return std::nullopt;
   const size_t from = at_end ? lines.size() - pattern.size() : start;
-  const auto rtrim = [](const std::string& s) { return s.substr(0, s.find_last_not_of(" \t\r\n\v\f") + 1); };
-  const auto trim = [&](const std::string& s) {
-    const std::string r = rtrim(s);
-    const size_t lo = r.find_first_not_of(" \t\r\n\v\f");
-    return lo == std::string::npos ? std::string() : r.substr(lo);
-  };
   for (int pass = 0; pass < 3; ++pass) {
     for (size_t i = from; i + pattern.size() <= lines.size(); ++i) {
       bool same = true;
       for (size_t k = 0; k < pattern.size() && same; ++k) {
         const std::string& a = lines[i + k];
         const std::string& b = pattern[k];
-        same = pass == 0 ? a == b : pass == 1 ? rtrim(a) == rtrim(b) : trim(a) == trim(b);
+        same = pass == 0 ? a == b : pass == 1 ? trim_end(a) == trim_end(b) : trim(a) == trim(b);
       }
       if (same) return i;
     }

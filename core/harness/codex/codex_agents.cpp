@@ -41,25 +41,25 @@ CodexThreadMeta codex_thread_meta(const std::string& path) {
     line.push_back(c);
   if (line.size() > kCodexAgentsMetaMax) return m;
   const hjson doc = hjson::parse(line, nullptr, false);
-  if (!doc.is_object() || json_text_at(doc, "type") != "session_meta") return m;
+  if (!doc.is_object() || json_string_at(doc, "type") != "session_meta") return m;
   const hjson payload = doc.value("payload", hjson::object());
-  m.id = json_text_at(payload, "id");
-  m.parent = json_text_at(payload, "parent_thread_id");
+  m.id = json_string_at(payload, "id");
+  m.parent = json_string_at(payload, "parent_thread_id");
   const hjson source = payload.value("source", hjson());
   if (source.is_object() && source.contains("subagent")) {
     m.subagent = true;
     const hjson sub = source["subagent"];
     const hjson spawn = sub.is_object() ? sub.value("thread_spawn", hjson()) : hjson();
     if (spawn.is_object()) {
-      if (m.parent.empty()) m.parent = json_text_at(spawn, "parent_thread_id");
-      m.nickname = json_text_at(spawn, "agent_nickname");
-      m.role = json_text_at(spawn, "agent_role");
-      if (m.role.empty()) m.role = json_text_at(spawn, "agent_type");
-      m.path = json_text_at(spawn, "agent_path");
+      if (m.parent.empty()) m.parent = json_string_at(spawn, "parent_thread_id");
+      m.nickname = json_string_at(spawn, "agent_nickname");
+      m.role = json_string_at(spawn, "agent_role");
+      if (m.role.empty()) m.role = json_string_at(spawn, "agent_type");
+      m.path = json_string_at(spawn, "agent_path");
     }
   }
-  if (m.nickname.empty()) m.nickname = json_text_at(payload, "agent_nickname");
-  if (m.role.empty()) m.role = json_text_at(payload, "agent_role");
+  if (m.nickname.empty()) m.nickname = json_string_at(payload, "agent_nickname");
+  if (m.role.empty()) m.role = json_string_at(payload, "agent_role");
   return m;
 }
 
@@ -108,13 +108,13 @@ class CodexCollabScan {
       : spawns_(spawns), states_(states), path_to_thread_(path_to_thread) {}
 
   void line(const hjson& entry, uint64_t n, const std::string& issuer) {
-    const std::string type = json_text_at(entry, "type");
+    const std::string type = json_string_at(entry, "type");
     const hjson payload = entry.value("payload", hjson::object());
-    const std::string kind = json_text_at(payload, "type");
-    const std::string ts = json_text_at(entry, "timestamp");
+    const std::string kind = json_string_at(payload, "type");
+    const std::string ts = json_string_at(entry, "timestamp");
     if (type == "response_item" && kind == "function_call") {
-      const std::string name = json_text_at(payload, "name");
-      const std::string id = json_text_at(payload, "call_id");
+      const std::string name = json_string_at(payload, "name");
+      const std::string id = json_string_at(payload, "call_id");
       if (name == "spawn_agent") spawn_call(payload, id, n, ts, issuer);
       if (name == "wait" || name == "wait_agent") waits_.insert(id);
     } else if (type == "response_item" &&
@@ -158,25 +158,25 @@ class CodexCollabScan {
     const hjson raw = payload.value("arguments", hjson());
     const hjson args = raw.is_string() ? hjson::parse(raw.get<std::string>(), nullptr, false) : raw;
     if (!args.is_object()) return;
-    if (s.prompt.empty()) s.prompt = json_text_at(args, "message");
+    if (s.prompt.empty()) s.prompt = json_string_at(args, "message");
     if (s.prompt.empty() && args.contains("items") && args["items"].is_array()) {
       for (const hjson& item : args["items"])
-        if (json_text_at(item, "type") == "text") s.prompt += json_text_at(item, "text");
+        if (json_string_at(item, "type") == "text") s.prompt += json_string_at(item, "text");
     }
-    s.agent_type = json_text_at(args, "agent_type");
-    s.task_name = json_text_at(args, "task_name");
-    if (s.model.empty()) s.model = json_text_at(args, "model");
+    s.agent_type = json_string_at(args, "agent_type");
+    s.task_name = json_string_at(args, "task_name");
+    if (s.model.empty()) s.model = json_string_at(args, "model");
   }
 
   void output(const hjson& payload) {
-    const std::string id = json_text_at(payload, "call_id");
+    const std::string id = json_string_at(payload, "call_id");
     const hjson out = payload.value("output", hjson());
     std::string text;
     bool failed = false;
     if (out.is_string()) {
       text = out.get<std::string>();
     } else if (out.is_object()) {
-      text = json_text_at(out, "content");
+      text = json_string_at(out, "content");
       failed = out.value("success", true) == false;
     }
     const hjson doc = text.starts_with("{") ? hjson::parse(text, nullptr, false) : hjson();
@@ -194,9 +194,9 @@ class CodexCollabScan {
     if (!s || s->has_output) return;  // the first output of a call is its result
     s->has_output = true;
     if (doc.is_object() && !failed) {
-      if (const std::string t = json_text_at(doc, "agent_id"); !t.empty()) s->thread_id = t;
-      if (const std::string p = json_text_at(doc, "task_name"); !p.empty()) s->task_name = p;
-      if (const std::string nick = json_text_at(doc, "nickname"); !nick.empty()) s->nickname = nick;
+      if (const std::string t = json_string_at(doc, "agent_id"); !t.empty()) s->thread_id = t;
+      if (const std::string p = json_string_at(doc, "task_name"); !p.empty()) s->task_name = p;
+      if (const std::string nick = json_string_at(doc, "nickname"); !nick.empty()) s->nickname = nick;
       return;
     }
     if (s->thread_id.empty()) s->failure = text.empty() ? "spawn_agent failed" : text;
@@ -214,16 +214,16 @@ class CodexCollabScan {
   void event(const std::string& kind, const hjson& p, uint64_t n, const std::string& ts,
              const std::string& issuer) {
     if (kind == "collab_agent_spawn_begin") {
-      CodexSpawn& s = spawn_for(json_text_at(p, "call_id"), n, ts, issuer);
-      if (s.prompt.empty()) s.prompt = json_text_at(p, "prompt");
+      CodexSpawn& s = spawn_for(json_string_at(p, "call_id"), n, ts, issuer);
+      if (s.prompt.empty()) s.prompt = json_string_at(p, "prompt");
     } else if (kind == "collab_agent_spawn_end") {
-      CodexSpawn& s = spawn_for(json_text_at(p, "call_id"), n, ts, issuer);
-      if (s.prompt.empty()) s.prompt = json_text_at(p, "prompt");
-      if (const std::string m = json_text_at(p, "model"); !m.empty()) s.model = m;
-      if (const std::string nick = json_text_at(p, "new_agent_nickname"); !nick.empty()) s.nickname = nick;
-      if (const std::string role = json_text_at(p, "new_agent_role"); !role.empty() && s.agent_type.empty())
+      CodexSpawn& s = spawn_for(json_string_at(p, "call_id"), n, ts, issuer);
+      if (s.prompt.empty()) s.prompt = json_string_at(p, "prompt");
+      if (const std::string m = json_string_at(p, "model"); !m.empty()) s.model = m;
+      if (const std::string nick = json_string_at(p, "new_agent_nickname"); !nick.empty()) s.nickname = nick;
+      if (const std::string role = json_string_at(p, "new_agent_role"); !role.empty() && s.agent_type.empty())
         s.agent_type = role;
-      const std::string thread = json_text_at(p, "new_thread_id");
+      const std::string thread = json_string_at(p, "new_thread_id");
       if (!thread.empty()) {
         s.thread_id = thread;
         s.failure.clear();
@@ -240,23 +240,23 @@ class CodexCollabScan {
         for (const auto& [thread, st] : p["statuses"].items())
           note_state(thread, st);
       for (const hjson& a : p.value("agent_statuses", hjson::array()))
-        note_state(json_text_at(a, "thread_id"), a.value("status", hjson()));
+        note_state(json_string_at(a, "thread_id"), a.value("status", hjson()));
     } else if (kind == "collab_close_end") {
-      note_state(json_text_at(p, "receiver_thread_id"), p.value("status", hjson()));
+      note_state(json_string_at(p, "receiver_thread_id"), p.value("status", hjson()));
     }
   }
 
   void item(const hjson& it, uint64_t n, const std::string& ts, const std::string& issuer) {
-    if (json_text_at(it, "type") != "CollabAgentToolCall") return;
-    const std::string tool = json_text_at(it, "tool");
+    if (json_string_at(it, "type") != "CollabAgentToolCall") return;
+    const std::string tool = json_string_at(it, "tool");
     const hjson receivers = it.value("receiver_thread_ids", hjson::array());
     if (tool == "spawnAgent") {
-      CodexSpawn& s = spawn_for(json_text_at(it, "id"), n, ts, issuer);
-      if (s.prompt.empty()) s.prompt = json_text_at(it, "prompt");
-      if (s.model.empty()) s.model = json_text_at(it, "model");
+      CodexSpawn& s = spawn_for(json_string_at(it, "id"), n, ts, issuer);
+      if (s.prompt.empty()) s.prompt = json_string_at(it, "prompt");
+      if (s.model.empty()) s.model = json_string_at(it, "model");
       if (receivers.is_array() && !receivers.empty() && receivers[0].is_string())
         s.thread_id = receivers[0].get<std::string>();
-      if (json_text_at(it, "status") == "failed" && s.thread_id.empty() && s.failure.empty())
+      if (json_string_at(it, "status") == "failed" && s.thread_id.empty() && s.failure.empty())
         s.failure = "spawnAgent failed (item_completed)";
     }
     if (it.contains("agents_states") && it["agents_states"].is_object())
@@ -320,14 +320,14 @@ HarnessAgents codex_agents(const Transcript& session, const CancelToken* cancel)
     CodexChildEnd& end = ends[thread];
     const bool ok = walk_log_lines(path, cancel, out.skipped_lines, [&](const hjson& entry, uint64_t n) {
       scan.line(entry, n, issuer);
-      if (json_text_at(entry, "type") == "event_msg") {
+      if (json_string_at(entry, "type") == "event_msg") {
         const hjson p = entry.value("payload", hjson::object());
-        const std::string kind = json_text_at(p, "type");
+        const std::string kind = json_string_at(p, "type");
         if (kind == "task_started") end.open_turn = true;
         if (kind == "task_complete") {
           end.open_turn = false;
-          end.last_message = json_text_at(p, "last_agent_message");
-          end.completed_at = json_text_at(entry, "timestamp");
+          end.last_message = json_string_at(p, "last_agent_message");
+          end.completed_at = json_string_at(entry, "timestamp");
         }
       }
       for (CodexSpawn& s : spawns)

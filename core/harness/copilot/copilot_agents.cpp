@@ -24,8 +24,8 @@ constexpr std::string_view kCopilotBackgroundLaunch = "Agent started in backgrou
 
 // The sub-agent an event belongs to ("" = the main agent).
 std::string copilot_event_owner(const hjson& entry, const hjson& data) {
-  std::string owner = json_text_at(entry, "agentId");
-  if (owner.empty()) owner = json_text_at(data, "parentToolCallId");
+  std::string owner = json_string_at(entry, "agentId");
+  if (owner.empty()) owner = json_string_at(data, "parentToolCallId");
   return owner;
 }
 
@@ -37,12 +37,12 @@ hjson copilot_agent_arguments(const hjson& raw) {
 // The text of a tool.execution_complete: its result's content, else its error's message.
 std::string copilot_result_text(const hjson& data) {
   const hjson result = data.value("result", hjson());
-  std::string text = json_text_at(result, "content");
-  if (text.empty()) text = json_text_at(result, "detailedContent");
+  std::string text = json_string_at(result, "content");
+  if (text.empty()) text = json_string_at(result, "detailedContent");
   if (text.empty() && result.is_string()) text = result.get<std::string>();
   if (text.empty()) {
     const hjson error = data.value("error", hjson());
-    text = error.is_string() ? error.get<std::string>() : json_text_at(error, "message");
+    text = error.is_string() ? error.get<std::string>() : json_string_at(error, "message");
   }
   return text;
 }
@@ -78,30 +78,31 @@ HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cance
     c.agent.spawn_line = n;
     c.agent.trigger_timestamp = ts;
     c.agent.parent_agent_id = owner;
-    c.agent.description = json_text_at(args, "description");
-    c.agent.prompt = json_text_at(args, "prompt");
-    c.agent.agent_type = json_text_at(args, "agent_type");
-    if (c.agent.name.empty()) c.agent.name = json_text_at(args, "name");
-    if (c.agent.model.empty()) c.agent.model = json_text_at(args, "model");
+    c.agent.description = json_string_at(args, "description");
+    c.agent.prompt = json_string_at(args, "prompt");
+    c.agent.agent_type = json_string_at(args, "agent_type");
+    if (c.agent.name.empty()) c.agent.name = json_string_at(args, "name");
+    if (c.agent.model.empty()) c.agent.model = json_string_at(args, "model");
   };
   const bool ok = walk_log_lines(session.path, cancel, out.skipped_lines, [&](const hjson& e, uint64_t n) {
-    const std::string type = json_text_at(e, "type");
+    const std::string type = json_string_at(e, "type");
     const hjson data = e.value("data", hjson::object());
-    const std::string ts = json_text_at(e, "timestamp");
+    const std::string ts = json_string_at(e, "timestamp");
     const std::string owner = copilot_event_owner(e, data);
     if (type == "tool.execution_start") {
-      const std::string name = json_text_at(data, "toolName");
-      const std::string id = json_text_at(data, "toolCallId");
+      const std::string name = json_string_at(data, "toolName");
+      const std::string id = json_string_at(data, "toolCallId");
       if (name == "task") spawn(id, owner, copilot_agent_arguments(data.value("arguments", hjson())), n, ts);
       if (name == "read_agent")
-        read_agent[id] = json_text_at(copilot_agent_arguments(data.value("arguments", hjson())), "agent_id");
+        read_agent[id] =
+            json_string_at(copilot_agent_arguments(data.value("arguments", hjson())), "agent_id");
     } else if (type == "assistant.message") {
       for (const hjson& req : data.value("toolRequests", hjson::array()))
-        if (json_text_at(req, "name") == "task")
-          spawn(json_text_at(req, "toolCallId"), owner,
+        if (json_string_at(req, "name") == "task")
+          spawn(json_string_at(req, "toolCallId"), owner,
                 copilot_agent_arguments(req.value("arguments", hjson())), n, ts);
     } else if (type == "tool.execution_complete") {
-      const std::string id = json_text_at(data, "toolCallId");
+      const std::string id = json_string_at(data, "toolCallId");
       const auto spawned = by_id.find(id);
       if (spawned != by_id.end() && !children[spawned->second].has_result &&
           children[spawned->second].agent.spawn_call_id == id) {
@@ -133,12 +134,12 @@ HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cance
         }
       }
     } else if (type == "subagent.started" || type == "subagent.completed" || type == "subagent.failed") {
-      CopilotChild& c = child(json_text_at(data, "toolCallId"));
-      if (c.agent.name.empty()) c.agent.name = json_text_at(data, "agentDisplayName");
-      if (c.agent.name.empty()) c.agent.name = json_text_at(data, "agentName");
-      if (c.agent.agent_type.empty()) c.agent.agent_type = json_text_at(data, "agentName");
-      if (c.agent.description.empty()) c.agent.description = json_text_at(data, "agentDescription");
-      if (const std::string m = json_text_at(data, "model"); !m.empty()) c.agent.model = m;
+      CopilotChild& c = child(json_string_at(data, "toolCallId"));
+      if (c.agent.name.empty()) c.agent.name = json_string_at(data, "agentDisplayName");
+      if (c.agent.name.empty()) c.agent.name = json_string_at(data, "agentName");
+      if (c.agent.agent_type.empty()) c.agent.agent_type = json_string_at(data, "agentName");
+      if (c.agent.description.empty()) c.agent.description = json_string_at(data, "agentDescription");
+      if (const std::string m = json_string_at(data, "model"); !m.empty()) c.agent.model = m;
       if (type == "subagent.started") {
         c.started = true;
         if (c.agent.started_timestamp.empty()) c.agent.started_timestamp = ts;
@@ -146,7 +147,7 @@ HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cance
         c.ended = true;
         c.agent.completed_timestamp = ts;
         c.agent.status = type == "subagent.completed" ? "completed" : "failed";
-        if (type == "subagent.failed") c.agent.failure = json_text_at(data, "error");
+        if (type == "subagent.failed") c.agent.failure = json_string_at(data, "error");
         c.agent.recorded_total_tokens = json_count_at(data, "totalTokens");
         c.agent.recorded_tool_calls = json_count_at(data, "totalToolCalls");
         c.agent.recorded_duration_ms = json_count_at(data, "durationMs");
@@ -154,14 +155,14 @@ HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cance
       c.agent.last_activity_timestamp = ts;
     } else if (type == "system.notification") {
       const hjson kind = data.value("kind", hjson::object());
-      const std::string id = json_text_at(kind, "agentId");
-      if (json_text_at(kind, "type") == "agent_completed" && by_id.count(id)) {
+      const std::string id = json_string_at(kind, "agentId");
+      if (json_string_at(kind, "type") == "agent_completed" && by_id.count(id)) {
         CopilotChild& c = children[by_id[id]];
-        const std::string status = json_text_at(kind, "status");
+        const std::string status = json_string_at(kind, "status");
         c.agent.status = status == "failed" ? "failed" : "completed";
         c.agent.completed_timestamp = ts;
         c.ended = true;
-        if (c.agent.prompt.empty()) c.agent.prompt = json_text_at(kind, "prompt");
+        if (c.agent.prompt.empty()) c.agent.prompt = json_string_at(kind, "prompt");
       }
     }
     if (!owner.empty() && type != "subagent.started" && type != "subagent.completed" &&
@@ -172,7 +173,8 @@ HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cance
       if (type == "tool.execution_start") ++c.agent.tool_calls;
       if (type == "assistant.message") {
         ++c.agent.turns;
-        if (const std::string text = json_text_at(data, "content"); !text.empty()) c.agent.inline_tail = text;
+        if (const std::string text = json_string_at(data, "content"); !text.empty())
+          c.agent.inline_tail = text;
       }
     }
     return true;

@@ -31,13 +31,13 @@ struct GeminiAgentCall {
 // The text a call returned: its progress display's result, else its function response's output.
 std::string gemini_agent_result(const hjson& call) {
   const hjson display = call.value("resultDisplay", hjson());
-  std::string text = json_text_at(display, "result");
+  std::string text = json_string_at(display, "result");
   if (!text.empty()) return text;
   if (display.is_string()) return display.get<std::string>();
   for (const hjson& part : call.value("result", hjson::array())) {
     const hjson response = part.value("functionResponse", hjson::object()).value("response", hjson::object());
-    text += json_text_at(response, "output");
-    if (text.empty()) text += json_text_at(response, "error");
+    text += json_string_at(response, "output");
+    if (text.empty()) text += json_string_at(response, "error");
   }
   return text;
 }
@@ -52,19 +52,19 @@ void gemini_agent_calls(const std::string& path, const std::string& issuer, cons
     if (!calls.is_array()) return true;
     for (const hjson& call : calls) {
       const hjson display = call.value("resultDisplay", hjson());
-      const bool subagent = !json_text_at(call, "agentId").empty() ||
+      const bool subagent = !json_string_at(call, "agentId").empty() ||
                             (display.is_object() && display.value("isSubagentProgress", false) == true);
       if (!subagent) continue;
       GeminiAgentCall c;
-      c.call_id = json_text_at(call, "id");
-      c.name = json_text_at(call, "name");
+      c.call_id = json_string_at(call, "id");
+      c.name = json_string_at(call, "name");
       c.issuer = issuer;
-      c.agent_id = json_text_at(call, "agentId");
-      c.status = json_text_at(call, "status");
-      c.state = json_text_at(display, "state");
+      c.agent_id = json_string_at(call, "agentId");
+      c.status = json_string_at(call, "status");
+      c.state = json_string_at(display, "state");
       c.result = gemini_agent_result(call);
-      c.timestamp = json_text_at(call, "timestamp");
-      if (c.timestamp.empty()) c.timestamp = json_text_at(e, "timestamp");
+      c.timestamp = json_string_at(call, "timestamp");
+      if (c.timestamp.empty()) c.timestamp = json_string_at(e, "timestamp");
       if (call.contains("args") && call["args"].is_object()) c.args = call["args"];
       c.line = n;
       const auto have = at.find(c.call_id);
@@ -97,7 +97,7 @@ HarnessAgents gemini_cli_agents(const Transcript& session, const CancelToken* ca
       std::string id = e.name.substr(0, e.name.size() - 6);
       uint64_t ignored = 0;
       walk_log_lines(e.path, cancel, ignored, [&](const hjson& first, uint64_t) {
-        if (const std::string sid = json_text_at(first, "sessionId"); !sid.empty()) id = sid;
+        if (const std::string sid = json_string_at(first, "sessionId"); !sid.empty()) id = sid;
         return false;
       });
       logs.emplace(id, harness_transcript(kGeminiCliHarness, e.path, id, dir.string()));

@@ -185,10 +185,11 @@ class GeminiMapper final : public EntryMapper {
       responses(content, r);  // function responses / injected context
       return;
     }
-    if (gemini_is_slash_command(text) || (!r.uuid.empty() && prompts_.count(r.uuid))) {
+    const bool slash = gemini_is_slash_command(text);
+    if (slash || (!r.uuid.empty() && prompts_.count(r.uuid))) {
       // A slash command, or a prompt written again under its id: the harness's record, never a second prompt.
       r.type = "system";
-      r.subtype = gemini_is_slash_command(text) ? "gemini-slash-command" : "gemini-message-rewritten";
+      r.subtype = slash ? "gemini-slash-command" : "gemini-message-rewritten";
       r.content_text = text;
       return;
     }
@@ -214,9 +215,9 @@ class GeminiMapper final : public EntryMapper {
           }
       }
       if (id.empty() || answered_.count(id)) continue;
-      std::string text = gemini_response_text(fr.value("response", json()));
-      const bool cancelled = trim_start(text).starts_with(gemini_text::kCancelledPrefix);
       const json resp = fr.value("response", json());
+      std::string text = gemini_response_text(resp);
+      const bool cancelled = trim_start(text).starts_with(gemini_text::kCancelledPrefix);
       const bool error = resp.is_object() && resp.contains("error") && !resp.contains("output");
       if (r.message.role.empty()) make_message(r, "user");
       r.message.blocks.push_back(

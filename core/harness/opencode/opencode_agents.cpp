@@ -49,22 +49,22 @@ std::string opencode_task_result(const std::string& output) {
 // One tool part (OpenCode 1) or content item (OpenCode 2) when it is a task call.
 void opencode_take_task(const hjson& part, bool v2, uint64_t line, const std::string& issuer,
                         std::vector<OpenCodeTaskCall>& out) {
-  if (json_text_at(part, "type") != "tool") return;
-  if (json_text_at(part, v2 ? "name" : "tool") != "task") return;
+  if (json_string_at(part, "type") != "tool") return;
+  if (json_string_at(part, v2 ? "name" : "tool") != "task") return;
   const hjson state = part.value("state", hjson::object());
   OpenCodeTaskCall c;
-  c.call_id = json_text_at(part, v2 ? "id" : "callID");
+  c.call_id = json_string_at(part, v2 ? "id" : "callID");
   c.issuer = issuer;
   c.line = line;
-  c.status = json_text_at(state, "status");
+  c.status = json_string_at(state, "status");
   if (state.contains("input") && state["input"].is_object()) c.input = state["input"];
-  c.child = json_text_at(state.value("metadata", hjson::object()), "sessionId");
-  c.output = json_text_at(state, "output");
+  c.child = json_string_at(state.value("metadata", hjson::object()), "sessionId");
+  c.output = json_string_at(state, "output");
   if (c.output.empty() && state.contains("content") && state["content"].is_array())
     for (const hjson& t : state["content"])
-      if (json_text_at(t, "type") == "text") c.output += json_text_at(t, "text");
+      if (json_string_at(t, "type") == "text") c.output += json_string_at(t, "text");
   const hjson err = state.value("error", hjson());
-  c.error = err.is_string() ? err.get<std::string>() : json_text_at(err, "message");
+  c.error = err.is_string() ? err.get<std::string>() : json_string_at(err, "message");
   const hjson time = state.value("time", hjson::object());
   if (time.is_object() && time.contains("start") && time["start"].is_number())
     c.timestamp = format_utc(time["start"].get<int64_t>());
@@ -170,9 +170,9 @@ HarnessAgents opencode_agents(const Transcript& session, const CancelToken* canc
     c.spawn_call_id = call.call_id;
     c.spawn_line = call.line;
     c.trigger_timestamp = call.timestamp;
-    c.description = json_text_at(call.input, "description");
-    c.prompt = json_text_at(call.input, "prompt");
-    c.agent_type = json_text_at(call.input, "subagent_type");
+    c.description = json_string_at(call.input, "description");
+    c.prompt = json_string_at(call.input, "prompt");
+    c.agent_type = json_string_at(call.input, "subagent_type");
     if (call.status == "completed") {
       c.status = "completed";
       c.returned_message = opencode_task_result(call.output);
