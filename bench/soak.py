@@ -694,6 +694,18 @@ def compare(tool, r, texts, rc, out, err):
     return f"answers differ (mcp != cli) at {first_difference(mcp, cli)}"
 
 
+def keep_mismatch(tmp, n, server, tool, args):
+    """With SOAK_KEEP=<dir>: the still store of a mismatch copied there (the writer is quiesced), to replay the
+    call on a fresh server and the CLI; a soak finds what no scripted test thought of."""
+    keep = os.environ.get("SOAK_KEEP")
+    if not keep:
+        return
+    dst = os.path.join(keep, f"mismatch-{n}")
+    shutil.copytree(tmp, dst, symlinks=True, ignore=shutil.ignore_patterns("*.db*"), dirs_exist_ok=True)
+    with open(os.path.join(dst, "call.json"), "w") as f:
+        json.dump({"server": server, "tool": tool, "args": args}, f)
+
+
 def first_write_path(binary, env, cwd):
     p = subprocess.run([binary, "--cli", "files", "--by", "file", "--format", "json"], capture_output=True,
                        env=env, cwd=cwd, timeout=300 * SLOW)
@@ -800,6 +812,7 @@ def soak(binary, seconds, seed=36, churn_seconds=0.75, compares_per_round=6, wri
                     if diff:
                         fig["mismatches"] += 1
                         fig["mismatch_details"].append(f"[{name}] {tool} {json.dumps(args)}: {diff}")
+                        keep_mismatch(tmp, fig["mismatches"], name, tool, args)
             fig["rounds"] += 1
             t = time.monotonic()
             if t >= next_sample or (warm is None and t >= warm_until):

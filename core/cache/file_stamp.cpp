@@ -37,9 +37,21 @@ std::optional<uint64_t> head_hash_of(const std::string& path) {
   return std::hash<std::string_view>{}(line);
 }
 
-bool appended_since(const std::string& path, uint64_t head_hash, uint64_t end) {
+std::optional<uint64_t> tail_hash_of(const std::string& path, uint64_t end) {
+  FileHandle f(path);
+  if (f.fd < 0) return std::nullopt;
+  char tail[kTailBytes];
+  const uint64_t from = end > sizeof tail ? end - sizeof tail : 0;
+  const ssize_t got = pread_upto(f.fd, tail, static_cast<size_t>(end - from), from);
+  if (got < 0 || static_cast<uint64_t>(got) != end - from) return std::nullopt;  // shorter now than `end`
+  return std::hash<std::string_view>{}(std::string_view(tail, static_cast<size_t>(got)));
+}
+
+bool appended_since(const std::string& path, uint64_t head_hash, uint64_t end, uint64_t tail_hash) {
   const auto head = head_hash_of(path);
-  return head && *head == head_hash && line_ends_at(path, end);  // else rewritten, not appended to
+  if (!head || *head != head_hash) return false;  // rewritten, not appended to
+  const auto tail = tail_hash_of(path, end);
+  return tail && *tail == tail_hash;  // cut back and grown again, else
 }
 
 }  // namespace csift

@@ -24,11 +24,18 @@ inline constexpr size_t kHeadBytes = 4096;
 // The hash of the file's first line (up to kHeadBytes), or nullopt when it cannot be read: a memo extending
 // a grown file's entry checks it, since a file rewritten in place keeps its device and inode.
 std::optional<uint64_t> head_hash_of(const std::string& path);
+// The bytes before a read's end its tail hash covers.
+inline constexpr size_t kTailBytes = 4096;
+// The hash of the bytes before `end` (up to kTailBytes; a read's last complete line ends there), or nullopt
+// when they cannot be read. The head hash alone lets through a file cut back to a line and grown past `end`
+// again, a line ending exactly there: its device, inode and first line are unchanged and the byte before
+// `end` is a newline, yet the remembered part is gone (the soak met it). Only these bytes tell.
+std::optional<uint64_t> tail_hash_of(const std::string& path, uint64_t end);
 // The file at `path` is, past its stamp's say, the one an earlier read saw with more lines appended: its
-// first line still hashes to `head_hash` and the byte before `end` (where that read's last complete line
-// ended) is still a newline. What every extension of a grown file's remembered result checks before it reads
-// on.
-bool appended_since(const std::string& path, uint64_t head_hash, uint64_t end);
+// first line still hashes to `head_hash` and the bytes before `end` (where that read's last complete line
+// ended) still hash to `tail_hash`. What every extension of a grown file's remembered result checks before
+// it reads on.
+bool appended_since(const std::string& path, uint64_t head_hash, uint64_t end, uint64_t tail_hash);
 // The same file (device and inode), larger now: what a memo may extend over the appended bytes instead of
 // recomputing (after checking the first line's hash, which a rewrite changes).
 inline bool grew_from(const FileStamp& was, const FileStamp& now) {

@@ -43,6 +43,7 @@ struct ScreenFacts {
   uint64_t screened_end = 0;     // end of the last complete line: where an append's screen starts
   uint64_t values_out_of_range = 0;
   uint64_t head_hash = 0;  // hash of the file's first line (at most kHeadBytes): an append keeps it
+  uint64_t tail_hash = 0;  // hash of the bytes before screened_end (at most kTailBytes): an append keeps it
   GramSketch grams;
   // The markers the screen looked for and found nowhere (sorted): a later call need not ask the sketch.
   std::vector<std::string> absent_markers;

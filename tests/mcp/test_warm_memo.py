@@ -275,6 +275,54 @@ class WarmMemoMatchesUncached(unittest.TestCase):
         found = self.call("warm", "search", dict(target, pattern=r"\[AskUserQuestion"))
         self.assertEqual(found["summary"]["matched_records"], 1)
 
+    def test_a_file_cut_back_and_grown_past_the_remembered_end_is_read_again(self):
+        # A rewrite in place (truncated to a line keeping the first one, then grown past where the remembered
+        # read ended, a line ending exactly there) keeps the device, inode and first line, and the byte before
+        # the old end is a newline again: only the bytes before that end can tell the remembered part is gone.
+        # Every memo that extends a grown file (screen, cover, tally, census, line index, turn openers) must
+        # read it again. The soak caught the tally's answer stale this way (4 assistant records for 16).
+        session = "c0c07000-0000-4000-8000-00000000c07c"
+        path = os.path.join(self.home, "projects", "-home-dev-projects-csift-demo", session + ".jsonl")
+        target = {"targets": ["@" + session]}
+
+        def record(n, kind, text):
+            return json.dumps({"type": kind, "uuid": f"cut-{n}", "parentUuid": f"cut-{n - 1}" if n else None,
+                               "sessionId": session, "timestamp": f"2026-01-02T03:04:{n % 60:02d}.000Z",
+                               "message": {"role": kind, "content": text if kind == "user"
+                                           else [{"type": "text", "text": text}]}}) + "\n"
+
+        calls = [("stats", dict(target, max_count=0)), ("list", dict(target, max_count=0)),
+                 ("search", dict(target, pattern="cutregrowplanted", count_only=True)),
+                 ("search", dict(target, pattern="", label=["agent"], count_only=True)),
+                 ("search", dict(target, pattern="", label=["user.message"], count_only=True)),
+                 ("show", dict(target, raw=True, line=["-3.."], max_chars=0)),
+                 ("show", dict(target, raw=True, turn="-1", max_chars=0))]
+
+        def compare(stage):
+            for tool, args in calls:
+                expected = without_memo(self.call("uncached", tool, args))
+                for round_ in ("first", "second"):
+                    self.assertEqual(without_memo(self.call("warm", tool, args)), expected,
+                                     f"{stage}, {round_}: {tool} {args}")
+
+        lines = [record(0, "user", "start the cut test")]
+        lines += [record(n, "assistant", f"answer {n} " + "words " * 40) for n in range(1, 31)]
+        with open(path, "w") as f:
+            f.writelines(lines)
+        compare("before")
+        remembered_end = os.path.getsize(path)
+        kept = "".join(lines[:8])
+        pad = record(8, "user", "cutregrowplanted ")
+        pad = record(8, "user", "cutregrowplanted " + "x" * (remembered_end - len(kept) - len(pad)))
+        self.assertEqual(len(kept) + len(pad), remembered_end)
+        with open(path, "r+") as f:
+            f.truncate(len(kept))
+        with open(path, "a") as f:
+            f.write(pad + record(9, "user", "and again"))
+        compare("after the cut and regrowth")
+        found = self.call("warm", "search", dict(target, pattern="cutregrowplanted", count_only=True))
+        self.assertEqual(found["summary"]["matched_records"], 1)
+
     def test_warm_discovery_sees_a_new_session_a_new_subagent_and_a_changed_meta(self):
         # The fixture dirs were copied with their old mtimes (settled), so the warm server's discovery memo
         # remembers their listings and meta files on these calls; the changes below must each be seen next.

@@ -10,8 +10,11 @@ void SearchPrefilter::remember_cover(const Transcript& t, const FileStamp& stamp
                                      const ClassifiedTranscript& ct, GramSketch&& raw) const {
   ScanMemo* memo = process_scan_memo();
   if (!memo || ct.read.cancelled || !ct.read.error.empty()) return;
+  // An append is screened from here: a torn final line is screened again, complete or not.
+  const uint64_t screened_end = ct.read.torn_tail ? ct.read.torn_tail_offset : stamp.size;
   const auto head = head_hash_of(t.path);
-  if (!head || stamp_file(t.path) != stamp) return;  // changed while read: the sketch may not cover it
+  const auto tail = tail_hash_of(t.path, screened_end);
+  if (!head || !tail || stamp_file(t.path) != stamp) return;  // changed while read: may not cover it
   auto facts = std::make_shared<ScreenFacts>(stamp.size);
   facts->grams = std::move(raw);
   auto texts = std::make_shared<std::vector<std::string>>();
@@ -31,10 +34,10 @@ void SearchPrefilter::remember_cover(const Transcript& t, const FileStamp& stamp
   facts->stamp = stamp;
   facts->torn_tail = ct.read.torn_tail;
   facts->malformed_lines = ct.read.skipped_lines - (ct.read.torn_tail ? 1 : 0);
-  // An append is screened from here: a torn final line is screened again, complete or not.
-  facts->screened_end = ct.read.torn_tail ? ct.read.torn_tail_offset : stamp.size;
+  facts->screened_end = screened_end;
   facts->values_out_of_range = ct.read.values_out_of_range;
   facts->head_hash = *head;
+  facts->tail_hash = *tail;
   facts->rendered = cover_scope_;
   memo->remember(t.path, std::move(facts));
   tally_.covers_built.fetch_add(1, std::memory_order_relaxed);

@@ -65,10 +65,14 @@ LabelCensus LabelCensusBuilder::take(const ClassifiedTranscript& ct, const Class
   const ReadResult& read = ct.read;
   census_.skipped_lines = read.skipped_lines;
   census_.values_out_of_range = read.values_out_of_range;
-  if (head_hash && read.error.empty() && !read.cancelled && !read.stopped &&
-      reader_for(ct.transcript).raw_lines_are_file_lines()) {
+  const std::optional<uint64_t> tail = head_hash && read.error.empty() && !read.cancelled && !read.stopped &&
+                                               reader_for(ct.transcript).raw_lines_are_file_lines()
+                                           ? tail_hash_of(ct.transcript.path, complete_end(read, 0))
+                                           : std::nullopt;
+  if (tail) {
     auto resume = std::make_shared<LabelCensus::Resume>();
     resume->end = complete_end(read, 0);
+    resume->tail_hash = *tail;
     resume->lines = read.lines;
     resume->torn = read.torn_tail;
     resume->head_hash = *head_hash;
@@ -119,7 +123,7 @@ std::optional<LabelCensus> extend_label_census(const Transcript& t, const LabelC
                                                ReadOptions options) {
   if (!was.resume) return std::nullopt;
   const LabelCensus::Resume& from = *was.resume;
-  if (!appended_since(t.path, from.head_hash, from.end)) return std::nullopt;
+  if (!appended_since(t.path, from.head_hash, from.end, from.tail_hash)) return std::nullopt;
   // The torn line the earlier read counted as skipped is read again from its start.
   options.begin = from.end;
   options.first_line = from.lines - (from.torn ? 1 : 0) + 1;
@@ -141,6 +145,9 @@ std::optional<LabelCensus> extend_label_census(const Transcript& t, const LabelC
     builder.add(classify_entry(read.records[i], ctx, turns.appended, i));
   LabelCensus out = builder.finish();
   resume->end = complete_end(read, from.end);
+  const auto tail = tail_hash_of(t.path, resume->end);
+  if (!tail) return std::nullopt;
+  resume->tail_hash = *tail;
   resume->lines = options.first_line - 1 + read.lines;
   resume->torn = read.torn_tail;
   resume->head_hash = from.head_hash;

@@ -33,13 +33,15 @@ struct LabelCensus {
   uint64_t skipped_lines = 0;
   uint64_t values_out_of_range = 0;
   // What classifies the lines appended to the file since (null when the read that took the census did not
-  // complete): where that read's last complete line ended, its line count and torn tail, the first line's
-  // hash, and the classifier's and the turn numbering's state after the last record.
+  // complete): where that read's last complete line ended, its line count and torn tail, the hashes of the
+  // first line and of the bytes before `end`, and the classifier's and the turn numbering's state after the
+  // last record.
   struct Resume {
     uint64_t end = 0;
     uint64_t lines = 0;
     bool torn = false;
     uint64_t head_hash = 0;
+    uint64_t tail_hash = 0;
     ClassifyContext context;  // labels_context() of the classifier's
     TurnState turns;
   };

@@ -185,7 +185,7 @@ namespace {
 
 // The facts a screen without a hit learned, for a file whose stamp was `stamp` before and after it.
 std::shared_ptr<ScreenFacts> facts_of_screen(const SkimResult& out, const FileStamp& stamp,
-                                             uint64_t head_hash) {
+                                             uint64_t head_hash, uint64_t tail_hash) {
   auto facts = std::make_shared<ScreenFacts>(stamp.size);
   facts->stamp = stamp;
   facts->torn_tail = out.torn_tail;
@@ -193,6 +193,7 @@ std::shared_ptr<ScreenFacts> facts_of_screen(const SkimResult& out, const FileSt
   facts->screened_end = out.torn_tail ? out.torn_tail_offset : stamp.size;
   facts->values_out_of_range = out.values_out_of_range;
   facts->head_hash = head_hash;
+  facts->tail_hash = tail_hash;
   return facts;
 }
 
@@ -216,8 +217,9 @@ SkimResult SearchPrefilter::remembering_skim(const Transcript& t, const FileStam
       [this](std::string_view block) { return needle_line_share(block); }, cancel);
   if (out.may_match || out.cancelled || !out.error.empty()) return out;
   const auto head = head_hash_of(t.path);
-  if (!head || stamp_file(t.path) != stamp) return out;  // changed while read: the sketch may not cover it
-  auto facts = facts_of_screen(out, stamp, *head);
+  const auto tail = tail_hash_of(t.path, out.torn_tail ? out.torn_tail_offset : stamp.size);
+  if (!head || !tail || stamp_file(t.path) != stamp) return out;  // changed while read: may not cover it
+  auto facts = facts_of_screen(out, stamp, *head, *tail);
   facts->absent_markers = cover_scope_.markers;
   pool.merge_into(facts->grams);
   memo.remember(t.path, std::move(facts));
@@ -230,8 +232,7 @@ SkimResult SearchPrefilter::remembering_skim(const Transcript& t, const FileStam
 std::optional<SkimResult> SearchPrefilter::appended_skim(const Transcript& t, const FileStamp& stamp,
                                                          const ScreenFacts& was, ScanMemo& memo,
                                                          const CancelToken* cancel) const {
-  const auto head = head_hash_of(t.path);
-  if (!head || *head != was.head_hash) return std::nullopt;  // rewritten, not appended to
+  if (!appended_since(t.path, was.head_hash, was.screened_end, was.tail_hash)) return std::nullopt;
   auto facts = std::make_shared<ScreenFacts>(was);
   const RawLineProbes* probes = reader_for(t).raw_probes();
   SkimResult out = reader_for(t).skim_from(
@@ -247,11 +248,14 @@ std::optional<SkimResult> SearchPrefilter::appended_skim(const Transcript& t, co
   const uint64_t appended_malformed = out.skipped_lines - (out.torn_tail ? 1 : 0);
   out.skipped_lines += was.malformed_lines;
   out.values_out_of_range += was.values_out_of_range;
-  if (stamp_file(t.path) != stamp) return out;
+  const uint64_t screened_end = out.torn_tail ? out.torn_tail_offset : stamp.size;
+  const auto tail = tail_hash_of(t.path, screened_end);
+  if (!tail || stamp_file(t.path) != stamp) return out;
   facts->stamp = stamp;
+  facts->tail_hash = *tail;
   facts->malformed_lines = was.malformed_lines + appended_malformed;
   facts->torn_tail = out.torn_tail;
-  facts->screened_end = out.torn_tail ? out.torn_tail_offset : stamp.size;
+  facts->screened_end = screened_end;
   // The remembered part lacks this call's markers (screened, or missing from its sketch), the appended part
   // was screened for them.
   facts->absent_markers = cover_scope_.markers;

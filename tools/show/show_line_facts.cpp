@@ -10,11 +10,23 @@
 namespace csift {
 namespace {
 
-// An index with the hash of the first line it counted: an extension checks the file still starts so.
+// An index with the hashes of the first line it counted and of the bytes before its end: an extension checks
+// the file still holds them.
 struct HeadedLineIndex {
   LineIndex index;
   uint64_t head_hash = 0;
+  uint64_t tail_hash = 0;
+  bool sealed = false;  // tail_hash is known: only then is the index remembered
 };
+
+// `out` with the hash of the bytes before its index's end (a file cut shorter since is answered from the
+// index, which was right when counted, and not remembered).
+HeadedLineIndex sealed(const Transcript& t, HeadedLineIndex out) {
+  const auto tail = out.index.error.empty() ? tail_hash_of(t.path, out.index.end) : std::nullopt;
+  out.tail_hash = tail.value_or(0);
+  out.sealed = tail.has_value();
+  return out;
+}
 
 constexpr ResultKind<HeadedLineIndex> kLineIndexKind{"line-index"};
 
@@ -22,14 +34,13 @@ HeadedLineIndex fresh_index(const Transcript& t, const CancelToken* cancel) {
   HeadedLineIndex out;
   out.head_hash = head_hash_of(t.path).value_or(0);
   out.index = index_lines(t.path, cancel);
-  return out;
+  return sealed(t, std::move(out));
 }
 
 std::optional<HeadedLineIndex> extended_index(const Transcript& t, const HeadedLineIndex& was,
                                               const CancelToken* cancel) {
-  const auto head = head_hash_of(t.path);
-  if (!head || *head != was.head_hash) return std::nullopt;  // rewritten, not appended to
-  HeadedLineIndex out{extend_line_index(t.path, was.index, cancel), was.head_hash};
+  if (!appended_since(t.path, was.head_hash, was.index.end, was.tail_hash)) return std::nullopt;
+  HeadedLineIndex out = sealed(t, {extend_line_index(t.path, was.index, cancel), was.head_hash, 0, false});
   if (!out.index.error.empty()) return std::nullopt;
   return out;
 }
@@ -43,7 +54,8 @@ struct ResumableOpeners {
   uint64_t end = 0;  // past the last complete line read
   bool torn = false;
   uint64_t head_hash = 0;
-  bool complete = false;  // the read was whole (only then is it remembered)
+  uint64_t tail_hash = 0;  // of the bytes before `end`
+  bool complete = false;   // the read was whole (only then is it remembered)
 };
 
 constexpr ResultKind<ResumableOpeners> kTurnOpenersKind{"turn-openers"};
@@ -75,7 +87,9 @@ void number_turns(const Transcript& t, const ReadResult& read, uint64_t begin, R
   }
   out.end = complete_end(read, begin);
   out.torn = read.torn_tail;
-  out.complete = !read.cancelled && read.error.empty();
+  const auto tail = tail_hash_of(t.path, out.end);
+  out.tail_hash = tail.value_or(0);
+  out.complete = !read.cancelled && read.error.empty() && tail;
 }
 
 ResumableOpeners fresh_openers(const Transcript& t, const CancelToken* cancel) {
@@ -90,7 +104,8 @@ ResumableOpeners fresh_openers(const Transcript& t, const CancelToken* cancel) {
 
 std::optional<ResumableOpeners> extended_openers(const Transcript& t, const ResumableOpeners& was,
                                                  const CancelToken* cancel) {
-  if (!reader_for(t).raw_lines_are_file_lines() || !appended_since(t.path, was.head_hash, was.end))
+  if (!reader_for(t).raw_lines_are_file_lines() ||
+      !appended_since(t.path, was.head_hash, was.end, was.tail_hash))
     return std::nullopt;
   ReadOptions options = opener_read_options(t, cancel);
   options.begin = was.end;  // a torn line counted before is read again from its start
@@ -117,7 +132,7 @@ std::shared_ptr<const LineIndex> show_line_index(const Transcript& t, const Canc
       show_memo(t), use, kLineIndexKind, t.path, "", discovered_stamp(t),
       [&] { return fresh_index(t, cancel); },
       [&](const HeadedLineIndex& was, const FileStamp&) { return extended_index(t, was, cancel); },
-      [](const HeadedLineIndex& h) { return h.index.error.empty(); },
+      [](const HeadedLineIndex& h) { return h.index.error.empty() && h.sealed; },
       [](const HeadedLineIndex& h) { return held_bytes(h.index.starts); });
   if (!headed->index.error.empty()) failure_error("cannot read " + t.path + ": " + headed->index.error);
   return std::shared_ptr<const LineIndex>(headed, &headed->index);

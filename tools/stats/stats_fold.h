@@ -62,13 +62,14 @@ class StatsFoldSink final : public RecordSink {
 bool time_window_admits(const TimeWindow& time, const Record& r);
 
 // A tally with what carries it over lines appended since: an unbounded tally's fold, where its read ended
-// and the hash of the file's first line (a rewrite in place changes it).
+// and the hashes of the file's first line and of the bytes before `end` (a rewrite in place changes one).
 struct ResumableTally {
   TranscriptTally tally;
   bool resumable = false;  // an unbounded window whose read completed: `fold` and `end` are kept
   StatsFold fold;
   uint64_t end = 0;  // the offset just past the last complete line read
   uint64_t head_hash = 0;
+  uint64_t tail_hash = 0;
 };
 // keep_fold: keep what an extension needs (a server's memo will remember the tally); the CLI keeps none.
 ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, const CancelToken* cancel,

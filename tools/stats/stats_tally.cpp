@@ -65,6 +65,16 @@ ReadOptions stats_read_options(const Transcript& t, const CancelToken* cancel) {
   return options;
 }
 
+// Notes where the read ended and the hash of the bytes before it, which an extension checks; false when they
+// cannot be read.
+bool end_sealed(const Transcript& t, uint64_t end, ResumableTally& out) {
+  const auto tail = tail_hash_of(t.path, end);
+  if (!tail) return false;
+  out.end = end;
+  out.tail_hash = *tail;
+  return true;
+}
+
 }  // namespace
 
 ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, const CancelToken* cancel,
@@ -92,10 +102,8 @@ ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, c
   tally.error = std::move(read.error);
   out.fold.finish_into(tally);
   out.resumable = keep_fold && !window.bounded() && tally.error.empty() && !read.cancelled && !read.stopped &&
-                  reader_for(t).raw_lines_are_file_lines();
-  if (out.resumable) {
-    out.end = complete_end(read, 0);
-  } else {
+                  reader_for(t).raw_lines_are_file_lines() && end_sealed(t, complete_end(read, 0), out);
+  if (!out.resumable) {
     out.fold = StatsFold{};  // nothing will extend it: do not hold it
   }
   return out;
@@ -104,7 +112,7 @@ ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, c
 std::optional<ResumableTally> extend_tally(const Transcript& t, const ResumableTally& was,
                                            const CancelToken* cancel) {
   if (!was.resumable) return std::nullopt;
-  if (!appended_since(t.path, was.head_hash, was.end)) return std::nullopt;
+  if (!appended_since(t.path, was.head_hash, was.end, was.tail_hash)) return std::nullopt;
   const bool was_torn = was.tally.bytes > was.end;
   ReadOptions options = stats_read_options(t, cancel);
   options.begin = was.end;
@@ -131,7 +139,7 @@ std::optional<ResumableTally> extend_tally(const Transcript& t, const ResumableT
   for (const auto& [type, n] : read.line_types)
     tally.line_types[type] += n;
   out.fold.finish_into(tally);
-  out.end = complete_end(read, was.end);
+  if (!end_sealed(t, complete_end(read, was.end), out)) return std::nullopt;
   return out;
 }
 
