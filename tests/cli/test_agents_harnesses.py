@@ -15,6 +15,8 @@ CX_PARENT = "codex:019d0000-0000-7000-8000-00000000a001"
 CX_CHILD = "019d0000-0000-7000-8000-00000000a002"
 CX_NESTED = "019d0000-0000-7000-8000-00000000a003"
 CX_OLD = "codex:019d0000-0000-7000-8000-00000000b001"
+CX_ZST = "codex:019d0000-0000-7000-8000-00000000c001"
+CX_ZST_CHILD = "019d0000-0000-7000-8000-00000000c002"
 CP_NEW = "copilot:5f1b0000-0000-4000-8000-0000000000c1"
 CP_OLD = "copilot:5f1b0000-0000-4000-8000-0000000000c2"
 GM_MAIN = "gemini-cli:8a7e0000-0000-4000-8000-0000000000d1"
@@ -76,8 +78,22 @@ class CodexAgentsTest(unittest.TestCase):
         code, (_h, rows, summary), err = run(["agents", "--harness", "codex"])
         self.assertEqual(code, 0, err)
         sessions = [r["session_id"] for r in rows if r["kind"] == "session"]
-        self.assertEqual(sorted(sessions), sorted([CX_PARENT, CX_OLD]))
-        self.assertEqual(summary["agents"], 5)
+        self.assertEqual(sorted(sessions), sorted([CX_PARENT, CX_OLD, CX_ZST]))
+        self.assertEqual(summary["agents"], 6)
+
+    def test_compressed_parent_and_child_rollouts(self):
+        # Both rollouts are .jsonl.zst: the spawn call is read from the parent's decompressed stream, the
+        # child's parent, nickname and final message from its own.
+        agents, _rows, _s = agents_of(CX_ZST)
+        (child,) = agents.values()
+        self.assertEqual(child["agent_id"], CX_ZST_CHILD)
+        self.assertEqual(child["ref"], "codex:" + CX_ZST_CHILD)
+        self.assertEqual(child["spawn_tool_use_id"], "call_z1")
+        self.assertEqual(child["prompt"], "Which tokens does the lexer drop?")
+        self.assertEqual(child["name"], "Noether")
+        self.assertEqual(child["status"], "completed")
+        self.assertEqual(child["returned_message"], "It drops comments and BOMs.")
+        self.assertEqual(child["returned_message_source"], "child-task-complete")
 
     def test_the_childs_ref_reaches_show(self):
         code, (header, _rows, _s), err = run(["show", "codex:" + CX_CHILD, "--turn", ".."])

@@ -6,6 +6,7 @@
 
 namespace csift {
 
-HarnessAgents gemini_cli_agents(const Transcript& session, const CancelToken* cancel);
+HarnessAgents gemini_cli_agents(const Transcript& session, const CancelToken* cancel,
+                                HarnessAgentsCall& call);
 
 }  // namespace csift

@@ -6,6 +6,6 @@
 
 namespace csift {
 
-HarnessAgents opencode_agents(const Transcript& session, const CancelToken* cancel);
+HarnessAgents opencode_agents(const Transcript& session, const CancelToken* cancel, HarnessAgentsCall& call);
 
 }  // namespace csift
