@@ -26,10 +26,12 @@ std::vector<HarnessEntry> attach_agent_readers(std::vector<HarnessEntry> entries
         break;
       case HarnessId::gemini_cli:
         h.agents = &gemini_cli_agents;
+        h.child_logs = &gemini_cli_child_logs;
         break;
       case HarnessId::opencode_v1:
       case HarnessId::opencode_v2:
         h.agents = &opencode_agents;
+        h.child_logs = &opencode_child_logs;
         break;
       default:
         break;

@@ -84,4 +84,11 @@ class HarnessAgentsCall {
 using HarnessAgentsFn = HarnessAgents (*)(const Transcript& session, const CancelToken* cancel,
                                           HarnessAgentsCall& call);
 
+// The logs of the children that the listed sessions started and the store's listing leaves out (a Gemini
+// CLI sub-agent file under chats/<session id>/, an OpenCode child session), each the very transcript
+// `agents` reads for that child: a ref that names no listed session is looked up among them, so the ref
+// `agents` prints for a child reaches `show` (and every tool that takes a ref).
+using HarnessChildLogsFn = std::vector<Transcript> (*)(const std::vector<Transcript>& listed,
+                                                       const CancelToken* cancel);
+
 }  // namespace csift

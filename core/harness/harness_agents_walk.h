@@ -16,7 +16,7 @@
 
 namespace csift {
 
-// The entries with HarnessEntry::agents set for every harness that records sub-agents.
+// The entries with HarnessEntry::agents (and child_logs) set for every harness that records sub-agents.
 std::vector<HarnessEntry> attach_agent_readers(std::vector<HarnessEntry> entries);
 
 // Calls fn(object, line number) for each line of t that is a JSON object, in order (false stops), reading

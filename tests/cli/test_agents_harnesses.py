@@ -150,6 +150,23 @@ class GeminiAgentsTest(unittest.TestCase):
         self.assertIsNone(old["spawn_tool"])
         self.assertIn("do not link", old["not_recorded"])
 
+    def test_a_subagents_ref_reaches_show(self):
+        # The ref agents prints for a sub-agent log (which store listings leave out) names that log.
+        agents, _rows, _s = agents_of(GM_MAIN)
+        for agent_id in ("8a7e0000-0000-4000-8000-0000000000d2", "8a7e0000-0000-4000-8000-0000000000d4"):
+            ref = agents[agent_id]["ref"]
+            code, (header, rows, _s), err = run(["show", ref, "--turn", ".."])
+            self.assertEqual(code, 0, err)
+            self.assertEqual(header["transcript_id"], ref)
+        self.assertIn("Four routes.", str(rows))
+        # A prefix names a listed session before a child log; listings still leave the logs out.
+        code, (header, _rows, _s), err = run(["show", "gemini-cli:8a7e0000", "--turn", ".."])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(header["transcript_id"], GM_MAIN)
+        code, (_h, rows, _s), err = run(["list", "--harness", "gemini-cli"])
+        self.assertEqual(code, 0, err)
+        self.assertEqual([r["session_id"] for r in rows if r.get("kind") == "session"], [GM_MAIN])
+
 
 class OpenCodeAgentsTest(unittest.TestCase):
     def test_v1_task_calls_and_child_sessions(self):
@@ -178,6 +195,21 @@ class OpenCodeAgentsTest(unittest.TestCase):
         self.assertEqual(child["status"], "completed")
         self.assertEqual(child["returned_message"], "12 routes in src/routes.ts")
         self.assertEqual(child["ref"], "opencode-v2:ses_oc2_child")
+
+    def test_a_child_sessions_ref_reaches_show(self):
+        for db, main, kids in (("opencode-v1.db", "opencode-v1:ses_oc1_main", ("ses_oc1_child", "ses_oc1_orphan")),
+                               ("opencode-v2.db", "opencode-v2:ses_oc2_main", ("ses_oc2_child",))):
+            env = {"OPENCODE_DB": os.path.join(AGENTS, "opencode", db)}
+            agents, _rows, _s = agents_of(main, env)
+            for kid in kids:
+                ref = agents[kid]["ref"]
+                code, (header, rows, _s), err = run(["show", ref, "--turn", ".."], env)
+                self.assertEqual(code, 0, err)
+                self.assertEqual(header["transcript_id"], ref)
+                self.assertTrue(rows)
+        code, (header, rows, _s), err = run(["show", "opencode:ses_oc1_child", "--turn", ".."])
+        self.assertEqual(code, 0, err)
+        self.assertIn("Routes live in src/routes.ts", str(rows))
 
 
 class CorpusAgentsTest(unittest.TestCase):

@@ -112,6 +112,17 @@ std::map<std::string, Transcript> gemini_subagent_logs(const Transcript& session
 
 }  // namespace
 
+std::vector<Transcript> gemini_cli_child_logs(const std::vector<Transcript>& listed,
+                                              const CancelToken* cancel) {
+  std::vector<Transcript> out;
+  for (const Transcript& session : listed) {
+    if (cancel && cancel->is_cancelled()) break;
+    for (auto& [id, t] : gemini_subagent_logs(session, cancel))
+      out.push_back(std::move(t));
+  }
+  return out;
+}
+
 HarnessAgents gemini_cli_agents(const Transcript& session, const CancelToken* cancel, HarnessAgentsCall&) {
   HarnessAgents out;
   const std::string prefix = std::string(kGeminiCliHarness) + ":";

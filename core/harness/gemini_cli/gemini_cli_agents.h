@@ -8,5 +8,8 @@ namespace csift {
 
 HarnessAgents gemini_cli_agents(const Transcript& session, const CancelToken* cancel,
                                 HarnessAgentsCall& call);
+// The sub-agent logs of the listed sessions (HarnessChildLogsFn): what a `gemini-cli:<agent id>` ref names.
+std::vector<Transcript> gemini_cli_child_logs(const std::vector<Transcript>& listed,
+                                              const CancelToken* cancel);
 
 }  // namespace csift

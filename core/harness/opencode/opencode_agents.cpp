@@ -104,6 +104,27 @@ Transcript opencode_child_transcript(const Transcript& session, const OpenCodeCh
 
 }  // namespace
 
+std::vector<Transcript> opencode_child_logs(const std::vector<Transcript>& listed,
+                                            const CancelToken* cancel) {
+  std::vector<Transcript> out;
+  std::map<std::string, std::vector<const Transcript*>> by_db;  // a database's listed sessions, in order
+  for (const Transcript& t : listed)
+    by_db[t.path].push_back(&t);
+  for (const auto& [path, sessions] : by_db) {
+    if (cancel && cancel->is_cancelled()) break;
+    ReadOnlyDb db;
+    if (!db.open(path)) continue;
+    const OpenCodeChildRows children =
+        opencode_child_rows(db, sessions.front()->harness == HarnessId::opencode_v2);
+    for (const Transcript* session : sessions) {
+      const std::vector<std::string> tree = descendant_ids(opencode_session_id(*session), children.kids);
+      for (size_t i = 1; i < tree.size(); ++i)
+        out.push_back(opencode_child_transcript(*session, children.rows.at(tree[i])));
+    }
+  }
+  return out;
+}
+
 HarnessAgents opencode_agents(const Transcript& session, const CancelToken* cancel, HarnessAgentsCall&) {
   HarnessAgents out;
   ReadOnlyDb db;
