@@ -1,15 +1,16 @@
 // The sub-agent seam's shared pieces: attaching each harness's reader of sub-agents to its entry (one line
-// per harness, so the readers' own entry functions stay untouched), and the raw line walk those readers
-// share: they read the log's lines themselves, because what they need (spawn, wait and close events, a
-// sub-agent's inline events) is not in the shared record model.
+// per harness, so the readers' own entry functions stay untouched), and what those readers share: the raw
+// line walk (they read the log's lines themselves, because what they need — spawn, wait and close events, a
+// sub-agent's inline events — is not in the shared record model, but through the harness reader's own raw
+// lines, so a log reads the same here as everywhere), the walk down a tree of child ids, and the rows of
+// children no spawn call placed.
 #include "core/harness/harness_agents_walk.h"
-
-#include <fstream>
 
 #include "core/harness/codex/codex_agents.h"
 #include "core/harness/copilot/copilot_agents.h"
 #include "core/harness/gemini_cli/gemini_cli_agents.h"
 #include "core/harness/opencode/opencode_agents.h"
+#include "core/record/transcript_reader.h"
 #include "core/scan/line_scanner.h"
 
 namespace csift {
@@ -25,10 +26,12 @@ std::vector<HarnessEntry> attach_agent_readers(std::vector<HarnessEntry> entries
         break;
       case HarnessId::gemini_cli:
         h.agents = &gemini_cli_agents;
+        h.child_logs = &gemini_cli_child_logs;
         break;
       case HarnessId::opencode_v1:
       case HarnessId::opencode_v2:
         h.agents = &opencode_agents;
+        h.child_logs = &opencode_child_logs;
         break;
       default:
         break;
@@ -37,28 +40,60 @@ std::vector<HarnessEntry> attach_agent_readers(std::vector<HarnessEntry> entries
   return entries;
 }
 
-bool walk_log_lines(const std::string& path, const CancelToken* cancel, uint64_t& skipped,
+bool walk_log_lines(const Transcript& t, const CancelToken* cancel, uint64_t& skipped,
                     const std::function<bool(const nlohmann::json&, uint64_t)>& fn) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::string line;
-  uint64_t n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if ((n & 1023) == 0 && cancel && cancel->is_cancelled()) return true;
-    if (line.empty()) continue;
-    if (line.size() >= kMaxHeldLineBytes) {
-      ++skipped;
-      continue;
-    }
-    const nlohmann::json doc = nlohmann::json::parse(line, nullptr, false);
-    if (!doc.is_object()) {
-      ++skipped;
-      continue;
-    }
-    if (!fn(doc, n)) break;
+  bool any = false;
+  const ScanStats stats = reader_for(t).read_raw_lines(
+      t,
+      [&](const RawLine& raw) {
+        any = true;
+        if (raw.bytes.empty()) return true;
+        if (raw.bytes.size() >= kMaxHeldLineBytes) {
+          ++skipped;
+          return true;
+        }
+        const nlohmann::json doc = nlohmann::json::parse(raw.bytes, nullptr, false);
+        if (!doc.is_object()) {
+          ++skipped;
+          return true;
+        }
+        return fn(doc, raw.line);
+      },
+      cancel);
+  return any || stats.error.empty();
+}
+
+std::vector<std::string> descendant_ids(const std::string& root,
+                                        const std::map<std::string, std::vector<std::string>>& children_of) {
+  std::vector<std::string> tree{root};
+  std::set<std::string> in_tree{root};
+  for (size_t i = 0; i < tree.size(); ++i) {
+    const auto kids = children_of.find(tree[i]);
+    if (kids == children_of.end()) continue;
+    for (const std::string& c : kids->second)
+      if (in_tree.insert(c).second) tree.push_back(c);
   }
-  return true;
+  return tree;
+}
+
+void add_unplaced_children(const std::vector<std::string>& ids, const std::set<std::string>& placed,
+                           const std::function<void(HarnessChildAgent&, const std::string&)>& fill,
+                           const std::string& not_recorded, HarnessAgents& out) {
+  for (const std::string& id : ids) {
+    if (placed.count(id)) continue;
+    HarnessChildAgent c;
+    c.id = id;
+    fill(c, id);
+    c.not_recorded = not_recorded;
+    out.children.push_back(std::move(c));
+  }
+}
+
+const nlohmann::json& json_object_at(const nlohmann::json& j, const char* key) {
+  static const nlohmann::json empty = nlohmann::json::object();
+  if (!j.is_object()) return empty;
+  const auto it = j.find(key);
+  return it != j.end() && it->is_object() ? *it : empty;
 }
 
 std::optional<uint64_t> json_count_at(const nlohmann::json& j, const char* key) {

@@ -5,6 +5,10 @@
 // leaves empty is absent, never zero, and `not_recorded` says in a sentence what the harness does not keep.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,7 +53,42 @@ struct HarnessAgents {
   std::string error;
 };
 
+// What the readers of one `agents` call share: an index of a store that each session in scope would
+// otherwise build again (Codex: every rollout's thread id and parent, from its first line), made once by the
+// first reader that asks for it, whichever thread that is; the others wait for it and read it.
+class HarnessAgentsCall {
+ public:
+  template <class T>
+  const T& shared(const std::string& key, const std::function<T()>& make) {
+    std::shared_ptr<Slot> slot;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      std::shared_ptr<Slot>& s = slots_[key];
+      if (!s) s = std::make_shared<Slot>();
+      slot = s;
+    }
+    std::call_once(slot->once, [&] { slot->value = std::make_shared<const T>(make()); });
+    return *static_cast<const T*>(slot->value.get());
+  }
+
+ private:
+  struct Slot {
+    std::once_flag once;
+    std::shared_ptr<const void> value;
+  };
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<Slot>> slots_;
+};
+
 // A harness's reader of sub-agents: one top-level session's children (and theirs, with parent_agent_id).
-using HarnessAgentsFn = HarnessAgents (*)(const Transcript& session, const CancelToken* cancel);
+using HarnessAgentsFn = HarnessAgents (*)(const Transcript& session, const CancelToken* cancel,
+                                          HarnessAgentsCall& call);
+
+// The logs of the children that the listed sessions started and the store's listing leaves out (a Gemini
+// CLI sub-agent file under chats/<session id>/, an OpenCode child session), each the very transcript
+// `agents` reads for that child: a ref that names no listed session is looked up among them, so the ref
+// `agents` prints for a child reaches `show` (and every tool that takes a ref).
+using HarnessChildLogsFn = std::vector<Transcript> (*)(const std::vector<Transcript>& listed,
+                                                       const CancelToken* cancel);
 
 }  // namespace csift

@@ -64,6 +64,9 @@ struct HarnessEntry {
   // (core/harness/harness_agents.h; `agents` calls it). nullptr when the harness records none, or (Claude
   // Code) when the store's own discovery finds them.
   HarnessAgentsFn agents = nullptr;
+  // The child logs its listing leaves out, for a ref to one of them (core/harness/harness_agents.h).
+  // nullptr when every child log is a listed session (Codex) or has none of its own (Copilot CLI).
+  HarnessChildLogsFn child_logs = nullptr;
 };
 
 // Every harness, Claude Code first.

@@ -27,6 +27,15 @@ class StoreCache {
       problems_.push_back(std::move(p));
     return listed_.emplace(h.name, std::move(listing.transcripts)).first->second;
   }
+  // The child logs the listing leaves out (HarnessEntry::child_logs), looked for only when a ref names no
+  // listed session.
+  const std::vector<Transcript>& children(const HarnessEntry& h) {
+    auto it = children_.find(h.name);
+    if (it != children_.end()) return it->second;
+    std::vector<Transcript> found;
+    if (h.child_logs) found = h.child_logs(sessions(h), nullptr);
+    return children_.emplace(h.name, std::move(found)).first->second;
+  }
   const StoreReport& report(const HarnessEntry& h) const {
     for (const StoreReport& r : reports_)
       if (r.harness == h.name) return r;
@@ -38,6 +47,7 @@ class StoreCache {
   std::vector<StoreProblem>& problems_;
   std::vector<StoreReport>& reports_;
   std::map<std::string_view, std::vector<Transcript>> listed_;
+  std::map<std::string_view, std::vector<Transcript>> children_;
 };
 
 std::string store_whereabouts(const StoreReport& r) {
@@ -45,13 +55,16 @@ std::string store_whereabouts(const StoreReport& r) {
   return r.root + " (" + r.source + ")" + (r.found ? "" : ", which does not exist");
 }
 
+// The session a ref names: a listed one (its whole id, or a unique prefix of at least 4 characters), else,
+// by the same rule, a child log the listing leaves out (a sub-agent's, as `agents` prints its ref).
 const Transcript& session_of_ref(StoreCache& cache, const HarnessRef& ref) {
-  const std::vector<Transcript>& sessions = cache.sessions(*ref.harness);
   const std::string full = harness_ref(ref.harness->name, ref.id);
   std::vector<const Transcript*> hits;
-  for (const Transcript& t : sessions) {
-    if (t.id == full) return t;
-    if (ref.id.size() >= 4 && t.id.starts_with(full)) hits.push_back(&t);
+  for (int pass = 0; pass < 2 && hits.empty(); ++pass) {
+    for (const Transcript& t : pass == 0 ? cache.sessions(*ref.harness) : cache.children(*ref.harness)) {
+      if (t.id == full) return t;
+      if (ref.id.size() >= 4 && t.id.starts_with(full)) hits.push_back(&t);
+    }
   }
   if (hits.size() == 1) return *hits.front();
   if (hits.empty()) {

@@ -15,6 +15,8 @@ CX_PARENT = "codex:019d0000-0000-7000-8000-00000000a001"
 CX_CHILD = "019d0000-0000-7000-8000-00000000a002"
 CX_NESTED = "019d0000-0000-7000-8000-00000000a003"
 CX_OLD = "codex:019d0000-0000-7000-8000-00000000b001"
+CX_ZST = "codex:019d0000-0000-7000-8000-00000000c001"
+CX_ZST_CHILD = "019d0000-0000-7000-8000-00000000c002"
 CP_NEW = "copilot:5f1b0000-0000-4000-8000-0000000000c1"
 CP_OLD = "copilot:5f1b0000-0000-4000-8000-0000000000c2"
 GM_MAIN = "gemini-cli:8a7e0000-0000-4000-8000-0000000000d1"
@@ -76,8 +78,22 @@ class CodexAgentsTest(unittest.TestCase):
         code, (_h, rows, summary), err = run(["agents", "--harness", "codex"])
         self.assertEqual(code, 0, err)
         sessions = [r["session_id"] for r in rows if r["kind"] == "session"]
-        self.assertEqual(sorted(sessions), sorted([CX_PARENT, CX_OLD]))
-        self.assertEqual(summary["agents"], 5)
+        self.assertEqual(sorted(sessions), sorted([CX_PARENT, CX_OLD, CX_ZST]))
+        self.assertEqual(summary["agents"], 6)
+
+    def test_compressed_parent_and_child_rollouts(self):
+        # Both rollouts are .jsonl.zst: the spawn call is read from the parent's decompressed stream, the
+        # child's parent, nickname and final message from its own.
+        agents, _rows, _s = agents_of(CX_ZST)
+        (child,) = agents.values()
+        self.assertEqual(child["agent_id"], CX_ZST_CHILD)
+        self.assertEqual(child["ref"], "codex:" + CX_ZST_CHILD)
+        self.assertEqual(child["spawn_tool_use_id"], "call_z1")
+        self.assertEqual(child["prompt"], "Which tokens does the lexer drop?")
+        self.assertEqual(child["name"], "Noether")
+        self.assertEqual(child["status"], "completed")
+        self.assertEqual(child["returned_message"], "It drops comments and BOMs.")
+        self.assertEqual(child["returned_message_source"], "child-task-complete")
 
     def test_the_childs_ref_reaches_show(self):
         code, (header, _rows, _s), err = run(["show", "codex:" + CX_CHILD, "--turn", ".."])
@@ -134,6 +150,23 @@ class GeminiAgentsTest(unittest.TestCase):
         self.assertIsNone(old["spawn_tool"])
         self.assertIn("do not link", old["not_recorded"])
 
+    def test_a_subagents_ref_reaches_show(self):
+        # The ref agents prints for a sub-agent log (which store listings leave out) names that log.
+        agents, _rows, _s = agents_of(GM_MAIN)
+        for agent_id in ("8a7e0000-0000-4000-8000-0000000000d2", "8a7e0000-0000-4000-8000-0000000000d4"):
+            ref = agents[agent_id]["ref"]
+            code, (header, rows, _s), err = run(["show", ref, "--turn", ".."])
+            self.assertEqual(code, 0, err)
+            self.assertEqual(header["transcript_id"], ref)
+        self.assertIn("Four routes.", str(rows))
+        # A prefix names a listed session before a child log; listings still leave the logs out.
+        code, (header, _rows, _s), err = run(["show", "gemini-cli:8a7e0000", "--turn", ".."])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(header["transcript_id"], GM_MAIN)
+        code, (_h, rows, _s), err = run(["list", "--harness", "gemini-cli"])
+        self.assertEqual(code, 0, err)
+        self.assertEqual([r["session_id"] for r in rows if r.get("kind") == "session"], [GM_MAIN])
+
 
 class OpenCodeAgentsTest(unittest.TestCase):
     def test_v1_task_calls_and_child_sessions(self):
@@ -162,6 +195,20 @@ class OpenCodeAgentsTest(unittest.TestCase):
         self.assertEqual(child["status"], "completed")
         self.assertEqual(child["returned_message"], "12 routes in src/routes.ts")
         self.assertEqual(child["ref"], "opencode-v2:ses_oc2_child")
+
+    def test_a_child_sessions_ref_reaches_show(self):
+        for db, main, kids in (("opencode-v1.db", "opencode-v1:ses_oc1_main", ("ses_oc1_child", "ses_oc1_orphan")),
+                               ("opencode-v2.db", "opencode-v2:ses_oc2_main", ("ses_oc2_child",))):
+            env = {"OPENCODE_DB": os.path.join(AGENTS, "opencode", db)}
+            agents, _rows, _s = agents_of(main, env)
+            for kid in kids:
+                ref = agents[kid]["ref"]
+                code, (header, rows, _s), err = run(["show", ref, "--turn", ".."], env)
+                self.assertEqual(code, 0, err)
+                self.assertEqual(header["transcript_id"], ref)
+                self.assertTrue(rows)
+                if kid == "ses_oc1_child":
+                    self.assertIn("Routes live in src/routes.ts", str(rows))
 
 
 class CorpusAgentsTest(unittest.TestCase):

@@ -54,7 +54,7 @@ class TreeBuilder {
     for (AgentNode& n : tree_.nodes)
       resolve_outcome(n);
     assign_depths();
-    arrange();
+    arrange_tree(tree_, axis_);
     return std::move(tree_);
   }
 
@@ -242,51 +242,52 @@ class TreeBuilder {
     for (AgentNode& n : tree_.nodes)
       n.depth = static_cast<int>(topo.ancestry(n.id).size()) - 1;
   }
-
-  void arrange() {
-    std::map<std::string, std::vector<size_t>> children;  // parent agent id ("" = a root) -> nodes
-    std::set<std::string> present;
-    for (const AgentNode& n : tree_.nodes)
-      present.insert(n.id);
-    for (size_t i = 0; i < tree_.nodes.size(); ++i) {
-      const AgentNode& n = tree_.nodes[i];
-      children[present.count(n.parent_agent_id) ? n.parent_agent_id : ""].push_back(i);
-    }
-    for (auto& [parent, kids] : children) {
-      std::stable_sort(kids.begin(), kids.end(), [&](size_t a, size_t b) {
-        return earlier(tree_.nodes[a].axis_timestamp(axis_), tree_.nodes[b].axis_timestamp(axis_));
-      });
-    }
-    std::vector<bool> emitted(tree_.nodes.size(), false);
-    std::function<void(size_t, int)> visit = [&](size_t i, int depth) {
-      if (emitted[i]) return;
-      emitted[i] = true;
-      tree_.order.push_back({false, i, depth});
-      for (size_t k : children[tree_.nodes[i].id])
-        visit(k, depth + 1);
-    };
-    std::vector<size_t> runs(tree_.runs.size());
-    for (size_t r = 0; r < runs.size(); ++r)
-      runs[r] = r;
-    std::stable_sort(runs.begin(), runs.end(), [&](size_t a, size_t b) {
-      return earlier(tree_.runs[a].axis_timestamp(axis_), tree_.runs[b].axis_timestamp(axis_));
-    });
-    for (size_t r : runs) {
-      tree_.order.push_back({true, r, 0});
-      for (size_t k : children[""])
-        if (tree_.nodes[k].run_id == tree_.runs[r].run.run_id) visit(k, 1);
-    }
-    for (size_t k : children[""])
-      visit(k, 0);
-    for (size_t i = 0; i < tree_.nodes.size(); ++i)  // a forged parent cycle: never dropped
-      visit(i, 0);
-  }
 };
 
 }  // namespace
 
 SessionTree build_session_tree(SessionInputs in, OrderAxis axis) {
   return TreeBuilder(std::move(in), axis).build();
+}
+
+void arrange_tree(SessionTree& tree, OrderAxis axis) {
+  std::map<std::string, std::vector<size_t>> children;  // parent agent id ("" = a root) -> nodes
+  std::set<std::string> present;
+  for (const AgentNode& n : tree.nodes)
+    present.insert(n.id);
+  for (size_t i = 0; i < tree.nodes.size(); ++i) {
+    const AgentNode& n = tree.nodes[i];
+    children[present.count(n.parent_agent_id) && n.parent_agent_id != n.id ? n.parent_agent_id : ""]
+        .push_back(i);
+  }
+  for (auto& [parent, kids] : children) {
+    std::stable_sort(kids.begin(), kids.end(), [&](size_t a, size_t b) {
+      return earlier(tree.nodes[a].axis_timestamp(axis), tree.nodes[b].axis_timestamp(axis));
+    });
+  }
+  std::vector<bool> emitted(tree.nodes.size(), false);
+  std::function<void(size_t, int)> visit = [&](size_t i, int depth) {
+    if (emitted[i]) return;
+    emitted[i] = true;
+    tree.order.push_back({false, i, depth});
+    for (size_t k : children[tree.nodes[i].id])
+      visit(k, depth + 1);
+  };
+  std::vector<size_t> runs(tree.runs.size());
+  for (size_t r = 0; r < runs.size(); ++r)
+    runs[r] = r;
+  std::stable_sort(runs.begin(), runs.end(), [&](size_t a, size_t b) {
+    return earlier(tree.runs[a].axis_timestamp(axis), tree.runs[b].axis_timestamp(axis));
+  });
+  for (size_t r : runs) {
+    tree.order.push_back({true, r, 0});
+    for (size_t k : children[""])
+      if (tree.nodes[k].run_id == tree.runs[r].run.run_id) visit(k, 1);
+  }
+  for (size_t k : children[""])
+    visit(k, 0);
+  for (size_t i = 0; i < tree.nodes.size(); ++i)  // a forged parent cycle: never dropped
+    visit(i, 0);
 }
 
 }  // namespace csift

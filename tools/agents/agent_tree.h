@@ -73,5 +73,10 @@ struct SessionInputs {
 };
 
 SessionTree build_session_tree(SessionInputs in, OrderAxis axis);
+// The tree's pre-order (`order`): each run then its agents, then the other roots, every node under the node
+// its parent_agent_id names (when present, and not itself), siblings by the axis's instant (a missing one
+// last, ties in the given order); a node a parent cycle keeps from every root is still listed, at depth 0.
+// Claude Code's tree and another harness's (tools/agents/harness_children.h) are both laid out by it.
+void arrange_tree(SessionTree& tree, OrderAxis axis);
 
 }  // namespace csift

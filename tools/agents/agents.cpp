@@ -166,8 +166,9 @@ void emit_harness_sessions(std::vector<const Transcript*> sessions, const Reques
   std::sort(sessions.begin(), sessions.end(),
             [](const Transcript* a, const Transcript* b) { return a->id < b->id; });
   std::vector<HarnessSession> read(sessions.size());
+  HarnessAgentsCall call;  // a store index built once for all of them (Codex's rollouts by thread id)
   tbb::parallel_for(size_t{0}, sessions.size(), [&](size_t k) {
-    if (!ctx.cancelled()) read[k] = read_harness_session(*sessions[k], ctx.cancel);
+    if (!ctx.cancelled()) read[k] = read_harness_session(*sessions[k], ctx.cancel, call);
   });
   if (ctx.cancelled()) failure_error("agents was cancelled");
   std::set<std::string> in_scope;

@@ -1,11 +1,5 @@
 #include "tools/agents/harness_children.h"
 
-#include <algorithm>
-#include <functional>
-#include <map>
-#include <set>
-
-#include "core/base/timefmt.h"
 #include "core/harness/harness_entry.h"
 
 namespace csift {
@@ -23,12 +17,6 @@ std::string harness_child_shape(HarnessId h) {
     default:
       return "opencode-child";
   }
-}
-
-bool harness_child_earlier(const std::string& a, const std::string& b) {
-  const auto ta = parse_iso8601(a), tb = parse_iso8601(b);
-  if (!ta || !tb) return ta.has_value() && !tb.has_value();
-  return *ta < *tb;
 }
 
 AgentNode harness_child_node(const Transcript& session, const HarnessChildAgent& c, AgentLifecycle&& life) {
@@ -85,10 +73,11 @@ bool reads_harness_children(const Transcript& t) {
   return t.harness != HarnessId::claude_code && harness_entry(t.harness).agents != nullptr;
 }
 
-HarnessSession read_harness_session(const Transcript& session, const CancelToken* cancel) {
+HarnessSession read_harness_session(const Transcript& session, const CancelToken* cancel,
+                                    HarnessAgentsCall& call) {
   HarnessSession out;
   out.session = &session;
-  out.agents = harness_entry(session.harness).agents(session, cancel);
+  out.agents = harness_entry(session.harness).agents(session, cancel, call);
   out.lifecycles.resize(out.agents.children.size());
   for (size_t i = 0; i < out.agents.children.size(); ++i) {
     if (cancel && cancel->is_cancelled()) break;
@@ -107,34 +96,10 @@ SessionTree harness_session_tree(HarnessSession&& in, OrderAxis axis) {
     tree.skipped_lines += in.lifecycles[i].skipped_lines;
     tree.nodes.push_back(harness_child_node(*in.session, in.agents.children[i], std::move(in.lifecycles[i])));
   }
-  // Depth and pre-order as for Claude Code's tree: a child under the child that started it, siblings by
-  // the chosen axis, a parent outside the tree (or a cycle) making a node a root.
-  std::set<std::string> present;
-  for (const AgentNode& n : tree.nodes)
-    present.insert(n.id);
-  std::map<std::string, std::vector<size_t>> kids;
-  for (size_t i = 0; i < tree.nodes.size(); ++i) {
-    const AgentNode& n = tree.nodes[i];
-    kids[present.count(n.parent_agent_id) && n.parent_agent_id != n.id ? n.parent_agent_id : ""].push_back(i);
-  }
-  for (auto& [parent, list] : kids) {
-    std::stable_sort(list.begin(), list.end(), [&](size_t a, size_t b) {
-      return harness_child_earlier(tree.nodes[a].axis_timestamp(axis), tree.nodes[b].axis_timestamp(axis));
-    });
-  }
-  std::vector<bool> done(tree.nodes.size(), false);
-  std::function<void(size_t, int)> visit = [&](size_t i, int depth) {
-    if (done[i]) return;
-    done[i] = true;
-    tree.nodes[i].depth = depth;
-    tree.order.push_back({false, i, depth});
-    for (size_t k : kids[tree.nodes[i].id])
-      visit(k, depth + 1);
-  };
-  for (size_t k : kids[""])
-    visit(k, 0);
-  for (size_t i = 0; i < tree.nodes.size(); ++i)
-    visit(i, 0);
+  // Laid out as Claude Code's tree is; a node's depth is the one its place in that order gives.
+  arrange_tree(tree, axis);
+  for (const TreeItem& item : tree.order)
+    tree.nodes[item.index].depth = item.depth;
   return tree;
 }
 

@@ -18,8 +18,10 @@ struct HarnessSession {
 
 // True when the harness of `t` has a reader of sub-agents.
 bool reads_harness_children(const Transcript& t);
-// The session's children as its harness records them, each child's own log read.
-HarnessSession read_harness_session(const Transcript& session, const CancelToken* cancel);
+// The session's children as its harness records them, each child's own log read; `call` holds what the
+// readers of one `agents` call share.
+HarnessSession read_harness_session(const Transcript& session, const CancelToken* cancel,
+                                    HarnessAgentsCall& call);
 // The tree of one such session, in the shape `agents` renders for Claude Code.
 SessionTree harness_session_tree(HarnessSession&& in, OrderAxis axis);
 

@@ -10,8 +10,8 @@
 #include "core/harness/codex/codex_agents.h"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/harness/codex/codex_harness.h"
@@ -24,8 +24,6 @@ using hjson = nlohmann::json;
 
 namespace {
 
-constexpr size_t kCodexAgentsMetaMax = 1 << 20;
-
 // What a rollout's first line says of the thread: its id and, for a sub-agent, its parent and names.
 struct CodexThreadMeta {
   std::string id, parent, nickname, role, path;
@@ -34,23 +32,18 @@ struct CodexThreadMeta {
 
 CodexThreadMeta codex_thread_meta(const std::string& path) {
   CodexThreadMeta m;
-  std::ifstream in(path, std::ios::binary);
-  std::string line;
-  char c = 0;
-  while (in.get(c) && c != '\n' && line.size() <= kCodexAgentsMetaMax)
-    line.push_back(c);
-  if (line.size() > kCodexAgentsMetaMax) return m;
-  const hjson doc = hjson::parse(line, nullptr, false);
+  const std::optional<std::string> line = codex_first_line(path);
+  if (!line) return m;
+  const hjson doc = hjson::parse(*line, nullptr, false);
   if (!doc.is_object() || json_string_at(doc, "type") != "session_meta") return m;
-  const hjson payload = doc.value("payload", hjson::object());
+  const hjson& payload = json_object_at(doc, "payload");
   m.id = json_string_at(payload, "id");
   m.parent = json_string_at(payload, "parent_thread_id");
-  const hjson source = payload.value("source", hjson());
-  if (source.is_object() && source.contains("subagent")) {
+  const hjson& source = json_object_at(payload, "source");
+  if (source.contains("subagent")) {
     m.subagent = true;
-    const hjson sub = source["subagent"];
-    const hjson spawn = sub.is_object() ? sub.value("thread_spawn", hjson()) : hjson();
-    if (spawn.is_object()) {
+    const hjson& spawn = json_object_at(source["subagent"], "thread_spawn");
+    if (!spawn.empty()) {
       if (m.parent.empty()) m.parent = json_string_at(spawn, "parent_thread_id");
       m.nickname = json_string_at(spawn, "agent_nickname");
       m.role = json_string_at(spawn, "agent_role");
@@ -61,6 +54,35 @@ CodexThreadMeta codex_thread_meta(const std::string& path) {
   if (m.nickname.empty()) m.nickname = json_string_at(payload, "agent_nickname");
   if (m.role.empty()) m.role = json_string_at(payload, "agent_role");
   return m;
+}
+
+// Every rollout of one Codex store by its thread id, and the threads each one started: built once per
+// `agents` call (HarnessAgentsCall), however many of the store's sessions are in scope.
+struct CodexStoreIndex {
+  std::vector<Transcript> rollouts;          // the store's listing
+  std::map<std::string, size_t> rollout_of;  // thread id -> its rollout (the first one listed)
+  std::map<std::string, CodexThreadMeta> meta_of;
+  std::map<std::string, std::string> thread_of_path;  // a rollout's path -> its thread id
+  std::map<std::string, std::vector<std::string>> children_of;
+};
+
+CodexStoreIndex codex_store_index(const std::string& root, const CancelToken* cancel) {
+  CodexStoreIndex idx;
+  StoreListing listing;
+  list_codex_store(StoreRoot{root, "", ""}, listing);
+  idx.rollouts = std::move(listing.transcripts);
+  for (size_t i = 0; i < idx.rollouts.size(); ++i) {
+    if (cancel && cancel->is_cancelled()) break;
+    const Transcript& t = idx.rollouts[i];
+    CodexThreadMeta m = codex_thread_meta(t.path);
+    if (m.id.empty()) m.id = codex_session_id_of(std::filesystem::path(t.path).filename().string());
+    idx.thread_of_path[t.path] = m.id;
+    if (idx.rollout_of.count(m.id)) continue;
+    idx.rollout_of[m.id] = i;
+    if (m.subagent && !m.parent.empty()) idx.children_of[m.parent].push_back(m.id);
+    idx.meta_of[m.id] = std::move(m);
+  }
+  return idx;
 }
 
 // An AgentStatus as serde writes it: "running", "pending_init", "shutdown", "not_found", "interrupted", or
@@ -103,14 +125,12 @@ struct CodexSpawn {
 // One rollout's collab events, read in file order.
 class CodexCollabScan {
  public:
-  CodexCollabScan(std::vector<CodexSpawn>& spawns, std::map<std::string, CodexAgentState>& states,
-                  std::map<std::string, std::string>& path_to_thread)
-      : spawns_(spawns), states_(states), path_to_thread_(path_to_thread) {}
+  CodexCollabScan(std::vector<CodexSpawn>& spawns, std::map<std::string, CodexAgentState>& states)
+      : spawns_(spawns), states_(states) {}
 
-  void line(const hjson& entry, uint64_t n, const std::string& issuer) {
-    const std::string type = json_string_at(entry, "type");
-    const hjson payload = entry.value("payload", hjson::object());
-    const std::string kind = json_string_at(payload, "type");
+  // One entry, whose `type`, `payload` (read in place) and payload `type` the caller has taken.
+  void line(const hjson& entry, const std::string& type, const hjson& payload, const std::string& kind,
+            uint64_t n, const std::string& issuer) {
     const std::string ts = json_string_at(entry, "timestamp");
     if (type == "response_item" && kind == "function_call") {
       const std::string name = json_string_at(payload, "name");
@@ -128,7 +148,6 @@ class CodexCollabScan {
  private:
   std::vector<CodexSpawn>& spawns_;
   std::map<std::string, CodexAgentState>& states_;
-  std::map<std::string, std::string>& path_to_thread_;
   std::set<std::string> waits_;
 
   CodexSpawn& spawn_for(const std::string& call_id, uint64_t n, const std::string& ts,
@@ -142,6 +161,14 @@ class CodexCollabScan {
     s.timestamp = ts;
     spawns_.push_back(std::move(s));
     return spawns_.back();
+  }
+
+  // The thread a `wait` status key names: a thread id, or the task name (agent path) of a spawn that started
+  // one (the newest such spawn).
+  std::string thread_of_key(const std::string& key) const {
+    for (auto s = spawns_.rbegin(); s != spawns_.rend(); ++s)
+      if (s->task_name == key && !s->thread_id.empty()) return s->thread_id;
+    return key;
   }
 
   CodexSpawn* known_spawn(const std::string& call_id) {
@@ -183,10 +210,8 @@ class CodexCollabScan {
     if (waits_.count(id)) {
       // {"status": {<thread id or agent path>: <AgentStatus>}, "timed_out": bool}
       if (doc.is_object() && doc.contains("status") && doc["status"].is_object()) {
-        for (const auto& [key, st] : doc["status"].items()) {
-          const auto p = path_to_thread_.find(key);
-          note_state(p == path_to_thread_.end() ? key : p->second, st);
-        }
+        for (const auto& [key, st] : doc["status"].items())
+          note_state(thread_of_key(key), st);
       }
       return;
     }
@@ -234,7 +259,7 @@ class CodexCollabScan {
                     (st.has_message ? st.message : p.value("status", hjson()).dump()) + ")";
       }
     } else if (kind == "item_completed") {
-      item(p.value("item", hjson::object()), n, ts, issuer);
+      item(json_object_at(p, "item"), n, ts, issuer);
     } else if (kind == "collab_waiting_end") {
       if (p.contains("statuses") && p["statuses"].is_object())
         for (const auto& [thread, st] : p["statuses"].items())
@@ -274,80 +299,65 @@ struct CodexChildEnd {
 
 }  // namespace
 
-HarnessAgents codex_agents(const Transcript& session, const CancelToken* cancel) {
+HarnessAgents codex_agents(const Transcript& session, const CancelToken* cancel, HarnessAgentsCall& call) {
   HarnessAgents out;
-  const CodexThreadMeta self = codex_thread_meta(session.path);
+  const std::string root = std::filesystem::path(session.project_dir).parent_path().string();
+  const CodexStoreIndex& idx =
+      call.shared<CodexStoreIndex>("codex:" + root, [&] { return codex_store_index(root, cancel); });
+  if (cancel && cancel->is_cancelled()) return out;
+  // The session's own first line, as the index read it (read here only for a rollout the index holds no
+  // meta of: one the listing skipped, or a second rollout of a thread id).
+  const auto indexed = idx.thread_of_path.find(session.path);
+  const auto at =
+      indexed == idx.thread_of_path.end() ? idx.rollout_of.end() : idx.rollout_of.find(indexed->second);
+  const bool own = at != idx.rollout_of.end() && idx.rollouts[at->second].path == session.path;
+  const CodexThreadMeta self = own ? idx.meta_of.at(at->first) : codex_thread_meta(session.path);
   const std::string self_id =
       self.id.empty() ? codex_session_id_of(std::filesystem::path(session.path).filename().string())
                       : self.id;
   if (self.subagent && !self.parent.empty()) out.parent_ref = harness_ref(kCodexHarness, self.parent);
-
-  // Every rollout of the store by its thread id, and the threads each one started.
-  StoreListing listing;
-  const std::string root = std::filesystem::path(session.project_dir).parent_path().string();
-  list_codex_store(StoreRoot{root, "", ""}, listing);
-  std::map<std::string, const Transcript*> rollout_of;
-  std::map<std::string, CodexThreadMeta> meta_of;
-  std::map<std::string, std::vector<std::string>> children_of;
-  for (const Transcript& t : listing.transcripts) {
-    if (cancel && cancel->is_cancelled()) return out;
-    CodexThreadMeta m = codex_thread_meta(t.path);
-    if (m.id.empty()) m.id = codex_session_id_of(std::filesystem::path(t.path).filename().string());
-    if (rollout_of.count(m.id)) continue;
-    rollout_of[m.id] = &t;
-    if (m.subagent && !m.parent.empty()) children_of[m.parent].push_back(m.id);
-    meta_of[m.id] = std::move(m);
-  }
+  const auto rollout = [&](const std::string& thread) -> const Transcript* {
+    const auto r = idx.rollout_of.find(thread);
+    return r == idx.rollout_of.end() ? nullptr : &idx.rollouts[r->second];
+  };
 
   // The session and its descendant threads, breadth first; each one's collab events.
-  std::vector<std::string> tree{self_id};
-  std::set<std::string> in_tree{self_id};
-  for (size_t i = 0; i < tree.size(); ++i)
-    for (const std::string& c : children_of[tree[i]])
-      if (in_tree.insert(c).second) tree.push_back(c);
-
+  const std::vector<std::string> tree = descendant_ids(self_id, idx.children_of);
   std::vector<CodexSpawn> spawns;
   std::map<std::string, CodexAgentState> states;
-  std::map<std::string, std::string> path_to_thread;
   std::map<std::string, CodexChildEnd> ends;
   for (const std::string& thread : tree) {
     const std::string issuer = thread == self_id ? "" : thread;
-    const std::string path = thread == self_id          ? session.path
-                             : rollout_of.count(thread) ? rollout_of[thread]->path
-                                                        : "";
-    if (path.empty()) continue;
-    CodexCollabScan scan(spawns, states, path_to_thread);
+    const Transcript* log = thread == self_id ? &session : rollout(thread);
+    if (!log) continue;
+    CodexCollabScan scan(spawns, states);
     CodexChildEnd& end = ends[thread];
-    const bool ok = walk_log_lines(path, cancel, out.skipped_lines, [&](const hjson& entry, uint64_t n) {
-      scan.line(entry, n, issuer);
-      if (json_string_at(entry, "type") == "event_msg") {
-        const hjson p = entry.value("payload", hjson::object());
-        const std::string kind = json_string_at(p, "type");
-        if (kind == "task_started") end.open_turn = true;
-        if (kind == "task_complete") {
-          end.open_turn = false;
-          end.last_message = json_string_at(p, "last_agent_message");
-          end.completed_at = json_string_at(entry, "timestamp");
-        }
+    const bool ok = walk_log_lines(*log, cancel, out.skipped_lines, [&](const hjson& entry, uint64_t n) {
+      const std::string type = json_string_at(entry, "type");
+      const hjson& payload = json_object_at(entry, "payload");
+      const std::string kind = json_string_at(payload, "type");
+      scan.line(entry, type, payload, kind, n, issuer);
+      if (type == "event_msg" && kind == "task_started") end.open_turn = true;
+      if (type == "event_msg" && kind == "task_complete") {
+        end.open_turn = false;
+        end.last_message = json_string_at(payload, "last_agent_message");
+        end.completed_at = json_string_at(entry, "timestamp");
       }
-      for (CodexSpawn& s : spawns)
-        if (!s.task_name.empty() && !s.thread_id.empty()) path_to_thread[s.task_name] = s.thread_id;
       return true;
     });
-    if (!ok && thread == self_id) out.error = "cannot open " + path;
+    if (!ok && thread == self_id) out.error = "cannot open " + log->path;
   }
 
   std::set<std::string> placed;
   const auto child_of_thread = [&](HarnessChildAgent& c, const std::string& thread) {
-    const auto r = rollout_of.find(thread);
-    if (r != rollout_of.end()) {
-      c.transcript = *r->second;
-      c.ref = r->second->id;
+    if (const Transcript* r = rollout(thread)) {
+      c.transcript = *r;
+      c.ref = r->id;
     } else {
       c.not_recorded = "its rollout (thread " + thread + ") is not in this Codex store";
     }
-    const auto m = meta_of.find(thread);
-    if (m != meta_of.end()) {
+    const auto m = idx.meta_of.find(thread);
+    if (m != idx.meta_of.end()) {
       if (c.name.empty()) c.name = m->second.nickname;
       if (c.agent_type.empty()) c.agent_type = m->second.role;
       if (c.description.empty()) c.description = m->second.path;
@@ -398,14 +408,9 @@ HarnessAgents codex_agents(const Transcript& session, const CancelToken* cancel)
     }
     out.children.push_back(std::move(c));
   }
-  for (size_t i = 1; i < tree.size(); ++i) {  // a thread whose spawn call no rollout holds
-    if (placed.count(tree[i])) continue;
-    HarnessChildAgent c;
-    c.id = tree[i];
-    child_of_thread(c, tree[i]);
-    c.not_recorded = "no rollout in this store holds the spawn_agent call that started it";
-    out.children.push_back(std::move(c));
-  }
+  // A thread whose spawn call no rollout holds.
+  add_unplaced_children(std::vector<std::string>(tree.begin() + 1, tree.end()), placed, child_of_thread,
+                        "no rollout in this store holds the spawn_agent call that started it", out);
   return out;
 }
 

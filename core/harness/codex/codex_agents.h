@@ -7,6 +7,6 @@
 
 namespace csift {
 
-HarnessAgents codex_agents(const Transcript& session, const CancelToken* cancel);
+HarnessAgents codex_agents(const Transcript& session, const CancelToken* cancel, HarnessAgentsCall& call);
 
 }  // namespace csift

@@ -1,6 +1,7 @@
 // Codex (`codex`): rollouts under <codex home>/sessions/YYYY/MM/DD/ and <codex home>/archived_sessions/,
 // one JSON entry per line (session_meta, turn_context, response_item, event_msg, compacted).
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,5 +20,9 @@ void list_codex_store(const StoreRoot& root, StoreListing& out);
 // payload may name the working directory (`cwd`, kept when absolute); any other first line is unreadable
 // metadata.
 SessionMeta codex_session_meta(const Transcript& t);
+// A rollout's first line, plain or compressed (from the decompressed stream): the one read of it that the
+// session_meta gate and `agents`' thread index share. nullopt when the file holds no complete first line
+// within 1 MiB.
+std::optional<std::string> codex_first_line(const std::string& path);
 
 }  // namespace csift

@@ -63,38 +63,33 @@ std::string codex_session_id_of(std::string_view name) {
   return std::string(stem);
 }
 
-// The first line of a compressed rollout, from the decompressed stream (nullopt: none within the bound).
-std::optional<std::string> codex_zstd_first_line(const std::string& path) {
-  std::optional<std::string> first;
-  scan_zstd_lines(path, [&](const LineBlock& block) {
-    const std::string_view line = block.data.substr(0, block.data.find('\n'));
-    if (line.size() <= kSessionMetaMax) first = std::string(line);
-    return false;
-  });
-  return first;
+std::optional<std::string> codex_first_line(const std::string& path) {
+  if (is_zstd_path(path)) {
+    std::optional<std::string> first;
+    scan_zstd_lines(path, [&](const LineBlock& block) {
+      const std::string_view line = block.data.substr(0, block.data.find('\n'));
+      if (line.size() <= kSessionMetaMax) first = std::string(line);
+      return false;
+    });
+    return first;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  char c = 0;
+  while (in.get(c) && c != '\n' && line.size() <= kSessionMetaMax)
+    line.push_back(c);
+  if (c != '\n' || line.size() > kSessionMetaMax) return std::nullopt;
+  return line;
 }
 
 SessionMeta codex_session_meta(const Transcript& t) {
   SessionMeta out;
-  std::string line;
-  if (is_zstd_path(t.path)) {
-    auto first = codex_zstd_first_line(t.path);
-    if (!first) {
-      out.unreadable = true;
-      return out;
-    }
-    line = std::move(*first);
-  } else {
-    std::ifstream in(t.path, std::ios::binary);
-    char c = 0;
-    while (in.get(c) && c != '\n' && line.size() <= kSessionMetaMax)
-      line.push_back(c);
-    if (c != '\n' || line.size() > kSessionMetaMax) {
-      out.unreadable = true;
-      return out;
-    }
+  const std::optional<std::string> first = codex_first_line(t.path);
+  if (!first) {
+    out.unreadable = true;
+    return out;
   }
-  const auto doc = nlohmann::json::parse(line, nullptr, false);
+  const auto doc = nlohmann::json::parse(*first, nullptr, false);
   if (!doc.is_object() || doc.value("type", "") != "session_meta" || !doc.contains("payload") ||
       !doc["payload"].is_object()) {
     out.unreadable = true;

@@ -55,7 +55,7 @@ struct CopilotChild {
 
 }  // namespace
 
-HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cancel) {
+HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cancel, HarnessAgentsCall&) {
   HarnessAgents out;
   std::vector<CopilotChild> children;
   std::map<std::string, size_t> by_id;            // toolCallId (and a background agent_id) -> child
@@ -84,7 +84,7 @@ HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cance
     if (c.agent.name.empty()) c.agent.name = json_string_at(args, "name");
     if (c.agent.model.empty()) c.agent.model = json_string_at(args, "model");
   };
-  const bool ok = walk_log_lines(session.path, cancel, out.skipped_lines, [&](const hjson& e, uint64_t n) {
+  const bool ok = walk_log_lines(session, cancel, out.skipped_lines, [&](const hjson& e, uint64_t n) {
     const std::string type = json_string_at(e, "type");
     const hjson data = e.value("data", hjson::object());
     const std::string ts = json_string_at(e, "timestamp");

@@ -6,6 +6,6 @@
 
 namespace csift {
 
-HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cancel);
+HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cancel, HarnessAgentsCall& call);
 
 }  // namespace csift

@@ -44,10 +44,10 @@ std::string gemini_agent_result(const hjson& call) {
 
 // Every tool call of a log that ran a sub-agent (one recording its agentId or a sub-agent progress), the
 // newest record of each call id winning (a message may be written again under its id).
-void gemini_agent_calls(const std::string& path, const std::string& issuer, const CancelToken* cancel,
+void gemini_agent_calls(const Transcript& log, const std::string& issuer, const CancelToken* cancel,
                         uint64_t& skipped, std::vector<GeminiAgentCall>& out) {
   std::map<std::string, size_t> at;
-  walk_log_lines(path, cancel, skipped, [&](const hjson& e, uint64_t n) {
+  walk_log_lines(log, cancel, skipped, [&](const hjson& e, uint64_t n) {
     const hjson calls = e.value("toolCalls", hjson());
     if (!calls.is_array()) return true;
     for (const hjson& call : calls) {
@@ -79,35 +79,60 @@ void gemini_agent_calls(const std::string& path, const std::string& issuer, cons
   });
 }
 
-}  // namespace
-
-HarnessAgents gemini_cli_agents(const Transcript& session, const CancelToken* cancel) {
-  HarnessAgents out;
+// The session's own id (its ref without `gemini-cli:`): its sub-agents' folder is chats/<this id>/.
+std::string gemini_own_id(const Transcript& session) {
   const std::string prefix = std::string(kGeminiCliHarness) + ":";
-  const std::string own_id = session.id.starts_with(prefix) ? session.id.substr(prefix.size()) : session.id;
-  const std::filesystem::path dir = std::filesystem::path(session.path).parent_path() / own_id;
+  return session.id.starts_with(prefix) ? session.id.substr(prefix.size()) : session.id;
+}
 
-  // The sub-agent logs beside the session, by agent id.
+// The sub-agent logs beside a session, by agent id (the metadata line's sessionId, else the file's stem).
+std::map<std::string, Transcript> gemini_subagent_logs(const Transcript& session, const CancelToken* cancel) {
+  const std::filesystem::path dir =
+      std::filesystem::path(session.path).parent_path() / gemini_own_id(session);
   std::map<std::string, Transcript> logs;
   std::vector<StoreProblem> problems;
   std::error_code ec;
-  if (std::filesystem::is_directory(dir, ec)) {
-    for (const DirEntry& e : list_store_dir(dir.string(), problems)) {
-      if (!e.is_regular || !e.name.ends_with(".jsonl")) continue;
-      std::string id = e.name.substr(0, e.name.size() - 6);
-      uint64_t ignored = 0;
-      walk_log_lines(e.path, cancel, ignored, [&](const hjson& first, uint64_t) {
-        if (const std::string sid = json_string_at(first, "sessionId"); !sid.empty()) id = sid;
-        return false;
-      });
-      logs.emplace(id, harness_transcript(kGeminiCliHarness, e.path, id, dir.string()));
-    }
+  if (!std::filesystem::is_directory(dir, ec)) return logs;
+  for (const DirEntry& e : list_store_dir(dir.string(), problems)) {
+    if (!e.is_regular || !e.name.ends_with(".jsonl")) continue;
+    const std::string stem = e.name.substr(0, e.name.size() - 6);
+    Transcript t = harness_transcript(kGeminiCliHarness, e.path, stem, dir.string());
+    std::string id = stem;
+    uint64_t ignored = 0;
+    walk_log_lines(t, cancel, ignored, [&](const hjson& first, uint64_t) {
+      if (const std::string sid = json_string_at(first, "sessionId"); !sid.empty()) id = sid;
+      return false;
+    });
+    t.id = harness_ref(kGeminiCliHarness, id);
+    t.session_id = t.id;
+    logs.emplace(id, std::move(t));
   }
+  return logs;
+}
+
+}  // namespace
+
+std::vector<Transcript> gemini_cli_child_logs(const std::vector<Transcript>& listed,
+                                              const CancelToken* cancel) {
+  std::vector<Transcript> out;
+  for (const Transcript& session : listed) {
+    if (cancel && cancel->is_cancelled()) break;
+    for (auto& [id, t] : gemini_subagent_logs(session, cancel))
+      out.push_back(std::move(t));
+  }
+  return out;
+}
+
+HarnessAgents gemini_cli_agents(const Transcript& session, const CancelToken* cancel, HarnessAgentsCall&) {
+  HarnessAgents out;
+  const std::string prefix = std::string(kGeminiCliHarness) + ":";
+  const std::string own_id = gemini_own_id(session);
+  const std::map<std::string, Transcript> logs = gemini_subagent_logs(session, cancel);
 
   std::vector<GeminiAgentCall> calls;
-  gemini_agent_calls(session.path, "", cancel, out.skipped_lines, calls);
+  gemini_agent_calls(session, "", cancel, out.skipped_lines, calls);
   for (const auto& [id, t] : logs)
-    gemini_agent_calls(t.path, id, cancel, out.skipped_lines, calls);
+    gemini_agent_calls(t, id, cancel, out.skipped_lines, calls);
 
   std::set<std::string> placed;
   for (const GeminiAgentCall& call : calls) {
@@ -147,16 +172,17 @@ HarnessAgents gemini_cli_agents(const Transcript& session, const CancelToken* ca
     }
     out.children.push_back(std::move(c));
   }
-  for (const auto& [id, t] : logs) {
-    if (placed.count(id)) continue;
-    HarnessChildAgent c;
-    c.id = id;
-    c.transcript = t;
-    c.ref = t.id;
-    c.not_recorded =
-        "no call in the session records this agent's id (Gemini CLI logs before 2026-04 do not link them)";
-    out.children.push_back(std::move(c));
-  }
+  std::vector<std::string> log_ids;
+  for (const auto& [id, t] : logs)
+    log_ids.push_back(id);
+  add_unplaced_children(
+      log_ids, placed,
+      [&](HarnessChildAgent& c, const std::string& id) {
+        c.transcript = logs.at(id);
+        c.ref = c.transcript->id;
+      },
+      "no call in the session records this agent's id (Gemini CLI logs before 2026-04 do not link them)",
+      out);
   return out;
 }
 

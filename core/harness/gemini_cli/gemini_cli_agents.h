@@ -6,6 +6,10 @@
 
 namespace csift {
 
-HarnessAgents gemini_cli_agents(const Transcript& session, const CancelToken* cancel);
+HarnessAgents gemini_cli_agents(const Transcript& session, const CancelToken* cancel,
+                                HarnessAgentsCall& call);
+// The sub-agent logs of the listed sessions (HarnessChildLogsFn): what a `gemini-cli:<agent id>` ref names.
+std::vector<Transcript> gemini_cli_child_logs(const std::vector<Transcript>& listed,
+                                              const CancelToken* cancel);
 
 }  // namespace csift

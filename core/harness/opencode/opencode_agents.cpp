@@ -71,9 +71,61 @@ void opencode_take_task(const hjson& part, bool v2, uint64_t line, const std::st
   out.push_back(std::move(c));
 }
 
+// Every child session row of a database (parent_id set), and the children of each session id.
+struct OpenCodeChildRows {
+  std::map<std::string, OpenCodeChildRow> rows;
+  std::map<std::string, std::vector<std::string>> kids;
+};
+
+OpenCodeChildRows opencode_child_rows(ReadOnlyDb& db, bool v2) {
+  OpenCodeChildRows out;
+  db.query(std::string("SELECT id, parent_id, title, time_created, time_updated FROM ") +
+               (v2 ? "session_v2" : "session") +
+               " WHERE parent_id IS NOT NULL AND parent_id != '' ORDER BY time_created, id",
+           {}, [&](const SqlRow& r) {
+             OpenCodeChildRow row{r.text(0), r.text(1), r.text(2), r.integer(3).value_or(0),
+                                  r.integer(4).value_or(0)};
+             out.kids[row.parent].push_back(row.id);
+             out.rows[row.id] = std::move(row);
+             return true;
+           });
+  return out;
+}
+
+// A child session read as its own transcript: the listed top-level session's, named for the child (the
+// reader reads the session its ref names from the same database).
+Transcript opencode_child_transcript(const Transcript& session, const OpenCodeChildRow& row) {
+  Transcript t = session;
+  t.id = std::string(harness_name(session.harness)) + ":" + row.id;
+  t.session_id = t.id;
+  t.mtime_ns = row.updated * 1000000;
+  return t;
+}
+
 }  // namespace
 
-HarnessAgents opencode_agents(const Transcript& session, const CancelToken* cancel) {
+std::vector<Transcript> opencode_child_logs(const std::vector<Transcript>& listed,
+                                            const CancelToken* cancel) {
+  std::vector<Transcript> out;
+  std::map<std::string, std::vector<const Transcript*>> by_db;  // a database's listed sessions, in order
+  for (const Transcript& t : listed)
+    by_db[t.path].push_back(&t);
+  for (const auto& [path, sessions] : by_db) {
+    if (cancel && cancel->is_cancelled()) break;
+    ReadOnlyDb db;
+    if (!db.open(path)) continue;
+    const OpenCodeChildRows children =
+        opencode_child_rows(db, sessions.front()->harness == HarnessId::opencode_v2);
+    for (const Transcript* session : sessions) {
+      const std::vector<std::string> tree = descendant_ids(opencode_session_id(*session), children.kids);
+      for (size_t i = 1; i < tree.size(); ++i)
+        out.push_back(opencode_child_transcript(*session, children.rows.at(tree[i])));
+    }
+  }
+  return out;
+}
+
+HarnessAgents opencode_agents(const Transcript& session, const CancelToken* cancel, HarnessAgentsCall&) {
   HarnessAgents out;
   ReadOnlyDb db;
   if (!db.open(session.path)) {
@@ -82,23 +134,10 @@ HarnessAgents opencode_agents(const Transcript& session, const CancelToken* canc
   }
   const bool v2 = session.harness == HarnessId::opencode_v2;
   const std::string root = opencode_session_id(session);
-  std::map<std::string, OpenCodeChildRow> rows;
-  std::map<std::string, std::vector<std::string>> kids;
-  db.query(std::string("SELECT id, parent_id, title, time_created, time_updated FROM ") +
-               (v2 ? "session_v2" : "session") +
-               " WHERE parent_id IS NOT NULL AND parent_id != '' ORDER BY time_created, id",
-           {}, [&](const SqlRow& r) {
-             OpenCodeChildRow row{r.text(0), r.text(1), r.text(2), r.integer(3).value_or(0),
-                                  r.integer(4).value_or(0)};
-             kids[row.parent].push_back(row.id);
-             rows[row.id] = std::move(row);
-             return true;
-           });
-  std::vector<std::string> tree{root};
-  std::set<std::string> in_tree{root};
-  for (size_t i = 0; i < tree.size(); ++i)
-    for (const std::string& k : kids[tree[i]])
-      if (in_tree.insert(k).second) tree.push_back(k);
+  const OpenCodeChildRows children = opencode_child_rows(db, v2);
+  const std::map<std::string, OpenCodeChildRow>& rows = children.rows;
+  const std::vector<std::string> tree = descendant_ids(root, children.kids);
+  const std::set<std::string> in_tree(tree.begin(), tree.end());
 
   // The task calls of the session and of every descendant, each at its line (the message's ordinal in the
   // session's log, as the reader renders it).
@@ -143,19 +182,14 @@ HarnessAgents opencode_agents(const Transcript& session, const CancelToken* canc
         });
   }
 
-  const std::string harness(harness_name(session.harness));
   const auto child_transcript = [&](HarnessChildAgent& c, const std::string& sid) {
     const auto row = rows.find(sid);
     if (row == rows.end() || !in_tree.count(sid)) {
       c.not_recorded = "its child session " + sid + " is not in " + session.path;
       return;
     }
-    Transcript t = session;
-    t.id = harness + ":" + sid;
-    t.session_id = t.id;
-    t.mtime_ns = row->second.updated * 1000000;
-    c.transcript = std::move(t);
-    c.ref = harness + ":" + sid;
+    c.transcript = opencode_child_transcript(session, row->second);
+    c.ref = c.transcript->id;
     if (c.description.empty()) c.description = row->second.title;
     if (c.started_timestamp.empty() && row->second.created > 0)
       c.started_timestamp = format_utc(row->second.created);
@@ -192,14 +226,8 @@ HarnessAgents opencode_agents(const Transcript& session, const CancelToken* canc
     c.parent_agent_id = call.issuer;
     out.children.push_back(std::move(c));
   }
-  for (size_t i = 1; i < tree.size(); ++i) {
-    if (placed.count(tree[i])) continue;
-    HarnessChildAgent c;
-    c.id = tree[i];
-    child_transcript(c, tree[i]);
-    c.not_recorded = "no task call in the database names this child session";
-    out.children.push_back(std::move(c));
-  }
+  add_unplaced_children(std::vector<std::string>(tree.begin() + 1, tree.end()), placed, child_transcript,
+                        "no task call in the database names this child session", out);
   return out;
 }
 

@@ -6,6 +6,8 @@
 
 namespace csift {
 
-HarnessAgents opencode_agents(const Transcript& session, const CancelToken* cancel);
+HarnessAgents opencode_agents(const Transcript& session, const CancelToken* cancel, HarnessAgentsCall& call);
+// The child sessions of the listed sessions (HarnessChildLogsFn): what an `<harness>:<child id>` ref names.
+std::vector<Transcript> opencode_child_logs(const std::vector<Transcript>& listed, const CancelToken* cancel);
 
 }  // namespace csift
