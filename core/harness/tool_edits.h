@@ -8,6 +8,7 @@
 // carry more (toolUseResult's structuredPatch and originalFile) than this model holds.
 #pragma once
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,6 +55,9 @@ struct ToolEdit {
 struct ToolEdits {
   std::vector<ToolEdit> files;
   std::string error;
+  // A shell call `edits` parsed and found no edit in (Codex's shell tools may run apply_patch): its command,
+  // read from that one parse, so the caller does not ask `shell_command` to parse the input again.
+  std::optional<std::string> command;
 };
 
 // How one harness's tool calls read as file changes and shell commands. Both functions see the tool_use
@@ -69,5 +73,8 @@ struct ToolEditReading {
 // when it needs quoting (so the Bash reading sees the words the harness ran).
 std::optional<std::string> tool_input_command(std::string_view input_json,
                                               std::initializer_list<std::string_view> keys);
+// The same of an input already parsed.
+std::optional<std::string> tool_command_of(const nlohmann::json& input,
+                                           std::initializer_list<std::string_view> keys);
 
 }  // namespace csift

@@ -279,14 +279,16 @@ class ContentScan {
     emit(std::move(e), r, at);
   }
 
+  // A PowerShell call (Claude Code's tool, Copilot CLI's): opaque, only counted (SPEC.md §9.13).
+  void note_powershell(const Record& r, const Block& b, size_t at) {
+    out_.opaque.push_back(
+        {"powershell", stored_string_field(b.input_json, "command"), r.line, r.timestamp, -1});
+    opaque_skeleton_.push_back(at);
+  }
+
   void open_call(const Record& r, const Block& b, size_t at) {
     if (b.name == "Bash") return open_bash(r, b, stored_string_field(b.input_json, "command"), at);
-    if (b.name == "PowerShell") {
-      out_.opaque.push_back(
-          {"powershell", stored_string_field(b.input_json, "command"), r.line, r.timestamp, -1});
-      opaque_skeleton_.push_back(at);
-      return;
-    }
+    if (b.name == "PowerShell") return note_powershell(r, b, at);
     if (!content_tool(b.name)) return;
     const std::string path = stored_string_field(b.input_json, "file_path");
     const auto target = target_of(path, r.cwd);
@@ -329,15 +331,12 @@ class ContentScan {
   // Another harness's call (core/harness/tool_edits.h): an edit tool's changes become events that land with
   // a result that is not an error; a shell tool is read as Claude Code's Bash is.
   void open_harness_call(const Record& r, const Block& b, size_t at) {
-    if (b.name == "powershell" || b.name == "PowerShell") {
-      out_.opaque.push_back(
-          {"powershell", stored_string_field(b.input_json, "command"), r.line, r.timestamp, -1});
-      opaque_skeleton_.push_back(at);
-      return;
-    }
+    if (b.name == "powershell" || b.name == "PowerShell") return note_powershell(r, b, at);
     ToolEdits te;
     if (!edits_->edits || !edits_->edits(b.name, b.input_json, te)) {
-      const auto command = edits_->shell_command ? edits_->shell_command(b.name, b.input_json) : std::nullopt;
+      const auto command = te.command              ? te.command
+                           : edits_->shell_command ? edits_->shell_command(b.name, b.input_json)
+                                                   : std::nullopt;
       if (command) open_bash(r, b, *command, at);
       return;
     }

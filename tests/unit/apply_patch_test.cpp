@@ -141,6 +141,9 @@ TEST_CASE("each harness's edit tools read into the shared model") {
   CHECK(e.files[0].path == "y");
   e = {};
   CHECK_FALSE(codex_tool_edits().edits("exec_command", R"({"cmd":"ls"})", e));
+  // a shell call that is no patch hands back its command from the same parse
+  REQUIRE(e.command.has_value());
+  CHECK(*e.command == "ls");
   CHECK(*codex_tool_edits().shell_command("exec_command", R"({"cmd":"rm -f a.log"})") == "rm -f a.log");
   CHECK(*codex_tool_edits().shell_command("shell", R"({"command":["rm","-f","a b"]})") == "rm -f 'a b'");
 }

@@ -312,6 +312,8 @@ class GeminiMapper final : public EntryMapper {
 // first line, and with it the watermark, stays the same as messages are added.
 struct GeminiLegacyLog {
   std::vector<std::string> lines;
+  // Each line's value, from the one parse of the document: read() maps these, never parsing a line again.
+  std::vector<json> entries;
   std::string error;      // the file could not be read
   std::string malformed;  // the document is not a session: why (one skipped line)
 };
@@ -336,7 +338,7 @@ GeminiLegacyLog gemini_legacy_log(const Transcript& t) {
     out.error = "cannot read " + t.path;
     return out;
   }
-  const json doc = json::parse(text, nullptr, false);
+  json doc = json::parse(text, nullptr, false);
   if (!doc.is_object() || !doc.contains("sessionId")) {
     out.malformed = "malformed JSON: not a Gemini CLI session document";
     return out;
@@ -345,10 +347,12 @@ GeminiLegacyLog gemini_legacy_log(const Transcript& t) {
   for (const char* key : {"sessionId", "projectHash", "startTime", "kind"})
     if (doc.contains(key)) meta[key] = doc[key];
   out.lines.push_back(gemini_dump(meta));
-  const json messages = doc.value("messages", json::array());
-  if (messages.is_array())
-    for (const json& m : messages)
+  out.entries.push_back(std::move(meta));
+  if (const auto messages = doc.find("messages"); messages != doc.end() && messages->is_array())
+    for (json& m : *messages) {
       out.lines.push_back(gemini_dump(m));
+      out.entries.push_back(std::move(m));
+    }
   return out;
 }
 
@@ -380,7 +384,7 @@ class GeminiCliReader final : public JsonlEntryReader {
       if (opts.max_lines && stats.lines >= opts.max_lines) break;
       ++stats.lines;
       stats.bytes += log.lines[i].size() + 1;
-      const json entry = json::parse(log.lines[i], nullptr, false);
+      const json& entry = log.entries[i];
       Record r;
       r.line = i + 1;
       r.offset = offset;
@@ -409,6 +413,8 @@ class GeminiCliReader final : public JsonlEntryReader {
     const GeminiLegacyLog log = gemini_legacy_log(t);
     return walk_laid_out_lines(log.lines, log.error, fn, cancel);
   }
+
+  bool laid_out_in_memory(const Transcript& t) const override { return gemini_is_legacy(t); }
 
  protected:
   std::unique_ptr<EntryMapper> mapper(const Transcript* t) const override {
