@@ -1,10 +1,11 @@
 // Gemini CLI messages onto the shared record model. A `user` message with text is a prompt unless it is
-// injected context (`<session_context>`, `<hook_context>`), a slash command (kept as a system record) or a
-// message written again under an id already read as a prompt; its functionResponse parts are results of calls
-// no `toolCalls` record answered. A `gemini` message carries the agent's text, its thoughts (the `thoughts`
-// summaries and `thought: true` parts), its token counts and its tool calls: `toolCalls` with their results
-// inline (status error / cancelled; the denial texts; a shell result's trailer, inside its
-// `<untrusted_context>` frame), else functionCall parts. Gemini CLI records no exit code of its own.
+// injected context (`<session_context>`, `<hook_context>`), a slash command or the CLI's own `Please
+// continue.` (kept as system records) or a message written again under an id already read as a prompt; its
+// functionResponse parts are results of calls no `toolCalls` record answered. A `gemini` message carries the
+// agent's text, its thoughts (the `thoughts` summaries and `thought: true` parts), its token counts and its
+// tool calls: `toolCalls` with their results inline (status error / cancelled; the denial texts; a shell
+// result's trailer, inside its `<untrusted_context>` frame), else functionCall parts. Gemini CLI records no
+// exit code of its own.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -151,6 +152,14 @@ bool gemini_is_slash_command(std::string_view text) {
   return true;
 }
 
+// A message gemini-cli sends itself, not the user: `Please continue.` after a turn that ended with the model
+// to speak next (core/client.ts, the next-speaker check, since 2025-05), `System: Please continue.` after an
+// invalid stream (from v0.10's #10828 until #26340 of 2026-05). Recorded as a `user` message all the same.
+bool gemini_is_continuation(std::string_view text) {
+  text = trim(text);
+  return text == "Please continue." || text == "System: Please continue.";
+}
+
 class GeminiMapper final : public EntryMapper {
  public:
   explicit GeminiMapper(std::string cwd) : cwd_(std::move(cwd)) {}
@@ -186,10 +195,14 @@ class GeminiMapper final : public EntryMapper {
       return;
     }
     const bool slash = gemini_is_slash_command(text);
-    if (slash || (!r.uuid.empty() && prompts_.count(r.uuid))) {
-      // A slash command, or a prompt written again under its id: the harness's record, never a second prompt.
+    const bool continuation = !slash && gemini_is_continuation(text);
+    if (slash || continuation || (!r.uuid.empty() && prompts_.count(r.uuid))) {
+      // A slash command, the client's own continuation, or a prompt written again under its id: the harness's
+      // record, never a (second) prompt.
       r.type = "system";
-      r.subtype = slash ? "gemini-slash-command" : "gemini-message-rewritten";
+      r.subtype = slash          ? "gemini-slash-command"
+                  : continuation ? "gemini-continuation"
+                                 : "gemini-message-rewritten";
       r.content_text = text;
       return;
     }
