@@ -60,13 +60,25 @@ struct ToolEdits {
   std::optional<std::string> command;
 };
 
-// How one harness's tool calls read as file changes and shell commands. Both functions see the tool_use
-// block's name and its input JSON as the reader keeps it.
+// What a file-reading call's result shows of the file: its lines from `start_line` on, `num_lines` of them,
+// joined by '\n' in `content`; `total_lines` the file's line count when the result states it (0: unknown).
+struct ToolReadWindow {
+  int64_t start_line = 1, num_lines = 0, total_lines = 0;
+  std::string content;
+};
+
+// How one harness's tool calls read as file changes, shell commands and file reads. Each function sees the
+// tool_use block's name and its input JSON as the reader keeps it (a read's window: its result's text).
 struct ToolEditReading {
   // True when `tool` is one of the harness's file-editing tools (then `out` holds what it asks for).
   bool (*edits)(std::string_view tool, std::string_view input_json, ToolEdits& out) = nullptr;
   // The command text of one of the harness's shell tools, else nullopt.
   std::optional<std::string> (*shell_command)(std::string_view tool, std::string_view input_json) = nullptr;
+  // The path one of the harness's file-reading tools reads (as the call spells it), else nullopt.
+  std::optional<std::string> (*read_path)(std::string_view tool, std::string_view input_json) = nullptr;
+  // The lines a successful read's result text shows, numbered as in the file; false when it shows none the
+  // replay can place (a directory listing, a note about a binary file, an empty result).
+  bool (*read_window)(std::string_view tool, std::string_view result_text, ToolReadWindow& out) = nullptr;
 };
 
 // A shell call's command: the string at one of `keys`, or an argv array joined with each word single-quoted

@@ -196,6 +196,7 @@ class ContentScan {
     std::optional<ContentEvent> exact_write;  // Bash: a deterministic whole-file write, kept until its result
     size_t skeleton = 0;
     bool harness_edit = false;  // another harness's edit call: `events` land with its result
+    bool harness_read = false;  // another harness's file read: its result's window is a read of `target`
     std::vector<ContentEvent> events;
   };
 
@@ -332,6 +333,19 @@ class ContentScan {
   // a result that is not an error; a shell tool is read as Claude Code's Bash is.
   void open_harness_call(const Record& r, const Block& b, size_t at) {
     if (b.name == "powershell" || b.name == "PowerShell") return note_powershell(r, b, at);
+    if (const auto path = edits_->read_path ? edits_->read_path(b.name, b.input_json) : std::nullopt) {
+      // a read, as Claude Code's Read: of a target only, and never a boundary (it changes nothing)
+      const auto target = target_of(*path, r.cwd);
+      if (!target) return;
+      Pending p;
+      p.tool = b.name;
+      p.target = *target;
+      p.line = r.line;
+      p.harness_read = true;
+      pending_[b.id] = std::move(p);
+      join_.open(b.id, r.line, at);
+      return;
+    }
     ToolEdits te;
     if (!edits_->edits || !edits_->edits(b.name, b.input_json, te)) {
       const auto command = te.command              ? te.command
@@ -452,6 +466,7 @@ class ContentScan {
     Pending p = std::move(it->second);
     pending_.erase(it);
     if (p.bash) return close_bash(r, b, p, at);
+    if (p.harness_read) return close_harness_read(r, b, p, at);
     if (p.harness_edit) {
       // a failed result never landed: each file it named is annotated, nothing replays
       for (ContentEvent& e : p.events) {
@@ -506,6 +521,23 @@ class ContentScan {
     e.start_line = f.value("startLine", int64_t{1});
     e.num_lines = f.value("numLines", int64_t{0});
     e.total_lines = f.value("totalLines", int64_t{0});
+    emit(std::move(e), r, at);
+  }
+
+  // Another harness's read that did not fail: the lines its result shows (the harness's own reading of its
+  // result text, core/harness/tool_edits.h), a window of the file unless it shows every line.
+  void close_harness_read(const Record& r, const Block& b, const Pending& p, size_t at) {
+    ToolReadWindow w;
+    if (b.is_error || !edits_->read_window || !edits_->read_window(p.tool, b.content_text, w)) return;
+    ContentEvent e;
+    e.kind = ContentEventKind::read;
+    e.target = p.target;
+    e.tool = p.tool;
+    e.source = "read";
+    e.content = std::move(w.content);
+    e.start_line = w.start_line;
+    e.num_lines = w.num_lines;
+    e.total_lines = w.total_lines;
     emit(std::move(e), r, at);
   }
 
