@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/record/record.h"
+
 namespace csift {
 
 enum class ToolEditKind {
@@ -48,6 +50,8 @@ struct ToolEdit {
   std::vector<ToolStringEdit> edits;
   std::vector<PatchChunk> chunks;
   bool create = false;  // the call only creates (apply_patch's Add File, Copilot's create)
+  // patch, as the harness logged it applied (Codex's patch_apply_end): a unified diff with line numbers
+  std::string unified_diff;
 };
 
 // What one call asks to change. `error` is set when the tool is an edit tool but its input cannot be read
@@ -79,6 +83,10 @@ struct ToolEditReading {
   // The lines a successful read's result text shows, numbered as in the file; false when it shows none the
   // replay can place (a directory listing, a note about a binary file, an empty result).
   bool (*read_window)(std::string_view tool, std::string_view result_text, ToolReadWindow& out) = nullptr;
+  // What a record says a call applied, when the harness logs that apart from the call's input (Codex's
+  // patch_apply_end): the call's id and, per file, what it became — a write's content, a delete, an update's
+  // applied diff (`unified_diff`). False when the record says nothing of the kind.
+  bool (*applied)(const Record& r, std::string& call_id, ToolEdits& out) = nullptr;
 };
 
 // A shell call's command: the string at one of `keys`, or an argv array joined with each word single-quoted

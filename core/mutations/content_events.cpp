@@ -90,6 +90,52 @@ std::vector<PatchHunk> parse_patch(const ce_json& v) {
   return out;
 }
 
+// A unified diff's hunks (`@@ -a,b +c,d @@`, a count of 1 left out; then ' ', '-', '+' and `\ No newline`
+// lines), as Claude Code's structuredPatch holds them. A header without line numbers ends the reading: such a
+// diff cannot be placed, and no hunks are returned.
+std::vector<PatchHunk> parse_unified_diff(std::string_view diff) {
+  std::vector<PatchHunk> out;
+  const auto range = [](std::string_view s, int64_t& start, int64_t& count) {
+    const size_t comma = s.find(',');
+    try {
+      start = std::stoll(std::string(s.substr(0, comma)));
+      count = comma == std::string_view::npos ? 1 : std::stoll(std::string(s.substr(comma + 1)));
+    } catch (...) {
+      return false;
+    }
+    return start >= 0 && count >= 0;
+  };
+  size_t at = 0;
+  while (at < diff.size()) {
+    const size_t nl = std::min(diff.find('\n', at), diff.size());
+    const std::string_view line = diff.substr(at, nl - at);
+    at = nl + 1;
+    if (line.starts_with("@@")) {
+      // @@ -a[,b] +c[,d] @@
+      const size_t minus = line.find(" -"),
+                   plus = line.find(" +", minus == std::string_view::npos ? 0 : minus);
+      if (minus == std::string_view::npos || plus == std::string_view::npos) return {};
+      const size_t old_end = line.find(' ', minus + 2), new_end = line.find(' ', plus + 2);
+      PatchHunk h;
+      if (!range(line.substr(minus + 2, old_end - minus - 2), h.old_start, h.old_lines) ||
+          !range(line.substr(plus + 2, new_end == std::string_view::npos ? new_end : new_end - plus - 2),
+                 h.new_start, h.new_lines))
+        return {};
+      out.push_back(std::move(h));
+    } else if (!out.empty() && !line.empty() &&
+               (line[0] == ' ' || line[0] == '-' || line[0] == '+' || line[0] == '\\')) {
+      out.back().lines.emplace_back(line);
+    } else if (line.starts_with("---") || line.starts_with("+++") || (out.empty() && line.empty())) {
+      continue;  // file headers before the first hunk
+    } else if (!out.empty() && line.empty() && at >= diff.size()) {
+      break;  // the diff's final newline
+    } else {
+      return {};
+    }
+  }
+  return out;
+}
+
 std::vector<StringEdit> parse_edits(const ce_json& input) {
   std::vector<StringEdit> out;
   auto one = [&](const ce_json& e) {
@@ -246,6 +292,11 @@ class ContentScan {
   void take(Record&& r) {
     const size_t at = skeleton_.keep(r);
     if (r.type == "attachment") take_attachment(r, at);
+    if (edits_ && edits_->applied) {
+      std::string call_id;
+      ToolEdits applied;
+      if (edits_->applied(r, call_id, applied)) confirm_applied(call_id, applied, r);
+    }
     for (const Block& b : r.message.blocks) {
       if (b.kind == BlockKind::tool_use && edits_) {
         open_harness_call(r, b, at);
@@ -313,6 +364,28 @@ class ContentScan {
     if (b.name != "Read") p.input = parse_stored_object(b.input_json);
     pending_[b.id] = std::move(p);
     join_.open(b.id, r.line, at);
+  }
+
+  // What the log says a pending edit call applied (Codex's patch_apply_end, read before the call's result
+  // lands it): a write takes the logged content, an update the logged diff, which the replay places and
+  // prefers to the patch text where the two disagree (tools/recover/replay.cpp). A call already landed, or a
+  // file its call did not name, is left as it is.
+  void confirm_applied(const std::string& call_id, const ToolEdits& applied, const Record& r) {
+    const auto it = pending_.find(call_id);
+    if (it == pending_.end() || !it->second.harness_edit) return;
+    for (ContentEvent& e : it->second.events) {
+      for (const ToolEdit& f : applied.files) {
+        if (target_of(f.path, r.cwd) != e.target) continue;
+        if (e.kind == ContentEventKind::write && f.kind == ToolEditKind::write && f.content != e.content) {
+          e.content = f.content;
+          e.applied_note =
+              "Codex's patch_apply_end records other content than the patch's Add File: the recorded one, "
+              "which Codex applied, is kept";
+        } else if (e.kind == ContentEventKind::edit && f.kind == ToolEditKind::patch) {
+          e.patch = parse_unified_diff(f.unified_diff);
+        }
+      }
+    }
   }
 
   // An unresolvable path whose name is a target's: a boundary naming the call (SPEC.md §9.13).

@@ -58,10 +58,45 @@ std::optional<std::string> codex_shell_command(std::string_view tool, std::strin
   return tool_input_command(input_json, {"command", "cmd"});
 }
 
+// patch_apply_end's changes (CodexAppliedPatch), one ToolEdit per path.
+bool codex_applied(const Record& r, std::string& call_id, ToolEdits& out) {
+  const auto* applied = r.harness_fields.get<CodexAppliedPatch>();
+  if (!applied) return false;
+  const nlohmann::json changes = parse_stored_object(applied->changes_json);
+  for (const auto& [path, change] : changes.items()) {
+    if (!change.is_object()) continue;
+    // {"type": kind, ...fields} or, older, {kind: {...fields}}
+    std::string kind = json_string_at(change, "type");
+    const nlohmann::json* fields = &change;
+    if (kind.empty() && change.size() == 1 && change.begin().value().is_object()) {
+      kind = change.begin().key();
+      fields = &change.begin().value();
+    }
+    ToolEdit e;
+    e.path = path;
+    if (kind == "add") {
+      e.kind = ToolEditKind::write;
+      e.create = true;
+      e.content = json_string_at(*fields, "content");
+    } else if (kind == "delete") {
+      e.kind = ToolEditKind::remove;
+    } else if (kind == "update") {
+      e.kind = ToolEditKind::patch;
+      e.unified_diff = json_string_at(*fields, "unified_diff");
+      e.move_to = json_string_at(*fields, "move_path");
+    } else {
+      continue;
+    }
+    out.files.push_back(std::move(e));
+  }
+  call_id = applied->call_id;
+  return !call_id.empty() && !out.files.empty();
+}
+
 }  // namespace
 
 const ToolEditReading& codex_tool_edits() {
-  static const ToolEditReading reading{&codex_edits, &codex_shell_command};
+  static const ToolEditReading reading{&codex_edits, &codex_shell_command, nullptr, nullptr, &codex_applied};
   return reading;
 }
 

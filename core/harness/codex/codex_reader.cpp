@@ -372,6 +372,14 @@ class CodexMapper final : public EntryMapper {
   void patch_end(const json& p, Record& r) {
     std::string word = entry_string(p, "status");
     if (word.empty() && codex_flag(p, "success", false)) word = "failed";
+    // What it applied, for files / recover (codex_edits.h), whether or not this record is the call's result.
+    const auto changes = p.find("changes");
+    if (status_of(word, std::nullopt).status == CallStatus::ok && changes != p.end() &&
+        changes->is_object() && !changes->empty()) {
+      auto& applied = r.harness_fields.get_or_make<CodexAppliedPatch>();
+      applied.call_id = entry_string(p, "call_id");
+      applied.changes_json = codex_dump(*changes);
+    }
     completion(r, entry_string(p, "call_id"), "apply_patch",
                codex_dump(json{{"changes", p.value("changes", json::object())}}), stdout_then_stderr(p),
                status_of(word, std::nullopt));
