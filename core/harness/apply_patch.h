@@ -25,8 +25,10 @@ namespace csift {
 // Update File). On a malformed patch `out.error` says why and `out.files` is left empty.
 void parse_apply_patch(std::string_view text, ToolEdits& out);
 
-// The patch of a shell command that runs apply_patch: an argv `["apply_patch", "<patch>"]` (as JSON) or a
-// script `apply_patch <<'EOF'\n<patch>\nEOF` (optionally after `cd <dir> &&`). Empty when it is neither.
+// The patch of a shell script that is one `apply_patch` (or `applypatch`) heredoc: `apply_patch <<'EOF'\n
+// <patch>\nEOF`, the delimiter any word, bare or quoted, nothing after its closing line. Empty for any other
+// script — one that runs something first (`cd <dir> && apply_patch …`, whose paths are the dir's) included.
+// An argv `["apply_patch", "<patch>"]` is the caller's to read (core/harness/codex/codex_edits.cpp).
 std::string apply_patch_in_command(std::string_view command);
 
 }  // namespace csift

@@ -34,6 +34,8 @@ class JsonlEntryReader : public TranscriptReader {
   // The mapped records follow Claude Code's shapes for a prompt (a `user` record with string content), so
   // Claude Code's turn rule applies to them unchanged.
   TurnOpener turn_opener() const override;
+  // A compressed file's lines are the decompressed stream's.
+  bool laid_out_in_memory(const Transcript& t) const override { return compressed(t); }
 
  protected:
   // A mapper for transcript t (nullptr: a line decoded alone).

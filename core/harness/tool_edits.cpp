@@ -24,7 +24,11 @@ std::string te_shell_word(const std::string& w) {
 
 std::optional<std::string> tool_input_command(std::string_view input_json,
                                               std::initializer_list<std::string_view> keys) {
-  const nlohmann::json input = parse_stored_object(input_json);
+  return tool_command_of(parse_stored_object(input_json), keys);
+}
+
+std::optional<std::string> tool_command_of(const nlohmann::json& input,
+                                           std::initializer_list<std::string_view> keys) {
   for (std::string_view key : keys) {
     const auto it = input.find(std::string(key));
     if (it == input.end()) continue;

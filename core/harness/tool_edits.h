@@ -8,10 +8,13 @@
 // carry more (toolUseResult's structuredPatch and originalFile) than this model holds.
 #pragma once
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/record/record.h"
 
 namespace csift {
 
@@ -47,6 +50,8 @@ struct ToolEdit {
   std::vector<ToolStringEdit> edits;
   std::vector<PatchChunk> chunks;
   bool create = false;  // the call only creates (apply_patch's Add File, Copilot's create)
+  // patch, as the harness logged it applied (Codex's patch_apply_end): a unified diff with line numbers
+  std::string unified_diff;
 };
 
 // What one call asks to change. `error` is set when the tool is an edit tool but its input cannot be read
@@ -54,20 +59,42 @@ struct ToolEdit {
 struct ToolEdits {
   std::vector<ToolEdit> files;
   std::string error;
+  // A shell call `edits` parsed and found no edit in (Codex's shell tools may run apply_patch): its command,
+  // read from that one parse, so the caller does not ask `shell_command` to parse the input again.
+  std::optional<std::string> command;
 };
 
-// How one harness's tool calls read as file changes and shell commands. Both functions see the tool_use
-// block's name and its input JSON as the reader keeps it.
+// What a file-reading call's result shows of the file: its lines from `start_line` on, `num_lines` of them,
+// joined by '\n' in `content`; `total_lines` the file's line count when the result states it (0: unknown).
+struct ToolReadWindow {
+  int64_t start_line = 1, num_lines = 0, total_lines = 0;
+  std::string content;
+};
+
+// How one harness's tool calls read as file changes, shell commands and file reads. Each function sees the
+// tool_use block's name and its input JSON as the reader keeps it (a read's window: its result's text).
 struct ToolEditReading {
   // True when `tool` is one of the harness's file-editing tools (then `out` holds what it asks for).
   bool (*edits)(std::string_view tool, std::string_view input_json, ToolEdits& out) = nullptr;
   // The command text of one of the harness's shell tools, else nullopt.
   std::optional<std::string> (*shell_command)(std::string_view tool, std::string_view input_json) = nullptr;
+  // The path one of the harness's file-reading tools reads (as the call spells it), else nullopt.
+  std::optional<std::string> (*read_path)(std::string_view tool, std::string_view input_json) = nullptr;
+  // The lines a successful read's result text shows, numbered as in the file; false when it shows none the
+  // replay can place (a directory listing, a note about a binary file, an empty result).
+  bool (*read_window)(std::string_view tool, std::string_view result_text, ToolReadWindow& out) = nullptr;
+  // What a record says a call applied, when the harness logs that apart from the call's input (Codex's
+  // patch_apply_end): the call's id and, per file, what it became — a write's content, a delete, an update's
+  // applied diff (`unified_diff`). False when the record says nothing of the kind.
+  bool (*applied)(const Record& r, std::string& call_id, ToolEdits& out) = nullptr;
 };
 
 // A shell call's command: the string at one of `keys`, or an argv array joined with each word single-quoted
 // when it needs quoting (so the Bash reading sees the words the harness ran).
 std::optional<std::string> tool_input_command(std::string_view input_json,
                                               std::initializer_list<std::string_view> keys);
+// The same of an input already parsed.
+std::optional<std::string> tool_command_of(const nlohmann::json& input,
+                                           std::initializer_list<std::string_view> keys);
 
 }  // namespace csift

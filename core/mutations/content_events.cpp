@@ -90,6 +90,52 @@ std::vector<PatchHunk> parse_patch(const ce_json& v) {
   return out;
 }
 
+// A unified diff's hunks (`@@ -a,b +c,d @@`, a count of 1 left out; then ' ', '-', '+' and `\ No newline`
+// lines), as Claude Code's structuredPatch holds them. A header without line numbers ends the reading: such a
+// diff cannot be placed, and no hunks are returned.
+std::vector<PatchHunk> parse_unified_diff(std::string_view diff) {
+  std::vector<PatchHunk> out;
+  const auto range = [](std::string_view s, int64_t& start, int64_t& count) {
+    const size_t comma = s.find(',');
+    try {
+      start = std::stoll(std::string(s.substr(0, comma)));
+      count = comma == std::string_view::npos ? 1 : std::stoll(std::string(s.substr(comma + 1)));
+    } catch (...) {
+      return false;
+    }
+    return start >= 0 && count >= 0;
+  };
+  size_t at = 0;
+  while (at < diff.size()) {
+    const size_t nl = std::min(diff.find('\n', at), diff.size());
+    const std::string_view line = diff.substr(at, nl - at);
+    at = nl + 1;
+    if (line.starts_with("@@")) {
+      // @@ -a[,b] +c[,d] @@
+      const size_t minus = line.find(" -"),
+                   plus = line.find(" +", minus == std::string_view::npos ? 0 : minus);
+      if (minus == std::string_view::npos || plus == std::string_view::npos) return {};
+      const size_t old_end = line.find(' ', minus + 2), new_end = line.find(' ', plus + 2);
+      PatchHunk h;
+      if (!range(line.substr(minus + 2, old_end - minus - 2), h.old_start, h.old_lines) ||
+          !range(line.substr(plus + 2, new_end == std::string_view::npos ? new_end : new_end - plus - 2),
+                 h.new_start, h.new_lines))
+        return {};
+      out.push_back(std::move(h));
+    } else if (!out.empty() && !line.empty() &&
+               (line[0] == ' ' || line[0] == '-' || line[0] == '+' || line[0] == '\\')) {
+      out.back().lines.emplace_back(line);
+    } else if (line.starts_with("---") || line.starts_with("+++") || (out.empty() && line.empty())) {
+      continue;  // file headers before the first hunk
+    } else if (!out.empty() && line.empty() && at >= diff.size()) {
+      break;  // the diff's final newline
+    } else {
+      return {};
+    }
+  }
+  return out;
+}
+
 std::vector<StringEdit> parse_edits(const ce_json& input) {
   std::vector<StringEdit> out;
   auto one = [&](const ce_json& e) {
@@ -196,6 +242,7 @@ class ContentScan {
     std::optional<ContentEvent> exact_write;  // Bash: a deterministic whole-file write, kept until its result
     size_t skeleton = 0;
     bool harness_edit = false;  // another harness's edit call: `events` land with its result
+    bool harness_read = false;  // another harness's file read: its result's window is a read of `target`
     std::vector<ContentEvent> events;
   };
 
@@ -245,6 +292,11 @@ class ContentScan {
   void take(Record&& r) {
     const size_t at = skeleton_.keep(r);
     if (r.type == "attachment") take_attachment(r, at);
+    if (edits_ && edits_->applied) {
+      std::string call_id;
+      ToolEdits applied;
+      if (edits_->applied(r, call_id, applied)) confirm_applied(call_id, applied, r);
+    }
     for (const Block& b : r.message.blocks) {
       if (b.kind == BlockKind::tool_use && edits_) {
         open_harness_call(r, b, at);
@@ -279,14 +331,16 @@ class ContentScan {
     emit(std::move(e), r, at);
   }
 
+  // A PowerShell call (Claude Code's tool, Copilot CLI's): opaque, only counted (SPEC.md §9.13).
+  void note_powershell(const Record& r, const Block& b, size_t at) {
+    out_.opaque.push_back(
+        {"powershell", stored_string_field(b.input_json, "command"), r.line, r.timestamp, -1});
+    opaque_skeleton_.push_back(at);
+  }
+
   void open_call(const Record& r, const Block& b, size_t at) {
     if (b.name == "Bash") return open_bash(r, b, stored_string_field(b.input_json, "command"), at);
-    if (b.name == "PowerShell") {
-      out_.opaque.push_back(
-          {"powershell", stored_string_field(b.input_json, "command"), r.line, r.timestamp, -1});
-      opaque_skeleton_.push_back(at);
-      return;
-    }
+    if (b.name == "PowerShell") return note_powershell(r, b, at);
     if (!content_tool(b.name)) return;
     const std::string path = stored_string_field(b.input_json, "file_path");
     const auto target = target_of(path, r.cwd);
@@ -312,6 +366,28 @@ class ContentScan {
     join_.open(b.id, r.line, at);
   }
 
+  // What the log says a pending edit call applied (Codex's patch_apply_end, read before the call's result
+  // lands it): a write takes the logged content, an update the logged diff, which the replay places and
+  // prefers to the patch text where the two disagree (tools/recover/replay.cpp). A call already landed, or a
+  // file its call did not name, is left as it is.
+  void confirm_applied(const std::string& call_id, const ToolEdits& applied, const Record& r) {
+    const auto it = pending_.find(call_id);
+    if (it == pending_.end() || !it->second.harness_edit) return;
+    for (ContentEvent& e : it->second.events) {
+      for (const ToolEdit& f : applied.files) {
+        if (target_of(f.path, r.cwd) != e.target) continue;
+        if (e.kind == ContentEventKind::write && f.kind == ToolEditKind::write && f.content != e.content) {
+          e.content = f.content;
+          e.applied_note =
+              "Codex's patch_apply_end records other content than the patch's Add File: the recorded one, "
+              "which Codex applied, is kept";
+        } else if (e.kind == ContentEventKind::edit && f.kind == ToolEditKind::patch) {
+          e.patch = parse_unified_diff(f.unified_diff);
+        }
+      }
+    }
+  }
+
   // An unresolvable path whose name is a target's: a boundary naming the call (SPEC.md §9.13).
   void unresolved_boundary(const Record& r, size_t at, size_t target, const std::string& tool,
                            const std::string& path) {
@@ -329,15 +405,25 @@ class ContentScan {
   // Another harness's call (core/harness/tool_edits.h): an edit tool's changes become events that land with
   // a result that is not an error; a shell tool is read as Claude Code's Bash is.
   void open_harness_call(const Record& r, const Block& b, size_t at) {
-    if (b.name == "powershell" || b.name == "PowerShell") {
-      out_.opaque.push_back(
-          {"powershell", stored_string_field(b.input_json, "command"), r.line, r.timestamp, -1});
-      opaque_skeleton_.push_back(at);
+    if (b.name == "powershell" || b.name == "PowerShell") return note_powershell(r, b, at);
+    if (const auto path = edits_->read_path ? edits_->read_path(b.name, b.input_json) : std::nullopt) {
+      // a read, as Claude Code's Read: of a target only, and never a boundary (it changes nothing)
+      const auto target = target_of(*path, r.cwd);
+      if (!target) return;
+      Pending p;
+      p.tool = b.name;
+      p.target = *target;
+      p.line = r.line;
+      p.harness_read = true;
+      pending_[b.id] = std::move(p);
+      join_.open(b.id, r.line, at);
       return;
     }
     ToolEdits te;
     if (!edits_->edits || !edits_->edits(b.name, b.input_json, te)) {
-      const auto command = edits_->shell_command ? edits_->shell_command(b.name, b.input_json) : std::nullopt;
+      const auto command = te.command              ? te.command
+                           : edits_->shell_command ? edits_->shell_command(b.name, b.input_json)
+                                                   : std::nullopt;
       if (command) open_bash(r, b, *command, at);
       return;
     }
@@ -453,6 +539,7 @@ class ContentScan {
     Pending p = std::move(it->second);
     pending_.erase(it);
     if (p.bash) return close_bash(r, b, p, at);
+    if (p.harness_read) return close_harness_read(r, b, p, at);
     if (p.harness_edit) {
       // a failed result never landed: each file it named is annotated, nothing replays
       for (ContentEvent& e : p.events) {
@@ -507,6 +594,23 @@ class ContentScan {
     e.start_line = f.value("startLine", int64_t{1});
     e.num_lines = f.value("numLines", int64_t{0});
     e.total_lines = f.value("totalLines", int64_t{0});
+    emit(std::move(e), r, at);
+  }
+
+  // Another harness's read that did not fail: the lines its result shows (the harness's own reading of its
+  // result text, core/harness/tool_edits.h), a window of the file unless it shows every line.
+  void close_harness_read(const Record& r, const Block& b, const Pending& p, size_t at) {
+    ToolReadWindow w;
+    if (b.is_error || !edits_->read_window || !edits_->read_window(p.tool, b.content_text, w)) return;
+    ContentEvent e;
+    e.kind = ContentEventKind::read;
+    e.target = p.target;
+    e.tool = p.tool;
+    e.source = "read";
+    e.content = std::move(w.content);
+    e.start_line = w.start_line;
+    e.num_lines = w.num_lines;
+    e.total_lines = w.total_lines;
     emit(std::move(e), r, at);
   }
 

@@ -50,6 +50,9 @@ struct ContentEvent {
   std::vector<StringEdit> edits;
   std::vector<PatchChunk> chunks;  // an apply_patch update: chunks placed by their context lines
   std::optional<std::string> original_file;
+  // Another harness's write whose logged result (Codex's patch_apply_end) recorded other content than its
+  // call asked for: why the content is the logged one (the replay names it).
+  std::string applied_note;
   // boundary / annotation: modified-since-read, hint-modified, original-file-disagreement (made by the
   // replay), external-edit, stale-recovered, bash-mutation, deleted, moved-away, moved-in; annotations:
   // string-not-found, file-not-exist, not-read-yet, failed-edit (another harness's edit whose result failed)

@@ -174,8 +174,9 @@ class MutationScan {
         }
       }
       if (p.rows.empty()) return;  // nothing it names (a patch that does not parse is refused by the harness)
-    } else if (const auto command =
-                   edits_->shell_command ? edits_->shell_command(b.name, b.input_json) : std::nullopt) {
+    } else if (const auto command = te.command              ? te.command
+                                    : edits_->shell_command ? edits_->shell_command(b.name, b.input_json)
+                                                            : std::nullopt) {
       p.heuristic = true;
       p.bash = bash_mutations(*command, r.cwd);
       if (p.bash.empty()) return;

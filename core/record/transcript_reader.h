@@ -168,6 +168,14 @@ class TranscriptReader {
                                         const RawLineFn& fn, const CancelToken* cancel) const;
   // Whether read_raw_lines delivers the file's own lines (not lines synthesized from a database).
   virtual bool raw_lines_are_file_lines() const { return false; }
+  // Whether read_raw_lines lays `t` out in memory — a database's rows rendered as lines, a compressed stream
+  // decompressed, a JSON document split into lines — rather than reading lines its file holds as they are: a
+  // caller that reads the file's bytes itself (the watermark, SPEC.md §12.2) reads such a log through
+  // read_raw_lines instead.
+  virtual bool laid_out_in_memory(const Transcript& t) const {
+    (void)t;
+    return false;
+  }
   // The byte screen: does any block of the file hold bytes `block_may_match` accepts? When none does, the
   // result carries the exact skipped-line count, unless `count_malformed` is false (a caller that already
   // knows the file's count: the lines are then not checked, and only a torn tail is counted). The default

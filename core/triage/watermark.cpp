@@ -11,7 +11,6 @@
 
 #include "core/cache/file_stamp.h"
 #include "core/record/transcript_reader.h"
-#include "core/scan/zstd_lines.h"
 
 namespace csift {
 namespace {
@@ -25,14 +24,6 @@ struct WatermarkFd {
 
 std::string watermark_errno(const std::string& what, const std::string& path) {
   return what + " " + path + ": " + std::strerror(errno);
-}
-
-// Database-backed harnesses lay a session out as a virtual log; its path is not a file of lines. Neither is a
-// compressed Codex rollout's (its lines are those of the decompressed stream, read through its reader) nor a
-// legacy single-document Gemini CLI `.json` session's (its reader lays the document out as lines).
-bool is_virtual_log(const Transcript& t) {
-  return is_opencode(t.harness) || (t.harness == HarnessId::codex && is_zstd_path(t.path)) ||
-         (t.harness == HarnessId::gemini_cli && t.path.ends_with(".json"));
 }
 
 }  // namespace
@@ -117,7 +108,9 @@ WatermarkRead file_watermark(const std::string& path) {
 }
 
 WatermarkRead transcript_watermark(const Transcript& t) {
-  if (!is_virtual_log(t)) return file_watermark(t.path);
+  // A log its reader lays out in memory (a database's rows, a compressed rollout, a legacy Gemini CLI
+  // document) is watermarked over the lines the reader gives, not the file's bytes.
+  if (!reader_for(t).laid_out_in_memory(t)) return file_watermark(t.path);
   WatermarkRead out;
   out.mark.mtime_ns = t.mtime_ns;
   bool first = true;

@@ -15,6 +15,7 @@ ITEMS = "codex:0199c0de-0000-7000-8000-0000000000a1"
 EVENTS = "codex:0199c0de-0000-7000-8000-0000000000b2"
 ZST = "codex:0199c0de-0000-7000-8000-0000000000c3"
 CORRUPT = "codex:0199c0de-0000-7000-8000-0000000000d4"
+APPLIED = "codex:0199c0de-0000-7000-8000-0000000000e5"  # patch_apply_end's changes (tests/cli/test_harness_fold.py)
 
 
 class CodexFidelityTest(unittest.TestCase):
@@ -84,7 +85,7 @@ class CodexFidelityTest(unittest.TestCase):
         code, _h, rows, summary, err = h.run_json("sessions_list", "--harness", "codex", env=self.env)
         self.assertEqual(code, 0, err)
         listed = {r["ref"]: r for r in rows if r["kind"] == "session"}
-        self.assertEqual(set(listed), {ITEMS, EVENTS, ZST, CORRUPT})
+        self.assertEqual(set(listed), {ITEMS, EVENTS, ZST, CORRUPT, APPLIED})
         self.assertEqual(listed[ZST]["project"], "/home/[REDACTED:home-user]/projects/api")  # scrubbed
         self.assertEqual(listed[CORRUPT]["counts"]["unparsed"], 1)
         code, _h, rows, _s, err = h.run_json("search", "F401", "--harness", "codex", env=self.env)
@@ -101,7 +102,7 @@ class CodexFidelityTest(unittest.TestCase):
         self.assertIn("[error \u00b7 exit 1]", out)
         code, _h, rows, summary, err = h.run_json("stats", "--harness", "codex", env=self.env)
         self.assertEqual(code, 0, err)
-        self.assertEqual(summary["sessions"], 4)
+        self.assertEqual(summary["sessions"], 5)
         self.assertEqual(summary["skipped_lines"], 1)  # the cut-short frame, named below
         self.assertEqual(summary["line_types"].get("(corrupt)"), 1, summary["line_types"])
         self.assertEqual(summary["line_types"].get("compacted"), 1, summary["line_types"])

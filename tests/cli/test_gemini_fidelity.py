@@ -14,6 +14,7 @@ CURRENT = "gemini-cli:6e1c0000-0000-4000-8000-0000000000f1"
 OLDER = "gemini-cli:6e1c0000-0000-4000-8000-0000000000f2"
 LEGACY = "gemini-cli:6e1c0000-0000-4000-8000-0000000000f3"
 MIGRATED = "gemini-cli:6e1c0000-0000-4000-8000-0000000000f4"
+CONTINUED = "gemini-cli:6e1c0000-0000-4000-8000-0000000000f5"  # tests/cli/test_harness_fold.py
 
 
 def env():
@@ -101,7 +102,7 @@ class DigestTest(unittest.TestCase):
     def test_legacy_json_listed_once(self):
         header, rows, _s = cli("sessions_list", "--harness", "gemini-cli")
         refs = sorted(r["ref"] for r in rows if r["kind"] == "session")
-        self.assertEqual(refs, sorted([CURRENT, OLDER, LEGACY, MIGRATED]))
+        self.assertEqual(refs, sorted([CURRENT, OLDER, LEGACY, MIGRATED, CONTINUED]))
         self.assertTrue(all(r["state"] == "new" for r in rows if r["kind"] == "session"), rows)
         # The copy a resume migrated is named, not listed twice.
         problems = [p for s in header["stores"] for p in s["problems"]]

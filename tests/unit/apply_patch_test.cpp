@@ -141,8 +141,51 @@ TEST_CASE("each harness's edit tools read into the shared model") {
   CHECK(e.files[0].path == "y");
   e = {};
   CHECK_FALSE(codex_tool_edits().edits("exec_command", R"({"cmd":"ls"})", e));
+  // a shell call that is no patch hands back its command from the same parse
+  REQUIRE(e.command.has_value());
+  CHECK(*e.command == "ls");
   CHECK(*codex_tool_edits().shell_command("exec_command", R"({"cmd":"rm -f a.log"})") == "rm -f a.log");
   CHECK(*codex_tool_edits().shell_command("shell", R"({"command":["rm","-f","a b"]})") == "rm -f 'a b'");
+}
+
+TEST_CASE("Gemini CLI's read_file and Copilot CLI's view read as windows of the file") {
+  const ToolEditReading& gemini = gemini_cli_tool_edits();
+  CHECK(*gemini.read_path("read_file", R"({"file_path":"/w/a.md"})") == "/w/a.md");
+  CHECK(*gemini.read_path("read_file", R"({"absolute_path":"/w/b.md"})") == "/w/b.md");  // v0.10
+  CHECK_FALSE(gemini.read_path("write_file", R"({"file_path":"/w/a.md"})"));
+  ToolReadWindow w;
+  // the whole file: every line, its length not stated
+  REQUIRE(gemini.read_window("read_file", "a\nb\n", w));
+  CHECK((w.start_line == 1 && w.num_lines == 3 && w.total_lines == 0 && w.content == "a\nb\n"));
+  // a range: the header's lines and total, the lines up to a cut one
+  const std::string range =
+      "\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines 4-6 of 9 total "
+      "lines.\nAction: "
+      "x\n\n--- FILE CONTENT (truncated) ---\nfour\nfive\n" +
+      std::string(2000, 'x') + "... [truncated]";
+  REQUIRE(gemini.read_window("read_file", range, w));
+  CHECK((w.start_line == 4 && w.num_lines == 2 && w.total_lines == 9 && w.content == "four\nfive"));
+  // context gemini-cli appended is not the file's
+  REQUIRE(gemini.read_window(
+      "read_file", "x\n\n\n--- Newly Discovered Project Context ---\nctx\n--- End Project Context ---", w));
+  CHECK(w.content == "x\n");
+  CHECK_FALSE(gemini.read_window("read_file", "Cannot display content of binary file: a.bin", w));
+  CHECK_FALSE(gemini.read_window("read_file", "", w));
+
+  const ToolEditReading& copilot = copilot_tool_edits();
+  CHECK(*copilot.read_path("view", R"({"path":"/w/a","view_range":[3,4]})") == "/w/a");
+  CHECK(*copilot.read_path("str_replace_editor", R"({"command":"view","path":"/w/a"})") == "/w/a");
+  CHECK_FALSE(copilot.read_path("str_replace_editor", R"({"command":"create","path":"/w/a"})"));
+  REQUIRE(copilot.read_window("view", "3. three\n4. \n5. five", w));
+  CHECK((w.start_line == 3 && w.num_lines == 3 && w.total_lines == 0 && w.content == "three\n\nfive"));
+  // a view cut short: the line at the cut is not trusted
+  REQUIRE(copilot.read_window("view", "1. a\n2. b\n\n[Output truncated. Use view_range=[3, ...]]", w));
+  CHECK((w.num_lines == 1 && w.content == "a"));
+  // a CRLF file: the last line lost its \r
+  REQUIRE(copilot.read_window("view", "1. a\r\n2. b\r\n3. c", w));
+  CHECK(w.content == "a\r\nb\r");
+  CHECK_FALSE(copilot.read_window("view", "src/\nREADME.md", w));  // a directory listing
+  CHECK_FALSE(copilot.read_window("view", "1. a\n3. c", w));       // not consecutive: the line before is cut
 }
 
 }  // namespace apply_patch_unit

@@ -469,6 +469,10 @@ class Replayer {
   void write(const ContentEvent& e, const Transcript* t) {
     if (e.source == "bash-append") return append(e, t);
     ++r_.counts[e.source == "write" ? "write" : e.source];
+    if (!e.applied_note.empty()) {
+      ++r_.counts["patch-disagreement"];
+      r_.patch_disagreements.push_back({&e, t, e.applied_note, step_});
+    }
     const auto lines = split_file_lines(e.content);
     const std::string diff = snapshot_diff(r_.buffer, lines);
     set_whole(lines);
@@ -501,8 +505,20 @@ class Replayer {
   // determine the file afterwards only from a complete buffer. On a partial one the edit is a hole; on a
   // complete one whose lines do not hold its old text (where the patch says, or as many times as it says)
   // the buffer is not the file the harness edited: an `edit-disagreement` boundary, never a guess.
+  //
+  // An update whose applied diff the log recorded (Codex's patch_apply_end, `e.patch`) is what the harness
+  // says it did: on a partial buffer its hunks are placed by their line numbers as an Edit's structuredPatch
+  // is (holes where they cannot be); on a complete one, where the patch text gives other lines than the diff
+  // (or none), the diff's lines are kept and the disagreement named.
   void harness_edit(const ContentEvent& e, const Transcript* t) {
     ++r_.counts[e.chunks.empty() ? "edit" : "apply-patch"];
+    if (!r_.buffer.complete() && !e.patch.empty()) {
+      const uint64_t holes = apply_patch(r_.buffer, e.patch);
+      r_.holes += holes;
+      if (holes) r_.counts["hole"] += holes;
+      r_.changes.push_back({segment_, &e, t, patch_diff(e.patch), step_});
+      return;
+    }
     if (!r_.buffer.complete()) {
       hole_everywhere();
       r_.changes.push_back({segment_, &e, t, "", step_});
@@ -519,6 +535,26 @@ class Replayer {
       if (apply_string_edits(by_strings, e.edits))
         for (const auto& [n, l] : by_strings.lines)
           after.push_back(l);
+    }
+    if (!e.patch.empty()) {
+      FileBuffer by_diff = r_.buffer;
+      if (apply_patch(by_diff, e.patch) == 0 && by_diff.complete()) {
+        std::vector<std::string> applied;
+        for (const auto& [n, l] : by_diff.lines)
+          applied.push_back(l);
+        if (applied != after) {
+          ++r_.counts["patch-disagreement"];
+          r_.patch_disagreements.push_back(
+              {&e, t,
+               after.empty()
+                   ? "its patch text cannot be placed on the replayed file, but the diff Codex's "
+                     "patch_apply_end records as applied can: that diff is kept"
+                   : "its patch text gives other lines than the diff Codex's patch_apply_end records "
+                     "as applied: that diff is kept",
+               step_});
+          after = std::move(applied);
+        }
+      }
     }
     if (after.empty()) {
       boundary(e, t, "edit-disagreement",

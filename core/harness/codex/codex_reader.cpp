@@ -313,16 +313,25 @@ class CodexMapper final : public EntryMapper {
     return s;
   }
 
+  // `stdout`, then `stderr` on a line after it (either may be absent).
+  static std::string stdout_then_stderr(const json& j) {
+    std::string out = entry_string(j, "stdout");
+    if (const std::string err = entry_string(j, "stderr"); !err.empty())
+      out += (out.empty() ? "" : "\n") + err;
+    return out;
+  }
+
   // The output of a command: what it printed as one stream, else stdout then stderr, else what the model saw.
   static std::string command_output(const json& j) {
     std::string out = string_of(j, "aggregated_output", "aggregatedOutput");
-    if (out.empty()) {
-      out = entry_string(j, "stdout");
-      const std::string err = entry_string(j, "stderr");
-      if (!err.empty()) out += (out.empty() ? "" : "\n") + err;
-    }
+    if (out.empty()) out = stdout_then_stderr(j);
     if (out.empty()) out = string_of(j, "formatted_output", "formattedOutput");
     return out;
+  }
+
+  // A turn item that does not end its call: item_started, or a status still in progress.
+  static bool still_open(bool completed, const std::string& word) {
+    return !completed || word == "inProgress" || word == "in_progress";
   }
 
   static std::string command_input(const json& j) {
@@ -363,11 +372,16 @@ class CodexMapper final : public EntryMapper {
   void patch_end(const json& p, Record& r) {
     std::string word = entry_string(p, "status");
     if (word.empty() && codex_flag(p, "success", false)) word = "failed";
-    std::string text = entry_string(p, "stdout");
-    if (const std::string err = entry_string(p, "stderr"); !err.empty())
-      text += (text.empty() ? "" : "\n") + err;
+    // What it applied, for files / recover (codex_edits.h), whether or not this record is the call's result.
+    const auto changes = p.find("changes");
+    if (status_of(word, std::nullopt).status == CallStatus::ok && changes != p.end() &&
+        changes->is_object() && !changes->empty()) {
+      auto& applied = r.harness_fields.get_or_make<CodexAppliedPatch>();
+      applied.call_id = entry_string(p, "call_id");
+      applied.changes_json = codex_dump(*changes);
+    }
     completion(r, entry_string(p, "call_id"), "apply_patch",
-               codex_dump(json{{"changes", p.value("changes", json::object())}}), std::move(text),
+               codex_dump(json{{"changes", p.value("changes", json::object())}}), stdout_then_stderr(p),
                status_of(word, std::nullopt));
   }
 
@@ -418,22 +432,16 @@ class CodexMapper final : public EntryMapper {
     const std::string word = entry_string(item, "status");
     if (type == "CommandExecution") {
       const std::string input = command_input(item);
-      if (!completed || word == "inProgress" || word == "in_progress")
-        return introduce(r, id, "exec_command", input);
+      if (still_open(completed, word)) return introduce(r, id, "exec_command", input);
       completion(r, id, "exec_command", input, command_output(item),
                  status_of(word, number_of(item, "exit_code", "exitCode")));
     } else if (type == "FileChange") {
       const std::string input = codex_dump(json{{"changes", item.value("changes", json::object())}});
-      if (!completed || word == "inProgress" || word == "in_progress")
-        return introduce(r, id, "apply_patch", input);
-      std::string text = entry_string(item, "stdout");
-      if (const std::string err = entry_string(item, "stderr"); !err.empty())
-        text += (text.empty() ? "" : "\n") + err;
-      completion(r, id, "apply_patch", input, std::move(text), status_of(word, std::nullopt));
+      if (still_open(completed, word)) return introduce(r, id, "apply_patch", input);
+      completion(r, id, "apply_patch", input, stdout_then_stderr(item), status_of(word, std::nullopt));
     } else if (type == "McpToolCall") {
       const std::string input = codex_dump(item.value("arguments", json::object()));
-      if (!completed || word == "inProgress" || word == "in_progress")
-        return introduce(r, id, mcp_name(item), input);
+      if (still_open(completed, word)) return introduce(r, id, mcp_name(item), input);
       std::string text;
       CodexResultStatus s = status_of(word, std::nullopt);
       mcp_result(item.value("result", json()), text, s);
@@ -447,7 +455,7 @@ class CodexMapper final : public EntryMapper {
           type == "DynamicToolCall" ? entry_string(item, "tool") : "collab_" + entry_string(item, "tool");
       const std::string input =
           codex_dump(item.value(type == "DynamicToolCall" ? "arguments" : "prompt", json()));
-      if (!completed || word == "inProgress" || word == "in_progress") return introduce(r, id, name, input);
+      if (still_open(completed, word)) return introduce(r, id, name, input);
       CodexResultStatus s = status_of(word, std::nullopt);
       if (codex_flag(item, "success", false)) s = {true, CallStatus::error, std::nullopt};
       std::string text = entry_string(item, "error");

@@ -1,10 +1,11 @@
 // Gemini CLI messages onto the shared record model. A `user` message with text is a prompt unless it is
-// injected context (`<session_context>`, `<hook_context>`), a slash command (kept as a system record) or a
-// message written again under an id already read as a prompt; its functionResponse parts are results of calls
-// no `toolCalls` record answered. A `gemini` message carries the agent's text, its thoughts (the `thoughts`
-// summaries and `thought: true` parts), its token counts and its tool calls: `toolCalls` with their results
-// inline (status error / cancelled; the denial texts; a shell result's trailer, inside its
-// `<untrusted_context>` frame), else functionCall parts. Gemini CLI records no exit code of its own.
+// injected context (`<session_context>`, `<hook_context>`), a slash command or the CLI's own `Please
+// continue.` (kept as system records) or a message written again under an id already read as a prompt; its
+// functionResponse parts are results of calls no `toolCalls` record answered. A `gemini` message carries the
+// agent's text, its thoughts (the `thoughts` summaries and `thought: true` parts), its token counts and its
+// tool calls: `toolCalls` with their results inline (status error / cancelled; the denial texts; a shell
+// result's trailer, inside its `<untrusted_context>` frame), else functionCall parts. Gemini CLI records no
+// exit code of its own.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -151,6 +152,14 @@ bool gemini_is_slash_command(std::string_view text) {
   return true;
 }
 
+// A message gemini-cli sends itself, not the user: `Please continue.` after a turn that ended with the model
+// to speak next (core/client.ts, the next-speaker check, since 2025-05), `System: Please continue.` after an
+// invalid stream (from v0.10's #10828 until #26340 of 2026-05). Recorded as a `user` message all the same.
+bool gemini_is_continuation(std::string_view text) {
+  text = trim(text);
+  return text == "Please continue." || text == "System: Please continue.";
+}
+
 class GeminiMapper final : public EntryMapper {
  public:
   explicit GeminiMapper(std::string cwd) : cwd_(std::move(cwd)) {}
@@ -186,10 +195,14 @@ class GeminiMapper final : public EntryMapper {
       return;
     }
     const bool slash = gemini_is_slash_command(text);
-    if (slash || (!r.uuid.empty() && prompts_.count(r.uuid))) {
-      // A slash command, or a prompt written again under its id: the harness's record, never a second prompt.
+    const bool continuation = !slash && gemini_is_continuation(text);
+    if (slash || continuation || (!r.uuid.empty() && prompts_.count(r.uuid))) {
+      // A slash command, the client's own continuation, or a prompt written again under its id: the harness's
+      // record, never a (second) prompt.
       r.type = "system";
-      r.subtype = slash ? "gemini-slash-command" : "gemini-message-rewritten";
+      r.subtype = slash          ? "gemini-slash-command"
+                  : continuation ? "gemini-continuation"
+                                 : "gemini-message-rewritten";
       r.content_text = text;
       return;
     }
@@ -312,6 +325,8 @@ class GeminiMapper final : public EntryMapper {
 // first line, and with it the watermark, stays the same as messages are added.
 struct GeminiLegacyLog {
   std::vector<std::string> lines;
+  // Each line's value, from the one parse of the document: read() maps these, never parsing a line again.
+  std::vector<json> entries;
   std::string error;      // the file could not be read
   std::string malformed;  // the document is not a session: why (one skipped line)
 };
@@ -336,7 +351,7 @@ GeminiLegacyLog gemini_legacy_log(const Transcript& t) {
     out.error = "cannot read " + t.path;
     return out;
   }
-  const json doc = json::parse(text, nullptr, false);
+  json doc = json::parse(text, nullptr, false);
   if (!doc.is_object() || !doc.contains("sessionId")) {
     out.malformed = "malformed JSON: not a Gemini CLI session document";
     return out;
@@ -345,10 +360,12 @@ GeminiLegacyLog gemini_legacy_log(const Transcript& t) {
   for (const char* key : {"sessionId", "projectHash", "startTime", "kind"})
     if (doc.contains(key)) meta[key] = doc[key];
   out.lines.push_back(gemini_dump(meta));
-  const json messages = doc.value("messages", json::array());
-  if (messages.is_array())
-    for (const json& m : messages)
+  out.entries.push_back(std::move(meta));
+  if (const auto messages = doc.find("messages"); messages != doc.end() && messages->is_array())
+    for (json& m : *messages) {
       out.lines.push_back(gemini_dump(m));
+      out.entries.push_back(std::move(m));
+    }
   return out;
 }
 
@@ -380,7 +397,7 @@ class GeminiCliReader final : public JsonlEntryReader {
       if (opts.max_lines && stats.lines >= opts.max_lines) break;
       ++stats.lines;
       stats.bytes += log.lines[i].size() + 1;
-      const json entry = json::parse(log.lines[i], nullptr, false);
+      const json& entry = log.entries[i];
       Record r;
       r.line = i + 1;
       r.offset = offset;
@@ -409,6 +426,8 @@ class GeminiCliReader final : public JsonlEntryReader {
     const GeminiLegacyLog log = gemini_legacy_log(t);
     return walk_laid_out_lines(log.lines, log.error, fn, cancel);
   }
+
+  bool laid_out_in_memory(const Transcript& t) const override { return gemini_is_legacy(t); }
 
  protected:
   std::unique_ptr<EntryMapper> mapper(const Transcript* t) const override {

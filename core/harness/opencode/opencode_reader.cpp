@@ -47,6 +47,9 @@ class OpenCodeReader final : public TranscriptReader {
     return walk_laid_out_lines(log.lines, log.error, fn, cancel);
   }
 
+  // Every session is rows of a database (OpenCode 1's export too), rendered as lines.
+  bool laid_out_in_memory(const Transcript&) const override { return true; }
+
   TurnOpener turn_opener() const override { return &opencode_opens_turn; }
 
  private:
