@@ -2,11 +2,13 @@
 
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "core/base/error.h"
+#include "core/json/utf8_repair.h"
 #include "core/triage/toml_include.h"
 
 namespace csift {
@@ -47,9 +49,128 @@ std::vector<std::string> policy_paths(const toml::table& collect, std::string_vi
   return out;
 }
 
+// The code point of the valid UTF-8 sequence of n bytes at p.
+char32_t code_point_of(const unsigned char* p, size_t n) {
+  if (n == 1) return p[0];
+  char32_t c = p[0] & (0xFF >> (n + 1));
+  for (size_t k = 1; k < n; ++k)
+    c = (c << 6) | (p[k] & 0x3F);
+  return c;
+}
+
+// toml++ 3.3.0 asks whether a character is whitespace through a generated table
+// (is_non_ascii_horizontal_whitespace) that is wrong for most of U+00A1–U+0499, U+2C6E–U+3067 and
+// U+FCC6–U+FEFE: those reach its __builtin_unreachable, undefined behaviour (the sanitizer build aborts;
+// found by tests/fuzz, collect_policy). It asks that of the characters outside strings and comments, and in a
+// multi-line basic string of the character after a backslash and of the first one after a line-ending
+// backslash. So the text toml++ reads is made so it never asks it of a non-ASCII character: one outside a
+// string or comment (never valid TOML) and an escape that starts with one (never valid either) are refused
+// here, as toml++ would refuse them, and every one inside a multi-line basic string is handed over as its
+// \u or \U escape, which toml++ decodes back to the same characters. Literal strings, single-line basic
+// strings and comments pass as they are (toml++ only copies their characters). Text that is not UTF-8 is
+// refused too (TOML is UTF-8, and toml++ refuses it as well). Returns the text toml++ is given.
+std::string text_toml_reads_safely(std::string_view text, const std::string& file) {
+  enum class In { bare, comment, basic, multi_basic, literal, multi_literal };
+  In in = In::bare;
+  std::string out;
+  out.reserve(text.size());
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t size = text.size();
+  uint64_t line = 1;
+  const auto refuse = [&](const char* what, char32_t c, const char* format = "U+%04X") {
+    char hex[16];
+    std::snprintf(hex, sizeof hex, format, static_cast<unsigned>(c));
+    usage_error(file + " line " + std::to_string(line) + ": not valid TOML: " + what + " (" + hex + ")");
+  };
+  const auto starts = [&](size_t at, std::string_view s) { return text.substr(at).starts_with(s); };
+  size_t i = starts(0, "\xEF\xBB\xBF") ? 3 : 0;  // a byte order mark, which toml++ skips
+  out.append(text.substr(0, i));
+  while (i < size) {
+    const size_t n = valid_utf8_sequence(p + i, size - i);
+    if (n == 0) refuse("a byte that is not UTF-8", p[i], "0x%02X");
+    const char c = text[i];
+    if (n > 1) {
+      const char32_t cp = code_point_of(p + i, n);
+      if (in == In::bare) refuse("a non-ASCII character outside a string or comment", cp);
+      if (in == In::multi_basic) {
+        char escaped[16];
+        if (cp <= 0xFFFF)
+          std::snprintf(escaped, sizeof escaped, "\\u%04X", static_cast<unsigned>(cp));
+        else
+          std::snprintf(escaped, sizeof escaped, "\\U%08X", static_cast<unsigned>(cp));
+        out += escaped;
+      } else {
+        out.append(text.substr(i, n));
+      }
+      i += n;
+      continue;
+    }
+    if (c == '\n') ++line;
+    size_t take = 1;
+    switch (in) {
+      case In::bare:
+        if (c == '#') {
+          in = In::comment;
+        } else if (starts(i, "\"\"\"")) {
+          in = In::multi_basic;
+          take = 3;
+        } else if (c == '"') {
+          in = In::basic;
+        } else if (starts(i, "'''")) {
+          in = In::multi_literal;
+          take = 3;
+        } else if (c == '\'') {
+          in = In::literal;
+        }
+        break;
+      case In::comment:
+        if (c == '\n') in = In::bare;
+        break;
+      case In::basic:
+      case In::multi_basic:
+        if (c == '\\' && i + 1 < size) {
+          const unsigned char next = p[i + 1];
+          if (next >= 0x80) {
+            const size_t m = valid_utf8_sequence(p + i + 1, size - i - 1);
+            if (in == In::multi_basic && m > 1)
+              refuse("an escape sequence that starts with a non-ASCII character",
+                     code_point_of(p + i + 1, m));
+            break;  // a single-line string's unknown escape is toml++'s to report; a byte not UTF-8 is
+                    // refused next
+          }
+          if (next == '\n') ++line;
+          take = 2;
+        } else if (in == In::basic && (c == '"' || c == '\n')) {
+          in = In::bare;
+        } else if (in == In::multi_basic && starts(i, "\"\"\"")) {
+          take = 3;
+          while (take < 5 && starts(i + take, "\""))
+            ++take;  // up to two quotes end the content
+          in = In::bare;
+        }
+        break;
+      case In::literal:
+        if (c == '\'' || c == '\n') in = In::bare;
+        break;
+      case In::multi_literal:
+        if (starts(i, "'''")) {
+          take = 3;
+          while (take < 5 && starts(i + take, "'"))
+            ++take;
+          in = In::bare;
+        }
+        break;
+    }
+    out.append(text.substr(i, take));
+    i += take;
+  }
+  return out;
+}
+
 toml::table parse_toml_or_explain(std::string_view text, const std::string& file) {
+  const std::string readable = text_toml_reads_safely(text, file);
   try {
-    return toml::parse(text, file);
+    return toml::parse(readable, file);
   } catch (const toml::parse_error& e) {
     usage_error(policy_position(file, e.source()) + ": not valid TOML: " + std::string(e.description()));
   }

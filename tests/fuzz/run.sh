@@ -8,7 +8,8 @@
 #                           10-million runs: FUZZ_RUNS=10000000), growing a corpus kept in
 #                           BUILD_DIR/fuzz/corpus/<target>. What `make fuzz` runs.
 # FUZZ_TARGETS (names without fuzz_, space-separated) picks targets; FUZZ_JOBS targets run at once (default:
-# the cores); FUZZ_NICE sets their niceness. A crash's input is kept in BUILD_DIR/fuzz/artifacts/<target>/;
+# the cores); FUZZ_NICE sets their niceness; FUZZ_MAX_LEN caps an input's length (libFuzzer's -max_len; by
+# default the longest seed, 16 KiB). A crash's input is kept in BUILD_DIR/fuzz/artifacts/<target>/;
 # the script exits non-zero when any target crashed.
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -55,6 +56,7 @@ run_one() {
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     nice -n "${FUZZ_NICE:-0}" "$build/tests/fuzz/fuzz_$t" $limit -print_final_stats=1 -timeout=20 \
     -rss_limit_mb=2560 -artifact_prefix="$work/artifacts/$t/" ${dict:+-dict="$dict"} \
+    ${FUZZ_MAX_LEN:+-max_len=$FUZZ_MAX_LEN} \
     "$corpus" "$work/seeds/$t" $( [ -d "$here/regressions/$t" ] && echo "$here/regressions/$t") \
     >"$work/logs/$t.log" 2>&1 || rc=$?
   echo "$rc" >"$work/logs/$t.rc"

@@ -351,6 +351,14 @@ TEST_CASE("task-notification kinds, result pulse and quoted-tag masking") {
   CHECK(is_task_notification_record(pulse));
   CHECK_FALSE(is_genuine_user(pulse));
   CHECK(opens_turn(pulse));
+  CHECK(may_open_turn(R"({"type":"user","message":{"role":"user","content":"<task-notification>"}})"));
+  // A user record whose message names no role opens no turn, as may_open_turn rules its line out by the role
+  // (found by tests/fuzz: regressions/claude_code/user-record-without-role).
+  const std::string roleless =
+      R"({"type":"user","message":{"content":"<task-notification>\n</task-notification>"}})";
+  CHECK(is_task_notification_record(rec(roleless)));
+  CHECK_FALSE(may_open_turn(roleless));
+  CHECK_FALSE(opens_turn(rec(roleless)));
   ClassifyContext ctx;
   ctx.spawned_child["toolu_9"] = "a77";
   auto units = classify_record(pulse, ctx);

@@ -110,6 +110,13 @@ TEST_CASE("request head: 431 at max_header_bytes, ended or not") {
                 "request line and headers exceed 64 bytes");
   // The blank lines before the request line do not count.
   CHECK(head(std::string(100, '\n') + line + filler + "\r\n\r\n", l).state == Parse::complete);
+  // A head of exactly the bound split inside its blank line needs more, whatever the split (the fuzz find:
+  // regressions/http_head/head-at-the-limit-split-in-its-blank-line); other bytes past the bound are refused.
+  for (const char* end : {"\r\n\r\n", "\n\n"})
+    for (size_t n = 1; n < std::string(end).size(); ++n)
+      CHECK(head(line + filler + std::string(end, n), l).state == Parse::needs_more);
+  check_refused(head(line + filler + "\r\na", l), Refusal::header_fields_too_large,
+                "request line and headers exceed 64 bytes");
 }
 
 TEST_CASE("request head: malformed request lines and versions are 400") {
@@ -284,9 +291,18 @@ TEST_CASE("chunked body: size and trailer lines are bounded without their LF") {
   REQUIRE(r.state == Parse::error);
   CHECK(r.error.status == Refusal::bad_request);
   CHECK(r.error.message == "chunk-size line too long");
-  // A long line that does end is read (its extension ignored).
-  CHECK(parse_chunked_body("1;" + std::string(2000, 'x') + "\r\na\r\n0\r\n\r\n", Limits{}, body).state ==
-        Parse::complete);
+  // A long line is refused when its LF has arrived too, as it is when the body comes in pieces (the fuzz
+  // find: regressions/http_chunked/long-chunk-line-whole-vs-pieces).
+  const std::string long_line = "1;" + std::string(2000, 'x') + "\r\na\r\n0\r\n\r\n";
+  r = parse_chunked_body(long_line, Limits{}, body);
+  REQUIRE(r.state == Parse::error);
+  CHECK(r.error.message == "chunk-size line too long");
+  std::string left;
+  body.clear();
+  CHECK(feed_in_steps(long_line, 100, Limits{}, body, left).state == Parse::error);
+  r = parse_chunked_body("0\r\nX: " + std::string(1030, 'v') + "\r\n\r\n", Limits{}, body);
+  REQUIRE(r.state == Parse::error);
+  CHECK(r.error.message == "trailer line too long");
   body.clear();
   r = parse_chunked_body("0\r\nX: " + std::string(1030, 'v'), Limits{}, body);
   REQUIRE(r.state == Parse::error);

@@ -190,8 +190,9 @@ TEST_CASE("opencode v1: prompts, tool statuses, tokens and working directories")
       {"call_failed", {CallStatus::error, std::nullopt}},
       {"call_running", {std::nullopt, std::nullopt}},  // pending
   };
-  for (const auto& [id, expect] : want) {
-    CAPTURE(id);
+  for (const auto& entry : want) {
+    const auto& [id, expect] = entry;
+    CAPTURE(entry.first);
     REQUIRE(outcomes.count(id));
     CHECK(outcomes.at(id).status == expect.first);
     CHECK(outcomes.at(id).exit_code == expect.second);

@@ -253,7 +253,9 @@ TEST_CASE("common schema definitions reach every tool exactly as schemas/common.
     const json own_input = embedded(name + ".input.json");
     const json own_output = embedded(name + ".output.json");
     const json served = input_schema_served(tool.name);
-    for (const auto& [property, definition] : common_input["properties"].items()) {
+    for (const auto& item : common_input["properties"].items()) {
+      const auto& property = item.key();
+      const auto& definition = item.value();
       CAPTURE(property);
       json expected = definition;
       expected.erase("x-cli");  // CLI-only help, dropped from the served schema like every x-cli annotation

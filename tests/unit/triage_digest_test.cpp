@@ -131,8 +131,9 @@ TEST_CASE("triage corpus: every label shows in the digest, every failed call is 
   for (const auto& l : labels)
     by_session[l["session"]].push_back(l);
   std::set<std::string> harnesses;
-  for (const auto& [ref, ls] : by_session) {
-    CAPTURE(ref);
+  for (const auto& session : by_session) {
+    const auto& [ref, ls] = session;
+    CAPTURE(session.first);
     REQUIRE_MESSAGE(sessions.count(ref), "a labelled session the stores do not list");
     const Transcript& t = sessions.at(ref);
     const SessionDigestResult d = triage_digest(t);
@@ -157,7 +158,9 @@ TEST_CASE("triage corpus: every label shows in the digest, every failed call is 
       CAPTURE(e.dump());
       bool labelled = false, self_labelled = false;
       for (const auto& l : ls) {
-        if (l["span"] != e["span"] || (l.contains("tool") && l["tool"] != e["tool"])) continue;
+        if (l["span"] != nlohmann::json(e["span"]) ||
+            (l.contains("tool") && l["tool"] != nlohmann::json(e["tool"])))
+          continue;
         labelled |= l["class"] != "repeat" && l["class"] != "flagged";
         self_labelled |= l["class"] == "self";
       }
@@ -236,10 +239,11 @@ TEST_CASE("triage digest: the session cap keeps what completed first and the wat
 TEST_CASE("triage digest: no planted secret survives in any digest, and bad input is named") {
   const auto& sessions = triage_corpus();
   const nlohmann::json secrets = triage_read_json(kTriageDir / "secrets.json");
-  for (const auto& [ref, t] : sessions) {
+  for (const auto& session : sessions) {
+    const auto& [ref, t] = session;
     const std::string text = triage_digest(t).session.dump();
     for (const auto& s : secrets) {
-      CAPTURE(ref);
+      CAPTURE(session.first);
       CAPTURE(s.dump());
       CHECK(text.find(s["value"].get<std::string>()) == std::string::npos);
     }

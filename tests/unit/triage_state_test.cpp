@@ -148,6 +148,26 @@ TEST_CASE("triage policy: a bad file names the file, the line and what is expect
   CHECK(message("[collect]\ndeny = []\n").find("[collect] has no member deny") != std::string::npos);
   // toml++ asserted on a table header holding a comment (found by tests/fuzz): a parse error, not an abort.
   CHECK(message("[# [other]\nx").find("/cfg/config.toml line 1: not valid TOML") == 0);
+  // toml++'s whitespace table reaches __builtin_unreachable for most of U+00A1-U+0499 (tests/fuzz,
+  // collect_policy: regressions/collect_policy/non-ascii-whitespace-table): refused before toml++ reads it.
+  CHECK(
+      message("\xEF\xB3\xBFhy_s ct`\n") ==
+      "/cfg/config.toml line 1: not valid TOML: a non-ASCII character outside a string or comment (U+FCFF)");
+  CHECK(message("[collect]\n\xC3\xA9 = 1\n").find("line 2: not valid TOML: a non-ASCII character") !=
+        std::string::npos);
+  CHECK(message("[collect]\ndisabled = \"\"\"\\\xC3\xA9\"\"\"\n").find("line 2: not valid TOML: an escape") !=
+        std::string::npos);
+  CHECK(message("x = \"\xFF\"").find("line 1: not valid TOML: a byte that is not UTF-8 (0xFF)") !=
+        std::string::npos);
+  // The same characters inside strings and comments are read as they are: a multi-line basic string's reach
+  // toml++ as escapes (there the first one after a line-ending backslash hit the same table).
+  const auto policy = csift::parse_collect_policy(
+      "# caf\xC3\xA9 \xE3\x80\x80\n[collect]\ndeny_paths = [\"/home/jos\xC3\xA9\", '/tmp/\xC3\xBC', "
+      "\"\"\"/a/\\\n"
+      "   \xC3\xA9\xF0\x9F\x98\x80\"\"\"]\n",
+      "/cfg/config.toml", env);
+  CHECK(policy.deny_paths ==
+        std::vector<std::string>{"/home/jos\xC3\xA9", "/tmp/\xC3\xBC", "/a/\xC3\xA9\xF0\x9F\x98\x80"});
 }
 
 TEST_CASE("triage state db: digest, mark, a second digest before the mark, refusals") {

@@ -168,7 +168,11 @@ bool is_inline_sidechain(const Record& r) {
   return cc(r).is_sidechain && (starts_with(r.version, "1.") || starts_with(r.version, "0."));
 }
 
+// Every opener is a message in the user's role: the byte probe may_open_turn rules a line out by that role
+// alone, so a `user` record whose message names no role (a hand-made line; found by tests/fuzz, claude_code)
+// opens no turn, in a dense read as in a sparse one.
 bool opens_turn(const Record& r) {
+  if (r.message.role != "user") return false;
   return is_genuine_user(r) || is_auq_answer(r) || is_rejection_with_message(r) ||
          is_peer_message_record(r) || is_task_notification_record(r);
 }
