@@ -28,7 +28,8 @@ json remembered_derived_row(ResultMemo* memo, ResultMemoUse& use, std::string_vi
   if (memo == nullptr) return build();
   const std::string key = result_memo_key(kind, path, variant);
   const void* type = result_type_tag<DerivedRow<Source>>();
-  if (auto hit = std::static_pointer_cast<const DerivedRow<Source>>(memo->find(key, type, FileStamp{}))) {
+  if (auto hit =
+          std::static_pointer_cast<const DerivedRow<Source>>(memo->find(key, type, FileStamp{}, use.call))) {
     if (hit->source.lock() == source) {
       ++use.hits;
       return hit->row;
@@ -38,7 +39,8 @@ json remembered_derived_row(ResultMemo* memo, ResultMemoUse& use, std::string_vi
   auto made = std::make_shared<DerivedRow<Source>>();
   made->source = source;
   made->row = build();
-  memo->remember(key, type, FileStamp{}, made, sizeof(DerivedRow<Source>) + json_held_bytes(made->row));
+  memo->remember(key, type, FileStamp{}, made, sizeof(DerivedRow<Source>) + json_held_bytes(made->row),
+                 use.call);
   return made->row;
 }
 

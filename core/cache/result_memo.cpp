@@ -25,13 +25,16 @@ std::string result_memo_key(std::string_view kind, const std::string& path, std:
   return key;
 }
 
-std::shared_ptr<const void> ResultMemo::find(const std::string& key, const void* type,
-                                             const FileStamp& stamp) {
-  auto got = lru_.lookup(key, [&](const Remembered& r) {
-    if (r.type != type) return LruVerdict::drop;
-    if (r.stamp == stamp) return LruVerdict::use;
-    return grew_from(r.stamp, stamp) ? LruVerdict::miss : LruVerdict::drop;  // a grown file's: find_grown
-  });
+std::shared_ptr<const void> ResultMemo::find(const std::string& key, const void* type, const FileStamp& stamp,
+                                             uint64_t call) {
+  auto got = lru_.lookup(
+      key,
+      [&](const Remembered& r) {
+        if (r.type != type) return LruVerdict::drop;
+        if (r.stamp == stamp) return LruVerdict::use;
+        return grew_from(r.stamp, stamp) ? LruVerdict::miss : LruVerdict::drop;  // a grown file's: find_grown
+      },
+      call);
   return got ? got->value : nullptr;
 }
 
@@ -45,8 +48,8 @@ std::optional<ResultMemo::Grown> ResultMemo::find_grown(const std::string& key, 
 }
 
 void ResultMemo::remember(const std::string& key, const void* type, const FileStamp& stamp,
-                          std::shared_ptr<const void> value, size_t cost) {
-  lru_.put(key, Remembered{type, stamp, std::move(value)}, cost + result_slot_bytes(key));
+                          std::shared_ptr<const void> value, size_t cost, uint64_t call) {
+  lru_.put(key, Remembered{type, stamp, std::move(value)}, cost + result_slot_bytes(key), call);
 }
 
 ResultMemo* process_result_memo() {

@@ -11,7 +11,8 @@
 // A result made from other remembered results rather than from a file (a list row from its probe, stats'
 // shared records from the tallies) is kept under an empty stamp and proves its inputs itself: it holds them
 // weakly and matches only the very objects it was made from.
-// Bounded by a byte budget over each entry's approximate size, least recently used first out. Thread-safe.
+// Bounded by a byte budget over each entry's approximate size, least recently used first out, except that a
+// call never evicts what it found or remembered itself (byte_budget_lru.h: scan resistance). Thread-safe.
 // The CLI never installs one, so a one-shot run computes exactly what it always computed.
 #pragma once
 #include <atomic>
@@ -45,6 +46,9 @@ struct ResultMemoUse {
   std::atomic<uint64_t> hits{0};      // results taken from memory
   std::atomic<uint64_t> misses{0};    // computed: not remembered, stale, evicted, or not rememberable
   std::atomic<uint64_t> extended{0};  // a grown file's result extended over the appended bytes only
+  // The call these are (ByteBudgetLru): what it found or remembered is not evicted by what it remembers
+  // later.
+  const uint64_t call = new_lru_call();
 };
 
 class ResultMemo {
@@ -54,7 +58,10 @@ class ResultMemo {
   // The result remembered under `key` when it was computed from a file stamped `stamp` and has `type`
   // (marks it recently used); an entry with another stamp is dropped, unless the file only grew since
   // (find_grown() wants it). nullptr when there is none.
-  std::shared_ptr<const void> find(const std::string& key, const void* type, const FileStamp& stamp);
+  // `call`: the call looking (ResultMemoUse::call; 0: none), which keeps a found entry from its own
+  // evictions.
+  std::shared_ptr<const void> find(const std::string& key, const void* type, const FileStamp& stamp,
+                                   uint64_t call = 0);
   // The result remembered under `key` for the same file when it was smaller (same device and inode), with
   // the stamp it was computed under: what an extension over the appended bytes starts from.
   struct Grown {
@@ -62,10 +69,11 @@ class ResultMemo {
     FileStamp stamp;
   };
   std::optional<Grown> find_grown(const std::string& key, const void* type, const FileStamp& stamp);
-  // Remembers a result (replacing any under `key`), then evicts least recently used entries over the
-  // budget. `cost` is the result's approximate size in bytes; a result larger than the budget is not kept.
+  // Remembers a result (replacing any under `key`), evicting least recently used entries over the budget,
+  // but none `call` found or remembered (then the result is declined). `cost` is the result's approximate
+  // size in bytes; a result larger than the budget is not kept.
   void remember(const std::string& key, const void* type, const FileStamp& stamp,
-                std::shared_ptr<const void> value, size_t cost);
+                std::shared_ptr<const void> value, size_t cost, uint64_t call = 0);
 
   using Usage = LruUsage;
   Usage usage() const { return lru_.usage(); }
@@ -83,8 +91,10 @@ class ResultMemo {
 ResultMemo* process_result_memo();
 // Installs the process's result memo with this budget (0: none). Called once, before serving.
 void install_result_memo(size_t budget_bytes);
-// The default budget of a server's result memo.
-inline constexpr size_t kDefaultResultMemoBytes = size_t{64} << 20;
+// The default budget of a server's result memo: room for a 10,000-transcript store's `list` probes and `stats`
+// tallies and rows (167 MB measured on a generated one of 1.1 GiB, most files idle; SPEC.md §7). A budget is a
+// ceiling: a smaller store holds what it needs.
+inline constexpr size_t kDefaultResultMemoBytes = size_t{256} << 20;
 
 // The key of one entry: kind, path and variant joined by NULs (none of them holds one).
 std::string result_memo_key(std::string_view kind, const std::string& path, std::string_view variant);
@@ -123,7 +133,7 @@ std::shared_ptr<const T> recall_extend_or_compute(ResultMemo* memo, ResultMemoUs
     return std::make_shared<const T>(compute());
   }
   std::string key = result_memo_key(kind.name, path, variant);
-  if (auto hit = memo->find(key, result_type_tag<T>(), *before)) {
+  if (auto hit = memo->find(key, result_type_tag<T>(), *before, use.call)) {
     ++use.hits;
     return std::static_pointer_cast<const T>(std::move(hit));
   }
@@ -140,7 +150,7 @@ std::shared_ptr<const T> recall_extend_or_compute(ResultMemo* memo, ResultMemoUs
     result = std::make_shared<const T>(compute());
   }
   if (keep(*result) && stamp_file(path) == before)
-    memo->remember(key, result_type_tag<T>(), *before, result, sizeof(T) + cost(*result));
+    memo->remember(key, result_type_tag<T>(), *before, result, sizeof(T) + cost(*result), use.call);
   return result;
 }
 

@@ -38,11 +38,15 @@ bool CoverScope::includes(const CoverScope& other) const {
   return std::includes(markers.begin(), markers.end(), other.markers.begin(), other.markers.end());
 }
 
-std::shared_ptr<const ScreenFacts> ScanMemo::find(const std::string& path, const FileStamp& stamp) {
-  auto facts = lru_.lookup(path, [&](const std::shared_ptr<const ScreenFacts>& f) {
-    if (f->stamp == stamp) return LruVerdict::use;
-    return grew_from(f->stamp, stamp) ? LruVerdict::miss : LruVerdict::drop;
-  });
+std::shared_ptr<const ScreenFacts> ScanMemo::find(const std::string& path, const FileStamp& stamp,
+                                                  uint64_t call) {
+  auto facts = lru_.lookup(
+      path,
+      [&](const std::shared_ptr<const ScreenFacts>& f) {
+        if (f->stamp == stamp) return LruVerdict::use;
+        return grew_from(f->stamp, stamp) ? LruVerdict::miss : LruVerdict::drop;
+      },
+      call);
   return facts ? *facts : nullptr;
 }
 
@@ -53,9 +57,9 @@ std::shared_ptr<const ScreenFacts> ScanMemo::find_grown(const std::string& path,
   return facts ? *facts : nullptr;
 }
 
-void ScanMemo::remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts) {
+void ScanMemo::remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts, uint64_t call) {
   const size_t cost = memo_entry_bytes(path, *facts);
-  lru_.put(path, std::move(facts), cost);
+  lru_.put(path, std::move(facts), cost, call);
 }
 
 ScanMemo* process_scan_memo() {

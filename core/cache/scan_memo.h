@@ -6,7 +6,8 @@
 //
 // Keyed by path, valid only while (device, inode, size, mtime) are unchanged: any change (an append, a
 // rewrite, a replaced file) makes the entry stale and the file is screened again from its first byte. Bounded
-// by a byte budget over the sketches, least recently used first out. Thread-safe. The CLI never installs one,
+// by a byte budget over the sketches, least recently used first out, except that a call never evicts what it
+// found or remembered itself (byte_budget_lru.h: scan resistance). Thread-safe. The CLI never installs one,
 // so a one-shot run reads exactly what it always read.
 #pragma once
 #include <atomic>
@@ -76,6 +77,9 @@ struct MemoTally {
   std::atomic<uint64_t> rendered_hits{0};    // hits among files whose sketch covers their rendered text
   std::atomic<uint64_t> covers_built{0};     // full reads that remembered a rendered cover
   std::atomic<uint64_t> texts_ruled_out{0};  // rescreened covers ruled out by their kept rendered texts
+  // The call these are (ByteBudgetLru): what it found or remembered is not evicted by what it remembers
+  // later.
+  const uint64_t call = new_lru_call();
 };
 
 class ScanMemo {
@@ -83,14 +87,16 @@ class ScanMemo {
   explicit ScanMemo(size_t budget_bytes) : lru_(budget_bytes) {}
   // The facts remembered for `path` when still valid for `stamp` (and marks them recently used); a stale
   // entry is dropped, unless the file only grew (same device and inode, larger): find_grown() wants it.
-  std::shared_ptr<const ScreenFacts> find(const std::string& path, const FileStamp& stamp);
+  // `call`: the call looking (MemoTally::call; 0: none), which keeps a found entry from its own evictions.
+  std::shared_ptr<const ScreenFacts> find(const std::string& path, const FileStamp& stamp, uint64_t call = 0);
   // The facts remembered for `path` when the file is the same one grown since (same device and inode, larger
   // now): what an append screen extends. Anything else yields nullptr.
   std::shared_ptr<const ScreenFacts> find_grown(const std::string& path, const FileStamp& stamp);
   // Drops what is remembered for `path`.
   void forget(const std::string& path) { lru_.erase(path); }
-  // Remembers facts for `path` (replacing any), then evicts least recently used entries over the budget.
-  void remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts);
+  // Remembers facts for `path` (replacing any), evicting least recently used entries over the budget, but
+  // none `call` found or remembered (then the facts are declined).
+  void remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts, uint64_t call = 0);
 
   using Usage = LruUsage;
   Usage usage() const { return lru_.usage(); }

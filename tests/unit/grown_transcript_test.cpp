@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -16,6 +17,7 @@
 #include "tests/unit/corpus_root.h"
 #include "tools/search/search_label_census.h"
 #include "tools/show/show_line_facts.h"
+#include "tools/stats/remembered_tally.h"
 
 namespace grown_transcript_unit {
 
@@ -218,6 +220,48 @@ TEST_CASE("a census is not extended over a file rewritten in place") {
   other.replace(other.find("hello"), 5, "howdy");
   write_bytes(path, other + line, false);
   CHECK_FALSE(extend_label_census(t, census, ReadOptions{}).has_value());
+  fs::remove(path);
+}
+
+// A transcript as discovery hands it over: stat'ed, so the tally memo sees its mtime.
+Transcript stamped_transcript_of(const fs::path& path) {
+  Transcript t = csift_test::transcript_of(path);
+  const std::optional<FileStamp> stamp = stamp_file(path.string());
+  REQUIRE(stamp);
+  t.device = stamp->device;
+  t.inode = stamp->inode;
+  t.size = stamp->size;
+  t.mtime_ns = stamp->mtime_ns;
+  return t;
+}
+
+TEST_CASE(
+    "a stats tally keeps its fold only for a recently written file; an idle one grown is tallied afresh") {
+  const fs::path path = fs::temp_directory_path() / "csift-idle-tally.jsonl";
+  const auto line = [](int i) {
+    return R"({"type":"user","uuid":"u)" + std::to_string(i) +
+           R"(","parentUuid":null,"sessionId":"s","timestamp":"2026-01-01T00:00:00.000Z",)"
+           R"("message":{"role":"user","content":"hello"}})"
+           "\n";
+  };
+  install_result_memo(kDefaultResultMemoBytes);
+  for (const bool idle : {true, false}) {
+    write_bytes(path, line(1) + line(2), false);
+    if (idle) fs::last_write_time(path, fs::file_time_type::clock::now() - std::chrono::hours(48));
+    ResultMemoUse use;
+    const auto before = remembered_tally(stamped_transcript_of(path), StatsWindow{}, nullptr, use);
+    CHECK(before->user_records == 2);
+    write_bytes(path, line(3), true);
+    const Transcript grown = stamped_transcript_of(path);
+    const auto after = remembered_tally(grown, StatsWindow{}, nullptr, use);
+    const TranscriptTally fresh = tally_transcript(grown, StatsWindow{}, nullptr);
+    CHECK(after->user_records == 3);
+    CHECK(after->lines == fresh.lines);
+    CHECK(after->record_keys == fresh.record_keys);
+    CHECK(use.extended.load() == (idle ? 0u : 1u));
+    CHECK(use.misses.load() == (idle ? 2u : 1u));
+  }
+  install_result_memo(0);
   fs::remove(path);
 }
 

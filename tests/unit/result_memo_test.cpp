@@ -186,4 +186,77 @@ TEST_CASE("result memo: parallel finds and remembers keep it within its budget")
   CHECK(memo.usage().evictions > 0);
 }
 
+// One call walking `keys` in order (a warm `stats` over a scope): the hits it found in memory.
+size_t result_memo_cyclic_call(csift::ByteBudgetLru<int>& lru, size_t keys, size_t cost) {
+  const uint64_t call = csift::new_lru_call();
+  size_t hits = 0;
+  for (size_t k = 0; k < keys; ++k) {
+    const std::string key = "/store/t" + std::to_string(k);
+    if (lru.lookup(
+            key, [](const int&) { return csift::LruVerdict::use; }, call)) {
+      ++hits;
+    } else {
+      lru.put(key, static_cast<int>(k), cost, call);
+    }
+  }
+  return hits;
+}
+
+TEST_CASE("byte budget lru: a call's working set 1.3x the budget keeps hitting the part that fits") {
+  // 100 entries fit; each call needs 130. A plain LRU walked cyclically by it hits nothing, call after call.
+  csift::ByteBudgetLru<int> lru(100 * 1000);
+  CHECK(result_memo_cyclic_call(lru, 130, 1000) == 0);  // cold
+  for (int round = 0; round < 4; ++round) {
+    const size_t hits = result_memo_cyclic_call(lru, 130, 1000);
+    CHECK(hits == 100);  // budget / working set of the 130: every entry the budget holds
+    CHECK(lru.usage().bytes <= lru.usage().budget);
+  }
+  CHECK(lru.usage().declined == 30 * 5);  // the part that does not fit is declined, not churned
+  // Another scope (a later call over other transcripts) still gets in: across calls it is plain LRU.
+  CHECK(result_memo_cyclic_call(lru, 0, 1000) == 0);
+  const uint64_t other = csift::new_lru_call();
+  for (int k = 0; k < 50; ++k)
+    lru.put("/other/t" + std::to_string(k), k, 1000, other);
+  CHECK(lru.usage().entries == 100);
+  CHECK(lru.lookup("/other/t0", [](const int&) { return csift::LruVerdict::use; }));
+  CHECK(lru.usage().declined == 30 * 5);
+  // Without a call named, a put evicts the least recently used as before (the same cyclic walk thrashes).
+  csift::ByteBudgetLru<int> plain(100 * 1000);
+  for (int round = 0; round < 3; ++round) {
+    size_t hits = 0;
+    for (int k = 0; k < 130; ++k) {
+      const std::string key = "/store/t" + std::to_string(k);
+      if (plain.lookup(key, [](const int&) { return csift::LruVerdict::use; }))
+        ++hits;
+      else
+        plain.put(key, k, 1000);
+    }
+    CHECK(hits == 0);
+  }
+}
+
+TEST_CASE("result memo: recall_or_compute keeps what fits of a call larger than the budget") {
+  // Entries cost 400 + their key's bookkeeping: some of the 13 fit in 6,000 bytes, and every later call over
+  // the 13 files hits exactly those.
+  csift_test::TempDir dir("csift-memo-cyclic");
+  std::vector<std::string> paths;
+  for (int i = 0; i < 13; ++i)
+    paths.push_back(dir.write("t" + std::to_string(i) + ".jsonl", "line\n"));
+  ResultMemo memo(6000);
+  auto call = [&] {
+    ResultMemoUse use;
+    for (const std::string& p : paths)
+      csift::recall_or_compute(
+          &memo, use, kResultMemoTestKind, p, "", [&] { return p; }, [](const std::string&) { return true; },
+          [](const std::string&) { return size_t{400}; });
+    return std::pair<uint64_t, uint64_t>(use.hits.load(), use.misses.load());
+  };
+  CHECK(call() == std::pair<uint64_t, uint64_t>(0, 13));
+  const uint64_t fit = memo.usage().entries;
+  REQUIRE(fit > 0);
+  REQUIRE(fit < 13);
+  CHECK(call() == std::pair<uint64_t, uint64_t>(fit, 13 - fit));
+  CHECK(call() == std::pair<uint64_t, uint64_t>(fit, 13 - fit));
+}
+
 }  // namespace result_memo_unit

@@ -68,7 +68,8 @@ json scan_memo_json(const SearchScan& scan) {
               {"entries", use.entries},
               {"bytes_held", use.bytes},
               {"budget_bytes", use.budget},
-              {"evictions", use.evictions}};
+              {"evictions", use.evictions},
+              {"declined", use.declined}};
 }
 
 // Per-transcript facts of the summary (counts, ids, the sidecar note).

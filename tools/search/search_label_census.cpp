@@ -169,7 +169,7 @@ std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, co
   if (!now) return nullptr;
   const std::string key = result_memo_key(kCensusKind.name, t.path, gates);
   const void* type = result_type_tag<LabelCensus>();
-  if (auto hit = memo->find(key, type, *now)) {
+  if (auto hit = memo->find(key, type, *now, use.call)) {
     ++use.hits;
     return std::static_pointer_cast<const LabelCensus>(std::move(hit));
   }
@@ -178,7 +178,7 @@ std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, co
     if (std::optional<LabelCensus> extended = extend_label_census(t, was, appended)) {
       ++use.extended;
       auto kept = std::make_shared<const LabelCensus>(std::move(*extended));
-      if (stamp_file(t.path) == now) memo->remember(key, type, *now, kept, census_cost(*kept));
+      if (stamp_file(t.path) == now) memo->remember(key, type, *now, kept, census_cost(*kept), use.call);
       return kept;
     }
   }
@@ -187,13 +187,13 @@ std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, co
 }
 
 void remember_label_census(const Transcript& t, const FileStamp& before, const std::string& gates,
-                           LabelCensus&& census) {
+                           LabelCensus&& census, uint64_t call) {
   ResultMemo* memo = process_result_memo();
   if (memo == nullptr || stamp_file(t.path) != before) return;
   auto kept = std::make_shared<const LabelCensus>(std::move(census));
   const size_t cost = census_cost(*kept);
   memo->remember(result_memo_key(kCensusKind.name, t.path, gates), result_type_tag<LabelCensus>(), before,
-                 std::move(kept), cost);
+                 std::move(kept), cost, call);
 }
 
 // scan_entry (search_scan.cpp) for a pattern that matches everything, with no window, per run of entries:

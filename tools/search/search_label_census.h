@@ -83,9 +83,10 @@ bool census_answers(const SearchRequest& req);
 std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, const std::string& gates,
                                                          ResultMemoUse& use, const ReadOptions& appended);
 // Remembers a census taken from a read of `t` that started when the file was stamped `before`; not when the
-// file changed since.
+// file changed since. `call`: the call remembering it (ResultMemoUse::call), whose other entries it does not
+// evict.
 void remember_label_census(const Transcript& t, const FileStamp& before, const std::string& gates,
-                           LabelCensus&& census);
+                           LabelCensus&& census, uint64_t call);
 
 // The counters a scan of the transcript would produce for `req` (census_answers(req)): the records with a
 // label that survives the filter and the gates, their exchange groups and the draft disclosure (-c and -l

@@ -311,7 +311,8 @@ struct TranscriptScanner {
       take_read_counts(*counted);
       take_saved_unread(*counted);
       if (before && !(cancel && cancel->is_cancelled()))
-        remember_label_census(t, *before, pf.label_gates(), taker.take(counted->ct, context, head));
+        remember_label_census(t, *before, pf.label_gates(), taker.take(counted->ct, context, head),
+                              census_use->call);
       return counted;
     }
     // A record classifies as the full read would only once its tool partners are in (search_load.cpp).

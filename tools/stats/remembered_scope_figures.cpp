@@ -100,7 +100,8 @@ std::shared_ptr<const StatsScopeFigures> remembered_scope_figures(
         compute_scope_figures(counted, counted_transcripts, use));
   const std::string key = scope_figures_key(counted);
   const void* type = result_type_tag<ScopeFiguresEntry>();
-  if (auto hit = std::static_pointer_cast<const ScopeFiguresEntry>(memo->find(key, type, FileStamp{}))) {
+  if (auto hit =
+          std::static_pointer_cast<const ScopeFiguresEntry>(memo->find(key, type, FileStamp{}, use.call))) {
     if (figures_made_from(*hit, counted, counted_transcripts)) {
       ++use.hits;
       return std::shared_ptr<const StatsScopeFigures>(hit, &hit->figures);
@@ -111,7 +112,7 @@ std::shared_ptr<const StatsScopeFigures> remembered_scope_figures(
   entry->from.assign(counted.begin(), counted.end());
   entry->row_inputs = all_row_inputs(counted_transcripts);
   entry->figures = compute_scope_figures(counted, counted_transcripts, use);
-  memo->remember(key, type, FileStamp{}, entry, scope_figures_entry_cost(*entry));
+  memo->remember(key, type, FileStamp{}, entry, scope_figures_entry_cost(*entry), use.call);
   return std::shared_ptr<const StatsScopeFigures>(entry, &entry->figures);
 }
 

@@ -1,5 +1,7 @@
 #include "tools/stats/remembered_tally.h"
 
+#include <chrono>
+
 #include "core/harness/claude_code/claude_code_reader.h"
 #include "tools/stats/stats_fold.h"
 
@@ -20,6 +22,20 @@ static size_t held_bytes(const TokenCounts&) {
 namespace {
 
 constexpr ResultKind<ResumableTally> kTallyKind{"stats-tally"};
+
+// A file written this recently may still grow (a live session, a subagent still running). Only such a file's
+// tally keeps the fold an append resumes from: the fold's tool-call ids and opener parents are a fifth of a
+// tally's bytes (4 KB of ~19 KB on the corpus replica), and a file idle this long that does grow is tallied
+// afresh once, with the same answer.
+constexpr int64_t kLikelyToGrowNs = int64_t{24} * 3600 * 1000000000;
+
+bool likely_to_grow(const std::optional<FileStamp>& stamp) {
+  if (!stamp) return true;
+  const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  return now - stamp->mtime_ns < kLikelyToGrowNs;
+}
 
 std::string optional_number(const std::optional<int64_t>& v) {
   return v ? std::to_string(*v) : std::string("-");
@@ -62,11 +78,13 @@ std::shared_ptr<const TranscriptTally> remembered_tally(const Transcript& t, con
                                                         const CancelToken* cancel, ResultMemoUse& use) {
   ResultMemo* memo = t.harness == HarnessId::claude_code ? process_result_memo() : nullptr;
   const std::string signature = memo ? tally_signature(t, window) : std::string();
+  const std::optional<FileStamp> stamp = discovered_stamp(t);
+  const bool keep_fold = memo != nullptr && likely_to_grow(stamp);
   // An unbounded tally is extended over an append (its fold resumed from where its read ended); any other
   // change, or a bounded window, tallies the transcript afresh.
   const auto remembered = recall_extend_or_compute(
-      memo, use, kTallyKind, t.path, signature, discovered_stamp(t),
-      [&] { return tally_resumable(t, window, cancel, /*keep_fold=*/memo != nullptr); },
+      memo, use, kTallyKind, t.path, signature, stamp,
+      [&] { return tally_resumable(t, window, cancel, keep_fold); },
       [&](const ResumableTally& was, const FileStamp&) { return extend_tally(t, was, cancel); },
       [cancel](const ResumableTally& r) {
         return r.tally.error.empty() && !(cancel && cancel->is_cancelled());
