@@ -691,10 +691,19 @@ def compare(tool, r, texts, rc, out, err):
         cli = normalised(tool, out, err if rc == 0 else "")
     if mcp == cli:
         return None
-    return f"answers differ (mcp != cli) at {first_difference(mcp, cli)}"
+    return Difference(f"answers differ (mcp != cli) at {first_difference(mcp, cli)}", mcp, cli)
 
 
-def keep_mismatch(tmp, n, server, tool, args):
+class Difference(str):
+    """A mismatch's description, carrying both normalised answers for keep_mismatch."""
+
+    def __new__(cls, text, mcp, cli):
+        obj = super().__new__(cls, text)
+        obj.answers = {"mcp": mcp, "cli": cli}
+        return obj
+
+
+def keep_mismatch(tmp, n, server, tool, args, diff, client, cli):
     """With SOAK_KEEP=<dir>: the still store of a mismatch copied there (the writer is quiesced), to replay the
     call on a fresh server and the CLI; a soak finds what no scripted test thought of."""
     keep = os.environ.get("SOAK_KEEP")
@@ -702,8 +711,17 @@ def keep_mismatch(tmp, n, server, tool, args):
         return
     dst = os.path.join(keep, f"mismatch-{n}")
     shutil.copytree(tmp, dst, symlinks=True, ignore=shutil.ignore_patterns("*.db*"), dirs_exist_ok=True)
+    per_session = {}
+    if tool == "search" and "count_by" not in args:
+        # Which transcript differs: the same count by session, from the same still store.
+        by = dict({k: v for k, v in args.items() if k not in ("count_only", "sessions_with_matches")},
+                  count_by="session")
+        r, texts = mcp_answer(client, tool, by)
+        rc, out, err = cli(by)
+        per_session = {"mcp": texts, "cli": out}
     with open(os.path.join(dst, "call.json"), "w") as f:
-        json.dump({"server": server, "tool": tool, "args": args}, f)
+        json.dump({"server": server, "tool": tool, "args": args, "diff": str(diff),
+                   "answers": getattr(diff, "answers", None), "per_session": per_session}, f, indent=1)
 
 
 def first_write_path(binary, env, cwd):
@@ -812,7 +830,9 @@ def soak(binary, seconds, seed=36, churn_seconds=0.75, compares_per_round=6, wri
                     if diff:
                         fig["mismatches"] += 1
                         fig["mismatch_details"].append(f"[{name}] {tool} {json.dumps(args)}: {diff}")
-                        keep_mismatch(tmp, fig["mismatches"], name, tool, args)
+                        keep_mismatch(tmp, fig["mismatches"], name, tool, args, diff,
+                                      dict(targets)[name], lambda a: cli_answer(binary, cli_env, cwd, tool, a,
+                                                                                scrub=name == "http"))
             fig["rounds"] += 1
             t = time.monotonic()
             if t >= next_sample or (warm is None and t >= warm_until):
