@@ -91,9 +91,9 @@ class ResultMemo {
 ResultMemo* process_result_memo();
 // Installs the process's result memo with this budget (0: none). Called once, before serving.
 void install_result_memo(size_t budget_bytes);
-// The default budget of a server's result memo: room for a 10,000-transcript store's `list` probes and `stats`
-// tallies and rows (167 MB measured on a generated one of 1.1 GiB, most files idle; SPEC.md §7). A budget is a
-// ceiling: a smaller store holds what it needs.
+// The default budget of a server's result memo: room for a 10,000-transcript store's `list` probes and
+// `stats` tallies and rows (167 MB measured on a generated one of 1.1 GiB, most files idle; SPEC.md §7). A
+// budget is a ceiling: a smaller store holds what it needs.
 inline constexpr size_t kDefaultResultMemoBytes = size_t{256} << 20;
 
 // The key of one entry: kind, path and variant joined by NULs (none of them holds one).
