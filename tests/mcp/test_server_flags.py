@@ -47,6 +47,27 @@ class ServerClaudeHome(unittest.TestCase):
         self.assertEqual(status, 200, body)
         self.assertFalse(body["result"]["isError"], body)
 
+    def test_watch_stamps_is_opt_in_and_sees_an_append(self):
+        # Off by default (SPEC §7 "Watched stamps"); with the flag, a warm list still sees an append.
+        import shutil
+        home = tempfile.mkdtemp(prefix="csift-watch-")
+        self.addCleanup(shutil.rmtree, home, True)
+        shutil.copytree(FIXTURE_HOME, os.path.join(home, "h"), symlinks=True)
+        home = os.path.join(home, "h")
+        c = StdioClient(["--stdio", "--watch-stamps"], env=server_env(claude_home=home))
+        self.addCleanup(c.close)
+        c.initialize()
+
+        def size():
+            rows = call(c, "list", {"targets": ["@" + BASICS], "format": "json"})["structuredContent"]["rows"]
+            return rows[0]["bytes"]
+        before = size()
+        self.assertEqual(size(), before)
+        path = [os.path.join(d, f) for d, _, fs in os.walk(home) for f in fs if f == BASICS + ".jsonl"][0]
+        with open(path, "a") as f:
+            f.write("{}\n")
+        self.assertEqual(size(), before + 3)
+
     def test_a_missing_server_home_stops_the_server_naming_it(self):
         for mode in ([], ["--http", "--port", "0"]):
             p = subprocess.run([binary(), *mode, "--claude-home", "/nonexistent/claude-home"],
