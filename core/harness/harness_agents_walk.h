@@ -30,6 +30,20 @@ bool walk_log_lines(const Transcript& t, const CancelToken* cancel, uint64_t& sk
 std::vector<std::string> descendant_ids(const std::string& root,
                                         const std::map<std::string, std::vector<std::string>>& children_of);
 
+// The row of a child a spawn call started: its id is the child's (`child`), or the call's when none started;
+// the call (`tool`, `call_id`) is where it began, at `line` of the issuer's log and `timestamp`.
+inline HarnessChildAgent spawned_child(const std::string& child, const std::string& tool,
+                                       const std::string& call_id, uint64_t line,
+                                       const std::string& timestamp) {
+  HarnessChildAgent c;
+  c.id = child.empty() ? call_id : child;
+  c.spawn_tool = tool;
+  c.spawn_call_id = call_id;
+  c.spawn_line = line;
+  c.trigger_timestamp = timestamp;
+  return c;
+}
+
 // A child row for each of `ids` no spawn call placed (not in `placed`), in the order of `ids`: `fill` gives
 // it what the harness knows of that id (its log, names), and `not_recorded` says that no call started it.
 void add_unplaced_children(const std::vector<std::string>& ids, const std::set<std::string>& placed,

@@ -381,13 +381,8 @@ HarnessAgents codex_agents(const Transcript& session, const CancelToken* cancel,
       c.status = "completed";
   };
   for (const CodexSpawn& s : spawns) {
-    HarnessChildAgent c;
-    c.id = s.thread_id.empty() ? s.call_id : s.thread_id;
+    HarnessChildAgent c = spawned_child(s.thread_id, s.tool, s.call_id, s.line, s.timestamp);
     c.parent_agent_id = s.issuer;
-    c.spawn_tool = s.tool;
-    c.spawn_call_id = s.call_id;
-    c.spawn_line = s.line;
-    c.trigger_timestamp = s.timestamp;
     c.prompt = s.prompt;
     c.agent_type = s.agent_type;
     c.description = s.task_name;

@@ -136,13 +136,8 @@ HarnessAgents gemini_cli_agents(const Transcript& session, const CancelToken* ca
 
   std::set<std::string> placed;
   for (const GeminiAgentCall& call : calls) {
-    HarnessChildAgent c;
-    c.id = call.agent_id.empty() ? call.call_id : call.agent_id;
+    HarnessChildAgent c = spawned_child(call.agent_id, call.name, call.call_id, call.line, call.timestamp);
     c.parent_agent_id = call.issuer;
-    c.spawn_tool = call.name;
-    c.spawn_call_id = call.call_id;
-    c.spawn_line = call.line;
-    c.trigger_timestamp = call.timestamp;
     c.agent_type = call.name;
     c.prompt = call.args.dump(-1, ' ', false, hjson::error_handler_t::replace);
     if (call.status == "success" && (call.state.empty() || call.state == "completed")) {

@@ -197,13 +197,8 @@ HarnessAgents opencode_agents(const Transcript& session, const CancelToken* canc
   };
   std::set<std::string> placed;
   for (const OpenCodeTaskCall& call : calls) {
-    HarnessChildAgent c;
-    c.id = call.child.empty() ? call.call_id : call.child;
     if (!call.child.empty() && !placed.insert(call.child).second) continue;  // a resumed task: listed once
-    c.spawn_tool = "task";
-    c.spawn_call_id = call.call_id;
-    c.spawn_line = call.line;
-    c.trigger_timestamp = call.timestamp;
+    HarnessChildAgent c = spawned_child(call.child, "task", call.call_id, call.line, call.timestamp);
     c.description = json_string_at(call.input, "description");
     c.prompt = json_string_at(call.input, "prompt");
     c.agent_type = json_string_at(call.input, "subagent_type");
