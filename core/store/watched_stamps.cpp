@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -62,6 +63,11 @@ size_t watch_share() {
 // The most stamps held (~130 bytes each with the name: ~17 MB); a store with more transcripts has the rest
 // stat'ed as before.
 constexpr size_t kMostStamps = 131072;
+
+std::atomic<void (*)()>& after_read_hook() {
+  static std::atomic<void (*)()> hook{nullptr};
+  return hook;
+}
 
 std::unique_ptr<WatchedStamps>& process_slot() {
   static std::unique_ptr<WatchedStamps> slot;
@@ -131,13 +137,18 @@ std::unique_ptr<WatchedStamps> WatchedStamps::open() {
 
 void WatchedStamps::catch_up() {
   alignas(inotify_event) char buf[64 * 1024];
+  // Reading notices and applying them are one step under the lock. Read outside it, a batch another thread
+  // had taken from the queue but not yet applied was invisible to a concurrent catch-up, which found the
+  // queue empty and let its look answer a stamp those notices forget: a change finished before the call
+  // began, answered from memory (the soak's stale subagent rows under load, SPEC.md §7).
+  std::lock_guard<std::mutex> lock(state_->mu);
   for (;;) {
     const ssize_t n = ::read(fd_, buf, sizeof buf);
     if (n <= 0) {
       if (n < 0 && errno == EINTR) continue;
       break;  // EAGAIN: nothing more queued
     }
-    std::lock_guard<std::mutex> lock(state_->mu);
+    if (void (*hook)() = after_read_hook().load()) hook();
     for (ssize_t at = 0; at < n;) {
       const auto* e = reinterpret_cast<const inotify_event*>(buf + at);
       state_->apply(*e);
@@ -194,6 +205,10 @@ std::optional<FileStamp> WatchedStamps::stamp(const std::string& dir, const File
     if (state_->entries[wd].insert_or_assign(name, found).second) ++state_->held;
   }
   return found;
+}
+
+void WatchedStamps::set_after_read_hook(void (*hook)()) {
+  after_read_hook().store(hook);
 }
 
 WatchedStamps::Usage WatchedStamps::usage() const {

@@ -36,6 +36,10 @@ class WatchedStamps {
   std::optional<FileStamp> stamp(const std::string& dir, const FileStamp& dir_stamp, const std::string& name,
                                  const std::string& path, bool followed);
 
+  // Tests only: called after each read of queued notices and before they are applied, the window in which a
+  // concurrent look must wait (it once could answer from memory there).
+  static void set_after_read_hook(void (*hook)());
+
   struct Usage {
     uint64_t remembered = 0, stated = 0, forgotten = 0, overflows = 0;
     size_t watches = 0, entries = 0;

@@ -8,9 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "core/store/discovery_memo.h"
 #include "core/store/store.h"
@@ -189,6 +192,51 @@ TEST_CASE("watched stamps: discovery sees an append made between two listings wi
   CHECK(s2.size > s0.size);
   CHECK(a2.size == fs::file_size(a0.path));
   CHECK(a2.size > a0.size);
+}
+
+// Two threads of one call each catch up before they look (discovery lists project dirs on oneTBB workers). A
+// notice one thread has read from the queue must be applied before another thread's look can be answered:
+// otherwise the second thread's catch-up finds the queue empty and its look answers the stamp from before a
+// change that finished before the call began. The first thread is held just after its read; the second
+// thread's look must wait for it, whatever the timing, and then see the append.
+std::atomic<int> held_after_read{0};
+std::atomic<bool> release_read{false};
+void hold_after_read() {
+  held_after_read.store(1);
+  while (!release_read.load())
+    std::this_thread::yield();
+}
+
+TEST_CASE("watched stamps: a look never answers from memory while another thread holds read notices") {
+  auto w = WatchedStamps::open();
+  REQUIRE(w);
+  TempStore store;
+  const fs::path dir = store.projects() / "-home-dev-watched-race";
+  store.write("-home-dev-watched-race/" + kWatchedS2 + ".jsonl", user_line(kWatchedS2));
+  const std::string name = kWatchedS2 + ".jsonl";
+  const fs::path file = dir / name;
+  const auto first = look(*w, dir, name);
+  REQUIRE(first);
+  REQUIRE(look(*w, dir, name) == first);  // remembered
+  append_to(file, user_line(kWatchedS2, "appended before the call"));
+  const uint64_t grown = fs::file_size(file);
+  REQUIRE(grown > first->size);
+
+  held_after_read.store(0);
+  release_read.store(false);
+  WatchedStamps::set_after_read_hook(&hold_after_read);
+  std::thread reader([&] { w->catch_up(); });
+  while (held_after_read.load() == 0)
+    std::this_thread::yield();
+  std::optional<FileStamp> seen;
+  std::thread looker([&] { seen = look(*w, dir, name); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // room for a look that does not wait
+  release_read.store(true);
+  reader.join();
+  looker.join();
+  WatchedStamps::set_after_read_hook(nullptr);
+  REQUIRE(seen);
+  CHECK(seen->size == grown);
 }
 
 }  // namespace watched_stamps_unit
