@@ -60,6 +60,8 @@ bool walk_log_lines(const Transcript& t, const CancelToken* cancel, uint64_t& sk
         return fn(doc, raw.line);
       },
       cancel);
+  // The rest of a compressed log that does not decode: one line, skipped, as the reader's own read counts it.
+  if (!stats.broken.empty() && !stats.stopped) ++skipped;
   return any || stats.error.empty();
 }
 

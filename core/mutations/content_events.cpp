@@ -72,16 +72,27 @@ std::string integrity_cause(std::string_view text) {
   return "";
 }
 
+// A number or flag of a tool result or input (an object), as the log holds it: a field of another type (a
+// hand-made or damaged record) reads as the default, never as an exception that fails the whole call.
+int64_t ce_number_at(const ce_json& obj, const char* key, int64_t fallback) {
+  const auto it = obj.find(key);
+  return it != obj.end() && it->is_number() ? it->get<int64_t>() : fallback;
+}
+bool ce_flag_at(const ce_json& obj, const char* key) {
+  const auto it = obj.find(key);
+  return it != obj.end() && it->is_boolean() && it->get<bool>();
+}
+
 std::vector<PatchHunk> parse_patch(const ce_json& v) {
   std::vector<PatchHunk> out;
   if (!v.is_array()) return out;
   for (const ce_json& h : v) {
     if (!h.is_object()) continue;
     PatchHunk p;
-    p.old_start = h.value("oldStart", int64_t{0});
-    p.old_lines = h.value("oldLines", int64_t{0});
-    p.new_start = h.value("newStart", int64_t{0});
-    p.new_lines = h.value("newLines", int64_t{0});
+    p.old_start = ce_number_at(h, "oldStart", 0);
+    p.old_lines = ce_number_at(h, "oldLines", 0);
+    p.new_start = ce_number_at(h, "newStart", 0);
+    p.new_lines = ce_number_at(h, "newLines", 0);
     if (h.contains("lines") && h["lines"].is_array())
       for (const ce_json& l : h["lines"])
         if (l.is_string()) p.lines.push_back(l.get<std::string>());
@@ -140,8 +151,8 @@ std::vector<StringEdit> parse_edits(const ce_json& input) {
   std::vector<StringEdit> out;
   auto one = [&](const ce_json& e) {
     if (!e.is_object()) return;
-    out.push_back({json_string_at(e, "old_string"), json_string_at(e, "new_string"),
-                   e.value("replace_all", false) == true});
+    out.push_back(
+        {json_string_at(e, "old_string"), json_string_at(e, "new_string"), ce_flag_at(e, "replace_all")});
   };
   if (input.contains("edits") && input["edits"].is_array()) {
     for (const ce_json& e : input["edits"])
@@ -591,9 +602,9 @@ class ContentScan {
     e.tool = "Read";
     e.source = "read";
     e.content = f["content"].get<std::string>();
-    e.start_line = f.value("startLine", int64_t{1});
-    e.num_lines = f.value("numLines", int64_t{0});
-    e.total_lines = f.value("totalLines", int64_t{0});
+    e.start_line = ce_number_at(f, "startLine", 1);
+    e.num_lines = ce_number_at(f, "numLines", 0);
+    e.total_lines = ce_number_at(f, "totalLines", 0);
     emit(std::move(e), r, at);
   }
 
@@ -678,7 +689,7 @@ class ContentScan {
     e.edits = parse_edits(p.input);
     for (const char* key : {"originalFile", "originalFileContents"})
       if (result.contains(key) && result[key].is_string()) e.original_file = result[key].get<std::string>();
-    const bool stale = result.value("staleRecovered", false) == true;
+    const bool stale = ce_flag_at(result, "staleRecovered");
     emit(std::move(e), r, at);
     if (stale) {
       ContentEvent s;

@@ -41,6 +41,10 @@ struct ScanStats {
   uint64_t torn_tail_bytes = 0;
   bool stopped = false;  // the callback asked to stop early
   std::string error;     // non-empty when the file could not be opened/read
+  // Non-empty: why the rest of a compressed file did not decode (core/scan/zstd_lines.h), after every
+  // complete line before it was delivered. Kept here so a caller of any line walk can count that rest as its
+  // readers do.
+  std::string broken;
 };
 
 // Return false from a callback to stop the scan.

@@ -14,8 +14,7 @@ namespace csift {
 
 struct ZstdScanStats : ScanStats {
   std::string torn_tail_text;  // the torn final line's bytes (with torn_tail: a stream cannot be read back)
-  std::string
-      broken;  // non-empty: why decompression stopped ("corrupt zstd frame: …", "truncated zstd frame: …")
+  // `broken` (ScanStats) says why decompression stopped ("corrupt zstd frame: …", "truncated zstd frame: …").
   uint64_t broken_line = 0;    // the line number the unread rest would have started with
   uint64_t broken_offset = 0;  // its offset in the decompressed stream
 };

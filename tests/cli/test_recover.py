@@ -189,6 +189,31 @@ class RecoverWriting(unittest.TestCase):
         code, _o, err = recover(R1, "--file", f"{CWD}/app.py", "--out", out, "--force")
         self.assertEqual(code, 0, err)
 
+    def test_fields_of_another_type_read_as_absent_not_as_an_internal_error(self):
+        # A hand-made or damaged record: a hunk's oldStart, a Read's numLines and an Edit's replace_all of the
+        # wrong JSON type used to throw out of the whole call ("internal error: type must be number").
+        proj = os.path.join(self.dir, "projects", "-home-dev-projects-mend")
+        os.makedirs(proj)
+        name = "d1000000-0000-4000-8000-0000000000d1.jsonl"
+        with open(os.path.join(HOME, "projects", "-home-dev-projects-mend", name)) as f:
+            records = [json.loads(line) for line in f if line.strip()]
+        for r in records:
+            result = r.get("toolUseResult")
+            if isinstance(result, dict):
+                for hunk in result.get("structuredPatch") or []:
+                    hunk["oldStart"] = str(hunk["oldStart"])
+                if isinstance(result.get("file"), dict):
+                    result["file"]["numLines"] = "many"
+                result["staleRecovered"] = "no"
+            for block in (r.get("message") or {}).get("content") or []:
+                if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("name") == "Edit":
+                    block["input"]["replace_all"] = None
+        with open(os.path.join(proj, name), "w") as f:
+            f.write("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
+        code, out, err = h.run_cli("recover", "--claude-home", self.dir, R1, "--file", f"{CWD}/app.py")
+        self.assertNotIn("internal error", err)
+        self.assertEqual((code, out), (0, APP_FINAL), err)
+
     def test_out_inside_the_store_is_refused(self):
         code, _o, err = recover(R1, "--file", f"{CWD}/app.py", "--out", os.path.join(HOME, "x.py"))
         self.assertEqual(code, 2)

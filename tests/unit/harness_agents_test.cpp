@@ -3,9 +3,12 @@
 // rollout read through its reader's own lines (its first line and its spawn call), as a plain one is.
 #include <doctest/doctest.h>
 #include <tbb/parallel_for.h>
+#include <unistd.h>
+#include <zstd.h>
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 
 #include "core/harness/codex/codex_harness.h"
 #include "core/harness/harness_agents_walk.h"
@@ -60,6 +63,31 @@ TEST_CASE("a compressed rollout's first line and lines are read from its decompr
   CHECK(skipped == 0);
   CHECK(lines == 5);
   CHECK(spawn_call == "call_z1");
+}
+
+// A zstd frame of `plain`.
+std::string zstd_frame(const std::string& plain) {
+  std::string out(ZSTD_compressBound(plain.size()), '\0');
+  out.resize(ZSTD_compress(out.data(), out.size(), plain.data(), plain.size(), 3));
+  return out;
+}
+
+TEST_CASE("a compressed rollout whose rest does not decode counts that rest as one skipped line") {
+  // The reader's own read counts it so (jsonl_entry_reader.cpp: `(corrupt)`); the walk must not pass over it
+  // in silence, or `agents` reports a session whose spawn calls were cut off as read whole.
+  const fs::path p =
+      fs::temp_directory_path() / ("csift-agents-cut-" + std::to_string(::getpid()) + ".jsonl.zst");
+  const std::string second = zstd_frame("{\"b\":2}\n{\"c\":3}\n");
+  std::ofstream(p, std::ios::binary) << zstd_frame("{\"a\":1}\n") + second.substr(0, second.size() / 2);
+  const Transcript t = harness_transcript(kCodexHarness, p.string(), "cut", p.parent_path().string());
+  uint64_t skipped = 0, lines = 0;
+  CHECK(walk_log_lines(t, nullptr, skipped, [&](const nlohmann::json&, uint64_t) {
+    ++lines;
+    return true;
+  }));
+  fs::remove(p);
+  CHECK(lines == 1);
+  CHECK(skipped == 1);
 }
 
 }  // namespace harness_agents_unit
