@@ -117,6 +117,24 @@ class RegisteredDatabaseAndCursorStores(unittest.TestCase):
         self.assertEqual(stores["opencode-v2"]["sessions"], len(expected_v2))
         self.assertTrue(stores["cursor"]["found"])
 
+    def test_a_session_part_table_is_named_as_not_read(self):
+        # No public OpenCode source or release defines `session_part` (SPEC.md §2): its rows are not guessed
+        # at, and the problem names the table, that it is not read, and why.
+        import shutil
+        data = os.path.join(self.tmp, "with-part")
+        os.makedirs(os.path.join(data, "opencode"))
+        db = os.path.join(data, "opencode", "opencode.db")
+        shutil.copy(self.db, db)
+        subprocess.run(["sqlite3", db, "CREATE TABLE session_part (id text PRIMARY KEY, data text)"], check=True)
+        code, (_h, rows, summary), err = run(["list", "--harness", "opencode-v2", "--max-count", "0"],
+                                             {"XDG_DATA_HOME": data, "HOME": self.cursor_home})
+        self.assertEqual(code, 0, err)
+        reasons = [u["reason"] for u in summary["unread_transcripts"] if u["path"] == db]
+        self.assertEqual(len(reasons), 1, summary["unread_transcripts"])
+        self.assertIn("table `session_part` is not read: its layout is unknown", reasons[0])
+        self.assertIn("missing from every session of this database", reasons[0])
+        self.assertTrue(any(r.get("kind") == "session" for r in rows))  # the sessions are still listed
+
 
 if __name__ == "__main__":
     unittest.main()
