@@ -12,6 +12,7 @@
 #include "core/harness/opencode/opencode_agents.h"
 #include "core/record/transcript_reader.h"
 #include "core/scan/line_scanner.h"
+#include "core/scan/zstd_lines.h"
 
 namespace csift {
 
@@ -41,7 +42,7 @@ std::vector<HarnessEntry> attach_agent_readers(std::vector<HarnessEntry> entries
 }
 
 bool walk_log_lines(const Transcript& t, const CancelToken* cancel, uint64_t& skipped,
-                    const std::function<bool(const nlohmann::json&, uint64_t)>& fn) {
+                    const std::function<bool(const nlohmann::json&, uint64_t)>& fn, std::string* unreadable) {
   bool any = false;
   const ScanStats stats = reader_for(t).read_raw_lines(
       t,
@@ -60,8 +61,10 @@ bool walk_log_lines(const Transcript& t, const CancelToken* cancel, uint64_t& sk
         return fn(doc, raw.line);
       },
       cancel);
-  // The rest of a compressed log that does not decode: one line, skipped, as the reader's own read counts it.
-  if (!stats.broken.empty() && !stats.stopped) ++skipped;
+  if (!stats.broken.empty() && !stats.stopped) {
+    ++skipped;
+    if (unreadable) *unreadable = unreadable_rest(stats);
+  }
   return any || stats.error.empty();
 }
 

@@ -22,10 +22,12 @@ std::vector<HarnessEntry> attach_agent_readers(std::vector<HarnessEntry> entries
 // Calls fn(object, line number) for each line of t that is a JSON object, in order (false stops), reading
 // the lines the harness's reader reads (TranscriptReader::read_raw_lines: a compressed Codex rollout's
 // decompressed stream, a legacy Gemini CLI document's migrated lines); a line that is not one, or too large
-// to hold, is counted in `skipped`, and so is the rest of a compressed log that does not decode (one line, as
-// the reader's own read counts it). False when the log cannot be read at all.
+// to hold, is counted in `skipped`, and so is the rest of a compressed stream that stopped decoding, whose
+// words (unreadable_rest, core/scan/zstd_lines.h) go to `unreadable` when given. False when the log cannot be
+// read at all.
 bool walk_log_lines(const Transcript& t, const CancelToken* cancel, uint64_t& skipped,
-                    const std::function<bool(const nlohmann::json&, uint64_t)>& fn);
+                    const std::function<bool(const nlohmann::json&, uint64_t)>& fn,
+                    std::string* unreadable = nullptr);
 
 // `root` and every id under it by `children_of`, breadth first, each once (a cycle ends where it closes).
 std::vector<std::string> descendant_ids(const std::string& root,

@@ -104,6 +104,7 @@ ReadStats JsonlEntryReader::read(const Transcript& t, const ReadOptions& opts, R
     ++stats.skipped_lines;
     census("(corrupt)");
     sink.skipped({zstd.broken_line, zstd.broken});
+    stats.unreadable = unreadable_rest(zstd);
   }
   return stats;
 }

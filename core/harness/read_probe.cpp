@@ -54,6 +54,7 @@ SessionProbe probe_by_reading(const Transcript& t) {
   p.head_lines = stats.lines;
   p.read_whole_file = true;
   p.error = stats.error;
+  p.unreadable = stats.unreadable;
   return p;
 }
 

@@ -413,6 +413,13 @@ class ContentScan {
     emit(std::move(e), r, at);
   }
 
+  // The updated file left for `to`: a boundary on the file it left (its content is not carried across).
+  static void moved_away(Pending& p, ContentEvent m, const std::string& tool, const std::string& to) {
+    m.cause = "moved-away";
+    m.detail = tool + " moved the file to " + to;
+    p.events.push_back(std::move(m));
+  }
+
   // Another harness's call (core/harness/tool_edits.h): an edit tool's changes become events that land with
   // a result that is not an error; a shell tool is read as Claude Code's Bash is.
   void open_harness_call(const Record& r, const Block& b, size_t at) {
@@ -464,6 +471,21 @@ class ContentScan {
         e.cause = "deleted";
         e.detail = b.name + " deleted the file";
         p.events.push_back(std::move(e));
+      } else if (f.chunks.empty() && f.edits.empty()) {
+        // An update known only by the diff Codex recorded as applied (its end event or FileChange item, no
+        // patch text): placed by the diff's line numbers (tools/recover/replay.cpp); a diff that cannot be
+        // read leaves the file changed in a way nothing here shows.
+        ContentEvent e = event(ContentEventKind::edit, *target);
+        e.source = "harness-diff";
+        e.patch = parse_unified_diff(f.unified_diff);
+        if (e.patch.empty() && f.unified_diff.find_first_not_of(" \t\r\n") != std::string::npos) {
+          e.kind = ContentEventKind::boundary;
+          e.cause = "unreadable-diff";
+          e.detail = b.name + " recorded the update of " + f.path +
+                     " as a unified diff this replay cannot read (no hunk with line numbers)";
+        }
+        p.events.push_back(std::move(e));
+        if (!f.move_to.empty()) moved_away(p, event(ContentEventKind::boundary, *target), b.name, f.move_to);
       } else {
         ContentEvent e = event(ContentEventKind::edit, *target);
         e.source = "harness-edit";  // replayed from a complete buffer only (tools/recover/replay.cpp)
@@ -471,12 +493,7 @@ class ContentScan {
           e.edits.push_back({s.old_string, s.new_string, s.replace_all, s.expected});
         e.chunks = f.chunks;
         p.events.push_back(std::move(e));
-        if (!f.move_to.empty()) {
-          ContentEvent m = event(ContentEventKind::boundary, *target);
-          m.cause = "moved-away";
-          m.detail = b.name + " moved the file to " + f.move_to;
-          p.events.push_back(std::move(m));
-        }
+        if (!f.move_to.empty()) moved_away(p, event(ContentEventKind::boundary, *target), b.name, f.move_to);
       }
       if (f.move_to.empty()) continue;
       if (const auto to = target_of(f.move_to, r.cwd)) {

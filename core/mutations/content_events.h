@@ -41,7 +41,8 @@ struct ContentEvent {
   size_t target = 0;   // index into the files asked about
   std::string tool;    // Read, Write, Edit, MultiEdit, Bash, attachment
   std::string source;  // read: read, read-gutter; write: write, bash-heredoc, bash-write, bash-append;
-                       // edit: harness-edit (another harness's string edits or apply_patch update)
+                       // edit: harness-edit (another harness's string edits or apply_patch update),
+                       // harness-diff (an update known only by the unified diff Codex recorded as applied)
   // read: the window; write: content is the whole file
   int64_t start_line = 1, num_lines = 0, total_lines = 0;
   std::string content;
@@ -54,7 +55,8 @@ struct ContentEvent {
   // call asked for: why the content is the logged one (the replay names it).
   std::string applied_note;
   // boundary / annotation: modified-since-read, hint-modified, original-file-disagreement (made by the
-  // replay), external-edit, stale-recovered, bash-mutation, deleted, moved-away, moved-in; annotations:
+  // replay), external-edit, stale-recovered, bash-mutation, deleted, moved-away, moved-in, unreadable-diff
+  // (an update Codex recorded as a diff with no placeable hunk); annotations:
   // string-not-found, file-not-exist, not-read-yet, failed-edit (another harness's edit whose result failed)
   std::string cause;
   std::string detail;

@@ -94,6 +94,9 @@ struct ReadStats {
   bool stopped = false;                        // the sink asked to stop
   bool cancelled = false;
   std::string error;  // the file could not be read
+  // A compressed transcript whose stream stopped decoding part way (ScanStats::broken): "from line N on:
+  // <libzstd's reason>" — that rest is one skipped line, and every line before it was read.
+  std::string unreadable;
 };
 
 // Everything one read found, collected (the common case: a tool that needs the whole transcript).

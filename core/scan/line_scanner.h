@@ -41,10 +41,12 @@ struct ScanStats {
   uint64_t torn_tail_bytes = 0;
   bool stopped = false;  // the callback asked to stop early
   std::string error;     // non-empty when the file could not be opened/read
-  // Non-empty: why the rest of a compressed file did not decode (core/scan/zstd_lines.h), after every
-  // complete line before it was delivered. Kept here so a caller of any line walk can count that rest as its
-  // readers do.
+  // A compressed file's stream that stopped decoding (zstd_lines.h; never a plain file): libzstd's reason
+  // ("corrupt zstd frame: …", "truncated zstd frame: …"), after every complete line before it was delivered;
+  // the line number and stream offset the unread rest would have started at.
   std::string broken;
+  uint64_t broken_line = 0;
+  uint64_t broken_offset = 0;
 };
 
 // Return false from a callback to stop the scan.

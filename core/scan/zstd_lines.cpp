@@ -116,6 +116,12 @@ class ZstdLineCutter {
 
 }  // namespace
 
+std::string unreadable_rest(const ScanStats& s) {
+  if (s.broken.empty()) return "";
+  return "from line " + std::to_string(s.broken_line) + " on: " + s.broken +
+         " (that rest of the file is not read; the lines before it are)";
+}
+
 bool is_zstd_path(std::string_view path) {
   return path.ends_with(".zst");
 }

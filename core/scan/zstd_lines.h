@@ -12,15 +12,18 @@
 
 namespace csift {
 
+// What stopped decompression is ScanStats::broken (with its line and offset), so it survives a caller that
+// keeps only the ScanStats (TranscriptReader::read_raw_lines).
 struct ZstdScanStats : ScanStats {
   std::string torn_tail_text;  // the torn final line's bytes (with torn_tail: a stream cannot be read back)
-  // `broken` (ScanStats) says why decompression stopped ("corrupt zstd frame: …", "truncated zstd frame: …").
-  uint64_t broken_line = 0;    // the line number the unread rest would have started with
-  uint64_t broken_offset = 0;  // its offset in the decompressed stream
 };
 
 // A path a compressed reader reads: it ends in `.zst`.
 bool is_zstd_path(std::string_view path);
+
+// The words every tool reports a stream that stopped decoding in (ReadStats::unreadable): "from line N on:
+// <reason> (that rest of the file is not read; the lines before it are)"; "" when it did not stop.
+std::string unreadable_rest(const ScanStats& s);
 
 // Decompresses `path` front to back, handing fn blocks of complete lines (as LineScanner::scan does).
 ZstdScanStats scan_zstd_lines(const std::string& path, const BlockFn& fn,

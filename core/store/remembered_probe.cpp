@@ -19,7 +19,7 @@ size_t probe_memo_cost(const SessionProbe& p) {
          probed_message_cost(p.last_agent) + held_bytes(p.cwd) + held_bytes(p.version_first) +
          held_bytes(p.version_last) + held_bytes(p.git_branch_first) + held_bytes(p.git_branch_last) +
          held_bytes(p.first_timestamp) + held_bytes(p.last_timestamp) + held_bytes(p.clone_boundary_uuid) +
-         held_bytes(p.error);
+         held_bytes(p.error) + held_bytes(p.unreadable);
 }
 
 std::shared_ptr<const SessionProbe> remembered_probe(const Transcript& t, ResultMemoUse& use) {

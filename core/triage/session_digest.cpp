@@ -295,6 +295,7 @@ SessionDigestResult DigestBuilder::finish(const ReadStats& stats) {
   out.cwds = cwds_;
   out.covered_size = in_.complete_size;
   if (!stats.error.empty()) out.error = stats.error;
+  out.unreadable = stats.unreadable;
   ojson& s = out.session;
   const Transcript& t = *in_.transcript;
   s["ref"] = ref_;

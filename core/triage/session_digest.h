@@ -42,6 +42,7 @@ struct SessionDigestResult {
   std::string project;             // first recorded working directory ("" = none recorded)
   std::vector<std::string> cwds;   // every recorded working directory, first-seen order
   std::string error;               // non-empty: could not read (becomes an errors[] entry)
+  std::string unreadable;          // a compressed log that stopped decoding part way (ReadStats::unreadable)
 };
 
 SessionDigestResult digest_session(const SessionDigestInput& in);

@@ -2,8 +2,11 @@
 recorded only through item events keeps its prompts and every failed, declined, spawn-failed and interrupted
 call; the end events (exec_command_end, patch_apply_end, mcp_tool_call_end) are each call's result, joined by
 call id and never counted twice; excerpts skip the `Chunk ID … Output:` header; a `.jsonl.zst` rollout is read in
-place by list, search, show, stats and the sessions_* tools, and a cut-short frame is one counted skip."""
+place by list, search, show, stats and the sessions_* tools, and a cut-short frame is one counted skip; a frame
+corrupt in its middle is one counted skip that list, search, show, agents and sessions_digest each name, after
+every line decoded before it was read."""
 import os
+import re
 import shutil
 import tempfile
 import unittest
@@ -16,6 +19,7 @@ EVENTS = "codex:0199c0de-0000-7000-8000-0000000000b2"
 ZST = "codex:0199c0de-0000-7000-8000-0000000000c3"
 CORRUPT = "codex:0199c0de-0000-7000-8000-0000000000d4"
 APPLIED = "codex:0199c0de-0000-7000-8000-0000000000e5"  # patch_apply_end's changes (tests/cli/test_harness_fold.py)
+BITFLIP = "codex:0199c0de-0000-7000-8000-0000000000f6"
 
 
 class CodexFidelityTest(unittest.TestCase):
@@ -85,12 +89,42 @@ class CodexFidelityTest(unittest.TestCase):
         code, _h, rows, summary, err = h.run_json("sessions_list", "--harness", "codex", env=self.env)
         self.assertEqual(code, 0, err)
         listed = {r["ref"]: r for r in rows if r["kind"] == "session"}
-        self.assertEqual(set(listed), {ITEMS, EVENTS, ZST, CORRUPT, APPLIED})
+        self.assertEqual(set(listed), {ITEMS, EVENTS, ZST, CORRUPT, APPLIED, BITFLIP})
         self.assertEqual(listed[ZST]["project"], "/home/[REDACTED:home-user]/projects/api")  # scrubbed
         self.assertEqual(listed[CORRUPT]["counts"]["unparsed"], 1)
         code, _h, rows, _s, err = h.run_json("search", "F401", "--harness", "codex", env=self.env)
         self.assertEqual(code, 0, err)
         self.assertIn(ZST, {r.get("session_id") for r in rows})
+
+    def test_a_frame_corrupt_in_its_middle_is_named_by_every_tool(self):
+        named = re.compile(re.escape(BITFLIP) + r": from line (\d+) on: corrupt zstd frame: [^\n]+"
+                           r" \(that rest of the file is not read; the lines before it are\)")
+        code, _h, rows, _s, err = h.run_json("sessions_digest", BITFLIP, env=self.env)
+        self.assertEqual(code, 0, err)
+        d = next(r["digest"] for r in rows if r["kind"] == "session")
+        m = named.search(err)
+        self.assertTrue(m, err)
+        first_unread = int(m.group(1))
+        # The first two frames (305 lines) and any block of the third before the flip are read; the rest is one skip.
+        self.assertGreater(first_unread, 305)
+        c = d["counts"]
+        self.assertEqual((c["prompts"], c["unparsed"]), (1, 1), c)
+        # lines 4, 6, 8, … are calls, each output on the next line: every call before the span is counted
+        self.assertEqual(c["tool_calls"], (first_unread - 1) // 2 - 1, c)
+        self.assertGreaterEqual(c["tool_errors"], c["tool_calls"] - 1, c)
+        ev = self.events_of(d)
+        self.assertEqual((ev["call_f0"]["status"], ev["call_f0"]["exit_code"]), ("error", 1))
+        self.assertIn("TimeoutError", ev["call_f0"]["excerpt"])
+        for args in (("list", "--harness", "codex"), ("search", "TimeoutError", "--harness", "codex"),
+                     ("show", BITFLIP, "--turn", ".."), ("agents", BITFLIP)):
+            code, out, err = h.run_cli(*args, env=self.env)
+            self.assertEqual(code, 0, err)
+            self.assertEqual([int(n) for n in named.findall(err)], [first_unread], (args, err))
+            if args[0] in ("search", "show"):
+                self.assertIn("TimeoutError", out)  # read before the corrupt span
+
+    def events_of(self, d):
+        return {e["span"]: e for e in d["events"] if e["type"] == "tool_call"}
 
     def test_show_and_stats(self):
         code, out, err = h.run_cli("show", ITEMS, "--turn", "..", env=self.env)
@@ -102,9 +136,9 @@ class CodexFidelityTest(unittest.TestCase):
         self.assertIn("[error \u00b7 exit 1]", out)
         code, _h, rows, summary, err = h.run_json("stats", "--harness", "codex", env=self.env)
         self.assertEqual(code, 0, err)
-        self.assertEqual(summary["sessions"], 5)
-        self.assertEqual(summary["skipped_lines"], 1)  # the cut-short frame, named below
-        self.assertEqual(summary["line_types"].get("(corrupt)"), 1, summary["line_types"])
+        self.assertEqual(summary["sessions"], 6)
+        self.assertEqual(summary["skipped_lines"], 2)  # the cut-short frame and the corrupt one
+        self.assertEqual(summary["line_types"].get("(corrupt)"), 2, summary["line_types"])
         self.assertEqual(summary["line_types"].get("compacted"), 1, summary["line_types"])
         self.assertEqual(summary["line_types"].get("event_msg.exec_command_end"), 2, summary["line_types"])
 

@@ -225,6 +225,55 @@ class Replay:
         return any(base in c for c in self.shell)
 
 
+def apply_unified_diff(text, diff):
+    """A unified diff's hunks (`@@ -a[,b] +c[,d] @@`) applied to `text` by their line numbers, each hunk's old
+    lines checked where it says they are; None when a hunk does not fit or the diff holds no hunk."""
+    hunks = []
+    for line in diff.split("\n"):
+        m = re.match(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", line)
+        if m:
+            hunks.append((int(m.group(1)), int(m.group(2) or 1), [], []))
+        elif hunks and line[:1] in (" ", "-", "+"):
+            if line[0] != "+":
+                hunks[-1][2].append(line[1:])
+            if line[0] != "-":
+                hunks[-1][3].append(line[1:])
+        elif hunks and line.startswith("\\"):
+            return None  # not met in these logs: left unknown rather than modelled
+    if not hunks:
+        return None
+    lines, delta = text.split("\n"), 0
+    for start, count, old, new in hunks:
+        at = (start if count == 0 else start - 1) + delta
+        if lines[at:at + len(old)] != old or at + len(old) > len(lines) - (1 if text.endswith("\n") else 0):
+            return None
+        lines[at:at + len(old)] = new
+        delta += len(new) - len(old)
+    return "\n".join(lines)
+
+
+def codex_applied_changes(r, changes, cwd):
+    """What Codex recorded a patch changed (`changes`: path -> {"type": kind, ...} or, older, {kind: {...}})."""
+    for path, change in (changes or {}).items():
+        kind = change.get("type")
+        if kind is None and len(change) == 1:
+            kind, change = next(iter(change.items()))
+        p = resolve(path, cwd)
+        if kind == "add":
+            r.write(p, change.get("content", ""))
+        elif kind == "delete":
+            r.unknown(p, "deleted")
+        elif kind == "update":
+            diff, move = change.get("unified_diff") or "", change.get("move_path")
+            if diff:
+                r.edit(p, lambda t, d=diff: apply_unified_diff(t, d))
+            else:
+                r.changed.add(p)
+            if move:
+                r.unknown(p, "moved away")
+                r.unknown(resolve(move, cwd), "moved in")
+
+
 def codex_status(text):
     """ok / error from a Codex call output (the legacy JSON form's exit code, else the header)."""
     try:
@@ -243,7 +292,10 @@ def codex_status(text):
 
 
 def replay_codex(path):
-    calls, results, cwd = [], {}, None
+    """The apply_patch calls (applied in call order once their first output is ok), and the patches known only
+    by what Codex recorded as applied — a patch_apply_end or FileChange item whose call id no call introduced
+    before — applied where their first completion says they succeeded."""
+    calls, results, cwd, ops, introduced, done = [], {}, None, [], set(), set()
     for line in open(path, encoding="utf-8"):
         try:
             e = json.loads(line)
@@ -252,16 +304,40 @@ def replay_codex(path):
         p = e.get("payload") or {}
         if e.get("type") in ("session_meta", "turn_context") and p.get("cwd"):
             cwd = p["cwd"]
+        if e.get("type") == "event_msg" and p.get("type") in ("patch_apply_end", "item_started", "item_completed"):
+            it = p if p.get("type") == "patch_apply_end" else p.get("item") or {}
+            cid = it.get("call_id") if p.get("type") == "patch_apply_end" else it.get("id")
+            if p.get("type") != "patch_apply_end" and it.get("type") != "FileChange":
+                continue
+            if p.get("type") == "item_started" or it.get("status") in ("inProgress", "in_progress"):
+                introduced.add(cid)
+                continue
+            if cid in done or (cid in introduced and cid in {c[0] for c in calls}):
+                continue  # a call's result: its patch text is what the calls below apply
+            introduced.add(cid)
+            done.add(cid)
+            status = it.get("status")
+            ok = status == "completed" if status is not None else it.get("success") is not False
+            if ok:
+                ops.append((len(calls), it.get("changes"), cwd))
+            continue
         if e.get("type") != "response_item":
             continue
         t = p.get("type")
         if t in ("function_call", "custom_tool_call"):
+            if p.get("call_id") in introduced:
+                continue  # an item event already introduced this call
+            introduced.add(p.get("call_id"))
             calls.append((p.get("call_id"), p.get("name"), p.get("input") if t == "custom_tool_call" else p.get("arguments"), cwd, t))
         elif t in ("function_call_output", "custom_tool_call_output") and p.get("call_id") not in results:
             out = p.get("output")
             results[p.get("call_id")] = codex_status(out) if isinstance(out, str) else "ok"
     r = Replay()
-    for cid, name, raw, cwd, t in calls:
+    for k, (cid, name, raw, cwd, t) in enumerate(calls + [(None,) * 5]):
+        for _at, changes, where in [op for op in ops if op[0] == k]:
+            codex_applied_changes(r, changes, where)
+        if cid is None:
+            break
         args = {}
         if t == "function_call":
             try:
@@ -435,6 +511,9 @@ class FilesRecoverHarnessesTest(unittest.TestCase):
         home = os.path.join(self.s.tmp, "codex")
         rollouts = sorted(glob.glob(os.path.join(CORPUS, "skills", "*", "*", "*", "full.jsonl")))
         rollouts += sorted(glob.glob(os.path.join(CORPUS, "localpush", "**", "rollout-*.jsonl"), recursive=True))
+        # a 0.146 rollout whose patch_apply_end has no call to join it to (its diff trimmed: not placeable)
+        rollouts.append(os.path.join(CORPUS, "agent-sessions", "Resources", "Fixtures", "stage0", "agents", "codex",
+                                     "small.jsonl"))
         refs = []
         for f in rollouts:
             sid = json.loads(open(f, encoding="utf-8").readline())["payload"]["id"]
@@ -501,7 +580,7 @@ class FilesRecoverHarnessesTest(unittest.TestCase):
     # ---------------------------------------------------------------- fixtures: the shapes the corpus lacks
     def test_codex_fixture(self):
         env = self.s.env(CODEX_HOME=os.path.join(FIDELITY, "codex"))
-        f = glob.glob(os.path.join(FIDELITY, "codex", "sessions", "*", "*", "*", "rollout-*.jsonl"))[0]
+        f = glob.glob(os.path.join(FIDELITY, "codex", "sessions", "*", "*", "*", "rollout-*c0de.jsonl"))[0]
         ref = "codex:0199edit-0000-7000-8000-00000000c0de"
         replay = replay_codex(f)
         self.assertEqual(replay.state[f"{CWD}/app.py"],
@@ -530,6 +609,31 @@ class FilesRecoverHarnessesTest(unittest.TestCase):
         self.assertIn((f"{CWD}/build.log", "rm"), ops)
         self.assertIn((f"{CWD}/config.toml", "sed-i"), ops)
         self.assertEqual((summary["failed_calls"], summary["unconfirmed_calls"]), (1, 1), summary)
+
+    def test_codex_applied_only_fixture(self):
+        """Patches known only by what Codex recorded as applied (patch_apply_end, FileChange items)."""
+        env = self.s.env(CODEX_HOME=os.path.join(FIDELITY, "codex"))
+        f = glob.glob(os.path.join(FIDELITY, "codex", "sessions", "*", "*", "*", "rollout-*ae0d0.jsonl"))[0]
+        ref = "codex:0199edit-0000-7000-8000-0000000ae0d0"
+        replay = replay_codex(f)
+        self.assertEqual(replay.state[f"{CWD}/lib.py"], "def f():\n    return 10\n\ndef g():\n    return 20\n# end\n")
+        self.assertEqual(replay.state[f"{CWD}/old.txt"], "x\nz\n")
+        codes = self.check(env, ref, replay, expect_restored=[f"{CWD}/lib.py", f"{CWD}/old.txt"])
+        self.assertEqual(len(replay.changed), 8, sorted(replay.changed))
+        # each refusal names its gap
+        for path, gap in (("unknown.cfg", "could not be placed"), ("fit.txt", "edit-disagreement"), ("trim.txt", "unreadable-diff"),
+                          ("tmp.txt", "deleted"), ("notes.md", "moved-away"), ("docs/notes.md", "moved-in")):
+            code, _o, err = recover(self.s, env, ref, f"{CWD}/{path}")
+            self.assertEqual(code, 1, path)
+            self.assertIn(gap, err, path)
+        # files lists them as structured edits; the failed item and the declined end event never landed
+        code, _h, rows, summary, err = h.run_json("files", ref, "--by", "timeline", "--claude-home", self.s.claude, env=env)
+        self.assertEqual(code, 0, err)
+        ops = {(r["path"], r["op"]) for r in rows if r.get("kind") == "mutation"}
+        for want in (("lib.py", "write"), ("lib.py", "edit"), ("unknown.cfg", "edit"), ("tmp.txt", "delete"),
+                     ("notes.md", "move-from"), ("docs/notes.md", "move-to")):
+            self.assertIn((f"{CWD}/{want[0]}", want[1]), ops)
+        self.assertEqual((summary["failed_calls"], summary["unconfirmed_calls"]), (2, 0), summary)
 
     def test_gemini_fixture(self):
         env = self.s.env(GEMINI_CLI_HOME=os.path.join(FIDELITY, "gemini"))

@@ -117,6 +117,47 @@ class RegisteredDatabaseAndCursorStores(unittest.TestCase):
         self.assertEqual(stores["opencode-v2"]["sessions"], len(expected_v2))
         self.assertTrue(stores["cursor"]["found"])
 
+    def test_v2_failed_calls_run_again_are_retries(self):
+        # The assistant row with the failing shell call (exit 2) and the failing read, written again later with
+        # fresh call ids (the same OpenCode 2 row shape): each is a retry of the first, with its exit code.
+        import shutil
+        data = os.path.join(self.tmp, "with-retry")
+        os.makedirs(os.path.join(data, "opencode"))
+        db = os.path.join(data, "opencode", "opencode.db")
+        shutil.copy(self.db, db)
+        subprocess.run(["sqlite3", db, "INSERT INTO session_message SELECT 'msg_fx2_again', session_id, type, "
+                        "seq + 100, time_created + 100000, time_updated + 100000, replace(replace(data, "
+                        "'call_v2_exit', 'call_v2_exit_again'), 'call_v2_err', 'call_v2_err_again') "
+                        "FROM session_message WHERE id = 'msg_fx2_n2'"], check=True)
+        env = {"XDG_DATA_HOME": data, "HOME": self.cursor_home, "CSIFT_STATE_DB": os.path.join(data, "s.db")}
+        code, (_h, rows, _s), err = run(["sessions_digest", "opencode-v2:ses_fx2_native"], env)
+        self.assertEqual(code, 0, err)
+        d = next(r["digest"] for r in rows if r["kind"] == "session")
+        calls = {e["span"]: e for e in d["events"] if e["type"] == "tool_call"}
+        self.assertEqual((calls["msg_fx2_again/call_v2_exit_again"]["status"],
+                          calls["msg_fx2_again/call_v2_exit_again"]["exit_code"]), ("error", 2))
+        self.assertEqual(sorted((r["span"], r["of_span"]) for r in d["retries"]),
+                         [("msg_fx2_again/call_v2_err_again", "msg_fx2_n2/call_v2_err"),
+                          ("msg_fx2_again/call_v2_exit_again", "msg_fx2_n2/call_v2_exit")])
+
+    def test_a_session_part_table_is_named_as_not_read(self):
+        # No public OpenCode source or release defines `session_part` (SPEC.md §2): its rows are not guessed
+        # at, and the problem names the table, that it is not read, and why.
+        import shutil
+        data = os.path.join(self.tmp, "with-part")
+        os.makedirs(os.path.join(data, "opencode"))
+        db = os.path.join(data, "opencode", "opencode.db")
+        shutil.copy(self.db, db)
+        subprocess.run(["sqlite3", db, "CREATE TABLE session_part (id text PRIMARY KEY, data text)"], check=True)
+        code, (_h, rows, summary), err = run(["list", "--harness", "opencode-v2", "--max-count", "0"],
+                                             {"XDG_DATA_HOME": data, "HOME": self.cursor_home})
+        self.assertEqual(code, 0, err)
+        reasons = [u["reason"] for u in summary["unread_transcripts"] if u["path"] == db]
+        self.assertEqual(len(reasons), 1, summary["unread_transcripts"])
+        self.assertIn("table `session_part` is not read: its layout is unknown", reasons[0])
+        self.assertIn("missing from every session of this database", reasons[0])
+        self.assertTrue(any(r.get("kind") == "session" for r in rows))  # the sessions are still listed
+
 
 if __name__ == "__main__":
     unittest.main()

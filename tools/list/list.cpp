@@ -67,6 +67,14 @@ struct ListCounts {
   std::optional<size_t> cap;
 };
 
+// A note for each kept session whose compressed log stopped decoding part way (its probe read up to there).
+std::vector<std::string> unreadable_notes(const std::vector<ListEntry>& kept) {
+  std::vector<std::string> out;
+  for (const auto& e : kept)
+    if (!e.probe->unreadable.empty()) out.push_back(e.transcript->id + ": " + e.probe->unreadable);
+  return out;
+}
+
 void fill_summary(Envelope& env, const std::vector<ListEntry>& kept, const ListCounts& counts) {
   uint64_t skipped = 0, bytes = 0, bytes_read = 0;
   size_t pending = 0, clones = 0;
@@ -144,6 +152,7 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   Envelope env = Envelope::make("list");
   env.header = build_header(scope, window);
   fill_summary(env, kept, counts);
+  std::vector<std::string> unreadable = unreadable_notes(kept);
   if (expiring > 0) env.summary["expiring"] = expiring_summary(expiring, period);
   // Rows are made only as a page shows them: on a warm call each is a copy of a remembered row, and copying
   // (then freeing) the 1,460 of 1,501 that a default page leaves out was a third of the call. The memo's
@@ -159,6 +168,8 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   report_result_memo(env, *memo_use);  // its place among the summary's fields; settle fills it in
   env.notes = scope.notes;
   if (!period.note.empty() && scope.claude_store_read) env.notes.push_back(period.note);
+  for (std::string& note : unreadable)
+    env.notes.push_back(std::move(note));
   report_unread(env, unread);
   report_stores(env, scope);
   return env;

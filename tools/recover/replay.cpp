@@ -35,7 +35,7 @@ std::vector<std::string> split_file_lines(const std::string& text) {
 bool is_hard_cause(const std::string& cause) {
   return cause == "modified-since-read" || cause == "hint-modified" || cause == "external-edit" ||
          cause == "unresolved-path" || cause == "deleted" || cause == "moved-away" || cause == "moved-in" ||
-         cause == "edit-disagreement";
+         cause == "edit-disagreement" || cause == "unreadable-diff";
 }
 
 size_t ReplayResult::hard_boundaries() const {
@@ -568,8 +568,42 @@ class Replayer {
     set_whole(after);
   }
 
+  // An update known only by the unified diff Codex recorded as applied (its patch_apply_end or FileChange
+  // item, no patch text): the diff was computed from the file Codex changed, so its line numbers place it.
+  // On a complete buffer it applies exactly, or — a hunk whose old lines are not at its line numbers — the
+  // buffer is not the file Codex changed: a hard `edit-disagreement`. On a partial one each hunk is placed
+  // where its old lines agree with the known lines and is a hole elsewhere (an unknown prior content is
+  // never guessed). An empty diff (a move alone) changes no line.
+  void harness_diff(const ContentEvent& e, const Transcript* t) {
+    ++r_.counts["applied-diff"];
+    if (e.patch.empty()) {
+      r_.changes.push_back({segment_, &e, t, "", step_});
+      return;
+    }
+    if (!r_.buffer.complete()) {
+      const uint64_t holes = apply_patch(r_.buffer, e.patch);
+      r_.holes += holes;
+      if (holes) r_.counts["hole"] += holes;
+      r_.changes.push_back({segment_, &e, t, patch_diff(e.patch), step_});
+      return;
+    }
+    FileBuffer by_diff = r_.buffer;
+    if (apply_patch(by_diff, e.patch) != 0 || !by_diff.complete()) {
+      boundary(e, t, "edit-disagreement",
+               "the unified diff Codex recorded as applied does not fit the replayed file (a hunk's old "
+               "lines are not at its line numbers)");
+      return;
+    }
+    std::vector<std::string> after;
+    for (const auto& [n, l] : by_diff.lines)
+      after.push_back(l);
+    r_.changes.push_back({segment_, &e, t, snapshot_diff(r_.buffer, after), step_});
+    set_whole(after);
+  }
+
   void edit(const ContentEvent& e, const Transcript* t) {
     if (e.source == "harness-edit") return harness_edit(e, t);
+    if (e.source == "harness-diff") return harness_diff(e, t);
     ++r_.counts[e.tool == "MultiEdit" ? "multi-edit" : "edit"];
     if (e.patch.empty()) {
       if (!apply_string_edits(r_.buffer, e.edits)) hole_everywhere();

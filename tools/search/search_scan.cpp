@@ -191,6 +191,7 @@ struct TranscriptScanner {
   static void take_read_counts(TranscriptHits& th) {
     th.skipped_lines = th.ct.read.skipped_lines + th.ct.sidecar.skipped_lines;
     th.values_out_of_range = th.ct.read.values_out_of_range;
+    if (!th.ct.read.unreadable.empty()) th.unreadable = th.ct.transcript.id + ": " + th.ct.read.unreadable;
   }
 
   // Matches every entry of ct; the scan's per-transcript result.
@@ -350,6 +351,7 @@ void merge_into(SearchScan& out, TranscriptHits&& th, std::vector<std::string>&&
     out.excluded_by_label[l] += n;
   for (auto& n : notes)
     out.notes.push_back(std::move(n));
+  if (!th.unreadable.empty()) out.notes.push_back(std::move(th.unreadable));
   if (th.matched_records() > 0) out.transcripts.push_back(std::move(th));
 }
 

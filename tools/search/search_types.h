@@ -111,6 +111,7 @@ struct TranscriptHits {
   ClassifiedTranscript ct;
   std::vector<RecordHit> hits;  // file order (sidecar entries last)
   uint64_t skipped_lines = 0;   // malformed + too large + torn tail (exact, whole file) + sidecar skips
+  std::string unreadable;       // "<ref>: from line N on: …" when a compressed log stopped decoding
   uint64_t too_complex_lines = 0;
   // Tool results the pattern matched only in the copy of an MCP result Claude Code kept in mcpMeta (not
   // searched without --resolve-persisted), and --resolve-persisted pointers whose result could not be read.

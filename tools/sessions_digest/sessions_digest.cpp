@@ -262,6 +262,8 @@ Envelope run_sessions_digest(const json& args, ToolContext& ctx) {
       continue;
     }
     run_bytes += bytes;
+    if (!r.unreadable.empty())
+      env.notes.push_back(s.ref + ": " + r.unreadable + "; counted in the digest's `unparsed`");
     Watermark mark = s.current;
     mark.size = r.covered_size;
     writes.push_back({s.ref, std::string(harness_name(s.transcript.harness)), s.transcript.path, mark});

@@ -76,6 +76,7 @@ Envelope run_show_rendered(const ShowRequest& req, const Transcript& t, ToolCont
   env.summary["cap"] = req.max_count;
   env.summary["refetch_remainder"] = cut.dropped ? continuation(ct, sel, cut) : json(nullptr);
   env.summary.update(summary_counts(ct, sel));
+  if (!ct.read.unreadable.empty()) env.notes.push_back(t.id + ": " + ct.read.unreadable);
   env.summary["with_elicitation_sidecar"] = with_sidecar;
   return env;
 }

@@ -43,6 +43,7 @@ struct SessionProbe {
   uint64_t bytes_read = 0;       // head + tail bytes read from disk
   bool read_whole_file = false;  // the head found no genuine user, so it walked the whole file
   std::string error;             // the file could not be read
+  std::string unreadable;        // a compressed log whose stream stopped decoding (ReadStats::unreadable)
 };
 
 // Probes one transcript file. Safe to call concurrently (each thread keeps its own parser).

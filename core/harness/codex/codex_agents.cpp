@@ -332,20 +332,25 @@ HarnessAgents codex_agents(const Transcript& session, const CancelToken* cancel,
     if (!log) continue;
     CodexCollabScan scan(spawns, states);
     CodexChildEnd& end = ends[thread];
-    const bool ok = walk_log_lines(*log, cancel, out.skipped_lines, [&](const hjson& entry, uint64_t n) {
-      const std::string type = json_string_at(entry, "type");
-      const hjson& payload = json_object_at(entry, "payload");
-      const std::string kind = json_string_at(payload, "type");
-      scan.line(entry, type, payload, kind, n, issuer);
-      if (type == "event_msg" && kind == "task_started") end.open_turn = true;
-      if (type == "event_msg" && kind == "task_complete") {
-        end.open_turn = false;
-        end.last_message = json_string_at(payload, "last_agent_message");
-        end.completed_at = json_string_at(entry, "timestamp");
-      }
-      return true;
-    });
+    std::string unreadable;  // a .jsonl.zst rollout whose stream stopped decoding part way
+    const bool ok = walk_log_lines(
+        *log, cancel, out.skipped_lines,
+        [&](const hjson& entry, uint64_t n) {
+          const std::string type = json_string_at(entry, "type");
+          const hjson& payload = json_object_at(entry, "payload");
+          const std::string kind = json_string_at(payload, "type");
+          scan.line(entry, type, payload, kind, n, issuer);
+          if (type == "event_msg" && kind == "task_started") end.open_turn = true;
+          if (type == "event_msg" && kind == "task_complete") {
+            end.open_turn = false;
+            end.last_message = json_string_at(payload, "last_agent_message");
+            end.completed_at = json_string_at(entry, "timestamp");
+          }
+          return true;
+        },
+        &unreadable);
     if (!ok && thread == self_id) out.error = "cannot open " + log->path;
+    if (!unreadable.empty()) out.notes.push_back(log->id + ": " + unreadable);
   }
 
   std::set<std::string> placed;

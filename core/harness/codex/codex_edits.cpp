@@ -32,6 +32,58 @@ std::optional<std::string> codex_shell_patch(const nlohmann::json& input) {
   return std::nullopt;
 }
 
+// One recorded change: `kind` add / delete / update with its fields (an add's content, an update's diff and
+// move target), or nothing for a kind Codex does not write.
+void codex_change(const std::string& path, const std::string& kind, const nlohmann::json& fields,
+                  const char* diff_key, ToolEdits& out) {
+  ToolEdit e;
+  e.path = path;
+  if (kind == "add") {
+    e.kind = ToolEditKind::write;
+    e.create = true;
+    e.content = json_string_at(fields, diff_key ? diff_key : "content");
+  } else if (kind == "delete") {
+    e.kind = ToolEditKind::remove;
+  } else if (kind == "update") {
+    e.kind = ToolEditKind::patch;
+    e.unified_diff = json_string_at(fields, diff_key ? diff_key : "unified_diff");
+    e.move_to = json_string_at(fields, "move_path");
+  } else {
+    return;
+  }
+  if (!e.path.empty()) out.files.push_back(std::move(e));
+}
+
+// What Codex recorded a patch changed (protocol FileChange, keyed by path: a patch_apply_end's or a
+// FileChange item's `changes`), in each shape it has written: `{"type": "add", "content"}`, `{"type":
+// "delete", "content"}`, `{"type": "update", "unified_diff", "move_path"}` (internally tagged, rust-v0.126
+// on); the older externally tagged `{"add": {"content"}}`, `{"delete": {}}`, `{"update": {…}}`; and the app
+// server's v2 list `[{"path", "kind": {"type", "move_path"}, "diff"}]`, whose `diff` is an add's or a
+// delete's content and an update's unified diff.
+void codex_changes(const nlohmann::json& changes, ToolEdits& out) {
+  if (changes.is_array()) {
+    for (const nlohmann::json& c : changes) {
+      if (!c.is_object()) continue;
+      const auto kind = c.find("kind");
+      if (kind == c.end()) continue;
+      const std::string k = kind->is_string() ? kind->get<std::string>() : json_string_at(*kind, "type");
+      nlohmann::json fields = c;
+      if (kind->is_object() && kind->contains("move_path")) fields["move_path"] = (*kind)["move_path"];
+      codex_change(json_string_at(c, "path"), k, fields, "diff", out);
+    }
+    return;
+  }
+  if (!changes.is_object()) return;
+  for (const auto& [path, change] : changes.items()) {
+    if (!change.is_object()) continue;
+    const std::string kind = json_string_at(change, "type");
+    if (kind.empty() && change.size() == 1 && change.begin().value().is_object())
+      codex_change(path, change.begin().key(), change.begin().value(), nullptr, out);
+    else
+      codex_change(path, kind, change, nullptr, out);
+  }
+}
+
 // apply_patch's own input, or a shell call that runs apply_patch. A shell call that does not is read as its
 // command from the same parse (`out.command`), for the Bash reading.
 bool codex_edits(std::string_view tool, std::string_view input_json, ToolEdits& out) {
@@ -40,6 +92,13 @@ bool codex_edits(std::string_view tool, std::string_view input_json, ToolEdits& 
     std::optional<std::string> patch;
     for (const char* key : {"input", "patch"})
       if (!patch && input.contains(key) && input[key].is_string()) patch = input[key].get<std::string>();
+    // A call the reader knows only from its end event or FileChange item: its input is what Codex recorded
+    // as applied (codex_reader.cpp), never a patch text.
+    if (!patch && input.contains("changes") &&
+        (input["changes"].is_object() || input["changes"].is_array())) {
+      codex_changes(input["changes"], out);
+      return true;
+    }
     parse_apply_patch(patch ? *patch : input_json, out);
     return true;
   }
@@ -62,33 +121,7 @@ std::optional<std::string> codex_shell_command(std::string_view tool, std::strin
 bool codex_applied(const Record& r, std::string& call_id, ToolEdits& out) {
   const auto* applied = r.harness_fields.get<CodexAppliedPatch>();
   if (!applied) return false;
-  const nlohmann::json changes = parse_stored_object(applied->changes_json);
-  for (const auto& [path, change] : changes.items()) {
-    if (!change.is_object()) continue;
-    // {"type": kind, ...fields} or, older, {kind: {...fields}}
-    std::string kind = json_string_at(change, "type");
-    const nlohmann::json* fields = &change;
-    if (kind.empty() && change.size() == 1 && change.begin().value().is_object()) {
-      kind = change.begin().key();
-      fields = &change.begin().value();
-    }
-    ToolEdit e;
-    e.path = path;
-    if (kind == "add") {
-      e.kind = ToolEditKind::write;
-      e.create = true;
-      e.content = json_string_at(*fields, "content");
-    } else if (kind == "delete") {
-      e.kind = ToolEditKind::remove;
-    } else if (kind == "update") {
-      e.kind = ToolEditKind::patch;
-      e.unified_diff = json_string_at(*fields, "unified_diff");
-      e.move_to = json_string_at(*fields, "move_path");
-    } else {
-      continue;
-    }
-    out.files.push_back(std::move(e));
-  }
+  codex_changes(parse_stored_object(applied->changes_json), out);
   call_id = applied->call_id;
   return !call_id.empty() && !out.files.empty();
 }

@@ -372,17 +372,21 @@ class CodexMapper final : public EntryMapper {
   void patch_end(const json& p, Record& r) {
     std::string word = entry_string(p, "status");
     if (word.empty() && codex_flag(p, "success", false)) word = "failed";
-    // What it applied, for files / recover (codex_edits.h), whether or not this record is the call's result.
-    const auto changes = p.find("changes");
-    if (status_of(word, std::nullopt).status == CallStatus::ok && changes != p.end() &&
-        changes->is_object() && !changes->empty()) {
-      auto& applied = r.harness_fields.get_or_make<CodexAppliedPatch>();
-      applied.call_id = entry_string(p, "call_id");
-      applied.changes_json = codex_dump(*changes);
-    }
+    if (status_of(word, std::nullopt).status == CallStatus::ok)
+      note_applied(p, entry_string(p, "call_id"), r);
     completion(r, entry_string(p, "call_id"), "apply_patch",
                codex_dump(json{{"changes", p.value("changes", json::object())}}), stdout_then_stderr(p),
                status_of(word, std::nullopt));
+  }
+
+  // What a patch that succeeded applied (a patch_apply_end's or a completed FileChange item's `changes`), for
+  // files / recover (codex_edits.h), whether or not this record is the call's result.
+  static void note_applied(const json& p, const std::string& call_id, Record& r) {
+    const auto changes = p.find("changes");
+    if (changes == p.end() || !changes->is_object() || changes->empty()) return;
+    auto& applied = r.harness_fields.get_or_make<CodexAppliedPatch>();
+    applied.call_id = call_id;
+    applied.changes_json = codex_dump(*changes);
   }
 
   void mcp_end(const json& p, Record& r) {
@@ -438,7 +442,9 @@ class CodexMapper final : public EntryMapper {
     } else if (type == "FileChange") {
       const std::string input = codex_dump(json{{"changes", item.value("changes", json::object())}});
       if (still_open(completed, word)) return introduce(r, id, "apply_patch", input);
-      completion(r, id, "apply_patch", input, stdout_then_stderr(item), status_of(word, std::nullopt));
+      const CodexResultStatus s = status_of(word, std::nullopt);
+      if (s.status == CallStatus::ok) note_applied(item, id, r);
+      completion(r, id, "apply_patch", input, stdout_then_stderr(item), s);
     } else if (type == "McpToolCall") {
       const std::string input = codex_dump(item.value("arguments", json::object()));
       if (still_open(completed, word)) return introduce(r, id, mcp_name(item), input);

@@ -29,6 +29,15 @@ std::string copilot_event_owner(const hjson& entry, const hjson& data) {
   return owner;
 }
 
+// j[key], read in place: a null when absent.
+const hjson& copilot_member(const hjson& j, const char* key) {
+  static const hjson kNone;
+  if (!j.is_object()) return kNone;
+  const auto it = j.find(key);
+  return it == j.end() ? kNone : *it;
+}
+
+// A call's arguments: an object, or a JSON text of one (parsed only then; else an empty object).
 hjson copilot_agent_arguments(const hjson& raw) {
   const hjson args = raw.is_string() ? hjson::parse(raw.get<std::string>(), nullptr, false) : raw;
   return args.is_object() ? args : hjson::object();
@@ -36,12 +45,12 @@ hjson copilot_agent_arguments(const hjson& raw) {
 
 // The text of a tool.execution_complete: its result's content, else its error's message.
 std::string copilot_result_text(const hjson& data) {
-  const hjson result = data.value("result", hjson());
+  const hjson& result = copilot_member(data, "result");
   std::string text = json_string_at(result, "content");
   if (text.empty()) text = json_string_at(result, "detailedContent");
   if (text.empty() && result.is_string()) text = result.get<std::string>();
   if (text.empty()) {
-    const hjson error = data.value("error", hjson());
+    const hjson& error = copilot_member(data, "error");
     text = error.is_string() ? error.get<std::string>() : json_string_at(error, "message");
   }
   return text;
@@ -86,21 +95,23 @@ HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cance
   };
   const bool ok = walk_log_lines(session, cancel, out.skipped_lines, [&](const hjson& e, uint64_t n) {
     const std::string type = json_string_at(e, "type");
-    const hjson data = e.value("data", hjson::object());
+    const hjson& data = json_object_at(e, "data");
     const std::string ts = json_string_at(e, "timestamp");
     const std::string owner = copilot_event_owner(e, data);
     if (type == "tool.execution_start") {
       const std::string name = json_string_at(data, "toolName");
       const std::string id = json_string_at(data, "toolCallId");
-      if (name == "task") spawn(id, owner, copilot_agent_arguments(data.value("arguments", hjson())), n, ts);
+      if (name == "task") spawn(id, owner, copilot_agent_arguments(copilot_member(data, "arguments")), n, ts);
       if (name == "read_agent")
         read_agent[id] =
-            json_string_at(copilot_agent_arguments(data.value("arguments", hjson())), "agent_id");
+            json_string_at(copilot_agent_arguments(copilot_member(data, "arguments")), "agent_id");
     } else if (type == "assistant.message") {
-      for (const hjson& req : data.value("toolRequests", hjson::array()))
-        if (json_string_at(req, "name") == "task")
-          spawn(json_string_at(req, "toolCallId"), owner,
-                copilot_agent_arguments(req.value("arguments", hjson())), n, ts);
+      const hjson& requests = copilot_member(data, "toolRequests");
+      if (requests.is_array())
+        for (const hjson& req : requests)
+          if (json_string_at(req, "name") == "task")
+            spawn(json_string_at(req, "toolCallId"), owner,
+                  copilot_agent_arguments(copilot_member(req, "arguments")), n, ts);
     } else if (type == "tool.execution_complete") {
       const std::string id = json_string_at(data, "toolCallId");
       const auto spawned = by_id.find(id);
@@ -154,7 +165,7 @@ HarnessAgents copilot_agents(const Transcript& session, const CancelToken* cance
       }
       c.agent.last_activity_timestamp = ts;
     } else if (type == "system.notification") {
-      const hjson kind = data.value("kind", hjson::object());
+      const hjson& kind = json_object_at(data, "kind");
       const std::string id = json_string_at(kind, "agentId");
       if (json_string_at(kind, "type") == "agent_completed" && by_id.count(id)) {
         CopilotChild& c = children[by_id[id]];

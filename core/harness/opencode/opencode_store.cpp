@@ -154,8 +154,9 @@ void list_opencode_database(const std::string& db_path, OpenCodeStore& out, Open
   const bool v2 = check.schema == OpenCodeSchema::v2;
   if (v2 && db.tables().count("session_part"))
     out.problems.push_back({db_path,
-                            "table `session_part` is not read: its rows are missing from every session "
-                            "of this database"});
+                            "table `session_part` is not read: its layout is unknown (no public OpenCode "
+                            "source or release we could read defines it), so whatever its rows hold is "
+                            "missing from every session of this database"});
   const auto bytes = opencode_row_bytes(db, check.schema);
   std::unordered_set<std::string> listed;
   for (const DbSession& s : out.sessions)
