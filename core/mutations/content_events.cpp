@@ -1,7 +1,9 @@
 #include "core/mutations/content_events.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -72,11 +74,36 @@ std::string integrity_cause(std::string_view text) {
   return "";
 }
 
-// A number or flag of a tool result or input (an object), as the log holds it: a field of another type (a
-// hand-made or damaged record) reads as the default, never as an exception that fails the whole call.
+// The largest line number or line count a record may name. No file we could hold has such a line, and sums of
+// a few such numbers stay far from int64's end: the replay adds a hunk's start, its lengths and the shift of
+// the hunks before it, so an unbounded start (a hostile `9223372036854775807`) overflowed there.
+constexpr int64_t kMostLineNumber = int64_t{1} << 40;
+
+// A line number or count as the log holds it: an integer (or an integral float) within the bound, else none.
+std::optional<int64_t> ce_line_number(const ce_json& v) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<uint64_t>();
+    return u <= static_cast<uint64_t>(kMostLineNumber) ? std::optional<int64_t>(static_cast<int64_t>(u))
+                                                       : std::nullopt;
+  }
+  if (v.is_number_integer()) {
+    const auto i = v.get<int64_t>();
+    return i >= -kMostLineNumber && i <= kMostLineNumber ? std::optional<int64_t>(i) : std::nullopt;
+  }
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    const auto bound = static_cast<double>(kMostLineNumber);
+    if (d >= -bound && d <= bound && d == std::floor(d)) return static_cast<int64_t>(d);
+  }
+  return std::nullopt;
+}
+
+// A number or flag of a tool result or input (an object), as the log holds it: a field of another type or
+// out of bounds (a hand-made or damaged record) reads as the default, never as an exception that fails the
+// whole call.
 int64_t ce_number_at(const ce_json& obj, const char* key, int64_t fallback) {
   const auto it = obj.find(key);
-  return it != obj.end() && it->is_number() ? it->get<int64_t>() : fallback;
+  return it != obj.end() ? ce_line_number(*it).value_or(fallback) : fallback;
 }
 bool ce_flag_at(const ce_json& obj, const char* key) {
   const auto it = obj.find(key);
@@ -89,6 +116,10 @@ std::vector<PatchHunk> parse_patch(const ce_json& v) {
   for (const ce_json& h : v) {
     if (!h.is_object()) continue;
     PatchHunk p;
+    // A hunk naming a line it cannot mean (another type, or past kMostLineNumber) cannot be placed: the patch
+    // reads as none, as an unreadable unified diff does, and the edit is replayed by its strings alone.
+    for (const char* key : {"oldStart", "oldLines", "newStart", "newLines"})
+      if (h.contains(key) && !ce_line_number(h[key])) return {};
     p.old_start = ce_number_at(h, "oldStart", 0);
     p.old_lines = ce_number_at(h, "oldLines", 0);
     p.new_start = ce_number_at(h, "newStart", 0);
@@ -114,7 +145,7 @@ std::vector<PatchHunk> parse_unified_diff(std::string_view diff) {
     } catch (...) {
       return false;
     }
-    return start >= 0 && count >= 0;
+    return start >= 0 && count >= 0 && start <= kMostLineNumber && count <= kMostLineNumber;
   };
   size_t at = 0;
   while (at < diff.size()) {

@@ -214,6 +214,31 @@ class RecoverWriting(unittest.TestCase):
         self.assertNotIn("internal error", err)
         self.assertEqual((code, out), (0, APP_FINAL), err)
 
+    def test_a_hunk_naming_a_line_past_any_file_is_not_placed(self):
+        # A hostile structuredPatch: a hunk at line 2^63-1 (and a Read's numLines of 1e300). The replay adds a
+        # hunk's start to its lengths, which overflowed int64 (the sanitized pass aborts on it); such a patch
+        # now reads as none, and the edit is replayed by its strings.
+        proj = os.path.join(self.dir, "projects", "-home-dev-projects-mend")
+        os.makedirs(proj)
+        name = "d1000000-0000-4000-8000-0000000000d1.jsonl"
+        with open(os.path.join(HOME, "projects", "-home-dev-projects-mend", name)) as f:
+            records = [json.loads(line) for line in f if line.strip()]
+        hunks = 0
+        for r in records:
+            result = r.get("toolUseResult")
+            if isinstance(result, dict):
+                for hunk in result.get("structuredPatch") or []:
+                    hunk["oldStart"] = 9223372036854775807
+                    hunks += 1
+                if isinstance(result.get("file"), dict):
+                    result["file"]["numLines"] = 1e300
+        self.assertGreater(hunks, 0)
+        with open(os.path.join(proj, name), "w") as f:
+            f.write("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
+        code, out, err = h.run_cli("recover", "--claude-home", self.dir, R1, "--file", f"{CWD}/app.py")
+        self.assertNotIn("internal error", err)
+        self.assertEqual((code, out), (0, APP_FINAL), err)
+
     def test_out_inside_the_store_is_refused(self):
         code, _o, err = recover(R1, "--file", f"{CWD}/app.py", "--out", os.path.join(HOME, "x.py"))
         self.assertEqual(code, 2)
