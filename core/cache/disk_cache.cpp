@@ -636,7 +636,7 @@ uint64_t stable_hash64(std::string_view bytes, uint64_t seed) {
     h = mix(h ^ w) + kMul;
   }
   uint64_t last = 0;
-  std::memcpy(&last, bytes.data() + i, bytes.size() - i);
+  if (i < bytes.size()) std::memcpy(&last, bytes.data() + i, bytes.size() - i);  // never memcpy from null
   return mix(h ^ last ^ 0xff);
 }
 
