@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side timings of csift-mcp and ripgrep over one generated store, warm cache, one run each.
-# Usage: bench/run.sh [--size-mb N] [--store DIR] [--threads N] [--only list|search|stats|warm|regex|files-agents|recover]
+# Usage: bench/run.sh [--size-mb N] [--store DIR] [--threads N] [--only list|search|stats|warm|fresh|regex|files-agents|recover]
 # --store DIR times an existing store instead (e.g. one bench/corpus_replicas.py built from ../shared/corpus).
 # CSIFT_BENCH_BIN=PATH times another csift-mcp binary (a before/after comparison on one store).
 # Prints a Markdown table (wall seconds, ratio to rg, peak RSS) for pasting into bench/README.md.
@@ -17,10 +17,13 @@ while [ $# -gt 0 ]; do
     --threads) threads="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --store) store="$2"; shift 2 ;;
-    *) echo "unknown argument: $1 (valid: --size-mb N, --store DIR, --threads N, --only list|search|stats|warm|regex|files-agents|recover)" >&2; exit 2 ;;
+    *) echo "unknown argument: $1 (valid: --size-mb N, --store DIR, --threads N, --only list|search|stats|warm|fresh|regex|files-agents|recover)" >&2; exit 2 ;;
   esac
 done
 bin="${CSIFT_BENCH_BIN:-$root/build/csift-mcp}"
+# The disk cache (SPEC §7 "Persisted cache") every run shares: the bench's own, never the user's, and emptied
+# at the start, so a CLI row's first run is cold and its repeats read what it stored (probes only, so far).
+export XDG_CACHE_HOME="${CSIFT_BENCH_XDG:-$(mktemp -d /tmp/csift-bench-xdg.XXXXXX)}"
 [ -x "$bin" ] || { echo "build first: make build" >&2; exit 1; }
 command -v rg >/dev/null || { echo "ripgrep (rg) is needed for the comparison: apt-get install ripgrep" >&2; exit 1; }
 if [ -n "$store" ]; then
@@ -117,6 +120,12 @@ if [ -z "$only" ] || [ "$only" = warm ]; then
   # One long-lived MCP stdio server: each call twice (the second with a different pattern), beside rg.
   echo
   python3 "$here/warm_server.py" --bin "$bin" --store "$store" --threads "$threads"
+fi
+if [ -z "$only" ] || [ "$only" = fresh ]; then
+  # A fresh server's first call (Claude Code starts one per session) with the disk cache an earlier server
+  # filled, its warm repeat, and a fresh server with the cache off.
+  echo
+  python3 "$here/warm_server.py" --bin "$bin" --store "$store" --threads "$threads" --fresh
 fi
 if [ -z "$only" ] || [ "$only" = regex ]; then
   # Counted repeats over the whole store (issue 10): PCRE2's DFA keeps one state per live count, the counter

@@ -54,6 +54,7 @@ EXCLUDED = {
     # A warm server reports its memos' work per call (§7); the CLI has no memo and never prints them.
     "summary.scan_memo": "the warm scan memo's report (servers only)",
     "summary.result_memo": "the warm result memo's report (servers only)",
+    "summary.disk_cache": "the disk cache's report (servers only; the CLI shares the cache but prints none)",
     # sessions_digest's row (and its note) says when the session's previous digest was saved: the wall clock of
     # that save, one by the server and one by the CLI (each has its own state database, asked in lockstep),
     # milliseconds apart.

@@ -3,8 +3,9 @@
 different pattern (what a warm server's memory can serve), beside `rg` over the same files in the same run.
 Also the p50 of a trivial call (MCP overhead) and the server's resident memory after warming.
 
-Usage: bench/warm_server.py --bin build/csift-mcp --store DIR [--threads 2] [--trivial-calls 20]
-Prints Markdown rows: | case | call s | rg s | ratio |.
+Usage: bench/warm_server.py --bin build/csift-mcp --store DIR [--threads 2] [--trivial-calls 20] [--fresh]
+Prints Markdown rows: | case | call s | rg s | ratio |. With --fresh: a fresh server's first call with the disk
+cache filled by an earlier server, its warm repeat, and a fresh server with the cache off.
 """
 import argparse
 import glob
@@ -89,8 +90,61 @@ def memo_of(sc):
     return out
 
 
+FRESH_CASES = [
+    ("search absent literal (count)", "search", {"count_only": True, "format": "json",
+                                                 "pattern": "xylophonezebraquartz"},
+     ["-c", "-F", "xylophonezebraquartz"]),
+    ("search -t user.message (count)", "search", {"count_only": True, "format": "json", "pattern": "",
+                                                  "label": ["user.message"]}, ["-c", '"role":"user"']),
+    ("list", "list", {"max_count": 0, "format": "json"}, ["-c", "x"]),
+    ("list, default page", "list", {"format": "json"}, ["-c", "x"]),
+    ("stats", "stats", {"max_count": 0, "format": "json"}, ["-c", "x"]),
+]
+
+
+def fresh_mode(a, files, env):
+    """A fresh server's first call, as Claude Code makes it (one server per session): with the disk cache
+    filled by an earlier server, then a second call on that server (warm), then a fresh server with the
+    cache off; rg in the same run. The cache lives in a temp XDG_CACHE_HOME, never the user's."""
+    import shutil
+    import tempfile
+    xdg = tempfile.mkdtemp(prefix="csift-bench-xdg-")
+    env = dict(env, XDG_CACHE_HOME=xdg)
+    rg = ["rg", "-j", str(a.threads)]
+    base = [a.bin, "--stdio", "--claude-home", a.store] + a.server_arg
+    peak = 0.0
+
+    def first_call(extra, tool, args, repeat=False):
+        nonlocal peak
+        server = StdioServer(base + extra, env)
+        dt, sc = server.call(tool, args)
+        dt2 = server.call(tool, args)[0] if repeat else None
+        peak = max(peak, server.rss_mb()[1])
+        server.close()
+        return dt, dt2, sc
+
+    print("| fresh server, first call | cache s | warm repeat s | cache off s | rg s | cache | warm | off |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, tool, args, rg_args in FRESH_CASES:
+        first_call([], tool, args)  # fills the cache (its own time is a cold call's)
+        dt, warm, sc = first_call([], tool, args, repeat=True)
+        off = first_call(["--disk-cache-mb", "0"], tool, args)[0]
+        r = rg_seconds(rg + rg_args + files)
+        disk = (sc or {}).get("summary", {}).get("disk_cache", {})
+        print(f"| {name} (disk: {disk.get('hits', 0)} hits, {disk.get('misses', 0)} misses) | {dt:.3f} | "
+              f"{warm:.3f} | {off:.3f} | {r:.3f} | {dt / r:.2f}x | {warm / r:.2f}x | {off / r:.2f}x |")
+    cache_bytes = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(xdg) for f in fs)
+    store_bytes = sum(os.path.getsize(f) for f in files)
+    print()
+    print(f"cache on disk: {cache_bytes / 2**20:.1f} MiB = {100 * cache_bytes / max(store_bytes, 1):.2f} % of the "
+          f"store's {store_bytes / 2**20:.0f} MiB; peak server RSS: {peak:.0f} MB")
+    shutil.rmtree(xdg, True)
+
+
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--fresh", action="store_true",
+                    help="time a fresh server's first call with the disk cache filled (and cache off) instead")
     ap.add_argument("--server-arg", action="append", default=[],
                     help="extra server flag, e.g. --server-arg=--scan-memo-mb=0 (the uncached baseline)")
     ap.add_argument("--bin", required=True)
@@ -100,6 +154,12 @@ def main():
     a = ap.parse_args()
     files = sorted(glob.glob(os.path.join(a.store, "projects", "**", "*.jsonl"), recursive=True))
     env = dict(os.environ, CSIFT_THREADS=str(a.threads), TBB_NUM_THREADS=str(a.threads))
+    if a.fresh:
+        return fresh_mode(a, files, env)
+    # The warm rows measure one server's memory: a disk cache left by an earlier run would make its first calls
+    # warm too, so the cache is off unless --fresh.
+    if not any(arg.startswith("--disk-cache") for arg in a.server_arg):
+        a.server_arg = a.server_arg + ["--disk-cache-mb", "0"]
     server = StdioServer([a.bin, "--stdio", "--claude-home", a.store] + a.server_arg, env)
     rg = ["rg", "-j", str(a.threads)]
     rows = []

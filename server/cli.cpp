@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "core/base/error.h"
+#include "core/cache/disk_cache.h"
 #include "core/store/targets.h"
 #include "server/cli_model.h"
 #include "server/tool_listing.h"
@@ -77,6 +78,57 @@ void read_stdin_when_requested(const json& args, ToolContext& ctx) {
   ctx.stdin_text = std::move(text);
 }
 
+// `--disk-cache-mb N` and `--disk-cache-dir DIR` (the CLI's own flags, before any `--`): taken out of the
+// tokens and the process's disk cache installed with them. The CLI shares the servers' cache, so a one-shot
+// run is warm from what any earlier run or server learned; its output carries no cache report. Returns the
+// usage error ("" when none).
+std::string take_disk_cache_flags(std::vector<std::string>& tokens, const Environment& env) {
+  uint64_t budget = kDefaultDiskCacheBytes;
+  std::string dir;
+  std::optional<std::string> home;
+  const std::string home_flag = flag_for_property("claude_home");
+  std::vector<std::string> kept;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const std::string& t = tokens[i];
+    if (t == "--") {
+      kept.insert(kept.end(), tokens.begin() + static_cast<std::ptrdiff_t>(i), tokens.end());
+      break;
+    }
+    std::optional<std::string> value;
+    std::string name;
+    for (const char* flag : {"--disk-cache-mb", "--disk-cache-dir"}) {
+      const std::string f = flag;
+      if (t == f) {
+        if (i + 1 >= tokens.size()) return f + " needs a value";
+        name = f;
+        value = tokens[++i];
+      } else if (t.rfind(f + "=", 0) == 0) {
+        name = f;
+        value = t.substr(f.size() + 1);
+      }
+    }
+    if (!value) {
+      if (t == home_flag && i + 1 < tokens.size()) home = tokens[i + 1];
+      if (t.rfind(home_flag + "=", 0) == 0) home = t.substr(home_flag.size() + 1);
+      kept.push_back(t);
+      continue;
+    }
+    if (name == "--disk-cache-dir") {
+      if (value->empty() || (*value)[0] != '/') return "--disk-cache-dir takes an absolute path";
+      dir = *value;
+    } else {
+      const bool digits = !value->empty() && value->size() <= 7 &&
+                          value->find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stoull(*value) > (1ull << 20))
+        return "--disk-cache-mb '" + *value + "': takes a whole number of MiB, 0..1048576 (0 turns it off)";
+      budget = std::stoull(*value) << 20;
+    }
+  }
+  tokens = std::move(kept);
+  install_disk_cache(dir, budget, /*reported=*/false, {resolve_claude_home(home, env)});
+  return "";
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -90,10 +142,12 @@ int run_cli(int argc, char** argv) {
     std::cerr << "csift-mcp --cli: unknown tool '" << tool_name << "'; tools: " << tool_names() << "\n";
     return 2;
   }
-  const std::vector<std::string> tokens(argv + 1, argv + argc);
+  std::vector<std::string> tokens(argv + 1, argv + argc);
   const bool as_json = tokens_request_json(tokens);
   const json& schema = input_schema_annotated(tool_name);
   const Environment env = Environment::from_process();
+  if (const std::string bad = take_disk_cache_flags(tokens, env); !bad.empty())
+    return report_usage_error(tool_name, bad, as_json);
   CliArgs parsed;
   try {
     parsed = parse_cli_args(tool_name, schema, tokens, projects_root_for(tokens, env));

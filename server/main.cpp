@@ -31,7 +31,9 @@ bool is_server_flag(std::string_view arg) {
          arg.rfind("--scan-memo-mb=", 0) == 0 || arg == "--result-memo-mb" ||
          arg.rfind("--result-memo-mb=", 0) == 0 || arg == "--watch-stamps" || arg == "--structured-content" ||
          arg.rfind("--structured-content=", 0) == 0 || arg == "--max-answer-chars" ||
-         arg.rfind("--max-answer-chars=", 0) == 0;
+         arg.rfind("--max-answer-chars=", 0) == 0 || arg == "--disk-cache-mb" ||
+         arg.rfind("--disk-cache-mb=", 0) == 0 || arg == "--disk-cache-dir" ||
+         arg.rfind("--disk-cache-dir=", 0) == 0;
 }
 
 // CSIFT_THREADS=N (N >= 1) caps every TBB parallel loop at N worker threads for the whole process; unset

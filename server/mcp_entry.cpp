@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "core/cache/disk_cache.h"
 #include "core/cache/result_memo.h"
 #include "core/cache/scan_memo.h"
 #include "core/store/discovery_memo.h"
@@ -113,6 +114,9 @@ struct MemoBudgets {
   // `--watch-stamps`: transcript stamps kept by change notices. Off by default: the soak (SPEC §14) caught
   // discovered sizes stale under churn with it on and never with it off, and the cause is not found yet.
   bool watch_stamps = false;
+  // `--disk-cache-mb N` and `--disk-cache-dir DIR`: the persisted cache every server and CLI run share.
+  uint64_t disk = kDefaultDiskCacheBytes;
+  std::string disk_dir;
 };
 
 // Takes argv[i] (and its value) when it is a memo budget flag.
@@ -129,10 +133,20 @@ bool take_memo_flag(int argc, char** argv, int& i, MemoBudgets& budgets) {
     budgets.result = memo_budget_of("--result-memo-mb", *v);
     return true;
   }
+  if (auto v = flag_value(argc, argv, i, "--disk-cache-mb")) {
+    budgets.disk = memo_budget_of("--disk-cache-mb", *v);
+    return true;
+  }
+  if (auto v = flag_value(argc, argv, i, "--disk-cache-dir")) {
+    if (v->empty() || (*v)[0] != '/') throw std::invalid_argument("--disk-cache-dir takes an absolute path");
+    budgets.disk_dir = *v;
+    return true;
+  }
   return false;
 }
 
-void install_memos(const MemoBudgets& budgets) {
+// `claude_home`: the server's --claude-home ("" when not given); the cache never lies inside it.
+void install_memos(const MemoBudgets& budgets, const std::string& claude_home) {
   install_scan_memo(budgets.scan);
   install_result_memo(budgets.result);
   // Discovery's listings and meta.json fields are small and kept beside the results they lead to: on with
@@ -140,6 +154,9 @@ void install_memos(const MemoBudgets& budgets) {
   install_discovery_memo(budgets.result ? kDefaultDiscoveryMemoBytes : 0);
   // Transcript stamps kept by change notices instead of a stat per file per call: with the memos they key.
   install_watched_stamps(budgets.result != 0 && budgets.watch_stamps);
+  install_disk_cache(budgets.disk_dir, budgets.disk, /*reported=*/true,
+                     {resolve_claude_home(claude_home.empty() ? std::nullopt : std::optional(claude_home),
+                                          Environment::from_process())});
 }
 
 void report_memos() {
@@ -149,6 +166,9 @@ void report_memos() {
   if (const ResultMemo* memo = process_result_memo())
     std::fprintf(stderr, "csift-mcp: result memo budget %zu MiB (--result-memo-mb)\n",
                  memo->usage().budget >> 20);
+  if (const DiskCache* disk = process_disk_cache())
+    std::fprintf(stderr, "csift-mcp: disk cache %s, budget %llu MiB (--disk-cache-mb, --disk-cache-dir)\n",
+                 disk->path().c_str(), static_cast<unsigned long long>(disk->totals().budget >> 20));
 }
 
 HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, MemoBudgets& memo_budgets,
@@ -172,7 +192,8 @@ HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, Me
       throw std::invalid_argument(
           "unknown flag '" + arg +
           "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, "
-          "--scan-memo-mb N, --result-memo-mb N, --watch-stamps, --structured-content auto|always|never, "
+          "--scan-memo-mb N, --result-memo-mb N, --watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
+          "--structured-content auto|always|never, "
           "--max-answer-chars N)");
     }
   }
@@ -217,14 +238,15 @@ int run_stdio_server(int argc, char** argv) {
       throw std::invalid_argument(
           "unknown flag '" + std::string(argv[i]) +
           "' for the stdio server (valid: --stdio, --claude-home DIR, --scan-memo-mb N, "
-          "--result-memo-mb N, --watch-stamps, --structured-content auto|always|never, "
+          "--result-memo-mb N, --watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
+          "--structured-content auto|always|never, "
           "--max-answer-chars N)");
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "csift-mcp: %s\n", e.what());
     return 2;
   }
-  install_memos(memo_budgets);
+  install_memos(memo_budgets, claude_home);
   McpServer server(server_options(claude_home, CallerLink::spawning_process, answers));
   std::fprintf(stderr, "csift-mcp %s: serving MCP on stdio\n", server_version());
   report_memos();
@@ -252,7 +274,7 @@ int run_http_server(int argc, char** argv) {
   }
   static std::atomic<bool> stop{false};
   watch_stop_signals(stop);
-  install_memos(memo_budgets);
+  install_memos(memo_budgets, claude_home);
   report_memos();
   McpServer server(server_options(claude_home, CallerLink::network, answers));
   const int rc = serve_http(server, options, stop, [&](int port) {

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/cache/byte_budget_lru.h"
+#include "core/cache/disk_cache.h"
 #include "core/cache/file_stamp.h"
 
 namespace csift {
@@ -46,6 +47,7 @@ struct ResultMemoUse {
   std::atomic<uint64_t> hits{0};      // results taken from memory
   std::atomic<uint64_t> misses{0};    // computed: not remembered, stale, evicted, or not rememberable
   std::atomic<uint64_t> extended{0};  // a grown file's result extended over the appended bytes only
+  DiskCacheUse disk;                  // the same call's use of the disk cache behind the memo
   // The call these are (ByteBudgetLru): what it found or remembered is not evicted by what it remembers
   // later.
   const uint64_t call = new_lru_call();

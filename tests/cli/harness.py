@@ -38,10 +38,11 @@ def state_dir():
 
 
 def test_env(**extra):
-    """The process environment for a run: UTC so text timestamps are stable, a state database of the tests'
-    own, plus any overrides."""
+    """The process environment for a run: UTC so text timestamps are stable, a state database and a disk
+    cache of the tests' own, plus any overrides."""
     env = dict(os.environ, TZ="UTC", CSIFT_STATE_DB=os.path.join(state_dir(), "state.db"),
-               CSIFT_CONFIG=os.path.join(state_dir(), "no-config.toml"))
+               CSIFT_CONFIG=os.path.join(state_dir(), "no-config.toml"),
+               XDG_CACHE_HOME=os.path.join(state_dir(), "xdg-cache"))  # the disk cache: never the user's
     env.update({k: str(v) for k, v in extra.items()})
     return env
 

@@ -77,7 +77,8 @@ def state_root():
 
 def server_env(claude_home=FIXTURE_HOME, **extra):
     env = dict(os.environ, CLAUDE_CONFIG_DIR=claude_home, TZ="UTC", CSIFT_STATE_DB=os.path.join(state_root(), "state.db"),
-               CSIFT_CONFIG=os.path.join(state_root(), "no-config.toml"))
+               CSIFT_CONFIG=os.path.join(state_root(), "no-config.toml"),
+               XDG_CACHE_HOME=os.path.join(state_root(), "xdg-cache"))  # the disk cache: never the user's
     env.pop("CSIFT_MCP_TOKEN", None)
     env.update({k: str(v) for k, v in extra.items()})
     return env

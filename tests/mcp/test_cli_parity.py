@@ -124,10 +124,12 @@ def ndjson(text):
 class CliParity(unittest.TestCase):
     def setUp(self):
         # Both sides run in the same working directory: `.` and the default scope resolve alike. The server runs
-        # without its memos, whose reports (summary.scan_memo, summary.result_memo) the CLI never prints;
+        # without its memos and disk cache, whose reports (summary.scan_memo, summary.result_memo,
+        # summary.disk_cache) the CLI never prints;
         # test_warm_memo.py shows a server with the memos answers exactly as this one. Nor does it hold an answer
         # to what a client passes on to its model (test_model_reads.py), which the CLI never does.
-        self.c = StdioClient(args=["--scan-memo-mb", "0", "--result-memo-mb", "0", "--max-answer-chars", "0"],
+        self.c = StdioClient(args=["--scan-memo-mb", "0", "--result-memo-mb", "0", "--disk-cache-mb", "0",
+                                   "--max-answer-chars", "0"],
                              cwd=FIXTURE_HOME)
         self.addCleanup(self.c.close)
 

@@ -72,6 +72,7 @@ def without_memo(structured):
     s = json.loads(json.dumps(structured))
     s.get("summary", {}).pop("scan_memo", None)
     s.get("summary", {}).pop("result_memo", None)
+    s.get("summary", {}).pop("disk_cache", None)  # both servers share a disk cache (test_disk_cache.py)
     return s
 
 

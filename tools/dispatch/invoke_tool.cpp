@@ -8,6 +8,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
+#include "core/cache/disk_cache.h"
 #include "tools/common/tool.h"
 #include "tools/dispatch/invoke_tool.h"
 #include "tools/dispatch/output_scrub.h"
@@ -397,7 +398,16 @@ ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, co
   return outcome;
 }
 
+// What the call queued for the disk cache is written in one transaction once its answer is made (never
+// failing or holding the answer: a busy database skips the write).
+struct DiskCacheFlushAtEnd {
+  ~DiskCacheFlushAtEnd() {
+    if (DiskCache* disk = process_disk_cache()) disk->flush();
+  }
+};
+
 ToolOutcome invoke_tool(const ToolSpec& tool, const json& args, ToolContext& ctx) {
+  DiskCacheFlushAtEnd flush_at_end;
   try {
     return invoke_tool_with_schema(tool, input_schema_annotated(tool.name), args, ctx);
   } catch (const std::exception& e) {

@@ -1,0 +1,137 @@
+// DiskCache: the persisted tier behind the in-memory memos (scan_memo.h, result_memo.h), shared by every
+// server and CLI run of one user. Claude Code starts one stdio server per session, so most calls a user waits
+// on are a fresh process's first calls: what an earlier process learned from a transcript's bytes (a `list`
+// probe, ...) is kept on disk so those calls need not read the files again. SPEC.md §7 "Persisted cache"
+// states what is kept and why it is safe.
+//
+// One SQLite database in WAL mode under `${XDG_CACHE_HOME:-~/.cache}/csift-mcp/`. An entry is keyed by kind
+// and transcript path and answers only while the file's stamp (device, inode, size, mtime ns) is the one it
+// was computed under; its blob carries a checksum over key, stamp and bytes, verified before decoding (and a
+// decoder must bounds-check: the blob is untrusted bytes). A meta row holds the format version, each kind's
+// version and the identity of the binary that wrote the entries: any mismatch drops them. A corrupt database
+// (SQLITE_CORRUPT / SQLITE_NOTADB) is moved aside and the process goes on uncached until the next call, which
+// starts a fresh one. Writes are queued and written by flush() in one transaction at the end of a call; a
+// database busy past a short timeout skips them (counted), never blocking or failing an answer. Bounded by a
+// byte budget, least recently used first out (use times are updated lazily, at most once an hour per entry).
+// Private: the directory is 0700 and the files 0600; a directory writable by others or owned by another user
+// is refused (said once on stderr) and the process runs uncached.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/cache/file_stamp.h"
+
+namespace csift {
+
+// One call's use of the disk cache (reported in the tool's summary).
+struct DiskCacheUse {
+  std::atomic<uint64_t> hits{0};    // results decoded from the disk cache
+  std::atomic<uint64_t> misses{0};  // looked up and not there (or stale, or failing its checksum)
+  std::atomic<uint64_t> writes{0};  // results this call queued for writing at its end
+};
+
+// The cache's totals since the process started, and its size on disk.
+struct DiskCacheTotals {
+  uint64_t hits = 0, misses = 0, writes = 0;
+  uint64_t skipped = 0;    // queued writes dropped: the database was busy (another writer) past the timeout
+  uint64_t evictions = 0;  // entries deleted to keep the file under the budget
+  uint64_t errors = 0;     // corrupt entries deleted, databases moved aside, failed statements
+  uint64_t bytes = 0;      // the database's size (pages in use) at the last flush
+  uint64_t budget = 0;
+  bool usable = false;  // false: refused or failing; the process runs uncached
+};
+
+// The kinds of entries and their versions: bump a kind's version whenever what it encodes (or the code that
+// computes it) changes meaning; a database holding another version of a kind drops that kind's entries.
+struct DiskCacheKind {
+  std::string_view name;
+  uint32_t version;
+};
+inline constexpr DiskCacheKind kDiskProbeKind{"probe", 1};
+
+class DiskCache {
+ public:
+  // `dir`: the cache directory (created 0700 when missing). `build`: the identity of the code writing the
+  // entries (a different one drops them). `store_roots`: directories the cache must not lie inside
+  // (transcript stores). Nothing is opened until the first lookup.
+  DiskCache(std::string dir, uint64_t budget_bytes, std::string build,
+            std::vector<std::string> store_roots = {});
+  ~DiskCache();
+  DiskCache(const DiskCache&) = delete;
+  DiskCache& operator=(const DiskCache&) = delete;
+
+  // The blob stored under (kind, key) for a file stamped `stamp`, its checksum verified; nullopt otherwise
+  // (an entry failing its checksum is deleted at the next flush).
+  std::optional<std::string> get(const DiskCacheKind& kind, std::string_view key, const FileStamp& stamp,
+                                 DiskCacheUse* use = nullptr);
+  // Queues a blob for (kind, key) under `stamp`, written by the next flush().
+  void put(const DiskCacheKind& kind, std::string_view key, const FileStamp& stamp, std::string blob,
+           DiskCacheUse* use = nullptr);
+  // Writes the queued entries (and deletions, and lazy use times) in one transaction, then evicts over the
+  // budget. Busy past the timeout: the queue is dropped (counted as skipped). Never throws.
+  void flush();
+  // A blob a decoder found malformed (its checksum held): deleted at the next flush.
+  void discard(const DiskCacheKind& kind, std::string_view key);
+
+  DiskCacheTotals totals() const;
+  const std::string& path() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+// The process's disk cache: nullptr unless one was installed (server or CLI).
+DiskCache* process_disk_cache();
+// Whether the tools' summaries carry `disk_cache` (servers; the CLI's output stays as it was).
+bool disk_cache_reported();
+// Installs the process's disk cache (budget 0: none). `dir` empty: the default directory. `reported`: the
+// summaries carry it. `store_roots`: directories the cache must not lie inside (transcript stores).
+void install_disk_cache(const std::string& dir, uint64_t budget_bytes, bool reported,
+                        const std::vector<std::string>& store_roots = {});
+// `${XDG_CACHE_HOME:-$HOME/.cache}/csift-mcp` ("" when neither is set).
+std::string default_disk_cache_dir();
+// The default budget of the disk cache.
+inline constexpr uint64_t kDefaultDiskCacheBytes = uint64_t{256} << 20;
+
+// A stable 64-bit hash (the same in every build and process): the disk cache's checksums.
+uint64_t stable_hash64(std::string_view bytes, uint64_t seed = 0);
+
+// Bounds-checked encoding of a blob's fields: every read checks what is left and fails the whole decode
+// (ok() false) instead of reading past the end.
+class BlobWriter {
+ public:
+  void u64(uint64_t v);
+  void str(std::string_view s);
+  void boolean(bool b) { u64(b ? 1 : 0); }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+class BlobReader {
+ public:
+  explicit BlobReader(std::string_view in) : in_(in) {}
+  uint64_t u64();
+  std::string str();
+  bool boolean() {
+    const uint64_t v = u64();
+    if (v > 1) ok_ = false;
+    return v == 1;
+  }
+  // Every read so far fit, and (at the end) nothing is left over.
+  bool ok() const { return ok_; }
+  bool done() const { return ok_ && in_.empty(); }
+
+ private:
+  std::string_view in_;
+  bool ok_ = true;
+};
+
+}  // namespace csift

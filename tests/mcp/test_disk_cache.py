@@ -1,0 +1,160 @@
+"""The disk cache every server and CLI run share (SPEC §7 "Persisted cache"): a fresh server's first `list`
+takes the probes a CLI run stored; every answer equals the cache-off answer after an append, a truncation, a
+rename and a delete, and with the database corrupted; two servers and a CLI run writing at once agree; the
+directory is 0700 and the file 0600. Few spawns: one store (the fixtures copied, their mtimes kept)."""
+import json
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+import threading
+import unittest
+
+from mcp_harness import FIXTURE_HOME, StdioClient, binary, server_env
+
+LIST = {"max_count": 0, "max_chars": 0, "format": "json"}
+SESSION = os.path.join("projects", "-home-dev-projets-caf---------app", "77777777-7777-4777-8777-000000000007.jsonl")
+
+
+def answer(structured):
+    s = json.loads(json.dumps(structured))
+    s.get("summary", {}).pop("disk_cache", None)
+    s.get("summary", {}).pop("result_memo", None)
+    return s
+
+
+class DiskCacheShared(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="csift-disk-cache-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        self.home = os.path.join(self.tmp, ".claude")
+        shutil.copytree(FIXTURE_HOME, self.home, symlinks=True)  # copy2: mtimes kept, settled
+        self.xdg = os.path.join(self.tmp, "xdg")
+        self.env = server_env(self.home, XDG_CACHE_HOME=self.xdg)
+
+    def cli_list(self, *extra):
+        p = subprocess.run([binary(), "--cli", "list", "--claude-home", self.home, "--max-count", "0",
+                            "--max-chars", "0", "--format", "json", *extra],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return p.stdout
+
+    def server_list(self, *flags):
+        c = StdioClient(args=["--claude-home", self.home, *flags], env=self.env)
+        try:
+            c.initialize()
+            r = c.request("tools/call", {"name": "list", "arguments": LIST}, timeout=120)
+            self.assertFalse(r["result"].get("isError"), json.dumps(r)[:400])
+            return r["result"]["structuredContent"]
+        finally:
+            c.close()
+
+    def age(self, path):
+        st = os.stat(path)
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - 10 * 10**9))  # out of the racy window
+
+    def test_shared_fresh_server_and_changes_seen(self):
+        uncached = self.cli_list("--disk-cache-mb", "0")
+        self.assertFalse(os.path.exists(self.xdg))  # off: nothing made
+        self.assertEqual(self.cli_list(), uncached)  # the CLI fills the cache, its output unchanged
+        cache = os.path.join(self.xdg, "csift-mcp")
+        self.assertEqual(stat.S_IMODE(os.stat(cache).st_mode), 0o700)
+        for f in os.listdir(cache):
+            self.assertEqual(stat.S_IMODE(os.stat(os.path.join(cache, f)).st_mode), 0o600, f)
+        first = self.server_list()
+        self.assertGreater(first["summary"]["disk_cache"]["hits"], 0, first["summary"]["disk_cache"])
+        self.assertEqual(first["summary"]["disk_cache"]["misses"], 0)
+        off = self.server_list("--disk-cache-mb", "0")
+        self.assertNotIn("disk_cache", off["summary"])
+        self.assertEqual(answer(first), answer(off))
+        # Appended, truncated, renamed, deleted: each seen, equal to the uncached answer.
+        path = os.path.join(self.home, SESSION)
+        with open(path, "rb") as f:
+            lines = f.readlines()
+
+        def changed(what, server=False):
+            self.assertEqual(self.cli_list(), self.cli_list("--disk-cache-mb", "0"), what)
+            if server:
+                self.assertEqual(answer(self.server_list()), answer(self.server_list("--disk-cache-mb", "0")))
+
+        with open(path, "ab") as f:
+            f.write(lines[0].replace(b"\"uuid\":\"", b"\"uuid\":\"dc"))
+        self.age(path)
+        changed("append", server=True)
+        with open(path, "wb") as f:
+            f.writelines(lines[:2])
+        self.age(path)
+        changed("truncation")
+        renamed = path.replace("000000000007", "000000000077")
+        os.rename(path, renamed)
+        changed("rename")
+        os.unlink(renamed)
+        changed("delete")
+
+    def test_corrupt_cache_ignored_and_rebuilt(self):
+        want = self.cli_list("--disk-cache-mb", "0")
+        want_server = answer(self.server_list("--disk-cache-mb", "0"))
+        db = os.path.join(self.xdg, "csift-mcp", "cache.sqlite3")
+        for way in ("truncated", "overwritten", "foreign", "killed writer"):
+            self.assertEqual(self.cli_list(), want)  # fills
+            if way == "truncated":
+                with open(db, "r+b") as f:
+                    f.truncate(1500)
+            elif way == "overwritten":
+                with open(db, "r+b") as f:
+                    f.seek(0)
+                    f.write(b"\xff" * 4096)
+            elif way == "foreign":
+                subprocess.run(["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]);"
+                                "c.execute(\"UPDATE meta SET value='999' WHERE name='format'\"); c.commit()", db],
+                               check=True)
+            else:  # a writer killed inside its transaction: its frames sit in the WAL, uncommitted
+                subprocess.run(["python3", "-c", "import sqlite3,sys,os; c=sqlite3.connect(sys.argv[1], "
+                                "isolation_level=None); c.execute('BEGIN IMMEDIATE');"
+                                "c.execute(\"UPDATE entries SET blob=x'00'\"); os._exit(9)", db])
+            self.assertEqual(self.cli_list(), want, way)  # ignored (or dropped); the next fill is the rebuild
+        self.assertEqual(answer(self.server_list()), want_server)
+
+    def test_concurrent_writers_agree(self):
+        want = answer(self.server_list("--disk-cache-mb", "0"))
+        results, errors = [], []
+
+        def server():
+            try:
+                results.append(answer(self.server_list()))
+            except Exception as e:  # noqa: BLE001
+                errors.append(e)
+
+        def cli():
+            try:
+                results.append(("cli", self.cli_list()))
+            except Exception as e:  # noqa: BLE001
+                errors.append(e)
+
+        threads = [threading.Thread(target=f) for f in (server, server, cli)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        want_cli = self.cli_list("--disk-cache-mb", "0")
+        for r in results:
+            if isinstance(r, tuple):
+                self.assertEqual(r[1], want_cli)
+            else:
+                self.assertEqual(r, want)
+        self.assertEqual(answer(self.server_list()), want)  # what they wrote answers the next one
+
+    def test_unsafe_directory_refused(self):
+        os.makedirs(os.path.join(self.xdg, "csift-mcp"))
+        os.chmod(os.path.join(self.xdg, "csift-mcp"), 0o777)
+        p = subprocess.run([binary(), "--cli", "list", "--claude-home", self.home, "--format", "json"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env, timeout=120)
+        self.assertEqual(p.returncode, 0)
+        self.assertIn(b"not using the disk cache", p.stderr)
+        self.assertEqual(os.listdir(os.path.join(self.xdg, "csift-mcp")), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

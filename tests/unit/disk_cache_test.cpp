@@ -1,0 +1,211 @@
+// The persisted cache (core/cache/disk_cache.h): an entry answers only for its stamp; a blob failing its
+// checksum, a database of another format, kind version or build, a truncated or overwritten file are each
+// ignored and rebuilt; the budget evicts; the directory and files are private and an unsafe directory is
+// refused; the probe's blob round-trips and a crafted one never decodes past its end.
+#include <doctest/doctest.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "core/cache/disk_cache.h"
+#include "core/store/remembered_probe.h"
+#include "tests/unit/temp_store.h"
+
+namespace disk_cache_unit {
+
+using csift::DiskCache;
+using csift::FileStamp;
+using csift::kDiskProbeKind;
+using csift_test::TempDir;
+namespace fs = std::filesystem;
+
+const FileStamp kStampA{1, 2, 300, 4000};
+const FileStamp kStampB{1, 2, 301, 4001};
+
+std::string disk_dir(const TempDir& t) {
+  return (t.root / "cache" / "csift-mcp").string();
+}
+
+// Runs one SQL statement on the cache file behind the cache's back (as another process or a bad disk would).
+void disk_sql(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  CHECK(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+}
+
+// The entries the cache file holds.
+int disk_count(const std::string& path) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  int n = -1;
+  if (sqlite3_prepare_v2(db, "SELECT count(*) FROM entries", -1, &st, nullptr) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    n = sqlite3_column_int(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return n;
+}
+
+// A cache holding "blob-a" for /t/a under kStampA, written and closed.
+void disk_fill(const std::string& dir, const std::string& build = "b1") {
+  DiskCache c(dir, 1 << 20, build);
+  CHECK_FALSE(c.get(kDiskProbeKind, "/t/a", kStampA));
+  c.put(kDiskProbeKind, "/t/a", kStampA, "blob-a");
+  c.flush();
+}
+
+TEST_CASE("disk cache: an entry answers only for its stamp, across processes' opens") {
+  TempDir t("csift-disk");
+  disk_fill(disk_dir(t));
+  DiskCache c(disk_dir(t), 1 << 20, "b1");
+  csift::DiskCacheUse use;
+  CHECK(c.get(kDiskProbeKind, "/t/a", kStampA, &use) == std::optional<std::string>("blob-a"));
+  CHECK_FALSE(c.get(kDiskProbeKind, "/t/a", kStampB, &use));  // grown or rewritten: not this entry
+  CHECK_FALSE(c.get(kDiskProbeKind, "/t/b", kStampA, &use));
+  CHECK(use.hits == 1);
+  CHECK(use.misses == 2);
+}
+
+TEST_CASE("disk cache: the directory is 0700 and the files 0600; an unsafe directory is refused") {
+  TempDir t("csift-disk");
+  disk_fill(disk_dir(t));
+  struct stat st {};
+  REQUIRE(::stat(disk_dir(t).c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  for (const char* f : {"/cache.sqlite3", "/cache.sqlite3-wal", "/cache.sqlite3-shm"}) {
+    if (::stat((disk_dir(t) + f).c_str(), &st) != 0) continue;  // the WAL may be checkpointed away
+    CHECK_MESSAGE((st.st_mode & 0777) == 0600, f);
+  }
+  // Writable by others: refused, and the process runs uncached (every lookup misses, nothing written).
+  const std::string open_dir = (t.root / "open").string();
+  fs::create_directories(open_dir);
+  ::chmod(open_dir.c_str(), 0777);
+  DiskCache refused(open_dir, 1 << 20, "b1");
+  CHECK_FALSE(refused.get(kDiskProbeKind, "/t/a", kStampA));
+  refused.put(kDiskProbeKind, "/t/a", kStampA, "x");
+  refused.flush();
+  CHECK_FALSE(fs::exists(open_dir + "/cache.sqlite3"));
+  CHECK_FALSE(refused.totals().usable);
+  // Inside a transcript store: refused.
+  const std::string store = (t.root / "home" / ".claude").string();
+  fs::create_directories(store);
+  DiskCache inside(store + "/cache", 1 << 20, "b1", {store});
+  CHECK_FALSE(inside.get(kDiskProbeKind, "/t/a", kStampA));
+  CHECK_FALSE(inside.totals().usable);
+  CHECK_FALSE(fs::exists(store + "/cache"));
+  // Owned by another user (the suite may run as root): refused.
+  if (::geteuid() == 0) {
+    const std::string theirs = (t.root / "theirs").string();
+    fs::create_directories(theirs);
+    ::chmod(theirs.c_str(), 0700);
+    REQUIRE(::chown(theirs.c_str(), 65534, 65534) == 0);
+    DiskCache other(theirs, 1 << 20, "b1");
+    CHECK_FALSE(other.get(kDiskProbeKind, "/t/a", kStampA));
+    CHECK_FALSE(other.totals().usable);
+  }
+}
+
+TEST_CASE("disk cache: a blob failing its checksum is not used, and is deleted") {
+  TempDir t("csift-disk");
+  disk_fill(disk_dir(t));
+  disk_sql(disk_dir(t) + "/cache.sqlite3", "UPDATE entries SET blob = X'626C6F622D62'");  // "blob-b"
+  {
+    DiskCache c(disk_dir(t), 1 << 20, "b1");
+    CHECK_FALSE(c.get(kDiskProbeKind, "/t/a", kStampA));
+    CHECK(c.totals().errors == 1);
+    c.flush();
+  }
+  CHECK(disk_count(disk_dir(t) + "/cache.sqlite3") == 0);
+}
+
+TEST_CASE("disk cache: another format, kind version or build drops the entries") {
+  for (const std::string& sql : {std::string("UPDATE meta SET value = '999' WHERE name = 'format'"),
+                                 std::string("UPDATE meta SET value = '999' WHERE name = 'kind.probe'"),
+                                 std::string("UPDATE meta SET value = 'other' WHERE name = 'build'")}) {
+    TempDir t("csift-disk");
+    disk_fill(disk_dir(t));
+    disk_sql(disk_dir(t) + "/cache.sqlite3", sql);
+    DiskCache c(disk_dir(t), 1 << 20, "b1");
+    CHECK_MESSAGE(!c.get(kDiskProbeKind, "/t/a", kStampA), sql);
+    c.put(kDiskProbeKind, "/t/a", kStampA, "again");
+    c.flush();
+    CHECK(c.get(kDiskProbeKind, "/t/a", kStampA) == std::optional<std::string>("again"));
+  }
+}
+
+TEST_CASE("disk cache: a truncated or overwritten database is moved out of the way and rebuilt") {
+  for (int way = 0; way < 3; ++way) {
+    TempDir t("csift-disk");
+    disk_fill(disk_dir(t));
+    const std::string file = disk_dir(t) + "/cache.sqlite3";
+    if (way == 0) {
+      fs::resize_file(file, 1000);  // cut inside the first page
+    } else if (way == 1) {
+      std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(0);
+      f << std::string(100, 'X');  // the header: not a database any more
+    } else {
+      std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(1024);  // inside page 1's b-tree: the schema is unreadable
+      f << std::string(3000, '\xff');
+    }
+    DiskCache c(disk_dir(t), 1 << 20, "b1");
+    CHECK_MESSAGE(!c.get(kDiskProbeKind, "/t/a", kStampA), way);
+    c.flush();  // the call ends: the next one starts a fresh database
+    CHECK_FALSE(c.get(kDiskProbeKind, "/t/a", kStampA));
+    c.put(kDiskProbeKind, "/t/a", kStampA, "rebuilt");
+    c.flush();
+    CHECK_MESSAGE(c.get(kDiskProbeKind, "/t/a", kStampA) == std::optional<std::string>("rebuilt"), way);
+  }
+}
+
+TEST_CASE("disk cache: over its budget, the least recently used entries go") {
+  TempDir t("csift-disk");
+  DiskCache c(disk_dir(t), 256 << 10, "b1");
+  const std::string blob(20000, 'z');
+  for (int i = 0; i < 40; ++i) {  // 800 KB through a 256 KiB budget
+    c.put(kDiskProbeKind, "/t/" + std::to_string(i), kStampA, blob);
+    c.flush();
+  }
+  const auto totals = c.totals();
+  CHECK(totals.evictions > 0);
+  CHECK(totals.bytes <= totals.budget);
+  CHECK(c.get(kDiskProbeKind, "/t/39", kStampA));
+  CHECK_FALSE(c.get(kDiskProbeKind, "/t/0", kStampA));
+  CHECK(fs::file_size(disk_dir(t) + "/cache.sqlite3") <= (320u << 10));
+}
+
+TEST_CASE("disk cache: a probe's blob round-trips, and no cut or flipped blob decodes past its end") {
+  csift::SessionProbe p;
+  p.first_user = {true, "first question", "2026-01-01T00:00:00Z", 3, 120};
+  p.last_agent = {true, std::string(300, 'a'), "", 0, 9000};
+  p.cwd = "/home/me/proj";
+  p.git_branch_last = "main";
+  p.is_clone = true;
+  p.skipped_lines = 2;
+  p.bytes_read = 12345;
+  const std::string blob = csift::encode_probe(p);
+  const auto back = csift::decode_probe(blob);
+  REQUIRE(back);
+  CHECK(csift::encode_probe(*back) == blob);
+  CHECK(back->last_agent.text == p.last_agent.text);
+  CHECK(back->bytes_read == 12345);
+  for (size_t cut = 0; cut < blob.size(); ++cut)
+    CHECK_FALSE(csift::decode_probe(std::string_view(blob).substr(0, cut)));
+  std::mt19937 rng(7);
+  for (int i = 0; i < 2000; ++i) {  // under ASan: any read past the end fails loudly
+    std::string b = blob;
+    b[rng() % b.size()] = static_cast<char>(rng());
+    (void)csift::decode_probe(b);
+  }
+  CHECK_FALSE(csift::decode_probe(std::string(20, '\xff')));  // a varint longer than 64 bits
+}
+
+}  // namespace disk_cache_unit
