@@ -52,7 +52,7 @@ struct DiskCacheKind {
   std::string_view name;
   uint32_t version;
 };
-inline constexpr DiskCacheKind kDiskProbeKind{"probe", 1};
+inline constexpr DiskCacheKind kDiskProbeKind{"probe", 2};  // 2: SessionProbe::unreadable
 
 class DiskCache {
  public:

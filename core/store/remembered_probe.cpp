@@ -67,6 +67,7 @@ std::string encode_probe(const SessionProbe& p) {
   w.u64(p.head_lines);
   w.u64(p.bytes_read);
   w.boolean(p.read_whole_file);
+  w.str(p.unreadable);
   return w.take();  // `error` is always empty: a probe with one is never stored
 }
 
@@ -86,6 +87,7 @@ std::optional<SessionProbe> decode_probe(std::string_view blob) {
   p.head_lines = r.u64();
   p.bytes_read = r.u64();
   p.read_whole_file = r.boolean();
+  p.unreadable = r.str();
   if (!r.done()) return std::nullopt;
   return p;
 }
