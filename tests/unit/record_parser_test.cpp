@@ -1,6 +1,7 @@
 // RecordParser and the raw-byte probes.
 #include <doctest/doctest.h>
 
+#include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/claude_fields.h"
 #include "core/harness/claude_code/record_parser.h"
 
@@ -280,6 +281,16 @@ TEST_CASE("may_open_turn never rejects an opener") {
   CHECK(may_open_turn(
       R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","is_error":true,"content":"The user doesn't want to proceed with this tool use. To tell you how to proceed, the user said:\nno"}]}})"));
   CHECK_FALSE(may_open_turn(R"({"type":"assistant","message":{"role":"assistant","content":"x"}})"));
+  // A duplicated message key: the parser keeps the last message (JSON.parse does too), here a prompt, so the
+  // tool_result of the first does not rule the line out (the fuzz find).
+  const std::string_view twice =
+      R"({"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"x"}]},)"
+      R"("message":{"role":"user","content":"hello"}})";
+  Record r;
+  RecordParser parser;
+  REQUIRE(parser.parse(twice, r) == ParseStatus::ok);
+  CHECK(opens_turn(r));
+  CHECK(may_open_turn(twice));
 }
 
 }  // namespace record_parser_unit

@@ -204,6 +204,13 @@ bool tool_input_classifies(std::string_view tool_name) {
 bool may_open_turn(std::string_view line) {
   if (!line_has_role(line, "user")) return false;
   if (!has_key_string_value(line, "type", {"tool_result"})) return true;
+  // A line naming the user's role twice may hold two messages (a duplicated "message" key, of which the
+  // parser keeps the last, as JSON.parse does; the fuzz find): which one is kept is not a byte question, so
+  // the line is not ruled out.
+  int user_roles = 0;
+  if (find_key_string_value(line, "role",
+                            [&](std::string_view v) { return v == "user" && ++user_roles > 1; }))
+    return true;
   // One multi-needle pass over the (often long) carrier line instead of one scan per marker.
   static const SubstringFinder kCarrierOpeners(
       {std::string(claude_code_text::kAuqAnswerMarkers[0]),
