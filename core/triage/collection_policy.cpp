@@ -72,6 +72,12 @@ char32_t code_point_of(const unsigned char* p, size_t n) {
 std::string text_toml_reads_safely(std::string_view text, const std::string& file) {
   enum class In { bare, comment, basic, multi_basic, literal, multi_literal };
   In in = In::bare;
+  // The last character outside a string or comment that is not a space or tab: a quote opens a string only
+  // after one that a key or value can follow (a line start, `=`, `[`, `{`, `,` or `.`). Elsewhere toml++
+  // reads it as part of the bare value it is scanning, asking of every character after it whether it is
+  // whitespace (the fuzz find: `d = 1u"` and a non-ASCII character).
+  char last = '\n';
+  const auto opens_string = [&] { return std::string_view("\n=[{,.").find(last) != std::string_view::npos; };
   std::string out;
   out.reserve(text.size());
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
@@ -111,20 +117,25 @@ std::string text_toml_reads_safely(std::string_view text, const std::string& fil
       case In::bare:
         if (c == '#') {
           in = In::comment;
-        } else if (starts(i, "\"\"\"")) {
+        } else if (opens_string() && starts(i, "\"\"\"")) {
           in = In::multi_basic;
           take = 3;
-        } else if (c == '"') {
+        } else if (opens_string() && c == '"') {
           in = In::basic;
-        } else if (starts(i, "'''")) {
+        } else if (opens_string() && starts(i, "'''")) {
           in = In::multi_literal;
           take = 3;
-        } else if (c == '\'') {
+        } else if (opens_string() && c == '\'') {
           in = In::literal;
+        } else if (c != ' ' && c != '\t' && c != '\r') {
+          last = c;
         }
         break;
       case In::comment:
-        if (c == '\n') in = In::bare;
+        if (c == '\n') {
+          in = In::bare;
+          last = c;
+        }
         break;
       case In::basic:
       case In::multi_basic:
@@ -142,15 +153,20 @@ std::string text_toml_reads_safely(std::string_view text, const std::string& fil
           take = 2;
         } else if (in == In::basic && (c == '"' || c == '\n')) {
           in = In::bare;
+          last = c;
         } else if (in == In::multi_basic && starts(i, "\"\"\"")) {
           take = 3;
           while (take < 5 && starts(i + take, "\""))
             ++take;  // up to two quotes end the content
           in = In::bare;
+          last = c;
         }
         break;
       case In::literal:
-        if (c == '\'' || c == '\n') in = In::bare;
+        if (c == '\'' || c == '\n') {
+          in = In::bare;
+          last = c;
+        }
         break;
       case In::multi_literal:
         if (starts(i, "'''")) {
@@ -158,6 +174,7 @@ std::string text_toml_reads_safely(std::string_view text, const std::string& fil
           while (take < 5 && starts(i + take, "'"))
             ++take;
           in = In::bare;
+          last = c;
         }
         break;
     }
