@@ -6,7 +6,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -105,11 +104,8 @@ inline void read_through_seam(csift::HarnessId h, std::string_view bytes) {
 
   ReadOptions sparse = dense;
   sparse.sequential = false;
-  // The chunked path on small inputs, in about four chunks: chunks of 64 bytes made a 16 KiB input 256
-  // chunks, each boundary search a 64 KiB buffer of its own under ASan (page faults, TLB flushes and oneTBB
-  // hand-offs; 110 executions per CPU second against 174 now), where four chunks take the same path.
-  sparse.parallel_threshold = 64;
-  sparse.chunk_bytes = std::max<uint64_t>(64, bytes.size() / 4);
+  sparse.parallel_threshold = 64;  // the chunked path on small inputs
+  sparse.chunk_bytes = 64;
   sparse.payloads = ReadOptions::Payloads::skip;
   CountingSink part;
   const ReadStats b = reader.read(t, sparse, part);
