@@ -427,7 +427,7 @@ TEST_CASE("copilot: fields of an unexpected type read as absent, never throw (th
     return r;
   };
   // An event's data that is not an object: json::value() on it threw out of the reader.
-  CHECK(decoded(R"({"type":"tool.execution_complete","data":"x"})").type == "tool.execution_complete");
+  CHECK_NOTHROW(decoded(R"({"type":"tool.execution_complete","data":"x"})"));
   CHECK(decoded(R"({"type":"assistant.message","data":[1]})").message.blocks.empty());
   // A tool request written as a string: a call with no arguments.
   const Record request = decoded(R"({"type":"assistant.message","data":{"toolRequests":["x"]}})");
