@@ -137,6 +137,40 @@ bool line_has_any_role(std::string_view line) {
   return has_key_string_value(line, "role", {"user", "assistant"});
 }
 
+// Whether `key` may be a key of the line's top-level object more than once: counted by a walk over its
+// structure that jumps over every nested value whole (as peek_type does), a key holding an escape counted
+// too (the parser reads it unescaped).
+namespace {
+bool top_level_keys_may_repeat(std::string_view line, std::string_view key) {
+  int depth = 0, count = 0;
+  size_t i = 0;
+  while (i < line.size()) {
+    const char c = line[i];
+    if ((c == '{' || c == '[') && depth == 1) {
+      i = json_container_end(line, i);
+      if (i == std::string_view::npos) return false;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+      ++i;
+    } else if (c == '}' || c == ']') {
+      --depth;
+      ++i;
+    } else if (c == '"') {
+      const size_t start = i + 1, j = string_close(line, i);
+      if (j == std::string_view::npos) return false;
+      const std::string_view str = line.substr(start, j - start);
+      i = j + 1;
+      if (depth != 1 || (str != key && str.find('\\') == std::string_view::npos)) continue;
+      const size_t k = skip_json_space(line, i);
+      if (k < line.size() && line[k] == ':' && ++count > 1) return true;
+    } else {
+      ++i;
+    }
+  }
+  return false;
+}
+}  // namespace
+
 // Walks the line's structure (strings and nesting) and returns the string value of the first "type" key at
 // object depth 1. Escapes inside the value are kept verbatim (type values are plain identifiers). A nested
 // value is jumped over whole (json_container_end): an assistant line names its type after its message, and
@@ -204,13 +238,10 @@ bool tool_input_classifies(std::string_view tool_name) {
 bool may_open_turn(std::string_view line) {
   if (!line_has_role(line, "user")) return false;
   if (!has_key_string_value(line, "type", {"tool_result"})) return true;
-  // A line naming the user's role twice may hold two messages (a duplicated "message" key, of which the
-  // parser keeps the last, as JSON.parse does; the fuzz find): which one is kept is not a byte question, so
-  // the line is not ruled out.
-  int user_roles = 0;
-  if (find_key_string_value(line, "role",
-                            [&](std::string_view v) { return v == "user" && ++user_roles > 1; }))
-    return true;
+  // A line whose top-level object has more than one message key (a duplicate the parser reads into one
+  // message, later fields over earlier ones: the fuzz finds) may be a prompt whatever the tool_result says,
+  // and so may one with an escaped key, which the parser reads unescaped.
+  if (top_level_keys_may_repeat(line, "message")) return true;
   // One multi-needle pass over the (often long) carrier line instead of one scan per marker.
   static const SubstringFinder kCarrierOpeners(
       {std::string(claude_code_text::kAuqAnswerMarkers[0]),
