@@ -72,12 +72,54 @@ char32_t code_point_of(const unsigned char* p, size_t n) {
 std::string text_toml_reads_safely(std::string_view text, const std::string& file) {
   enum class In { bare, comment, basic, multi_basic, literal, multi_literal };
   In in = In::bare;
-  // The last character outside a string or comment that is not a space or tab: a quote opens a string only
-  // after one that a key or value can follow (a line start, `=`, `[`, `{`, `,` or `.`). Elsewhere toml++
-  // reads it as part of the bare value it is scanning, asking of every character after it whether it is
-  // whitespace (the fuzz find: `d = 1u"` and a non-ASCII character).
-  char last = '\n';
-  const auto opens_string = [&] { return std::string_view("\n=[{,.").find(last) != std::string_view::npos; };
+  // Where a quote opens a string, as toml++ reads it: outside a bare token, after a line start, `=`, `[`,
+  // `{` or `,`. A bare value (a number, a date, a boolean, or garbage) toml++ scans on to whitespace, `,`,
+  // `]`, `}` or `#`, asking of every character whether it is whitespace, quotes, `=`, `.`, `[` and `{`
+  // included: a quote there opens nothing, and a non-ASCII character after it is refused (the fuzz finds:
+  // `d = 1u"…`, `d = 4444['…`). A quoted key after a dot is read as bare too (no policy key is non-ASCII).
+  bool in_token = false, in_value = false;
+  char last = '\n';     // the last structural character outside strings and comments
+  std::string nesting;  // the arrays ('[') and inline tables ('{') of a value open here
+  const auto bare = [&](char c) {
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      in_token = false;
+      if (c == '\n') {
+        last = c;
+        if (nesting.empty()) in_value = false;
+      }
+      return;
+    }
+    const bool terminator = c == ',' || c == ']' || c == '}';
+    if (in_token && !terminator && !(c == '=' && !in_value)) return;  // inside the token
+    in_token = false;
+    switch (c) {
+      case '=':
+        in_value = true;
+        break;
+      case '[':
+        if (in_value) nesting += c;  // an array (outside a value: a table header)
+        break;
+      case '{':
+        nesting += c;
+        in_value = false;  // an inline table's keys
+        break;
+      case ']':
+      case '}':
+        if (!nesting.empty()) nesting.pop_back();
+        in_value = nesting.empty() || nesting.back() == '[';
+        break;
+      case ',':
+        in_value = !nesting.empty() && nesting.back() == '[';
+        break;
+      default:
+        in_token = true;
+        return;
+    }
+    last = c;
+  };
+  const auto opens_string = [&] {
+    return !in_token && std::string_view("\n=[{,").find(last) != std::string_view::npos;
+  };
   std::string out;
   out.reserve(text.size());
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
@@ -127,14 +169,14 @@ std::string text_toml_reads_safely(std::string_view text, const std::string& fil
           take = 3;
         } else if (opens_string() && c == '\'') {
           in = In::literal;
-        } else if (c != ' ' && c != '\t' && c != '\r') {
-          last = c;
+        } else {
+          bare(c);
         }
         break;
       case In::comment:
         if (c == '\n') {
           in = In::bare;
-          last = c;
+          bare(c);
         }
         break;
       case In::basic:
@@ -154,6 +196,7 @@ std::string text_toml_reads_safely(std::string_view text, const std::string& fil
         } else if (in == In::basic && (c == '"' || c == '\n')) {
           in = In::bare;
           last = c;
+          if (c == '\n') bare(c);
         } else if (in == In::multi_basic && starts(i, "\"\"\"")) {
           take = 3;
           while (take < 5 && starts(i + take, "\""))
@@ -166,6 +209,7 @@ std::string text_toml_reads_safely(std::string_view text, const std::string& fil
         if (c == '\'' || c == '\n') {
           in = In::bare;
           last = c;
+          if (c == '\n') bare(c);
         }
         break;
       case In::multi_literal:

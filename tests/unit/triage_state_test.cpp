@@ -164,6 +164,11 @@ TEST_CASE("triage policy: a bad file names the file, the line and what is expect
   CHECK(
       message("[collect]\nd = 1u\"\xCD\x93\"\n") ==
       "/cfg/config.toml line 2: not valid TOML: a non-ASCII character outside a string or comment (U+0353)");
+  CHECK(
+      message("[collect]\nd = 4444['s\xEF\xBB\xBF'\n") ==
+      "/cfg/config.toml line 2: not valid TOML: a non-ASCII character outside a string or comment (U+FEFF)");
+  CHECK(message("[collect]\nd = b=c\"\xC3\xA9\"\n").find("line 2: not valid TOML: a non-ASCII character") !=
+        std::string::npos);
   // The same characters inside strings and comments are read as they are: a multi-line basic string's reach
   // toml++ as escapes (there the first one after a line-ending backslash hit the same table).
   const auto policy = csift::parse_collect_policy(
