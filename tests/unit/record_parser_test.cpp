@@ -300,6 +300,14 @@ TEST_CASE("may_open_turn never rejects an opener") {
   REQUIRE(parser.parse(merged, m) == ParseStatus::ok);
   CHECK(opens_turn(m));
   CHECK(may_open_turn(merged));
+  // A tool_result outside the message (under another key) makes no carrier of a prompt.
+  const std::string_view outside =
+      R"({"type":"user","meqsage":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"x"}]},)"
+      R"("message":{"role":"user","content":"hello"}})";
+  Record o;
+  REQUIRE(parser.parse(outside, o) == ParseStatus::ok);
+  CHECK(opens_turn(o));
+  CHECK(may_open_turn(outside));
 }
 
 }  // namespace record_parser_unit
