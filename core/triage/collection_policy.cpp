@@ -72,6 +72,54 @@ char32_t code_point_of(const unsigned char* p, size_t n) {
 std::string text_toml_reads_safely(std::string_view text, const std::string& file) {
   enum class In { bare, comment, basic, multi_basic, literal, multi_literal };
   In in = In::bare;
+  // Where a quote opens a string, as toml++ reads it: outside a bare token, after a line start, `=`, `[`,
+  // `{` or `,`. A bare value (a number, a date, a boolean, or garbage) toml++ scans on to whitespace, `,`,
+  // `]`, `}` or `#`, asking of every character whether it is whitespace, quotes, `=`, `.`, `[` and `{`
+  // included: a quote there opens nothing, and a non-ASCII character after it is refused (the fuzz finds:
+  // `d = 1u"…`, `d = 4444['…`). A quoted key after a dot is read as bare too (no policy key is non-ASCII).
+  bool in_token = false, in_value = false;
+  char last = '\n';     // the last structural character outside strings and comments
+  std::string nesting;  // the arrays ('[') and inline tables ('{') of a value open here
+  const auto bare = [&](char c) {
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      in_token = false;
+      if (c == '\n') {
+        last = c;
+        if (nesting.empty()) in_value = false;
+      }
+      return;
+    }
+    const bool terminator = c == ',' || c == ']' || c == '}';
+    if (in_token && !terminator && !(c == '=' && !in_value)) return;  // inside the token
+    in_token = false;
+    switch (c) {
+      case '=':
+        in_value = true;
+        break;
+      case '[':
+        if (in_value) nesting += c;  // an array (outside a value: a table header)
+        break;
+      case '{':
+        nesting += c;
+        in_value = false;  // an inline table's keys
+        break;
+      case ']':
+      case '}':
+        if (!nesting.empty()) nesting.pop_back();
+        in_value = nesting.empty() || nesting.back() == '[';
+        break;
+      case ',':
+        in_value = !nesting.empty() && nesting.back() == '[';
+        break;
+      default:
+        in_token = true;
+        return;
+    }
+    last = c;
+  };
+  const auto opens_string = [&] {
+    return !in_token && std::string_view("\n=[{,").find(last) != std::string_view::npos;
+  };
   std::string out;
   out.reserve(text.size());
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
@@ -111,20 +159,25 @@ std::string text_toml_reads_safely(std::string_view text, const std::string& fil
       case In::bare:
         if (c == '#') {
           in = In::comment;
-        } else if (starts(i, "\"\"\"")) {
+        } else if (opens_string() && starts(i, "\"\"\"")) {
           in = In::multi_basic;
           take = 3;
-        } else if (c == '"') {
+        } else if (opens_string() && c == '"') {
           in = In::basic;
-        } else if (starts(i, "'''")) {
+        } else if (opens_string() && starts(i, "'''")) {
           in = In::multi_literal;
           take = 3;
-        } else if (c == '\'') {
+        } else if (opens_string() && c == '\'') {
           in = In::literal;
+        } else {
+          bare(c);
         }
         break;
       case In::comment:
-        if (c == '\n') in = In::bare;
+        if (c == '\n') {
+          in = In::bare;
+          bare(c);
+        }
         break;
       case In::basic:
       case In::multi_basic:
@@ -142,15 +195,22 @@ std::string text_toml_reads_safely(std::string_view text, const std::string& fil
           take = 2;
         } else if (in == In::basic && (c == '"' || c == '\n')) {
           in = In::bare;
+          last = c;
+          if (c == '\n') bare(c);
         } else if (in == In::multi_basic && starts(i, "\"\"\"")) {
           take = 3;
           while (take < 5 && starts(i + take, "\""))
             ++take;  // up to two quotes end the content
           in = In::bare;
+          last = c;
         }
         break;
       case In::literal:
-        if (c == '\'' || c == '\n') in = In::bare;
+        if (c == '\'' || c == '\n') {
+          in = In::bare;
+          last = c;
+          if (c == '\n') bare(c);
+        }
         break;
       case In::multi_literal:
         if (starts(i, "'''")) {
@@ -158,6 +218,7 @@ std::string text_toml_reads_safely(std::string_view text, const std::string& fil
           while (take < 5 && starts(i + take, "'"))
             ++take;
           in = In::bare;
+          last = c;
         }
         break;
     }

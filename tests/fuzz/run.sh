@@ -38,6 +38,16 @@ dict_of() {
     *) echo "$work/transcript.dict" ;;
   esac
 }
+# libFuzzer options of the reader targets: the inputs reach ~15,000 features, and with the default frequency
+# threshold (255) libFuzzer kept every one in its list of rare features, scanned for each feature of each
+# execution, until one was seen 255 times: 16 prunes that list early (1,500 executions of claude_code on its
+# seeds: 9.4 CPU seconds before, 4.1 after; codex 11.3 and 7.2; gemini_cli 7.7 and 6.4; the same coverage).
+opts_of() {
+  case $1 in
+    claude_code | codex | copilot | cursor | gemini_cli | opencode | image) echo "-entropic_feature_frequency_threshold=16" ;;
+    *) echo "" ;;
+  esac
+}
 
 run_one() {
   local t=$1 corpus dict limit
@@ -55,7 +65,7 @@ run_one() {
   local rc=0
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     nice -n "${FUZZ_NICE:-0}" "$build/tests/fuzz/fuzz_$t" $limit -print_final_stats=1 -timeout=20 \
-    -rss_limit_mb=2560 -artifact_prefix="$work/artifacts/$t/" ${dict:+-dict="$dict"} \
+    -rss_limit_mb=2560 -artifact_prefix="$work/artifacts/$t/" ${dict:+-dict="$dict"} $(opts_of "$t") \
     ${FUZZ_MAX_LEN:+-max_len=$FUZZ_MAX_LEN} \
     "$corpus" "$work/seeds/$t" $( [ -d "$here/regressions/$t" ] && echo "$here/regressions/$t") \
     >"$work/logs/$t.log" 2>&1 || rc=$?
@@ -63,7 +73,7 @@ run_one() {
   [ "$mode" = smoke ] && rm -rf "$corpus"
   return 0
 }
-export -f run_one dict_of
+export -f run_one dict_of opts_of
 export work here build mode seconds runs
 
 start=$(date +%s)

@@ -416,6 +416,30 @@ TEST_CASE("copilot: the shell's exit-code trailer is its closing line, in Copilo
   CHECK(copilot_text_before_trailer("a\n<exited with error>") == "a\n<exited with error>");
 }
 
+TEST_CASE("copilot: fields of an unexpected type read as absent, never throw (the fuzz finds)") {
+  Transcript t;
+  t.harness = HarnessId::copilot;
+  const TranscriptReader& reader = reader_for(t);
+  const auto decoded = [&](std::string_view line) {
+    Record r;
+    std::string error;
+    REQUIRE(reader.decode(line, r, error));
+    return r;
+  };
+  // An event's data that is not an object: json::value() on it threw out of the reader.
+  CHECK_NOTHROW(decoded(R"({"type":"tool.execution_complete","data":"x"})"));
+  CHECK(decoded(R"({"type":"assistant.message","data":[1]})").message.blocks.empty());
+  // A tool request written as a string: a call with no arguments.
+  const Record request = decoded(R"({"type":"assistant.message","data":{"toolRequests":["x"]}})");
+  REQUIRE(request.message.blocks.size() == 1);
+  CHECK(request.message.blocks[0].input_json == "{}");
+  // `success` that is not a boolean: not a success.
+  const Record done = decoded(
+      R"({"type":"tool.execution_complete","data":{"toolCallId":"c","success":"yes","result":{"content":"ok"}}})");
+  REQUIRE(done.message.blocks.size() == 1);
+  CHECK(done.message.blocks[0].is_error);
+}
+
 TEST_CASE("harness selection: all reads every store found and reports the absent ones") {
   LinkStore store;
   const Environment env = store.env(

@@ -108,6 +108,12 @@ TEST_CASE("codecs: each encoder's output is read back by its decoder with the sa
   CHECK_THROWS(decode_image("\xFF\xD8\xFF junk", ImageFormat::jpeg));
   CHECK_THROWS(decode_image("GIF89a junk", ImageFormat::gif));
   CHECK_THROWS(decode_image("RIFF....WEBPjunk", ImageFormat::webp));
+  // A GIF whose DGifSlurp fails with error code 0, for which giflib has no text (a null pointer appended to
+  // the message crashed; tests/fuzz, image: regressions/image/gif-slurp-fails-without-a-code).
+  std::string error;
+  const auto gif = base64_decode("R0lGODlhAgACAIAAAAAAAP///yH5BAAAAAAALAAAAIAAACAAAAIChFEAOw==", error);
+  REQUIRE(gif);
+  CHECK_THROWS_WITH(decode_image(*gif, ImageFormat::gif), "not a readable GIF: giflib gave no reason");
 }
 
 TEST_CASE("codecs: formats by media type and extension") {

@@ -1,6 +1,7 @@
 // RecordParser and the raw-byte probes.
 #include <doctest/doctest.h>
 
+#include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/claude_fields.h"
 #include "core/harness/claude_code/record_parser.h"
 
@@ -280,6 +281,33 @@ TEST_CASE("may_open_turn never rejects an opener") {
   CHECK(may_open_turn(
       R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","is_error":true,"content":"The user doesn't want to proceed with this tool use. To tell you how to proceed, the user said:\nno"}]}})"));
   CHECK_FALSE(may_open_turn(R"({"type":"assistant","message":{"role":"assistant","content":"x"}})"));
+  // A duplicated message key: the parser reads both into one message, here a prompt, so the tool_result of
+  // the first does not rule the line out (the fuzz finds).
+  const std::string_view twice =
+      R"({"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"x"}]},)"
+      R"("message":{"role":"user","content":"hello"}})";
+  Record r;
+  RecordParser parser;
+  REQUIRE(parser.parse(twice, r) == ParseStatus::ok);
+  CHECK(opens_turn(r));
+  CHECK(may_open_turn(twice));
+  // The same with the second message naming no role: the parser reads both into one message, the first's
+  // role kept, the second's content over the first's.
+  const std::string_view merged =
+      R"({"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"x"}]},)"
+      R"("message":{"ro=le":"user","content":"hello"}})";
+  Record m;
+  REQUIRE(parser.parse(merged, m) == ParseStatus::ok);
+  CHECK(opens_turn(m));
+  CHECK(may_open_turn(merged));
+  // A tool_result outside the message (under another key) makes no carrier of a prompt.
+  const std::string_view outside =
+      R"({"type":"user","meqsage":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"x"}]},)"
+      R"("message":{"role":"user","content":"hello"}})";
+  Record o;
+  REQUIRE(parser.parse(outside, o) == ParseStatus::ok);
+  CHECK(opens_turn(o));
+  CHECK(may_open_turn(outside));
 }
 
 }  // namespace record_parser_unit

@@ -159,6 +159,16 @@ TEST_CASE("triage policy: a bad file names the file, the line and what is expect
         std::string::npos);
   CHECK(message("x = \"\xFF\"").find("line 1: not valid TOML: a byte that is not UTF-8 (0xFF)") !=
         std::string::npos);
+  // A quote inside a bare value opens no string: toml++ scans the value on to whitespace, asking of the
+  // character after it (tests/fuzz, collect_policy: regressions/collect_policy/quote-inside-a-bare-value).
+  CHECK(
+      message("[collect]\nd = 1u\"\xCD\x93\"\n") ==
+      "/cfg/config.toml line 2: not valid TOML: a non-ASCII character outside a string or comment (U+0353)");
+  CHECK(
+      message("[collect]\nd = 4444['s\xEF\xBB\xBF'\n") ==
+      "/cfg/config.toml line 2: not valid TOML: a non-ASCII character outside a string or comment (U+FEFF)");
+  CHECK(message("[collect]\nd = b=c\"\xC3\xA9\"\n").find("line 2: not valid TOML: a non-ASCII character") !=
+        std::string::npos);
   // The same characters inside strings and comments are read as they are: a multi-line basic string's reach
   // toml++ as escapes (there the first one after a line-ending backslash hit the same table).
   const auto policy = csift::parse_collect_policy(

@@ -32,6 +32,14 @@ int write_memory(GifFileType* gif, const GifByteType* buf, int len) {
   return len;
 }
 
+// giflib's text for an error code. It has none (a null pointer) for a code it does not know, and DGifSlurp
+// can fail leaving the code 0, as on an image descriptor wider than the logical screen's 16-bit arithmetic
+// allows (the fuzz find: the null was appended to the message).
+std::string gif_error_text(int code) {
+  if (const char* text = GifErrorString(code)) return text;
+  return code == 0 ? "giflib gave no reason" : "giflib error " + std::to_string(code);
+}
+
 struct GifCloser {
   void operator()(GifFileType* g) const {
     int err = 0;
@@ -68,9 +76,9 @@ Raster decode_gif(std::string_view bytes) {
   Reader reader{bytes, 0};
   int err = 0;
   std::unique_ptr<GifFileType, GifCloser> gif(DGifOpen(&reader, read_memory, &err));
-  if (!gif) failure_error(std::string("not a readable GIF: ") + GifErrorString(err));
+  if (!gif) failure_error("not a readable GIF: " + gif_error_text(err));
   if (DGifSlurp(gif.get()) != GIF_OK || gif->ImageCount < 1) {
-    failure_error(std::string("not a readable GIF: ") + GifErrorString(gif->Error));
+    failure_error("not a readable GIF: " + gif_error_text(gif->Error));
   }
   Raster r;
   r.width = gif->SWidth;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -137,6 +138,49 @@ bool line_has_any_role(std::string_view line) {
   return has_key_string_value(line, "role", {"user", "assistant"});
 }
 
+// The value of the line's top-level key `key` (a container's or a string's bytes; "" for another value or no
+// such key), by a walk over the object's structure that jumps over every nested value whole (as peek_type
+// does). nullopt when the key may be there more than once (a key with an escape counts, as the parser reads
+// it unescaped): the parser reads duplicated keys into one value, later fields over earlier ones.
+namespace {
+std::optional<std::string_view> top_level_value(std::string_view line, std::string_view key) {
+  int depth = 0, count = 0;
+  std::string_view value;
+  size_t i = 0;
+  while (i < line.size()) {
+    const char c = line[i];
+    if ((c == '{' || c == '[') && depth == 1) {
+      i = json_container_end(line, i);
+      if (i == std::string_view::npos) return std::nullopt;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+      ++i;
+    } else if (c == '}' || c == ']') {
+      --depth;
+      ++i;
+    } else if (c == '"') {
+      const size_t start = i + 1, j = string_close(line, i);
+      if (j == std::string_view::npos) return std::nullopt;
+      const std::string_view str = line.substr(start, j - start);
+      i = j + 1;
+      if (depth != 1 || (str != key && str.find('\\') == std::string_view::npos)) continue;
+      const size_t k = skip_json_space(line, i);
+      if (k >= line.size() || line[k] != ':') continue;
+      if (++count > 1) return std::nullopt;
+      const size_t v = skip_json_space(line, k + 1);
+      if (v >= line.size()) return std::nullopt;
+      size_t end = std::string_view::npos;  // just past the value
+      if (line[v] == '{' || line[v] == '[') end = json_container_end(line, v);
+      if (line[v] == '"' && (end = string_close(line, v)) != std::string_view::npos) ++end;
+      if (end != std::string_view::npos) value = line.substr(v, end - v);
+    } else {
+      ++i;
+    }
+  }
+  return value;
+}
+}  // namespace
+
 // Walks the line's structure (strings and nesting) and returns the string value of the first "type" key at
 // object depth 1. Escapes inside the value are kept verbatim (type values are plain identifiers). A nested
 // value is jumped over whole (json_container_end): an assistant line names its type after its message, and
@@ -204,6 +248,11 @@ bool tool_input_classifies(std::string_view tool_name) {
 bool may_open_turn(std::string_view line) {
   if (!line_has_role(line, "user")) return false;
   if (!has_key_string_value(line, "type", {"tool_result"})) return true;
+  // The tool_result that makes the line a carrier is one inside its message (the campaign's finds: one in
+  // another key, and duplicated message keys, which the parser reads into one message): a line whose message
+  // is not one plain key holding it is not ruled out.
+  const std::optional<std::string_view> message = top_level_value(line, "message");
+  if (!message || !has_key_string_value(*message, "type", {"tool_result"})) return true;
   // One multi-needle pass over the (often long) carrier line instead of one scan per marker.
   static const SubstringFinder kCarrierOpeners(
       {std::string(claude_code_text::kAuqAnswerMarkers[0]),

@@ -58,10 +58,17 @@ std::string copilot_sub_agent(const json& entry, const json& data, bool& sub) {
   return "";
 }
 
-// A tool call's arguments as the log holds them: a string as it is, anything else as its JSON.
+// A tool call's arguments as the log holds them: a string as it is, anything else as its JSON. A holder that
+// is not an object (a tool request written as a string) has none.
 std::string copilot_arguments(const json& holder) {
-  const json args = holder.value("arguments", json::object());
+  const json args = holder.is_object() ? holder.value("arguments", json::object()) : json::object();
   return args.is_string() ? args.get<std::string>() : copilot_dump(args);
+}
+
+// Whether j's member `key` is the boolean true (json::value(key, false) throws on a member of another type).
+bool copilot_true(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_boolean() && it->get<bool>();
 }
 
 class CopilotMapper final : public EntryMapper {
@@ -70,7 +77,10 @@ class CopilotMapper final : public EntryMapper {
 
   std::string map(const json& entry, Record& r) override {
     const std::string type = entry_string(entry, "type");
-    const json data = entry.value("data", json::object());
+    // An event's data that is not an object (a string, a number) reads as empty: json::value() on it throws
+    // (the fuzz find).
+    const auto d = entry.find("data");
+    const json data = d != entry.end() && d->is_object() ? *d : json::object();
     r.type = type;
     r.uuid = entry_string(entry, "id");
     r.parent_uuid = entry_string(entry, "parentId");
@@ -204,7 +214,7 @@ class CopilotMapper final : public EntryMapper {
       status = CallStatus::denied;
     else if (code == "cancelled" || code == "interrupted")
       status = CallStatus::interrupted;
-    else if (data.value("success", false) != true || (exit_code && *exit_code != 0))
+    else if (!copilot_true(data, "success") || (exit_code && *exit_code != 0))
       status = CallStatus::error;
     make_message(r, "user");
     r.message.blocks.push_back(
