@@ -44,24 +44,8 @@ done
 rm -rf "$home/seeds"
 python3 "$here/seeds.py" "$home/seeds" "$src" >"$home/logs/seeds.txt"
 cat "$here/json.dict" "$here/transcript.dict" >"$home/transcript.dict"
-dict_of() {
-  case $1 in
-    json | scrubber) echo "$here/json.dict" ;;
-    http_head | http_chunked) echo "$here/http.dict" ;;
-    regex | counted_repeat | shell_words | collect_policy) echo "" ;;
-    *) echo "$home/transcript.dict" ;;
-  esac
-}
-# libFuzzer options of the reader targets: the inputs reach ~15,000 features, and with the default frequency
-# threshold (255) libFuzzer kept every one in its list of rare features, scanned for each feature of each
-# execution, until one was seen 255 times: 16 prunes that list early (1,500 executions of claude_code on its
-# seeds: 9.4 CPU seconds before, 4.1 after; codex 11.3 and 7.2; gemini_cli 7.7 and 6.4; the same coverage).
-opts_of() {
-  case $1 in
-    claude_code | codex | copilot | cursor | gemini_cli | opencode | image) echo "-entropic_feature_frequency_threshold=16" ;;
-    *) echo "" ;;
-  esac
-}
+transcript_dict=$home/transcript.dict
+. "$here/target_options.sh"
 
 [ -f "$home/ledger.tsv" ] || printf 'ended\ttarget\tcommit\texecutions\tcov\tft\tcorpus\tcrashes\tseconds\n' >"$home/ledger.tsv"
 echo "campaign $$ from $bin: $(echo $targets | wc -w) targets, $slice s each, until ${2:-killed}"

@@ -30,24 +30,8 @@ seconds=${FUZZ_SECONDS:-60}
 runs=${FUZZ_RUNS:-0}
 [ "$mode" = smoke ] && { seconds=${FUZZ_SMOKE_SECONDS:-3}; runs=0; }
 
-dict_of() {
-  case $1 in
-    json | scrubber) echo "$here/json.dict" ;;
-    http_head | http_chunked) echo "$here/http.dict" ;;
-    regex | counted_repeat | shell_words | collect_policy) echo "" ;;
-    *) echo "$work/transcript.dict" ;;
-  esac
-}
-# libFuzzer options of the reader targets: the inputs reach ~15,000 features, and with the default frequency
-# threshold (255) libFuzzer kept every one in its list of rare features, scanned for each feature of each
-# execution, until one was seen 255 times: 16 prunes that list early (1,500 executions of claude_code on its
-# seeds: 9.4 CPU seconds before, 4.1 after; codex 11.3 and 7.2; gemini_cli 7.7 and 6.4; the same coverage).
-opts_of() {
-  case $1 in
-    claude_code | codex | copilot | cursor | gemini_cli | opencode | image) echo "-entropic_feature_frequency_threshold=16" ;;
-    *) echo "" ;;
-  esac
-}
+transcript_dict=$work/transcript.dict
+. "$here/target_options.sh"
 
 run_one() {
   local t=$1 corpus dict limit
@@ -74,7 +58,7 @@ run_one() {
   return 0
 }
 export -f run_one dict_of opts_of
-export work here build mode seconds runs
+export work here build mode seconds runs transcript_dict
 
 start=$(date +%s)
 printf '%s\n' $targets | xargs -P "$jobs" -I{} bash -c 'run_one {}'
