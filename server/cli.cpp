@@ -9,6 +9,7 @@
 #include "core/cache/disk_cache.h"
 #include "core/store/targets.h"
 #include "server/cli_model.h"
+#include "server/mcp_entry.h"
 #include "server/tool_listing.h"
 #include "tools/dispatch/invoke_tool.h"
 
@@ -113,15 +114,10 @@ std::string take_disk_cache_flags(std::vector<std::string>& tokens, const Enviro
       kept.push_back(t);
       continue;
     }
-    if (name == "--disk-cache-dir") {
-      if (value->empty() || (*value)[0] != '/') return "--disk-cache-dir takes an absolute path";
-      dir = *value;
-    } else {
-      const bool digits = !value->empty() && value->size() <= 7 &&
-                          value->find_first_not_of("0123456789") == std::string::npos;
-      if (!digits || std::stoull(*value) > (1ull << 20))
-        return "--disk-cache-mb '" + *value + "': takes a whole number of MiB, 0..1048576 (0 turns it off)";
-      budget = std::stoull(*value) << 20;
+    try {
+      take_disk_cache_value(name, *value, budget, dir);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
     }
   }
   tokens = std::move(kept);
