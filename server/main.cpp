@@ -54,16 +54,20 @@ std::unique_ptr<tbb::global_control> thread_limit_from_env() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // The table checks its schemas on first use (both present, commons not redefined): a build with a broken
-  // schema says so once and exits, instead of terminating inside whichever request touched it first.
+  const std::string_view mode = argc > 1 ? std::string_view(argv[1]) : std::string_view("--stdio");
+  // A server checks every tool's schemas at start (both present, commons not redefined): a build with a
+  // broken schema says so once and exits, instead of failing whichever request touched it first. A CLI run
+  // or a hook lives for one call and parses only the schemas that call reads (each checked as it is parsed).
   try {
-    csift::tool_table();
+    if (is_server_flag(mode))
+      csift::check_tool_schemas();
+    else
+      csift::tool_table();
   } catch (const std::exception& e) {
     std::cerr << "csift-mcp: the built-in tool table is invalid: " << e.what() << "\n";
     return 1;
   }
   const auto thread_limit = thread_limit_from_env();
-  const std::string_view mode = argc > 1 ? std::string_view(argv[1]) : std::string_view("--stdio");
   if (mode == "--cli") return csift::run_cli(argc - 2, argv + 2);
   if (mode == "hook") {
     if (argc > 2 && std::string_view(argv[2]) == "elicitation") return csift::run_elicitation_hook(std::cin);

@@ -30,9 +30,10 @@
 namespace csift {
 
 const std::vector<std::pair<std::string_view, std::string_view>>& embedded_schemas();
-// The check tool_table() applies to its rows on first use: each needs a name (not "common"), a handler, a
-// text renderer and both schema files; a failure is a ToolError naming what is missing. Declared here, not in
-// tool_table.h, since only the table and its tests call it.
+// The whole check of a table: each row needs a name (not "common"), a handler, a text renderer and both
+// schema files, which must parse and merge; a failure is a ToolError naming what is missing. tool_table()
+// checks its rows on first use, and the schemas only as each is used; check_tool_schemas() applies this to
+// the table. Declared here, not in tool_table.h, since only the table and its tests call it.
 void check_tool_table(const std::vector<ToolSpec>& table);
 // A tool schema file with a common file (schemas/common.input.json / common.output.json) merged in, as
 // schemas/README.md says; a redefinition of a common definition is a ToolError naming `file` and the path.
@@ -84,20 +85,45 @@ std::vector<ToolSpec> build_table() {
   };
 }
 
-// Every embedded schema file, parsed once, keyed by file name ("list.input.json").
-const std::map<std::string, json, std::less<>>& parsed_schemas() {
-  static const std::map<std::string, json, std::less<>> schemas = [] {
-    std::map<std::string, json, std::less<>> out;
-    for (const auto& [name, text] : embedded_schemas()) {
-      try {
-        out.emplace(std::string(name), json::parse(text));
-      } catch (const json::exception& e) {
-        failure_error("embedded schema " + std::string(name) + " is not valid JSON: " + e.what());
-      }
-    }
+// A value built on its first use, once, by whichever thread asks first (a build that throws is retried by
+// the next asker, as std::call_once does).
+struct LazyJson {
+  std::once_flag once;
+  json value;
+};
+
+// Every embedded schema file, keyed by file name ("list.input.json"), parsed on its first use: a CLI run
+// needs one tool's input schema and the common one, and parsing all 36 files at every start was most of a
+// sanitized run's fixed cost (60,000 allocations for `--version`).
+struct EmbeddedSchema {
+  std::string_view text;
+  LazyJson parsed;
+};
+
+std::map<std::string, EmbeddedSchema, std::less<>>& embedded_schema_files() {
+  static std::map<std::string, EmbeddedSchema, std::less<>> files = [] {
+    std::map<std::string, EmbeddedSchema, std::less<>> out;
+    for (const auto& [name, text] : embedded_schemas())
+      out[std::string(name)].text = text;
     return out;
   }();
-  return schemas;
+  return files;
+}
+
+// One embedded file, parsed; nullptr when no file has that name.
+const json* parsed_schema(std::string_view name) {
+  auto& files = embedded_schema_files();
+  const auto it = files.find(name);
+  if (it == files.end()) return nullptr;
+  EmbeddedSchema& file = it->second;
+  std::call_once(file.parsed.once, [&] {
+    try {
+      file.parsed.value = json::parse(file.text);
+    } catch (const json::exception& e) {
+      failure_error("embedded schema " + std::string(name) + " is not valid JSON: " + e.what());
+    }
+  });
+  return &file.parsed.value;
 }
 
 constexpr std::string_view kInputSuffix = ".input.json";
@@ -165,19 +191,14 @@ void merge_into(json& tool, const json& common, const std::string& path, std::st
   }
 }
 
-// schemas/<tool>.input.json / .output.json with schemas/common.input.json / .output.json merged in. A tool
-// with no schema file is refused, never given a permissive stand-in.
+// schemas/<tool>.input.json / .output.json with schemas/common.input.json / .output.json merged in, built on
+// first use. A tool with no schema file is refused, never given a permissive stand-in.
 const json& schema_file(std::string_view tool, std::string_view suffix) {
-  static const std::map<std::string, json, std::less<>> merged = [] {
-    const auto& raw = parsed_schemas();
-    std::map<std::string, json, std::less<>> out;
-    for (const auto& [name, schema] : raw) {
+  static std::map<std::string, LazyJson, std::less<>> merged = [] {
+    std::map<std::string, LazyJson, std::less<>> out;
+    for (const auto& [name, file] : embedded_schema_files()) {
       for (const std::string_view kind : {kInputSuffix, kOutputSuffix}) {
-        if (!name.ends_with(kind)) continue;
-        const std::string common_name = std::string(kCommonTool) + std::string(kind);
-        if (name == common_name) continue;
-        const auto common = raw.find(common_name);
-        out.emplace(name, common == raw.end() ? schema : merge_common_schema(schema, common->second, name));
+        if (name.ends_with(kind) && name != std::string(kCommonTool) + std::string(kind)) out[name];
       }
     }
     return out;
@@ -188,7 +209,12 @@ const json& schema_file(std::string_view tool, std::string_view suffix) {
     failure_error("tool " + std::string(tool) + " has no schema file schemas/" + name +
                   " (every tool needs both <tool>.input.json and <tool>.output.json)");
   }
-  return it->second;
+  std::call_once(it->second.once, [&] {
+    const json* common = parsed_schema(std::string(kCommonTool) + std::string(suffix));
+    const json& own = *parsed_schema(name);
+    it->second.value = common ? merge_common_schema(own, *common, name) : own;
+  });
+  return it->second.value;
 }
 
 void strip_cli_annotations(json& node) {
@@ -217,7 +243,9 @@ json merge_common_schema(json tool_schema, const json& common, std::string_view 
   return tool_schema;
 }
 
-void check_tool_table(const std::vector<ToolSpec>& table) {
+namespace {
+
+void check_tool_rows(const std::vector<ToolSpec>& table) {
   for (size_t i = 0; i < table.size(); ++i) {
     const ToolSpec& tool = table[i];
     if (tool.name.empty() || tool.name == kCommonTool || !tool.run || !tool.render_text) {
@@ -228,6 +256,14 @@ void check_tool_table(const std::vector<ToolSpec>& table) {
       if (table[j].name == tool.name)
         failure_error("tool " + std::string(tool.name) + " is registered twice");
     }
+  }
+}
+
+}  // namespace
+
+void check_tool_table(const std::vector<ToolSpec>& table) {
+  check_tool_rows(table);
+  for (const ToolSpec& tool : table) {
     schema_file(tool.name, kInputSuffix);
     schema_file(tool.name, kOutputSuffix);
   }
@@ -236,10 +272,14 @@ void check_tool_table(const std::vector<ToolSpec>& table) {
 const std::vector<ToolSpec>& tool_table() {
   static const std::vector<ToolSpec> table = [] {
     std::vector<ToolSpec> built = build_table();
-    check_tool_table(built);
+    check_tool_rows(built);
     return built;
   }();
   return table;
+}
+
+void check_tool_schemas() {
+  check_tool_table(tool_table());
 }
 
 const ToolSpec* find_tool(std::string_view name) {

@@ -27,8 +27,12 @@ struct ToolSpec {
   bool local_only = false;
 };
 
+// The rows, checked on first use (names, handlers); each schema file is parsed and checked when first used.
 const std::vector<ToolSpec>& tool_table();
 const ToolSpec* find_tool(std::string_view name);
+// Parses and checks every tool's schemas now (a ToolError naming the first problem): a server calls it at
+// start, so a build with a broken schema fails once, up front; a CLI run reads only the schemas it uses.
+void check_tool_schemas();
 
 // The schema files as embedded: input schemas carry `x-cli` annotations (CLI shape) that the served form
 // drops, with every property whose annotation says `cli_only` (a human's decision at the command line).
