@@ -86,6 +86,40 @@ GramSketch::GramSketch(uint64_t file_bytes) {
   shift_ = 64 - log2;
 }
 
+namespace {
+
+// The even bits of `x` OR'ed with the odd ones, packed into the low 32 bits.
+uint64_t fold_pairs(uint64_t x) {
+  x = (x | (x >> 1)) & 0x5555555555555555ull;
+  x = (x | (x >> 1)) & 0x3333333333333333ull;
+  x = (x | (x >> 2)) & 0x0F0F0F0F0F0F0F0Full;
+  x = (x | (x >> 4)) & 0x00FF00FF00FF00FFull;
+  x = (x | (x >> 8)) & 0x0000FFFF0000FFFFull;
+  x = (x | (x >> 16)) & 0x00000000FFFFFFFFull;
+  return x;
+}
+
+}  // namespace
+
+bool GramSketch::fold() {
+  if (64 - shift_ <= kSketchMinBitsLog2) return false;
+  // A slot is the top bits of the gram's hash: one bit fewer is the slot halved, so old bits 2i and 2i+1
+  // become bit i.
+  std::vector<uint64_t> half(words_.size() / 2);
+  for (size_t k = 0; k < half.size(); ++k)
+    half[k] = fold_pairs(words_[2 * k]) | (fold_pairs(words_[2 * k + 1]) << 32);
+  words_ = std::move(half);
+  ++shift_;
+  return true;
+}
+
+double GramSketch::fill() const {
+  uint64_t set = 0;
+  for (const uint64_t w : words_)
+    set += static_cast<uint64_t>(__builtin_popcountll(w));
+  return words_.empty() ? 1.0 : static_cast<double>(set) / static_cast<double>(words_.size() * 64);
+}
+
 void GramSketch::add_bytewise(std::string_view bytes) {
   const auto& fold = sketch_fold_table();
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());

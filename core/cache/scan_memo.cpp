@@ -25,6 +25,21 @@ size_t memo_entry_bytes(const std::string& path, const ScreenFacts& f) {
   return f.grams.bytes() + 2 * path.size() + markers + texts + 160;
 }
 
+// The facts with their sketch folded while its fill stays at most kMemoSketchFill (a copy when it folds).
+// A sketch is sized from the file's bytes, but a transcript repeats itself: most of a large one's bits were
+// clear, and the 3 GiB corpus replica's sketches passed the memo's whole budget, so a warm search screened
+// files again on every call.
+std::shared_ptr<const ScreenFacts> folded_while_sparse(std::shared_ptr<const ScreenFacts> facts) {
+  GramSketch folded = facts->grams;
+  if (!folded.fold() || folded.fill() > kMemoSketchFill) return facts;
+  GramSketch grams = folded;
+  while (folded.fold() && folded.fill() <= kMemoSketchFill)
+    grams = folded;
+  auto out = std::make_shared<ScreenFacts>(*facts);
+  out->grams = std::move(grams);
+  return out;
+}
+
 std::unique_ptr<ScanMemo>& memo_slot() {
   static std::unique_ptr<ScanMemo> memo;
   return memo;
@@ -58,6 +73,7 @@ std::shared_ptr<const ScreenFacts> ScanMemo::find_grown(const std::string& path,
 }
 
 void ScanMemo::remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts, uint64_t call) {
+  facts = folded_while_sparse(std::move(facts));
   const size_t cost = memo_entry_bytes(path, *facts);
   lru_.put(path, std::move(facts), cost, call);
 }

@@ -109,6 +109,10 @@ class ScanMemo {
 ScanMemo* process_scan_memo();
 // Installs the process's memo with this budget (0: none). Called once, before serving.
 void install_scan_memo(size_t budget_bytes);
+// A remembered sketch is folded (GramSketch::fold) while its share of set bits stays at most this: a
+// needle's 4-grams must all be set for a maybe, so at a quarter a 3-gram needle absent from a file is
+// still ruled out there ~98 % of the time, and the answer is the same either way (a maybe is screened).
+inline constexpr double kMemoSketchFill = 0.25;
 // The default budget of a server's memo.
 inline constexpr size_t kDefaultScanMemoBytes = size_t{256} << 20;
 

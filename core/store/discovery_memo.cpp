@@ -1,6 +1,9 @@
 #include "core/store/discovery_memo.h"
 
+#include <dirent.h>
 #include <time.h>
+
+#include <algorithm>
 
 namespace csift {
 namespace {
@@ -12,21 +15,51 @@ std::unique_ptr<ResultMemo>& discovery_memo_slot() {
   return memo;
 }
 
-DirEntries list_dir_entries(const fs::path& dir) {
+fs::file_type type_of(unsigned char d_type) {
+  switch (d_type) {
+    case DT_REG:
+      return fs::file_type::regular;
+    case DT_DIR:
+      return fs::file_type::directory;
+    case DT_LNK:
+      return fs::file_type::symlink;
+    case DT_BLK:
+      return fs::file_type::block;
+    case DT_CHR:
+      return fs::file_type::character;
+    case DT_FIFO:
+      return fs::file_type::fifo;
+    case DT_SOCK:
+      return fs::file_type::socket;
+    default:
+      return fs::file_type::none;  // DT_UNKNOWN: the file system did not say
+  }
+}
+
+// The directory's entries (none when it cannot be opened), sorted by name.
+DirEntries list_dir_entries(const std::string& dir) {
   DirEntries out;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    out.push_back(*it);
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return out;
+  while (const dirent* ent = ::readdir(d)) {
+    const std::string_view name(ent->d_name);
+    if (name == "." || name == "..") continue;
+    out.push_back(ListedEntry{std::string(name), type_of(ent->d_type)});
+  }
+  ::closedir(d);
+  std::sort(out.begin(), out.end(),
+            [](const ListedEntry& a, const ListedEntry& b) { return a.name < b.name; });
   return out;
 }
 
-// A directory_entry holds its full path and a few words of cached status.
 size_t dir_entries_cost(const DirEntries& entries) {
-  size_t cost = entries.capacity() * sizeof(fs::directory_entry);
-  for (const fs::directory_entry& e : entries)
-    cost += e.path().native().capacity() + 1;
+  size_t cost = entries.capacity() * sizeof(ListedEntry);
+  for (const ListedEntry& e : entries)
+    cost += held_bytes(e.name);
   return cost;
 }
+
+thread_local uint64_t t_discovery_walk = 0;
 
 }  // namespace
 
@@ -48,18 +81,55 @@ bool settled_stamp(const FileStamp& stamp, int64_t began_ns) {
   return began_ns - stamp.mtime_ns >= kRacyStampSeconds * 1000000000;
 }
 
+std::string entry_path(const std::string& dir, const ListedEntry& e) {
+  if (dir.empty() || dir.back() == '/') return dir + e.name;
+  std::string out;
+  out.reserve(dir.size() + 1 + e.name.size());
+  out.append(dir).push_back('/');
+  out.append(e.name);
+  return out;
+}
+
+bool entry_is(const std::string& dir, const ListedEntry& e, fs::file_type want) {
+  if (e.type != fs::file_type::none && e.type != fs::file_type::symlink) return e.type == want;
+  std::error_code ec;
+  return fs::status(entry_path(dir, e), ec).type() == want;
+}
+
+bool entry_is_symlink(const std::string& dir, const ListedEntry& e) {
+  if (e.type != fs::file_type::none) return e.type == fs::file_type::symlink;
+  std::error_code ec;
+  return fs::symlink_status(entry_path(dir, e), ec).type() == fs::file_type::symlink;
+}
+
+bool holds_entry(const DirEntries& entries, std::string_view name) {
+  auto it = std::lower_bound(entries.begin(), entries.end(), name,
+                             [](const ListedEntry& e, std::string_view n) { return e.name < n; });
+  return it != entries.end() && it->name == name;
+}
+
+DiscoveryWalk::DiscoveryWalk(uint64_t call) : saved_(t_discovery_walk) {
+  t_discovery_walk = call;
+}
+
+DiscoveryWalk::~DiscoveryWalk() {
+  t_discovery_walk = saved_;
+}
+
+uint64_t DiscoveryWalk::current() {
+  return t_discovery_walk;
+}
+
 std::shared_ptr<const DirEntries> remembered_dir_entries(const fs::path& dir,
                                                          std::optional<FileStamp>* stamp_out) {
   ResultMemo* memo = process_discovery_memo();
-  if (memo == nullptr) return std::make_shared<const DirEntries>(list_dir_entries(dir));
+  if (memo == nullptr) return std::make_shared<const DirEntries>(list_dir_entries(dir.native()));
   const int64_t began = realtime_ns();
   const std::optional<FileStamp> before = stamp_file(dir.native());
   if (stamp_out) *stamp_out = before;
   if (!before) return std::make_shared<const DirEntries>();  // no such directory: nothing to list
-  ResultMemoUse unreported;                                  // discovery has no per-call report
-  return recall_or_compute(
-      memo, unreported, ResultKind<DirEntries>{"dir-entries"}, dir.native(), "", before,
-      [&] { return list_dir_entries(dir); }, [&](const DirEntries&) { return settled_stamp(*before, began); },
+  return recall_settled<DirEntries>(
+      *memo, "dir-entries", dir.native(), *before, began, [&] { return list_dir_entries(dir.native()); },
       dir_entries_cost);
 }
 

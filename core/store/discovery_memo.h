@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/cache/result_memo.h"
@@ -22,17 +23,37 @@
 
 namespace csift {
 
-// One directory's entries as std::filesystem listed them (each keeps the type readdir reported, so a regular
-// file or a directory is told without a stat; a symlink is still followed by a stat when asked).
-using DirEntries = std::vector<std::filesystem::directory_entry>;
+// One entry of a directory listing: its name and the type readdir reported, so a regular file or a directory
+// is told without a stat (a symlink, or a type the file system did not report, is asked by a stat).
+// A listing keeps names, not std::filesystem::directory_entry: that holds the entry's full path split into
+// its components (~600 bytes an entry for a subagent file), which made the memo of a 10,000-transcript store
+// pass its bound and list every directory again on every call (SPEC.md §7).
+struct ListedEntry {
+  std::string name;
+  std::filesystem::file_type type = std::filesystem::file_type::none;  // none: not reported
+};
+// A directory's entries, sorted by name (so an entry is found by binary search; the order readdir gave is
+// not kept: every caller orders what it builds by path).
+using DirEntries = std::vector<ListedEntry>;
+
+// `dir` joined with an entry's name as std::filesystem::path's `/` joins them (no separator after one).
+std::string entry_path(const std::string& dir, const ListedEntry& e);
+// Whether the entry is of type `want`, following a symlink (a stat for a symlink or an unreported type).
+bool entry_is(const std::string& dir, const ListedEntry& e, std::filesystem::file_type want);
+// Whether the entry is itself a symlink (an lstat only when readdir did not report its type).
+bool entry_is_symlink(const std::string& dir, const ListedEntry& e);
+// Whether the sorted listing holds an entry of this name.
+bool holds_entry(const DirEntries& entries, std::string_view name);
 
 // The process's discovery memo: nullptr unless a server installed one.
 ResultMemo* process_discovery_memo();
 // Installs it with this budget (0: none). Called once, before serving.
 void install_discovery_memo(size_t budget_bytes);
-// The bound of a server's discovery memo: a listing costs roughly its entries' path lengths plus 80 bytes
-// each, a meta.json its few fields, so 8 MiB holds the discovery of a store of ~50,000 transcripts.
-inline constexpr size_t kDefaultDiscoveryMemoBytes = size_t{8} << 20;
+// The bound of a server's discovery memo. A listing costs its key plus ~50 bytes an entry, a meta.json its
+// key and fields (~0.7 KB): the discovery of the generated 10,000-transcript store (5,777 subagents) holds ~7
+// MB, so 32 MiB holds a store of ~40,000 transcripts, and a larger one keeps the part that fits (each walk
+// names its call: byte_budget_lru.h).
+inline constexpr size_t kDefaultDiscoveryMemoBytes = size_t{32} << 20;
 // A stamp whose mtime is less than this many seconds before the read began may hide a second change made in
 // the same timestamp tick: what was read under it is not remembered.
 inline constexpr int64_t kRacyStampSeconds = 2;
@@ -49,10 +70,43 @@ std::shared_ptr<const DirEntries> remembered_dir_entries(const std::filesystem::
 template <class Read>
 std::shared_ptr<const AgentMeta> remembered_agent_meta(const std::string& path, Read&& read);
 
+// The discovery walk this thread is doing, named for the memo's scan resistance (byte_budget_lru.h): what a
+// walk found or remembered is not evicted by what the same walk remembers later, so a store whose discovery
+// outgrows the bound keeps the part that fits instead of evicting, in walk order, what the next walk needs.
+// Set for the calling thread by a scope's resolution and for each worker task of its walk; restores the
+// previous walk when it ends (a worker may run another walk's task meanwhile). 0: no walk named.
+class DiscoveryWalk {
+ public:
+  explicit DiscoveryWalk(uint64_t call);
+  ~DiscoveryWalk();
+  DiscoveryWalk(const DiscoveryWalk&) = delete;
+  DiscoveryWalk& operator=(const DiscoveryWalk&) = delete;
+  static uint64_t current();
+
+ private:
+  uint64_t saved_;
+};
+
 // True when a read that began at `began_ns` (CLOCK_REALTIME) under `stamp` may be remembered.
 bool settled_stamp(const FileStamp& stamp, int64_t began_ns);
 // CLOCK_REALTIME in nanoseconds: the clock file timestamps are taken from.
 int64_t realtime_ns();
+
+// read()'s result for the file or directory at `path`, stamped `before` by a stat taken no earlier than
+// `began`: from the memo while the stamp is unchanged, else read and remembered when the stamp is settled and
+// did not change during the read. Lookups and puts name the thread's discovery walk.
+template <class T, class Read, class Cost>
+std::shared_ptr<const T> recall_settled(ResultMemo& memo, std::string_view kind, const std::string& path,
+                                        const FileStamp& before, int64_t began, Read&& read, Cost&& cost) {
+  const std::string key = result_memo_key(kind, path, "");
+  const uint64_t call = DiscoveryWalk::current();
+  if (std::shared_ptr<const void> hit = memo.find(key, result_type_tag<T>(), before, call))
+    return std::static_pointer_cast<const T>(std::move(hit));
+  auto result = std::make_shared<const T>(read());
+  if (settled_stamp(before, began) && stamp_file(path) == before)
+    memo.remember(key, result_type_tag<T>(), before, result, sizeof(T) + cost(*result), call);
+  return result;
+}
 
 template <class Read>
 std::shared_ptr<const AgentMeta> remembered_agent_meta(const std::string& path, Read&& read) {
@@ -61,17 +115,13 @@ std::shared_ptr<const AgentMeta> remembered_agent_meta(const std::string& path, 
   const int64_t began = realtime_ns();
   const std::optional<FileStamp> before = stamp_file(path);
   if (!before) return std::make_shared<const AgentMeta>();  // absent: nothing to read (nor would read())
-  ResultMemoUse unreported;                                 // discovery has no per-call report
-  return recall_or_compute(
-      memo, unreported, ResultKind<AgentMeta>{"agent-meta"}, path, "", before, read,
-      [&](const AgentMeta&) { return settled_stamp(*before, began); },
-      [](const AgentMeta& m) {
-        size_t cost = 0;
-        for (const std::string* s : {&m.agent_type, &m.description, &m.spawn_tool_use_id, &m.parent_agent_id,
-                                     &m.agent_name, &m.team_name, &m.task_kind})
-          cost += held_bytes(*s);
-        return cost;
-      });
+  return recall_settled<AgentMeta>(*memo, "agent-meta", path, *before, began, read, [](const AgentMeta& m) {
+    size_t cost = 0;
+    for (const std::string* s : {&m.agent_type, &m.description, &m.spawn_tool_use_id, &m.parent_agent_id,
+                                 &m.agent_name, &m.team_name, &m.task_kind})
+      cost += held_bytes(*s);
+    return cost;
+  });
 }
 
 }  // namespace csift

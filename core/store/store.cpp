@@ -50,9 +50,8 @@ void fill_size_mtime(Transcript& t) {
   set_stamp(t, stamp_file(t.path));
 }
 
-bool is_regular(const fs::directory_entry& e) {
-  std::error_code ec;
-  return e.is_regular_file(ec);  // follows symlinks (test stores link to corpus files)
+bool is_regular(const std::string& dir, const ListedEntry& e) {
+  return entry_is(dir, e, fs::file_type::regular);  // follows symlinks (test stores link to corpus files)
 }
 
 // A top-level session file of a project dir: any `*.jsonl` (Claude Code names them <uuid>.jsonl, but a
@@ -65,17 +64,16 @@ bool is_session_file_name(std::string_view name) {
 
 // A project dir is one with a session-named entry (an irregular one included: list_sessions reports it).
 bool holds_session_file(const DirEntries& entries) {
-  return std::any_of(entries.begin(), entries.end(), [](const fs::directory_entry& e) {
-    return is_session_file_name(e.path().filename().string());
-  });
+  return std::any_of(entries.begin(), entries.end(),
+                     [](const ListedEntry& e) { return is_session_file_name(e.name); });
 }
 
 // A transcript-named entry: regular files are taken, anything else is reported (when asked) and skipped.
-bool take_entry(const fs::directory_entry& e, std::vector<StoreProblem>* problems) {
-  if (is_regular(e)) return true;
+bool take_entry(const std::string& dir, const ListedEntry& e, std::vector<StoreProblem>* problems) {
+  if (is_regular(dir, e)) return true;
   if (problems) {
-    if (auto reason = irregular_entry_reason(e.path().string()))
-      problems->push_back({e.path().string(), *reason});
+    const std::string path = entry_path(dir, e);
+    if (auto reason = irregular_entry_reason(path)) problems->push_back({path, *reason});
   }
   return false;
 }
@@ -103,12 +101,10 @@ ListedDir list_dir(const std::string& dir) {
 
 // The stamp of a transcript listed in `listed`: kept by a server's watch while nothing changed it, else one
 // stat.
-void fill_listed_stamp(Transcript& t, const ListedDir& listed, const fs::directory_entry& e) {
+void fill_listed_stamp(Transcript& t, const ListedDir& listed, const ListedEntry& e) {
   WatchedStamps* watched = process_watched_stamps();
   if (watched == nullptr || !listed.stamp) return fill_size_mtime(t);
-  std::error_code ec;
-  set_stamp(
-      t, watched->stamp(listed.dir, *listed.stamp, e.path().filename().string(), t.path, e.is_symlink(ec)));
+  set_stamp(t, watched->stamp(listed.dir, *listed.stamp, e.name, t.path, entry_is_symlink(listed.dir, e)));
 }
 
 // The companion agent-<id>.meta.json; a missing or malformed meta leaves the fields empty.
@@ -139,13 +135,12 @@ void read_meta(Transcript& t) {
 }
 
 // `meta_listed`: the directory listing holds the agent's meta.json (one that does not is never opened).
-Transcript agent_transcript(const fs::directory_entry& e, const ListedDir& listed, const Transcript& session,
+Transcript agent_transcript(const ListedEntry& e, const ListedDir& listed, const Transcript& session,
                             TranscriptShape shape, bool meta_listed) {
-  const fs::path& file = e.path();
   Transcript t;
-  t.path = file.string();
+  t.path = entry_path(listed.dir, e);
   t.project_dir = session.project_dir;
-  t.id = agent_id_from_filename(file.filename().string());
+  t.id = agent_id_from_filename(e.name);
   t.session_id = session.id;
   t.is_subagent = true;
   t.shape = shape;
@@ -162,17 +157,11 @@ void collect_agents(const ListedDir& listed, const Transcript& session, Transcri
                     const std::string& workflow_id, std::vector<Transcript>& out,
                     std::vector<StoreProblem>* problems) {
   const DirEntries& entries = *listed.entries;
-  std::vector<std::string> names;
-  names.reserve(entries.size());
-  for (const auto& e : entries)
-    names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  for (const auto& e : entries) {
-    const std::string name = e.path().filename().string();
-    if (agent_id_from_filename(name).empty() || !take_entry(e, problems)) continue;
+  for (const ListedEntry& e : entries) {
+    const std::string& name = e.name;
+    if (agent_id_from_filename(name).empty() || !take_entry(listed.dir, e, problems)) continue;
     const std::string meta_name = name.substr(0, name.size() - kJsonl.size()) + ".meta.json";
-    Transcript t = agent_transcript(e, listed, session, shape,
-                                    std::binary_search(names.begin(), names.end(), meta_name));
+    Transcript t = agent_transcript(e, listed, session, shape, holds_entry(entries, meta_name));
     t.workflow_id = workflow_id;
     out.push_back(std::move(t));
   }
@@ -189,15 +178,14 @@ std::vector<Transcript> sessions_in(const ListedDir& listed, std::vector<StorePr
   // The session dirs (subagents, sidecar) present: a session without one is never looked into (most have
   // none, and each look was two failed opens and a failed stat per call).
   std::vector<std::string> session_dirs;
-  for (const auto& e : entries) {
-    std::error_code ec;
-    if (e.is_directory(ec)) session_dirs.push_back(e.path().filename().string());
+  for (const ListedEntry& e : entries) {
+    if (entry_is(dir, e, fs::file_type::directory)) session_dirs.push_back(e.name);
   }
   std::sort(session_dirs.begin(), session_dirs.end());
-  for (const auto& e : entries) {
-    std::string name = e.path().filename().string();
+  for (const ListedEntry& e : entries) {
+    const std::string& name = e.name;
     if (!is_session_file_name(name)) continue;
-    if (!take_entry(e, problems)) continue;
+    if (!take_entry(dir, e, problems)) continue;
     Transcript t;
     t.path = dir + "/" + name;
     t.project_dir = dir;
@@ -229,17 +217,15 @@ std::vector<Transcript> list_subagents(const Transcript& session, std::vector<St
   const std::shared_ptr<const DirEntries>& entries = listed.entries;
   collect_agents(listed, session, TranscriptShape::builtin_task, "", out, problems);
   // Only a subagents dir that holds a workflows entry is looked into for one (most hold none).
-  const bool has_workflows = std::any_of(entries->begin(), entries->end(), [](const fs::directory_entry& e) {
-    return e.path().filename() == "workflows";
-  });
-  if (!has_workflows) return subagents_by_path(std::move(out));
+  if (!holds_entry(*entries, "workflows")) return subagents_by_path(std::move(out));
+  const std::string workflows_dir = (subagents / "workflows").native();
   // Held here: a range-for over *entries_of(...) would outlive the temporary pointer and read freed entries.
-  const std::shared_ptr<const DirEntries> workflows = entries_of(subagents / "workflows");
-  for (const auto& wf : *workflows) {
-    std::error_code ec;
-    std::string name = wf.path().filename().string();
-    if (!wf.is_directory(ec) || name.rfind("wf_", 0) != 0) continue;
-    collect_agents(list_dir(wf.path().native()), session, TranscriptShape::workflow, name, out, problems);
+  const std::shared_ptr<const DirEntries> workflows = entries_of(workflows_dir);
+  for (const ListedEntry& wf : *workflows) {
+    const std::string& name = wf.name;
+    if (!entry_is(workflows_dir, wf, fs::file_type::directory) || name.rfind("wf_", 0) != 0) continue;
+    collect_agents(list_dir(entry_path(workflows_dir, wf)), session, TranscriptShape::workflow, name, out,
+                   problems);
   }
   return subagents_by_path(std::move(out));
 }
@@ -276,10 +262,10 @@ std::vector<Transcript> legacy_agents_in(const ListedDir& listed, std::vector<St
   const std::string& dir = listed.dir;
   std::vector<Transcript> out;
   const DirEntries& entries = *listed.entries;
-  for (const auto& e : entries) {
-    std::string name = e.path().filename().string();
+  for (const ListedEntry& e : entries) {
+    const std::string& name = e.name;
     std::string id = agent_id_from_filename(name);
-    if (id.empty() || !take_entry(e, problems)) continue;
+    if (id.empty() || !take_entry(dir, e, problems)) continue;
     Transcript t;
     t.path = dir + "/" + name;
     t.project_dir = dir;
@@ -315,9 +301,8 @@ std::vector<std::string> list_subdirs(const std::string& root) {
   std::vector<std::string> out;
   const std::string abs_root = absolute_path(root);
   const std::shared_ptr<const DirEntries> root_entries = entries_of(abs_root);
-  for (const auto& e : *root_entries) {
-    std::error_code ec;
-    if (e.is_directory(ec)) out.push_back(abs_root + "/" + e.path().filename().string());
+  for (const ListedEntry& e : *root_entries) {
+    if (entry_is(abs_root, e, fs::file_type::directory)) out.push_back(abs_root + "/" + e.name);
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -327,10 +312,9 @@ std::vector<std::string> list_project_dirs(const std::string& root) {
   std::vector<std::string> out;
   std::string abs_root = absolute_path(root);
   const std::shared_ptr<const DirEntries> root_entries = entries_of(abs_root);
-  for (const auto& e : *root_entries) {
-    std::error_code ec;
-    if (!e.is_directory(ec)) continue;
-    std::string dir = abs_root + "/" + e.path().filename().string();
+  for (const ListedEntry& e : *root_entries) {
+    if (!entry_is(abs_root, e, fs::file_type::directory)) continue;
+    std::string dir = abs_root + "/" + e.name;
     if (holds_session_file(*entries_of(dir))) out.push_back(dir);
   }
   std::sort(out.begin(), out.end());

@@ -19,6 +19,7 @@
 #include "core/harness/claude_code/claude_code_reader.h"
 #include "core/store/agent_topology.h"
 #include "core/store/caller_session.h"
+#include "core/store/discovery_memo.h"
 #include "core/store/harness_scope.h"
 #include "core/store/self_resolve.h"
 #include "core/store/session_env.h"
@@ -468,8 +469,11 @@ void ScopeBuilder::all_projects() {
   project_wide_ = true;
   const std::vector<std::string> dirs = list_subdirs(root_);
   std::vector<ProjectFinds> finds(dirs.size());
-  tbb::parallel_for(size_t{0}, dirs.size(),
-                    [&](size_t i) { finds[i] = find_in_project(dirs[i], subagents_); });
+  const uint64_t walk = DiscoveryWalk::current();
+  tbb::parallel_for(size_t{0}, dirs.size(), [&](size_t i) {
+    const DiscoveryWalk on_worker(walk);
+    finds[i] = find_in_project(dirs[i], subagents_);
+  });
   size_t found = picked_.size();
   for (const ProjectFinds& f : finds)
     found += f.picked.size();
@@ -595,6 +599,7 @@ bool is_directory_path(const std::string& p) {
 }  // namespace
 
 Scope TargetResolver::resolve(const TargetRequest& req) const {
+  const DiscoveryWalk walk(new_lru_call());  // the memo keeps what this walk uses from its own evictions
   Scope scope;
   scope.claude_home = home_;
   scope.projects_root = root_;

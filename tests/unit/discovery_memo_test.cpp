@@ -101,6 +101,36 @@ TEST_CASE("discovery memo: settled listings and meta are remembered; what change
   CHECK(discovery_memo_entries() == before_racy);
 }
 
+TEST_CASE("discovery memo: a walk larger than the bound keeps what fits instead of evicting what it needs") {
+  TempStore store;
+  std::vector<fs::path> projects;
+  for (int i = 0; i < 20; ++i) {
+    const std::string name = "-home-dev-walk-" + std::to_string(10 + i);
+    store.write(name + "/" + kDiscoveryMemoS1 + ".jsonl", user_line(kDiscoveryMemoS1));
+    projects.push_back(store.projects() / name);
+    discovery_memo_age(projects.back(), 60);
+  }
+  // Room for a few of the 20 listings (~0.4 KB each), not all.
+  csift::install_discovery_memo(size_t{3} << 10);
+  const auto walk = [&] {
+    const csift::DiscoveryWalk named(csift::new_lru_call());
+    for (const fs::path& p : projects)
+      REQUIRE(csift::list_project(p.string(), true));
+  };
+  walk();
+  const csift::LruUsage first = csift::process_discovery_memo()->usage();
+  walk();
+  const csift::LruUsage second = csift::process_discovery_memo()->usage();
+  csift::install_discovery_memo(0);
+  CHECK(first.entries > 0);
+  CHECK(first.declined > 0);
+  // A plain LRU walked in order evicts, on every walk, exactly the listings the next walk needs; a named walk
+  // never evicts its own, so the part that fits stays and is found again.
+  CHECK(first.evictions == 0);
+  CHECK(second.evictions == 0);
+  CHECK(second.entries == first.entries);
+}
+
 TEST_CASE("discovery memo: settled_stamp keeps a stamp only when it is older than the racy window") {
   const int64_t now = csift::realtime_ns();
   const int64_t second = 1000000000;

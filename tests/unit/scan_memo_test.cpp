@@ -2,6 +2,7 @@
 // refuses absent ones in small text, and the memo drops stale entries and stays within its budget.
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <random>
 #include <string>
 #include <thread>
@@ -107,21 +108,31 @@ TEST_CASE("sketchable spans: a user record's base64 image payload is cut out, no
 }
 
 namespace {
-std::shared_ptr<const ScreenFacts> memo_test_facts(uint64_t bytes, uint64_t size_stamp) {
+// `dense`: the sketch holds enough random grams that the memo keeps it at full size (not folded).
+std::shared_ptr<const ScreenFacts> memo_test_facts(uint64_t bytes, uint64_t size_stamp, bool dense = false) {
   auto f = std::make_shared<ScreenFacts>(bytes);
   f->stamp = FileStamp{1, 2, size_stamp, 3};
   f->malformed_lines = 4;
   f->torn_tail = true;
+  if (dense) {
+    std::mt19937 rng(static_cast<unsigned>(size_stamp));
+    std::string noise(size_t{512} << 10, '\0');  // folded once, its bits would be ~40 % set
+    for (size_t i = 0; i < noise.size(); i += 4) {
+      const uint32_t r = rng();
+      std::memcpy(&noise[i], &r, 4);
+    }
+    f->grams.add(noise);
+  }
   return f;
 }
 }  // namespace
 
 TEST_CASE("scan memo: a changed stamp drops the entry; the budget evicts the least recently used") {
   ScanMemo memo(size_t{600} << 10);  // room for two 256 KiB sketches, not three
-  memo.remember("/a", memo_test_facts(uint64_t{64} << 20, 10));
-  memo.remember("/b", memo_test_facts(uint64_t{64} << 20, 20));
+  memo.remember("/a", memo_test_facts(uint64_t{64} << 20, 10, true));
+  memo.remember("/b", memo_test_facts(uint64_t{64} << 20, 20, true));
   REQUIRE(memo.find("/a", FileStamp{1, 2, 10, 3}));  // /a is now the most recently used
-  memo.remember("/c", memo_test_facts(uint64_t{64} << 20, 30));
+  memo.remember("/c", memo_test_facts(uint64_t{64} << 20, 30, true));
   CHECK(memo.usage().entries == 2);
   CHECK(memo.usage().evictions == 1);
   CHECK(memo.usage().bytes <= memo.usage().budget);
@@ -154,6 +165,28 @@ TEST_CASE("scan memo: a file's stamp changes when it is appended to; its head ha
   CHECK_FALSE(csift::stamp_file(path + ".missing"));
   store.write("p/s.jsonl", "{\"a\":1}\n{}\n");
   CHECK_FALSE(csift::head_hash_of(path) == head);  // rewritten
+}
+
+TEST_CASE("scan memo: a sparse sketch is folded before it is kept, and still holds every gram it held") {
+  ScanMemo memo(size_t{64} << 20);
+  auto f = std::make_shared<ScreenFacts>(uint64_t{64} << 20);  // a 2 Mib sketch, nearly empty
+  f->stamp = FileStamp{1, 2, 10, 3};
+  const std::vector<std::string> words = {"ENOSPC", "Traceback", "compact_boundary", "xylophone"};
+  for (const std::string& w : words)
+    f->grams.add_bytewise(w);
+  REQUIRE(f->grams.bytes() > (size_t{256} << 10));
+  memo.remember("/a", f);
+  // Folded down to the smallest size (512 bytes of bits, beside the fixed tables), not 256 KiB.
+  CHECK(memo.usage().bytes < (size_t{16} << 10));
+  const auto kept = memo.find("/a", FileStamp{1, 2, 10, 3});
+  REQUIRE(kept);
+  CHECK(kept->grams.fill() <= csift::kMemoSketchFill);
+  for (const std::string& w : words)
+    CHECK(kept->grams.may_contain(w));
+  CHECK_FALSE(kept->grams.may_contain("quuxzanzibarvelour"));
+  // A dense sketch is kept as it is.
+  memo.remember("/b", memo_test_facts(uint64_t{64} << 20, 20, true));
+  CHECK(memo.usage().bytes > (size_t{256} << 10));
 }
 
 TEST_CASE("scan memo: parallel finds, grows, forgets and remembers keep it within its budget") {
