@@ -14,8 +14,8 @@
 #include <sstream>
 
 #include "core/cache/file_stamp.h"
+#include "core/search/search_label_census.h"
 #include "tests/unit/corpus_root.h"
-#include "tools/search/search_label_census.h"
 #include "tools/show/show_line_facts.h"
 #include "tools/stats/remembered_tally.h"
 
