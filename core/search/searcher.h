@@ -52,7 +52,8 @@ class SearchSink {
 
 class Searcher {
  public:
-  // `projects_root`: the Claude Code store's projects directory (where --resolve-persisted may read).
+  // `cfg` is held by reference (the tool's request, which outlives the search). `projects_root`: the Claude
+  // Code store's projects directory (where --resolve-persisted may read).
   Searcher(const SearchConfig& cfg, const SearchPass& pass, const SearchCaches& caches,
            std::string projects_root, const CancelToken* cancel);
   // Searches every transcript (oneTBB across them) and pushes each result into `sink`. A transcript not yet
