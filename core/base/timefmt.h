@@ -31,6 +31,17 @@ std::string format_local_iso(EpochMs t);
 
 EpochMs now_ms();
 
+// A since/until window (either end optional); the tools parse it from their arguments (scope_args.h).
+struct TimeWindow {
+  std::optional<EpochMs> since, until;
+  bool bounded() const { return since || until; }
+  bool contains(EpochMs t) const { return (!since || t >= *since) && (!until || t <= *until); }
+  // Whether [first, last] meets the window (a point span when only one end is known).
+  bool intersects(EpochMs first, EpochMs last) const {
+    return (!since || last >= *since) && (!until || first <= *until);
+  }
+};
+
 // Range tokens: `N`, `A..B`, `N..`, `..N`, `-k` (k-th from the end), `..`. Resolved against a domain size.
 struct RangeSpec {
   // Unresolved endpoints; from-end values are negative (-k). nullopt = open.

@@ -19,6 +19,7 @@ CORE_ORDER = [
     "record",     # the record model, the Transcript value, the reader seam, turns
     "harness",    # one folder per harness: readers, store listings, Claude Code's classifier
     "store",      # Claude Code's store, targets and scopes, topology and the joins across transcripts
+    "search",     # the searcher: what to read of a transcript, the screens, the loads, the matched records
     "mutations",  # what a transcript changed on disk
     "triage",     # the per-session digest and state
 ]

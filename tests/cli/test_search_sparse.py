@@ -1,4 +1,4 @@
-"""The sparse search load (tools/search/search_load.cpp) against the dense one it replaces for needle patterns.
+"""The sparse search load (core/search/search_load.cpp) against the dense one it replaces for needle patterns.
 
 A pattern with required needles parses only the lines that can match, the turn openers and line 1, then
 reads back tool partners and whole turns on demand. CSIFT_SEARCH_DENSE=1 forces the dense load (every line

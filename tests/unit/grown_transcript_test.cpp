@@ -14,8 +14,8 @@
 #include <sstream>
 
 #include "core/cache/file_stamp.h"
+#include "core/search/search_label_census.h"
 #include "tests/unit/corpus_root.h"
-#include "tools/search/search_label_census.h"
 #include "tools/show/show_line_facts.h"
 #include "tools/stats/remembered_tally.h"
 
@@ -187,7 +187,7 @@ TEST_CASE(
   ResultMemoUse use;
   size_t openers = 0;
   const auto check_openers = [&](const Transcript& t) {
-    const std::shared_ptr<const TurnOpeners> got = show_turn_openers(t, nullptr, use);
+    const std::shared_ptr<const TurnOpeners> got = show_turn_openers(t, process_result_memo(), nullptr, use);
     const ClassifiedTranscript ct = load_classified_transcript(t, false, nullptr);
     std::vector<uint64_t> want;
     for (const size_t index : ct.turns.opener_index)

@@ -14,9 +14,9 @@
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/record_parser.h"
+#include "core/search/search_prefilter.h"
 #include "core/store/classified_transcript.h"
 #include "tests/unit/corpus_root.h"
-#include "tools/search/search_prefilter.h"
 
 namespace label_sparse_unit {
 

@@ -1,4 +1,4 @@
-// The sparse search load (tools/search/search_load.cpp) on fixture session 33333333: it parses only the lines
+// The sparse search load (core/search/search_load.cpp) on fixture session 33333333: it parses only the lines
 // a needle points at plus the turn openers and line 1, and its completions read back exactly the partners and
 // turns asked for. (tests/cli/test_search_sparse.py compares whole search answers with the dense load.)
 #include <doctest/doctest.h>
@@ -10,10 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "core/search/search_load.h"
+#include "core/search/search_prefilter.h"
 #include "core/store/targets.h"
 #include "tools/common/scope_args.h"
-#include "tools/search/search_prefilter.h"
-#include "tools/search/search_scan.h"
+#include "tools/search/search_types.h"
 
 namespace search_load_unit {
 

@@ -7,9 +7,9 @@
 #include <set>
 
 #include "core/base/error.h"
+#include "core/search/search_prefilter.h"
 #include "tools/search/search.h"
 #include "tools/search/search_exchange.h"
-#include "tools/search/search_prefilter.h"
 #include "tools/search/search_types.h"
 
 namespace search_unit {

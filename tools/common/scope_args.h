@@ -34,16 +34,6 @@ void report_stores(Envelope& env, const Scope& scope);
 // `claude_home`.
 json span_header(const std::string& command, const Scope& scope);
 
-struct TimeWindow {
-  std::optional<EpochMs> since, until;
-  bool bounded() const { return since || until; }
-  bool contains(EpochMs t) const { return (!since || t >= *since) && (!until || t <= *until); }
-  // Whether [first, last] meets the window (a point span when only one end is known).
-  bool intersects(EpochMs first, EpochMs last) const {
-    return (!since || last >= *since) && (!until || first <= *until);
-  }
-};
-
 // SPEC.md §9.1: a probed session's [first activity, last activity] span meets the window; a session with no
 // readable timestamp never matches a bounded window.
 bool probe_span_meets(const SessionProbe& probe, const TimeWindow& window);

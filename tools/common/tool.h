@@ -14,6 +14,9 @@
 
 namespace csift {
 
+class ScanMemo;
+class ResultMemo;
+
 struct ToolContext {
   Environment env;
   CancelToken* cancel = nullptr;
@@ -44,6 +47,10 @@ struct ToolContext {
   // the client passes on to its model. max_chars 0 or a larger budget pages at it; the tool still sees the
   // max_chars the call gave (media, which the client counts apart, is not held to it).
   int64_t answer_ceiling = 0;
+  // The caches a server installed (core/cache/), handed to the core code a tool runs (the searcher takes them
+  // from here, never from the process): null when the process has none (the CLI, a test's context).
+  ScanMemo* scan_memo = nullptr;
+  ResultMemo* result_memo = nullptr;
   bool cancelled() const { return cancel && cancel->is_cancelled(); }
 };
 

@@ -56,7 +56,7 @@ json exchange_row(const SearchRequest& req, const TranscriptHits& th, const Exch
 // A server's scan memo: this call's hits (files answered from memory, never opened), rescreens (remembered,
 // but a needle may occur) and misses, and what the memo holds. Absent when no memo is installed (the CLI).
 json scan_memo_json(const SearchScan& scan) {
-  const ScanMemo::Usage use = process_scan_memo()->usage();
+  const ScanMemo::Usage use = scan.memo->usage();
   return json{{"hits", scan.memo_hits},
               {"rescreened", scan.memo_rescreened},
               {"misses", scan.memo_misses},
@@ -91,7 +91,7 @@ void summarize_scan(Envelope& env, const SearchRequest& req, const Scope& scope,
   env.summary["active_filters"] = active_filters_text(req);
   env.summary["excluded_by_label"] = nullptr;
   env.summary["gated_leaves_unreached"] = gated_leaves_unreached(req);
-  if (scan.memo_active) env.summary["scan_memo"] = scan_memo_json(scan);
+  if (scan.memo) env.summary["scan_memo"] = scan_memo_json(scan);
   if (scan.census_use) report_result_memo(env, *scan.census_use);
   if (sidecar) env.notes.push_back("with elicitation sidecar");
   if (scan.too_complex_lines > 0) {

@@ -1,8 +1,6 @@
-// run_search_scan: the filter pipeline of SPEC.md §9.2 over every transcript of the scope — whole-file gate,
-// read + classify, label eligibility, time/turn window, regex — oneTBB across transcripts, merged in scope
-// order.
-#include <tbb/parallel_for.h>
-
+// run_search_scan: the filter pipeline of SPEC.md §9.2 over every transcript of the scope, run by the core
+// searcher (core/search/searcher.h: whole-file gate, read + classify, label eligibility, time/turn window,
+// regex, oneTBB across transcripts) into this file's sink, and merged in scope order.
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -10,330 +8,13 @@
 #include <set>
 #include <utility>
 
-#include "core/base/arg_ref.h"
-#include "core/base/error.h"
-#include "core/harness/claude_code/claude_code_reader.h"
-#include "core/harness/claude_code/claude_fields.h"
-#include "core/harness/claude_code/fixed_texts.h"
+#include "core/search/searcher.h"
 #include "tools/search/search_exchange.h"
-#include "tools/search/search_label_census.h"
-#include "tools/search/search_scan.h"
+#include "tools/search/search_types.h"
 
 namespace csift {
 
-bool label_survives(const SearchRequest& req, Label l, bool ignore_filter) {
-  if (l == Label::harness_meta_attachment && !req.attachments) return false;
-  if (label_gated(l) && !req.labels.explicitly_reaches(l)) return false;
-  return ignore_filter || req.labels.admits(l);
-}
-
-std::vector<Label> surviving_labels(const SearchRequest& req, const Unit& u, bool ignore_filter) {
-  std::vector<Label> out;
-  for (const Label l : u.labels)
-    if (label_survives(req, l, ignore_filter)) out.push_back(l);
-  std::stable_sort(out.begin(), out.end(),
-                   [](Label a, Label b) { return label_richness(a) < label_richness(b); });
-  return out;
-}
-
 namespace {
-
-// Entries between two cancel checks: cheap enough to be invisible, small enough to stop within milliseconds.
-constexpr size_t kCancelStride = 1024;
-
-struct TranscriptScanner {
-  const SearchRequest& req;
-  const SearchPrefilter& pf;
-  const std::string& projects_root;
-  bool diagnose;
-  bool counts_only;           // -c / -l without a diagnosis: the models are released once counted
-  ResultMemoUse* census_use;  // non-null when a server's result memo keeps label censuses
-  const CancelToken* cancel;
-  std::vector<std::string> notes;
-  // The saved results this transcript's pointers name that were not read, by (line, content block): kept
-  // across the two matches of a sparse read, where the second sees the first's replaced text.
-  std::map<std::pair<uint64_t, int>, SavedResultUnread> saved_unread = {};
-
-  // The per-transcript turn window (from-end forms resolve against this transcript's turn count).
-  std::optional<ResolvedRange> turn_range(const ClassifiedTranscript& ct) const {
-    if (!req.turn || ct.turns.turn_count == 0) return std::nullopt;
-    return resolve_range(*req.turn, 0, ct.turns.turn_count - 1);
-  }
-
-  bool in_window(const ClassifiedEntry& e, const std::optional<ResolvedRange>& turns) const {
-    if (req.window.bounded()) {
-      const auto ts = parse_iso8601(e.record->timestamp);
-      if (!ts || !req.window.contains(*ts)) return false;
-    }
-    if (req.turn) {
-      if (!turns || e.turn_index < 0 || e.superseded_draft) return false;
-      if (e.turn_index < turns->lo || e.turn_index > turns->hi) return false;
-    }
-    return true;
-  }
-
-  // --resolve-persisted: a tool result whose text stands for a result kept elsewhere is searched as that
-  // result. A <persisted-output> pointer or Claude Code's "Output has been saved to <path>" (an MCP result
-  // too large to hand over) is replaced by the saved file; when that file cannot be read, by the copy of an
-  // MCP result Claude Code kept in mcpMeta.structuredContent. A text-first MCP result, whose
-  // structuredContent is not its text, is searched with that object appended.
-  void maybe_resolve(TranscriptHits& th, const TranscriptIdentity& owner, ClassifiedEntry& e, Unit& u,
-                     bool* resolved) {
-    if (!req.resolve_persisted || !u.is_tool_result) return;
-    const std::string& structured = mcp_only_structured_content(*e.record);
-    const bool pointer = u.text.find(claude_code_text::kPersistedOutputTag) != std::string::npos ||
-                         !mcp_saved_output_path(u.text).empty();
-    if (!pointer) {
-      if (structured.empty()) return;
-      u.text += "\n" + structured;
-      *resolved = true;
-      return;
-    }
-    std::string note;
-    bool refused = false;
-    auto content = resolve_persisted_output(*e.record, u, projects_root, &note, &refused);
-    if (!content)
-      saved_unread.emplace(std::make_pair(e.record->line, u.block_index),
-                           SavedResultUnread{owner.id, e.record->line, note, refused, !structured.empty()});
-    if (!content && !structured.empty()) {
-      content = structured;
-      note += "; searched the copy Claude Code kept in mcpMeta.structuredContent instead";
-    }
-    if (!note.empty())
-      notes.push_back(arg_ref("resolve_persisted") + ": " + owner.id + " L" + std::to_string(e.record->line) +
-                      ": " + note);
-    if (!content) {
-      ++th.unresolved_pointers;
-      return;
-    }
-    u.text = std::move(*content);
-    *resolved = true;
-  }
-
-  // Without --resolve-persisted: whether the pattern occurs in the only copy of an MCP result the tool
-  // result's text does not hold (mcpMeta.structuredContent beside a saved-file pointer or a text-first
-  // result). Such a record is no hit, but a zero then is no definitive absence.
-  bool matches_hidden_copy(Matcher& m, const ClassifiedEntry& e, const Unit& u) const {
-    if (req.resolve_persisted || !u.is_tool_result || req.compiled->matches_everything()) return false;
-    const std::string& structured = mcp_only_structured_content(*e.record);
-    return !structured.empty() && m.find(structured).matched();
-  }
-
-  // Matches one unit; returns the status and the span.
-  MatchResult match_unit(Matcher& m, const Unit& u) const {
-    if (req.compiled->matches_everything()) return MatchResult{MatchStatus::match, 0, 0, 0};
-    return m.find(u.text);
-  }
-
-  void tally_excluded(TranscriptHits& th, const std::set<Label>& leaves) {
-    if (leaves.empty()) return;
-    ++th.excluded_records;
-    for (const Label l : leaves)
-      ++th.excluded_by_label[l];
-  }
-
-  // Matches entry `index` of a transcript owned by `owner` into th's hits and counters.
-  void scan_entry(TranscriptHits& th, const TranscriptIdentity& owner, ClassifiedEntry& e, size_t index,
-                  Matcher& m, const std::optional<ResolvedRange>& turns) {
-    if (e.units.empty() || !in_window(e, turns)) return;
-    RecordHit rh;
-    rh.entry_index = index;
-    bool too_complex = false;
-    std::set<Label> excluded;
-    // A draft the label filter excludes is still matched, to be counted in the draft disclosure.
-    const bool count_excluded = diagnose || e.superseded_draft;
-    bool draft_excluded = false;
-    for (size_t k = 0; k < e.units.size(); ++k) {
-      Unit& u = e.units[k];
-      const auto survivors = surviving_labels(req, u, false);
-      if (survivors.empty() && !count_excluded) continue;
-      bool resolved = false;
-      maybe_resolve(th, owner, e, u, &resolved);
-      const MatchResult mr = match_unit(m, u);
-      if (mr.status == MatchStatus::too_complex) too_complex = true;
-      if (!mr.matched()) {
-        if (!survivors.empty() && matches_hidden_copy(m, e, u)) ++th.hidden_copy_matches;
-        continue;
-      }
-      if (survivors.empty()) {
-        const auto unfiltered = surviving_labels(req, u, true);
-        if (!unfiltered.empty()) {
-          excluded.insert(unfiltered.front());
-          draft_excluded = draft_excluded || e.superseded_draft;
-        }
-        continue;
-      }
-      rh.units.push_back(UnitHit{k, survivors.front(), mr.start, mr.end, resolved});
-    }
-    if (too_complex) ++th.too_complex_lines;
-    if (!rh.units.empty()) {
-      if (e.superseded_draft) ++th.draft_hits;
-      th.hits.push_back(std::move(rh));
-    } else {
-      if (draft_excluded) ++th.drafts_excluded_by_label;
-      if (diagnose) tally_excluded(th, excluded);
-    }
-  }
-
-  // The turns with a hit: each exchange's frame shows its turn's end-of-turn agent text, and --siblings
-  // shows each hit turn's context (every line of it).
-  std::set<int> context_turns(const TranscriptHits& th) const {
-    std::set<int> turns;
-    if (req.mode != SearchMode::exchanges || diagnose) return turns;
-    for (const RecordHit& rh : th.hits) {
-      const ClassifiedEntry& e = th.ct.entries[rh.entry_index];
-      if (e.turn_index >= 0 && !e.superseded_draft) turns.insert(e.turn_index);
-    }
-    return turns;
-  }
-
-  // The whole-file counters of a loaded transcript.
-  static void take_read_counts(TranscriptHits& th) {
-    th.skipped_lines = th.ct.read.skipped_lines + th.ct.sidecar.skipped_lines;
-    th.values_out_of_range = th.ct.read.values_out_of_range;
-    if (!th.ct.read.unreadable.empty()) th.unreadable = th.ct.transcript.id + ": " + th.ct.read.unreadable;
-  }
-
-  // Matches every entry of ct; the scan's per-transcript result.
-  std::unique_ptr<TranscriptHits> match(ClassifiedTranscript&& ct, size_t scope_index) {
-    notes.clear();
-    auto out = std::make_unique<TranscriptHits>(scope_index, std::move(ct));
-    TranscriptHits& th = *out;
-    take_read_counts(th);
-    Matcher m(req.compiled);
-    const auto turns = turn_range(th.ct);
-    for (size_t i = 0; i < th.ct.entries.size(); ++i) {
-      // A huge transcript's regex pass can run for seconds after its read: honour a cancel within a block.
-      if (i % kCancelStride == 0 && cancel && cancel->is_cancelled()) break;
-      scan_entry(th, th.ct.owner, th.ct.entries[i], i, m, turns);
-    }
-    take_saved_unread(th);
-    return out;
-  }
-
-  void take_saved_unread(TranscriptHits& th) const {
-    th.saved_unread.clear();
-    for (const auto& [where, unread] : saved_unread)
-      th.saved_unread.push_back(unread);
-  }
-
-  // -c and -l read nothing of a unit once it is matched: a dense load matches each entry as it is classified
-  // and drops its units there, so a large transcript's units (as big as its records) are never all held.
-  // With `census`, each entry's labels are also folded into a label census before its units go.
-  EntryVisitor matching_visitor(TranscriptHits& th, Matcher& m, LabelCensusBuilder* census) {
-    return [this, &th, &m, census, turns = std::optional<std::optional<ResolvedRange>>()](
-               const ClassifiedTranscript& ct, ClassifiedEntry& e, size_t index) mutable {
-      if (!turns) turns = turn_range(ct);  // the turns are assigned before the first entry
-      if (census) census->add(e);
-      scan_entry(th, ct.owner, e, index, m, *turns);
-      std::vector<Unit>().swap(e.units);
-    };
-  }
-
-  // An empty pattern counted reads only the entries' labels, turns and timestamps: a sparse parse gives the
-  // same (tests/unit/label_sparse_test.cpp), except an attachment's label, so not with the attachment gate
-  // open.
-  bool counts_labels_only() const {
-    return counts_only && req.compiled->matches_everything() && !req.resolve_persisted && !req.attachments;
-  }
-
-  // A transcript whose label census a server may keep: Claude Code, no sidecar merged into its records.
-  bool keeps_census(const Transcript& t, bool sidecar) const {
-    return census_use != nullptr && counts_only && t.harness == HarnessId::claude_code && !sidecar;
-  }
-
-  // How a census's appended lines are read: as the dense load that takes a census reads (its label-candidate
-  // filter, assistant lines included), sparsely unless an attachment's label is wanted.
-  ReadOptions census_read_options(const Transcript& t) const {
-    ReadOptions options;
-    options.cancel = cancel;
-    if (const RawLineProbes* probes = reader_for(t).raw_probes())
-      options.want = [this, probes](std::string_view line) { return pf.label_candidate(line, *probes); };
-    options.payloads = req.attachments ? ReadOptions::Payloads::full : ReadOptions::Payloads::skip;
-    return options;
-  }
-
-  std::unique_ptr<TranscriptHits> counted_from_census(const Transcript& t, size_t scope_index) {
-    if (!census_answers(req)) return nullptr;
-    const auto census = recalled_label_census(t, pf.label_gates(), *census_use, census_read_options(t));
-    if (!census) return nullptr;
-    auto out = std::make_unique<TranscriptHits>();
-    out->scope_index = scope_index;
-    out->ct.transcript = t;
-    out->ct.owner = TranscriptIdentity::of(t);
-    count_from_census(*census, req, *out);
-    return out;
-  }
-
-  std::unique_ptr<TranscriptHits> scan(const Transcript& t, size_t scope_index) {
-    const bool sidecar = has_sidecar(t);  // one stat, asked of below and by the load
-    const bool census = keeps_census(t, sidecar);
-    if (census)
-      if (auto counted = counted_from_census(t, scope_index)) return counted;
-    double needle_share = 0;
-    std::optional<FileStamp> cover;
-    if (pf.gates_files() && !sidecar) {
-      const auto gate = pf.skim(t, cancel, &cover);
-      if (!gate.error.empty()) failure_error("cannot read " + t.path + ": " + gate.error);
-      if (!gate.may_match) {
-        auto skipped = std::make_unique<TranscriptHits>();
-        skipped->scope_index = scope_index;
-        skipped->skipped_lines = gate.skipped_lines;
-        skipped->values_out_of_range = gate.values_out_of_range;
-        skipped->ct.transcript = t;
-        skipped->ct.owner = TranscriptIdentity::of(t);
-        return skipped;
-      }
-      needle_share = gate.needle_line_share;
-    }
-    std::optional<RawLineSketcher> raw;
-    if (cover) raw.emplace(cover->size, reader_for(t).raw_probes());
-    // -c / -l: a dense load is matched as it is classified, into `counted` (a sparse one is matched below).
-    std::unique_ptr<TranscriptHits> counted = counts_only ? std::make_unique<TranscriptHits>() : nullptr;
-    std::optional<Matcher> counting;
-    std::optional<CountedLoad> counted_load;
-    const std::optional<FileStamp> before = census ? stamp_of(t) : std::nullopt;
-    const std::optional<uint64_t> head = before ? head_hash_of(t.path) : std::nullopt;
-    LabelCensusBuilder taker;
-    ClassifyContext context;
-    if (counts_only) {
-      counting.emplace(req.compiled);
-      // A server taking a census parses assistant lines anyway: a census without them would not answer a
-      // later count under an agent filter, and its answers are what make the second count cheap.
-      counted_load =
-          CountedLoad{matching_visitor(*counted, *counting, before ? &taker : nullptr), counts_labels_only(),
-                      !before && !pf.agent_lines_matter(), before ? &context : nullptr};
-    }
-    SearchLoad load = load_for_search(t, sidecar, pf, cancel, needle_share, raw ? &*raw : nullptr,
-                                      counted_load ? &*counted_load : nullptr);
-    if (counts_only && !load.sparse) {
-      counted->scope_index = scope_index;
-      counted->ct = std::move(load.ct);
-      take_read_counts(*counted);
-      take_saved_unread(*counted);
-      if (before && !(cancel && cancel->is_cancelled()))
-        remember_label_census(t, *before, pf.label_gates(), taker.take(counted->ct, context, head),
-                              census_use->call);
-      return counted;
-    }
-    // A record classifies as the full read would only once its tool partners are in (search_load.cpp).
-    complete_tool_partners(
-        load, pf, [](const Record&) { return true; }, cancel);
-    if (raw && load.sparse) pf.remember_cover(t, *cover, load.ct, raw->merged());
-    auto out = match(std::move(load.ct), scope_index);
-    if (!load.sparse || out->hits.empty()) return out;
-    const std::set<int> turns = context_turns(*out);
-    if (turns.empty()) return out;
-    load.ct = std::move(out->ct);
-    if (req.siblings) {
-      complete_turns(load, pf, turns, cancel);
-    } else {
-      complete_turn_answers(load, turns, cancel);
-    }
-    // Lines read back hold no needle, so they add no hit: matching again re-derives the entry indices.
-    return match(std::move(load.ct), scope_index);
-  }
-};
 
 void merge_into(SearchScan& out, TranscriptHits&& th, std::vector<std::string>&& notes) {
   out.skipped_lines += th.skipped_lines;
@@ -355,15 +36,81 @@ void merge_into(SearchScan& out, TranscriptHits&& th, std::vector<std::string>&&
   if (th.matched_records() > 0) out.transcripts.push_back(std::move(th));
 }
 
+// The row side of the searcher's sink: each transcript's hits are counted into exchanges and, in exchange
+// mode, rendered (`finish`) on the worker that searched it; then its model is released.
+class ScanSink final : public SearchSink {
+ public:
+  ScanSink(const Scope& scope, ToolContext& ctx, bool report, bool release_models,
+           const std::function<void(TranscriptHits&)>& finish)
+      : scope_(scope),
+        ctx_(ctx),
+        report_(report),
+        release_models_(release_models),
+        finish_(finish),
+        results(scope.transcripts.size()),
+        notes(scope.transcripts.size()),
+        errors(scope.transcripts.size()) {
+    for (const Transcript& t : scope.transcripts)
+      total_bytes_ += weight(t);
+  }
+
+  void searched(size_t i, std::unique_ptr<TranscriptHits> searched,
+                std::vector<std::string>&& transcript_notes, std::string&& error) override {
+    if (!error.empty()) errors[i] = std::move(error);
+    try {
+      if (searched) {
+        results[i] = std::move(searched);
+        TranscriptHits& th = *results[i];
+        if (!th.from_census) {  // a census counted its exchanges; its transcripts have no sidecar
+          th.exchange_groups = count_exchange_groups(th);
+          for (const RecordHit& rh : th.hits)
+            th.sidecar_hit =
+                th.sidecar_hit || th.ct.entries[rh.entry_index].source == RecordSource::elicitation_sidecar;
+        }
+        if (finish_ && !th.hits.empty()) finish_(th);
+        // A transcript with no hit contributes only its counters (merge_into), -c / -l only its counts and a
+        // finished one its rows: free its records now, so peak memory does not grow with the scope.
+        if (th.hits.empty() || release_models_ || finish_) {
+          ClassifiedTranscript identity_only;
+          identity_only.transcript = th.ct.transcript;
+          identity_only.owner = th.ct.owner;
+          th.ct = std::move(identity_only);
+        }
+      }
+    } catch (const std::exception& e) {
+      errors[i] = e.what();
+    }
+    notes[i] = std::move(transcript_notes);
+    if (report_) {
+      std::lock_guard<std::mutex> lock(progress_mutex_);
+      done_bytes_ += weight(scope_.transcripts[i]);
+      ctx_.progress(static_cast<double>(done_bytes_), static_cast<double>(total_bytes_),
+                    "searched " + scope_.transcripts[i].path);
+    }
+  }
+
+ private:
+  static uint64_t weight(const Transcript& t) { return std::max<uint64_t>(t.size, 1); }
+  const Scope& scope_;
+  ToolContext& ctx_;
+  bool report_;
+  bool release_models_;
+  const std::function<void(TranscriptHits&)>& finish_;
+  uint64_t total_bytes_ = 0;
+  uint64_t done_bytes_ = 0;
+  std::mutex progress_mutex_;
+
+ public:
+  std::vector<std::unique_ptr<TranscriptHits>> results;
+  std::vector<std::vector<std::string>> notes;
+  std::vector<std::string> errors;
+};
+
 }  // namespace
 
 SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolContext& ctx,
                            bool diagnose_labels, const std::function<void(TranscriptHits&)>& finish) {
-  const SearchPrefilter pf(req, diagnose_labels);
   const size_t n = scope.transcripts.size();
-  std::vector<std::unique_ptr<TranscriptHits>> results(n);
-  std::vector<std::vector<std::string>> notes(n);
-  std::vector<std::string> errors(n);
   // Progress is in bytes of the scope (one transcript can be most of the work), reported by the worker that
   // finished a transcript; the mutex makes the reported `done` strictly increasing across workers. An empty
   // file weighs one byte so that it still advances `done`. The diagnosis probe re-scans the same scope, so it
@@ -371,51 +118,22 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   const bool report = ctx.progress && !diagnose_labels;
   const bool release_models = !diagnose_labels && (req.mode == SearchMode::count_only ||
                                                    req.mode == SearchMode::sessions_with_matches);
-  auto census_use =
-      release_models && process_result_memo() != nullptr ? std::make_unique<ResultMemoUse>() : nullptr;
-  auto weight = [](const Transcript& t) { return std::max<uint64_t>(t.size, 1); };
-  uint64_t total_bytes = 0;
-  for (const Transcript& t : scope.transcripts)
-    total_bytes += weight(t);
-  uint64_t done_bytes = 0;
-  std::mutex progress_mutex;
-  tbb::parallel_for(size_t{0}, n, [&](size_t i) {
-    if (ctx.cancelled()) return;
-    TranscriptScanner s{
-        req, pf, scope.projects_root, diagnose_labels, release_models, census_use.get(), ctx.cancel, {}, {}};
-    try {
-      results[i] = s.scan(scope.transcripts[i], i);
-      TranscriptHits& th = *results[i];
-      if (!th.from_census) {  // a census counted its exchanges; its transcripts have no sidecar
-        th.exchange_groups = count_exchange_groups(th);
-        for (const RecordHit& rh : th.hits)
-          th.sidecar_hit =
-              th.sidecar_hit || th.ct.entries[rh.entry_index].source == RecordSource::elicitation_sidecar;
-      }
-      if (finish && !th.hits.empty()) finish(th);
-      // A transcript with no hit contributes only its counters (merge_into), -c / -l only its counts and a
-      // finished one its rows: free its records now, so peak memory does not grow with the scope.
-      if (th.hits.empty() || release_models || finish) {
-        ClassifiedTranscript identity_only;
-        identity_only.transcript = th.ct.transcript;
-        identity_only.owner = th.ct.owner;
-        th.ct = std::move(identity_only);
-      }
-    } catch (const std::exception& e) {
-      errors[i] = e.what();
-    }
-    notes[i] = std::move(s.notes);
-    if (report) {
-      std::lock_guard<std::mutex> lock(progress_mutex);
-      done_bytes += weight(scope.transcripts[i]);
-      ctx.progress(static_cast<double>(done_bytes), static_cast<double>(total_bytes),
-                   "searched " + scope.transcripts[i].path);
-    }
-  });
+  SearchPass pass;
+  pass.diagnose = diagnose_labels;
+  pass.counts_only = release_models;
+  if (req.mode == SearchMode::exchanges && !diagnose_labels)
+    pass.context = req.siblings ? SearchPass::Context::whole_turns : SearchPass::Context::turn_answers;
+  Searcher searcher(req, pass, SearchCaches{ctx.scan_memo, ctx.result_memo}, scope.projects_root, ctx.cancel);
+  ScanSink sink(scope, ctx, report, release_models, finish);
+  searcher.search(scope.transcripts, sink);
+  const SearchPrefilter& pf = searcher.prefilter();
+  auto& results = sink.results;
+  auto& notes = sink.notes;
+  auto& errors = sink.errors;
   SearchScan out;
   out.transcripts_scanned = n;
   out.cancelled = ctx.cancelled();
-  out.memo_active = process_scan_memo() != nullptr;
+  out.memo = ctx.scan_memo;
   out.memo_hits = pf.memo_tally().hits.load();
   out.memo_rescreened = pf.memo_tally().rescreened.load();
   out.memo_misses = pf.memo_tally().misses.load();
@@ -424,7 +142,7 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   out.memo_rendered_hits = pf.memo_tally().rendered_hits.load();
   out.memo_covers_built = pf.memo_tally().covers_built.load();
   out.memo_texts_ruled_out = pf.memo_tally().texts_ruled_out.load();
-  out.census_use = std::move(census_use);
+  out.census_use = searcher.take_census_use();
   // A TranscriptHits is a large object: moving every kept one at each growth was an eighth of a warm count.
   out.transcripts.reserve(static_cast<size_t>(std::count_if(
       results.begin(), results.end(), [](const auto& r) { return r && r->matched_records() > 0; })));

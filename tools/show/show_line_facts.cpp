@@ -119,17 +119,17 @@ std::optional<ResumableOpeners> extended_openers(const Transcript& t, const Resu
 }
 
 // Keyed by path: only a harness with a file per transcript (a database holds many sessions under one path).
-ResultMemo* show_memo(const Transcript& t) {
-  return t.harness == HarnessId::claude_code ? process_result_memo() : nullptr;
+ResultMemo* show_memo(const Transcript& t, ResultMemo* memo) {
+  return t.harness == HarnessId::claude_code ? memo : nullptr;
 }
 
 }  // namespace
 
-std::shared_ptr<const LineIndex> show_line_index(const Transcript& t, const CancelToken* cancel,
-                                                 ResultMemoUse& use) {
+std::shared_ptr<const LineIndex> show_line_index(const Transcript& t, ResultMemo* memo,
+                                                 const CancelToken* cancel, ResultMemoUse& use) {
   if (!reader_for(t).raw_lines_are_file_lines()) return nullptr;
   const auto headed = recall_extend_or_compute(
-      show_memo(t), use, kLineIndexKind, t.path, "", discovered_stamp(t),
+      show_memo(t, memo), use, kLineIndexKind, t.path, "", discovered_stamp(t),
       [&] { return fresh_index(t, cancel); },
       [&](const HeadedLineIndex& was, const FileStamp&) { return extended_index(t, was, cancel); },
       [](const HeadedLineIndex& h) { return h.index.error.empty() && h.sealed; },
@@ -138,10 +138,10 @@ std::shared_ptr<const LineIndex> show_line_index(const Transcript& t, const Canc
   return std::shared_ptr<const LineIndex>(headed, &headed->index);
 }
 
-std::shared_ptr<const TurnOpeners> show_turn_openers(const Transcript& t, const CancelToken* cancel,
-                                                     ResultMemoUse& use) {
+std::shared_ptr<const TurnOpeners> show_turn_openers(const Transcript& t, ResultMemo* memo,
+                                                     const CancelToken* cancel, ResultMemoUse& use) {
   const auto resumable = recall_extend_or_compute(
-      show_memo(t), use, kTurnOpenersKind, t.path, "", discovered_stamp(t),
+      show_memo(t, memo), use, kTurnOpenersKind, t.path, "", discovered_stamp(t),
       [&] { return fresh_openers(t, cancel); },
       [&](const ResumableOpeners& was, const FileStamp&) { return extended_openers(t, was, cancel); },
       [](const ResumableOpeners& o) { return o.complete; },

@@ -13,18 +13,19 @@
 
 namespace csift {
 
-// The transcript's line index (remembered and extended by a server for a harness whose raw lines are its
-// file's lines), or nullptr when its raw lines are synthesized (a database-backed store): count those.
-std::shared_ptr<const LineIndex> show_line_index(const Transcript& t, const CancelToken* cancel,
-                                                 ResultMemoUse& use);
+// The transcript's line index (remembered and extended in `memo`, the call's result memo when a server has
+// one (ToolContext::result_memo), for a harness whose raw lines are its file's lines), or nullptr when its
+// raw lines are synthesized (a database-backed store): count those.
+std::shared_ptr<const LineIndex> show_line_index(const Transcript& t, ResultMemo* memo,
+                                                 const CancelToken* cancel, ResultMemoUse& use);
 
 struct TurnOpeners {
   std::vector<uint64_t> lines;  // the opener line of each turn, in turn order
   uint64_t physical_lines = 0;  // the file's lines when read (the last turn runs to its end)
 };
-// The turn openers of the transcript (remembered by a server per file stamp, extended over appends): the
+// The turn openers of the transcript (remembered in `memo` per file stamp, extended over appends): the
 // records that may open a turn, parsed sparsely and numbered as a classified read numbers them.
-std::shared_ptr<const TurnOpeners> show_turn_openers(const Transcript& t, const CancelToken* cancel,
-                                                     ResultMemoUse& use);
+std::shared_ptr<const TurnOpeners> show_turn_openers(const Transcript& t, ResultMemo* memo,
+                                                     const CancelToken* cancel, ResultMemoUse& use);
 
 }  // namespace csift

@@ -67,14 +67,14 @@ struct RawAddress {
   LineIndex::Start start;
 };
 
-RawAddress addressed_spans(const ShowRequest& req, const Transcript& t, const CancelToken* cancel,
-                           ResultMemoUse& use) {
-  const auto index = show_line_index(t, cancel, use);  // nullptr: lines synthesized from a database
+RawAddress addressed_spans(const ShowRequest& req, const Transcript& t, ResultMemo* memo,
+                           const CancelToken* cancel, ResultMemoUse& use) {
+  const auto index = show_line_index(t, memo, cancel, use);  // nullptr: lines synthesized from a database
   RawAddress a;
   if (req.mode == ShowAddressMode::line) {
     a.spans = resolve_line_spans(req.lines, index ? index->lines() : count_lines(t, cancel));
   } else if (req.mode == ShowAddressMode::turn) {
-    a.spans = turn_spans(req, *show_turn_openers(t, cancel, use));
+    a.spans = turn_spans(req, *show_turn_openers(t, memo, cancel, use));
   } else {
     a.spans = uuid_spans(req, load_classified_transcript(t, /*merge_sidecar=*/false, cancel));
   }
@@ -98,7 +98,7 @@ void add_raw_row(Envelope& env, uint64_t line, std::string bytes) {
 
 Envelope run_show_raw(const ShowRequest& req, const Transcript& t, ToolContext& ctx) {
   ResultMemoUse memo_use;
-  const RawAddress address = addressed_spans(req, t, ctx.cancel, memo_use);
+  const RawAddress address = addressed_spans(req, t, ctx.result_memo, ctx.cancel, memo_use);
   const std::vector<LineSpan>& spans = address.spans;
   Envelope env = Envelope::make("show");
   fill_show_header(env, req, t);

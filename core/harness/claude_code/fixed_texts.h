@@ -2,7 +2,7 @@
 // records (interrupts, rejections, slash-command and bash-mode wrappers, notifications, AUQ answers), the
 // texts of its tool results (denials, persisted output) and the tags of its relayed messages. The classifier,
 // the call outcomes (core/triage/tool_outcome.cpp) and search's byte screen
-// (tools/search/search_prefilter.cpp) all name them from here, so a text Claude Code rewords is changed once.
+// (core/search/search_prefilter.cpp) all name them from here, so a text Claude Code rewords is changed once.
 #pragma once
 #include <string_view>
 

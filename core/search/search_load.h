@@ -1,14 +1,14 @@
-// Internal pieces of the search scan (one transcript at a time), shared by search_scan.cpp, search_load.cpp
-// and search_persisted.cpp.
+// How the core searcher reads one transcript (SPEC.md §1, §7): whether it has an elicitation sidecar, the
+// dense or sparse load that classifies it, and the completions that read back what a sparse load left
+// unparsed.
 #pragma once
 #include <functional>
-#include <optional>
 #include <set>
-#include <string>
+#include <vector>
 
-#include "tools/search/search_cover.h"
-#include "tools/search/search_prefilter.h"
-#include "tools/search/search_types.h"
+#include "core/search/search_cover.h"
+#include "core/search/search_prefilter.h"
+#include "core/store/classified_transcript.h"
 
 namespace csift {
 
@@ -52,22 +52,5 @@ void complete_turns(SearchLoad& load, const SearchPrefilter& pf, const std::set<
 // Sparse only: reads back the assistant lines of these turns, so each turn's end-of-turn agent text (an
 // exchange's frame) is the one a full read finds.
 void complete_turn_answers(SearchLoad& load, const std::set<int>& turns, const CancelToken* cancel);
-
-// The largest persisted output --resolve-persisted reads (the record limit: a bigger file is reported).
-inline constexpr uint64_t kMaxPersistedBytes = uint64_t{64} << 20;
-
-// --resolve-persisted: the content of the file a <persisted-output> tool result (or an MCP result's "Output
-// has been saved to <path>.") points at, or nullopt with `*note` saying why it could not be read and
-// `*refused` whether a file was there that was not read (outside the Claude home, not regular, too large,
-// unreadable) rather than missing. Only a regular file inside the Claude home (the parent of `projects_root`,
-// symlinks resolved) is opened, non-blocking and bounded by kMaxPersistedBytes. Only called for a unit whose
-// text carries a pointer.
-std::optional<std::string> resolve_persisted_output(const Record& r, const Unit& u,
-                                                    const std::string& projects_root, std::string* note,
-                                                    bool* refused);
-
-// The labels of a unit that survive -t/-T and the gates (gated leaves need an explicit selector,
-// attachments the --attachments gate); richest first. `ignore_filter`: only the gates apply (diagnosis).
-std::vector<Label> surviving_labels(const SearchRequest& req, const Unit& u, bool ignore_filter);
 
 }  // namespace csift

@@ -15,8 +15,9 @@
 
 #include "core/cache/result_memo.h"
 #include "core/record/turns.h"
+#include "core/search/search_config.h"
+#include "core/search/search_hits.h"
 #include "core/store/classified_transcript.h"
-#include "tools/search/search_types.h"
 
 namespace csift {
 
@@ -73,24 +74,25 @@ class LabelCensusBuilder {
 std::optional<LabelCensus> extend_label_census(const Transcript& t, const LabelCensus& was,
                                                ReadOptions options);
 
-// Whether `req` can be answered from a census: an empty pattern counted (-c or -l) with no time or turn
-// window and no persisted-output resolution (each reads more than labels).
-bool census_answers(const SearchRequest& req);
+// Whether a counted search (-c or -l) under `cfg` can be answered from a census: an empty pattern with no
+// time or turn window and no persisted-output resolution (each reads more than labels).
+bool census_answers(const SearchConfig& cfg);
 
-// The census remembered for `t` under `gates` (the load's label-candidate gates), or nullptr. When `t` only
-// grew since a census was remembered, it is extended over the appended lines (read with `appended`, see
-// extend_label_census) and remembered in its place.
-std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, const std::string& gates,
-                                                         ResultMemoUse& use, const ReadOptions& appended);
-// Remembers a census taken from a read of `t` that started when the file was stamped `before`; not when the
-// file changed since. `call`: the call remembering it (ResultMemoUse::call), whose other entries it does not
-// evict.
-void remember_label_census(const Transcript& t, const FileStamp& before, const std::string& gates,
-                           LabelCensus&& census, uint64_t call);
+// The census `memo` (the call's result memo, ToolContext::result_memo) remembers for `t` under `gates` (the
+// load's label-candidate gates), or nullptr. When `t` only grew since a census was remembered, it is extended
+// over the appended lines (read with `appended`, see extend_label_census) and remembered in its place.
+std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, const Transcript& t,
+                                                         const std::string& gates, ResultMemoUse& use,
+                                                         const ReadOptions& appended);
+// Remembers in `memo` a census taken from a read of `t` that started when the file was stamped `before`; not
+// when the file changed since. `call`: the call remembering it (ResultMemoUse::call), whose other entries it
+// does not evict.
+void remember_label_census(ResultMemo& memo, const Transcript& t, const FileStamp& before,
+                           const std::string& gates, LabelCensus&& census, uint64_t call);
 
-// The counters a scan of the transcript would produce for `req` (census_answers(req)): the records with a
+// The counters a scan of the transcript would produce under `req` (census_answers(req)): the records with a
 // label that survives the filter and the gates, their exchange groups and the draft disclosure (-c and -l
 // read nothing else of a hit).
-void count_from_census(const LabelCensus& census, const SearchRequest& req, TranscriptHits& th);
+void count_from_census(const LabelCensus& census, const SearchConfig& req, TranscriptHits& th);
 
 }  // namespace csift

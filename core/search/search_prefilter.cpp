@@ -1,4 +1,4 @@
-#include "tools/search/search_prefilter.h"
+#include "core/search/search_prefilter.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,14 +6,14 @@
 
 #include "core/harness/claude_code/fixed_texts.h"
 #include "core/scan/line_scanner.h"
-#include "tools/search/search_cover.h"
+#include "core/search/search_cover.h"
 
 namespace csift {
 namespace {
 
 // Lines whose matchable text is fabricated by a render (so the raw bytes may lack the pattern's needles): the
 // record is parsed whenever one of these occurs, and the regex decides on the rendered text.
-std::vector<std::string> synthesized_markers(const SearchRequest& req, bool diagnose) {
+std::vector<std::string> synthesized_markers(const SearchConfig& req, bool diagnose) {
   const LabelFilter& f = req.labels;
   auto admits = [&](Label l) { return diagnose || f.admits(l); };
   auto reaches = [&](Label l) { return f.explicitly_reaches(l); };
@@ -38,7 +38,8 @@ std::vector<std::string> synthesized_markers(const SearchRequest& req, bool diag
 
 }  // namespace
 
-SearchPrefilter::SearchPrefilter(const SearchRequest& req, bool diagnose_labels) {
+SearchPrefilter::SearchPrefilter(const SearchConfig& req, bool diagnose_labels, ScanMemo* memo)
+    : memo_(memo) {
   const NeedleSet& ns = req.compiled->needles();
   pattern_ = req.compiled;
   if (!ns.empty()) {
@@ -308,7 +309,7 @@ std::optional<SkimResult> SearchPrefilter::rescreen_cover(const Transcript& t, c
 
 SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
                                  std::optional<FileStamp>* cover) const {
-  ScanMemo* memo = process_scan_memo();
+  ScanMemo* memo = memo_;
   // Discovery stat'ed the file moments ago: its stamp is that stat's, not a second one.
   std::optional<FileStamp> stamp;
   if (memo) stamp = stamp_of(t);

@@ -1,4 +1,4 @@
-// Reads and classifies one transcript for `search`.
+// Reads and classifies one transcript for the core searcher (a `search` call).
 //
 // Dense (no required needle, or a session with an elicitation sidecar, whose ghost guard needs every native
 // tool id): every line a label gate admits is parsed, as load_classified_transcript does.
@@ -22,12 +22,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string_view>
 #include <unordered_set>
 
 #include "core/base/error.h"
 #include "core/scan/line_fetch.h"
-#include "tools/search/search_scan.h"
+#include "core/search/search_load.h"
 
 namespace csift {
 namespace {
@@ -47,6 +48,15 @@ bool fetch_declined(SearchLoad& load, const std::function<bool(size_t)>& eligibl
                     const std::function<bool(std::string_view)>& pick, const CancelToken* cancel);
 
 }  // namespace
+
+std::vector<Label> surviving_labels(const SearchConfig& cfg, const Unit& u, bool ignore_filter) {
+  std::vector<Label> out;
+  for (const Label l : u.labels)
+    if (label_survives(cfg, l, ignore_filter)) out.push_back(l);
+  std::stable_sort(out.begin(), out.end(),
+                   [](Label a, Label b) { return label_richness(a) < label_richness(b); });
+  return out;
+}
 
 bool has_sidecar(const Transcript& t) {
   return !t.is_subagent && !t.session_dir_absent && file_exists(sidecar_path(t));

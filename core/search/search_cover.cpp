@@ -1,14 +1,14 @@
-#include "tools/search/search_cover.h"
+#include "core/search/search_cover.h"
 
 #include <algorithm>
 
-#include "tools/search/search_prefilter.h"
+#include "core/search/search_prefilter.h"
 
 namespace csift {
 
 void SearchPrefilter::remember_cover(const Transcript& t, const FileStamp& stamp,
                                      const ClassifiedTranscript& ct, GramSketch&& raw) const {
-  ScanMemo* memo = process_scan_memo();
+  ScanMemo* memo = memo_;
   if (!memo || ct.read.cancelled || !ct.read.error.empty()) return;
   // An append is screened from here: a torn final line is screened again, complete or not.
   const uint64_t screened_end = ct.read.torn_tail ? ct.read.torn_tail_offset : stamp.size;

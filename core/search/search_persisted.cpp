@@ -16,9 +16,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/search/search_persisted.h"
+
 #include "core/harness/claude_code/claude_fields.h"
-#include "tools/common/record_render.h"
-#include "tools/search/search_scan.h"
 
 namespace csift {
 namespace {

@@ -1,10 +1,9 @@
-#include "tools/search/search_label_census.h"
+#include "core/search/search_label_census.h"
 
 #include <set>
 #include <tuple>
 
 #include "core/store/spawn_join.h"
-#include "tools/search/search_scan.h"
 
 namespace csift {
 namespace {
@@ -18,7 +17,7 @@ uint64_t label_bit(Label l) {
 static_assert(kLabelCount <= 64, "a census keeps an entry's labels in one 64-bit set");
 
 // The labels of the Label enum that survive the request (ignore_filter: only the gates apply).
-uint64_t surviving_set(const SearchRequest& req, bool ignore_filter) {
+uint64_t surviving_set(const SearchConfig& req, bool ignore_filter) {
   uint64_t set = 0;
   for (size_t i = 0; i < kLabelCount; ++i) {
     const Label l = static_cast<Label>(i);
@@ -156,29 +155,27 @@ std::optional<LabelCensus> extend_label_census(const Transcript& t, const LabelC
   return out;
 }
 
-bool census_answers(const SearchRequest& req) {
-  return (req.mode == SearchMode::count_only || req.mode == SearchMode::sessions_with_matches) &&
-         req.compiled->matches_everything() && !req.turn && !req.window.bounded() && !req.resolve_persisted;
+bool census_answers(const SearchConfig& cfg) {
+  return cfg.compiled->matches_everything() && !cfg.turn && !cfg.window.bounded() && !cfg.resolve_persisted;
 }
 
-std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, const std::string& gates,
-                                                         ResultMemoUse& use, const ReadOptions& appended) {
-  ResultMemo* memo = process_result_memo();
-  if (memo == nullptr) return nullptr;
+std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, const Transcript& t,
+                                                         const std::string& gates, ResultMemoUse& use,
+                                                         const ReadOptions& appended) {
   const std::optional<FileStamp> now = stamp_of(t);
   if (!now) return nullptr;
   const std::string key = result_memo_key(kCensusKind.name, t.path, gates);
   const void* type = result_type_tag<LabelCensus>();
-  if (auto hit = memo->find(key, type, *now, use.call)) {
+  if (auto hit = memo.find(key, type, *now, use.call)) {
     ++use.hits;
     return std::static_pointer_cast<const LabelCensus>(std::move(hit));
   }
-  if (auto grown = memo->find_grown(key, type, *now)) {
+  if (auto grown = memo.find_grown(key, type, *now)) {
     const auto& was = *std::static_pointer_cast<const LabelCensus>(grown->value);
     if (std::optional<LabelCensus> extended = extend_label_census(t, was, appended)) {
       ++use.extended;
       auto kept = std::make_shared<const LabelCensus>(std::move(*extended));
-      if (stamp_file(t.path) == now) memo->remember(key, type, *now, kept, census_cost(*kept), use.call);
+      if (stamp_file(t.path) == now) memo.remember(key, type, *now, kept, census_cost(*kept), use.call);
       return kept;
     }
   }
@@ -186,20 +183,19 @@ std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, co
   return nullptr;
 }
 
-void remember_label_census(const Transcript& t, const FileStamp& before, const std::string& gates,
-                           LabelCensus&& census, uint64_t call) {
-  ResultMemo* memo = process_result_memo();
-  if (memo == nullptr || stamp_file(t.path) != before) return;
+void remember_label_census(ResultMemo& memo, const Transcript& t, const FileStamp& before,
+                           const std::string& gates, LabelCensus&& census, uint64_t call) {
+  if (stamp_file(t.path) != before) return;
   auto kept = std::make_shared<const LabelCensus>(std::move(census));
   const size_t cost = census_cost(*kept);
-  memo->remember(result_memo_key(kCensusKind.name, t.path, gates), result_type_tag<LabelCensus>(), before,
-                 std::move(kept), cost, call);
+  memo.remember(result_memo_key(kCensusKind.name, t.path, gates), result_type_tag<LabelCensus>(), before,
+                std::move(kept), cost, call);
 }
 
-// scan_entry (search_scan.cpp) for a pattern that matches everything, with no window, per run of entries:
+// scan_entry (searcher.cpp) for a pattern that matches everything, with no window, per run of entries:
 // a record is a hit when one of its labels survives; a draft no label of which survives is still disclosed
 // when one survives the gates alone.
-void count_from_census(const LabelCensus& census, const SearchRequest& req, TranscriptHits& th) {
+void count_from_census(const LabelCensus& census, const SearchConfig& req, TranscriptHits& th) {
   const uint64_t survives = surviving_set(req, false);
   const uint64_t gated_in = surviving_set(req, true);
   std::set<std::tuple<int, bool, bool>> exchanges;

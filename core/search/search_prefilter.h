@@ -10,16 +10,17 @@
 #include <vector>
 
 #include "core/cache/scan_memo.h"
-
 #include "core/record/transcript_reader.h"
 #include "core/scan/substring_finder.h"
-#include "tools/search/search_types.h"
+#include "core/search/search_config.h"
+#include "core/store/classified_transcript.h"
 
 namespace csift {
 
 class SearchPrefilter {
  public:
-  explicit SearchPrefilter(const SearchRequest& req, bool diagnose_labels);
+  // `memo`: the server's scan memo, as the call's context hands it (null: none, as in the CLI).
+  SearchPrefilter(const SearchConfig& cfg, bool diagnose_labels, ScanMemo* memo = nullptr);
   // True when the pattern yields needles (the whole-file gate applies).
   bool gates_files() const { return needles_.has_value(); }
   // A needle or a synthesized-text marker occurs in the line (or in a block of lines).
@@ -32,7 +33,7 @@ class SearchPrefilter {
   // answered without reading it, and a whole-file screen without a hit is remembered.
   // When the file is remembered by no cover that serves this call and the skim found a needle or marker,
   // `*cover` is set to the stamp taken before the skim: the full read should build a rendered cover
-  // (search_cover.h) and hand it to remember_cover().
+  // (core/search/search_cover.h) and hand it to remember_cover().
   SkimResult skim(const Transcript& t, const CancelToken* cancel,
                   std::optional<FileStamp>* cover = nullptr) const;
   // Remembers the rendered cover of a sparse full read: `raw` sketches every line the read offered its
@@ -70,6 +71,7 @@ class SearchPrefilter {
   std::vector<std::string> fold_escapes_;  // escaped fold markers ("u017f")
   CoverScope cover_scope_;                 // the records this call parses for their synthesized text
   bool resolve_persisted_ = false;
+  ScanMemo* memo_ = nullptr;
   mutable MemoTally tally_;
   double needle_line_share(std::string_view block) const;
   std::shared_ptr<const CompiledPattern> pattern_;
