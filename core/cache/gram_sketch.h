@@ -8,8 +8,11 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
+
+#include "core/cache/disk_cache.h"
 
 namespace csift {
 
@@ -33,6 +36,15 @@ class GramSketch {
   // False only when no `\uXXXX` JSON escape of this code point (4 hex digits, either case) of at least U+0080
   // occurs in the bytes added (the escaped form of a fold marker).
   bool may_hold_escape(std::string_view hex4) const;
+  // Half the bits, each the OR of the two it replaces (a gram's slot loses its last bit): whatever
+  // may_contain answered maybe before it still does, and some no becomes a maybe. False at the smallest
+  // size. What the disk cache does to a sparse sketch before keeping it (SPEC.md §7 "Persisted cache").
+  bool fold();
+  // The share of the bit array set.
+  double fill() const;
+  // The sketch as the disk cache keeps it, and back (nullopt: bytes that are not one; bounds-checked).
+  void encode(BlobWriter& w) const;
+  static std::optional<GramSketch> decode(BlobReader& r);
   size_t bytes() const {
     return words_.size() * sizeof(uint64_t) + sizeof(wide_pairs_) + sizeof(wide_triples_) + sizeof(escapes_);
   }

@@ -1,5 +1,6 @@
 #include "tools/search/search_label_census.h"
 
+#include <climits>
 #include <set>
 #include <tuple>
 
@@ -37,7 +38,52 @@ size_t census_cost(const LabelCensus& c) {
   return bytes;
 }
 
+// The disk cache's key of a census: the memo's (path, gates) and what its labels take from outside the file
+// (the transcript's id and, for a subagent, its parent's, which discovery reads from meta.json).
+std::string census_disk_key(const Transcript& t, const std::string& gates) {
+  std::string key = t.path + '\0' + gates + '\0' + t.id;
+  if (t.is_subagent) key += '\0' + (t.parent_agent_id().empty() ? t.session_id : t.parent_agent_id());
+  return key;
+}
+
 }  // namespace
+
+std::string encode_label_census(const LabelCensus& c) {
+  BlobWriter w;
+  w.u64(c.skipped_lines);
+  w.u64(c.values_out_of_range);
+  w.u64(c.runs.size());
+  for (const LabelCensus::Run& r : c.runs) {
+    w.u64(r.labels);
+    w.i64(r.turn);
+    w.u64((r.draft ? 1 : 0) | (r.foreign ? 2 : 0));
+    w.u64(r.entries);
+  }
+  return w.take();  // the resume state is not kept: a grown file is read afresh
+}
+
+std::optional<LabelCensus> decode_label_census(std::string_view blob) {
+  BlobReader r(blob);
+  LabelCensus c;
+  c.skipped_lines = r.u64();
+  c.values_out_of_range = r.u64();
+  c.runs.resize(static_cast<size_t>(r.count()));
+  for (LabelCensus::Run& run : c.runs) {
+    run.labels = r.u64();
+    const int64_t turn = r.i64();
+    const uint64_t flags = r.u64();
+    const uint64_t entries = r.u64();
+    if (turn < INT32_MIN || turn > INT32_MAX || flags > 3 || entries == 0 || entries > UINT32_MAX ||
+        (kLabelCount < 64 && (run.labels >> kLabelCount) != 0))
+      return std::nullopt;
+    run.turn = static_cast<int32_t>(turn);
+    run.draft = flags & 1;
+    run.foreign = flags & 2;
+    run.entries = static_cast<uint32_t>(entries);
+  }
+  if (!r.done()) return std::nullopt;
+  return c;
+}
 
 void LabelCensusBuilder::add(const ClassifiedEntry& e) {
   LabelCensus::Run run;
@@ -173,6 +219,14 @@ std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, co
     ++use.hits;
     return std::static_pointer_cast<const LabelCensus>(std::move(hit));
   }
+  // A fresh process: the census an earlier one stored for this very stamp (the disk cache's count, not the
+  // memo's: the memo missed).
+  if (auto stored = disk_recall(process_disk_cache(), kDiskCensusKind, census_disk_key(t, gates), *now,
+                                &use.disk, decode_label_census)) {
+    auto kept = std::make_shared<const LabelCensus>(std::move(*stored));
+    memo->remember(key, type, *now, kept, census_cost(*kept), use.call);
+    return kept;
+  }
   if (auto grown = memo->find_grown(key, type, *now)) {
     const auto& was = *std::static_pointer_cast<const LabelCensus>(grown->value);
     if (std::optional<LabelCensus> extended = extend_label_census(t, was, appended)) {
@@ -187,9 +241,17 @@ std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, co
 }
 
 void remember_label_census(const Transcript& t, const FileStamp& before, const std::string& gates,
-                           LabelCensus&& census, uint64_t call) {
+                           LabelCensus&& census, ResultMemoUse& use) {
+  const uint64_t call = use.call;
   ResultMemo* memo = process_result_memo();
   if (memo == nullptr || stamp_file(t.path) != before) return;
+  // Kept on disk only from a read that completed without an error (it has resume state) and whose labels
+  // came from the file and the key alone: a census whose read met a spawn call or a notification took
+  // children's names from the subagents' meta.json files, which the file's stamp does not cover.
+  if (census.resume && census.resume->context.spawn_join.spawn_calls.empty() &&
+      !census.resume->context.spawn_join.notification && census.resume->context.spawned_child.empty())
+    disk_keep(process_disk_cache(), kDiskCensusKind, census_disk_key(t, gates), t.path, before, use.disk,
+              [&] { return encode_label_census(census); });
   auto kept = std::make_shared<const LabelCensus>(std::move(census));
   const size_t cost = census_cost(*kept);
   memo->remember(result_memo_key(kCensusKind.name, t.path, gates), result_type_tag<LabelCensus>(), before,

@@ -83,10 +83,16 @@ bool census_answers(const SearchRequest& req);
 std::shared_ptr<const LabelCensus> recalled_label_census(const Transcript& t, const std::string& gates,
                                                          ResultMemoUse& use, const ReadOptions& appended);
 // Remembers a census taken from a read of `t` that started when the file was stamped `before`; not when the
-// file changed since. `call`: the call remembering it (ResultMemoUse::call), whose other entries it does not
-// evict.
+// file changed since. `use`: the call remembering it, whose other entries it does not evict; behind the memo
+// the census is also queued for the disk cache (kDiskCensusKind), and a fresh server's recalled_label_census
+// finds it there.
 void remember_label_census(const Transcript& t, const FileStamp& before, const std::string& gates,
-                           LabelCensus&& census, uint64_t call);
+                           LabelCensus&& census, ResultMemoUse& use);
+
+// A census as the disk cache keeps it (its runs and counts; not its resume state), and back: nullopt for
+// bytes that are not one (bounds-checked: the blob is untrusted).
+std::string encode_label_census(const LabelCensus& c);
+std::optional<LabelCensus> decode_label_census(std::string_view blob);
 
 // The counters a scan of the transcript would produce for `req` (census_answers(req)): the records with a
 // label that survives the filter and the gates, their exchange groups and the draft disclosure (-c and -l

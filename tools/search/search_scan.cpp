@@ -313,7 +313,7 @@ struct TranscriptScanner {
       take_saved_unread(*counted);
       if (before && !(cancel && cancel->is_cancelled()))
         remember_label_census(t, *before, pf.label_gates(), taker.take(counted->ct, context, head),
-                              census_use->call);
+                              *census_use);
       return counted;
     }
     // A record classifies as the full read would only once its tool partners are in (search_load.cpp).
