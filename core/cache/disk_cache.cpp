@@ -39,7 +39,11 @@ std::string disk_pack(std::string blob) {
   if (blob.size() >= kDiskCompressFrom) {
     std::string z(1 + ZSTD_compressBound(blob.size()), '\0');
     z[0] = 'z';
-    const size_t n = ZSTD_compress(z.data() + 1, z.size() - 1, blob.data(), blob.size(), 1);
+    // One context per thread, reused: ZSTD_compress makes (and clears) a fresh one per call.
+    thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+    const size_t n =
+        cctx ? ZSTD_compressCCtx(cctx.get(), z.data() + 1, z.size() - 1, blob.data(), blob.size(), 1)
+             : ZSTD_compress(z.data() + 1, z.size() - 1, blob.data(), blob.size(), 1);
     if (!ZSTD_isError(n) && n + 1 < blob.size()) {
       z.resize(n + 1);
       return z;
@@ -61,7 +65,12 @@ std::optional<std::string> disk_unpack(std::string_view stored) {
   if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > kDiskMaxBlobBytes)
     return std::nullopt;
   std::string out(static_cast<size_t>(size), '\0');
-  const size_t n = ZSTD_decompress(out.data(), out.size(), stored.data(), stored.size());
+  // One context per thread, reused: ZSTD_decompress allocates and clears ~100 KiB per call, which was most of
+  // a fresh server's screen lookups (page faults and memset) before the blobs' own bytes.
+  thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  const size_t n = dctx
+                       ? ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), stored.data(), stored.size())
+                       : ZSTD_decompress(out.data(), out.size(), stored.data(), stored.size());
   if (ZSTD_isError(n) || n != out.size()) return std::nullopt;
   return out;
 }
@@ -376,7 +385,10 @@ struct DiskCache::State {
     sqlite3_busy_timeout(db, kDiskBusyMs);
     // Set before the first table exists (else no effect): lets an eviction give pages back to the system.
     if (!exec("PRAGMA auto_vacuum=INCREMENTAL") || !exec("PRAGMA journal_mode=WAL") ||
-        !exec("PRAGMA synchronous=NORMAL") || !exec("PRAGMA journal_size_limit=8388608") || !set_up() ||
+        !exec("PRAGMA synchronous=NORMAL") || !exec("PRAGMA journal_size_limit=8388608") ||
+        // Reads of the database file are copies from a mapping instead of a pread per page (a fresh search
+        // reads a sketch of every transcript).
+        !exec("PRAGMA mmap_size=268435456") || !set_up() ||
         !prepare("SELECT dev, ino, size, mtime, used, sum, blob FROM entries WHERE key = ?1", &sel) ||
         !prepare("INSERT OR REPLACE INTO entries(key, dev, ino, size, mtime, used, sum, blob) "
                  "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",

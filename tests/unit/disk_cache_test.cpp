@@ -326,13 +326,31 @@ TEST_CASE("disk cache: a label census round-trips and a damaged one is refused")
   c.values_out_of_range = 1;
   c.runs = {{0b101, 0, false, false, 4}, {0b10, -1, true, false, 1}, {1, 7, false, true, 70000}};
   const std::string blob = csift::encode_label_census(c);
-  const auto back = csift::decode_label_census(blob);
-  REQUIRE(back);
-  CHECK(csift::encode_label_census(*back) == blob);
-  CHECK(back->runs.size() == 3);
-  CHECK(back->runs[2].entries == 70000);
-  CHECK(back->runs[1].draft);
-  CHECK(back->resume == nullptr);
+  const auto stored = csift::decode_label_census(blob);
+  REQUIRE(stored);
+  const csift::LabelCensus& back = stored->census;
+  CHECK(csift::encode_label_census(back) == blob);
+  CHECK(back.runs.size() == 3);
+  CHECK(back.runs[2].entries == 70000);
+  CHECK(back.runs[1].draft);
+  CHECK(back.resume == nullptr);
+  CHECK_FALSE(stored->joined);
+  // A census whose read joined spawns keeps the children it was classified with; a transcript whose join
+  // now gives others (here: none, a bare file) is not answered by it.
+  auto resume = std::make_shared<csift::LabelCensus::Resume>();
+  resume->context.spawn_join.spawn_calls.insert("toolu_1");
+  resume->context.spawned_child = {{"toolu_1", "agent-a"}, {"toolu_2", "agent-b"}};
+  resume->context.spawn_join.result_agents = {{"toolu_2", "agent-b"}};
+  c.resume = resume;
+  const auto joined = csift::decode_label_census(csift::encode_label_census(c));
+  REQUIRE(joined);
+  CHECK(joined->joined);
+  CHECK(joined->children == resume->context.spawned_child);
+  csift::Transcript bare;
+  bare.path = "/nowhere/x.jsonl";
+  CHECK_FALSE(joined->holds_for(bare));  // the meta.json child agent-a is gone
+  resume->context.spawned_child.erase("toolu_1");
+  CHECK(csift::decode_label_census(csift::encode_label_census(c))->holds_for(bare));  // results alone
   check_refuses_damage(blob, csift::decode_label_census);
 }
 
