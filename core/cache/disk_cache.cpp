@@ -384,8 +384,12 @@ struct DiskCache::State {
     mode = Mode::open;
     sqlite3_busy_timeout(db, kDiskBusyMs);
     // Set before the first table exists (else no effect): lets an eviction give pages back to the system.
-    if (!exec("PRAGMA auto_vacuum=INCREMENTAL") || !exec("PRAGMA journal_mode=WAL") ||
-        !exec("PRAGMA synchronous=NORMAL") || !exec("PRAGMA journal_size_limit=8388608") ||
+    // 16 KiB pages, also set before the first table: a screen's blob is a few KiB, and 4 KiB pages held one
+    // each with the rest mostly empty (the generated store's cache: 62.7 MB in 4 KiB pages, 52.0 MB in 16
+    // KiB).
+    if (!exec("PRAGMA page_size=16384") || !exec("PRAGMA auto_vacuum=INCREMENTAL") ||
+        !exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=NORMAL") ||
+        !exec("PRAGMA journal_size_limit=8388608") ||
         // Reads of the database file are copies from a mapping instead of a pread per page (a fresh search
         // reads a sketch of every transcript).
         !exec("PRAGMA mmap_size=268435456") || !set_up() ||

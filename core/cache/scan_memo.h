@@ -120,7 +120,7 @@ std::string encode_screen(const ScreenFacts& f);
 std::optional<ScreenFacts> decode_screen(std::string_view blob, const FileStamp& stamp);
 // A sketch is folded for the disk while its fill stays under this share (a denser sketch says maybe more
 // often: a needle's 4-grams must all be set).
-inline constexpr double kStoredSketchFill = 0.5;
+inline constexpr double kStoredSketchFill = 0.6;
 // A cover's rendered texts go to the disk while they hold at most this share of the file (one in 64).
 inline constexpr uint64_t kMaxStoredTextShare = 64;
 

@@ -186,8 +186,8 @@ TEST_CASE("disk cache: a truncated or overwritten database is moved out of the w
       f << std::string(100, 'X');  // the header: not a database any more
     } else {
       std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
-      f.seekp(1024);  // inside page 1's b-tree: the schema is unreadable
-      f << std::string(3000, '\xff');
+      f.seekp(1024);  // page 1's b-tree (16 KiB pages), where the schema is: unreadable
+      f << std::string(15000, '\xff');
     }
     DiskCache c(disk_dir(t), 1 << 20, "b1");
     CHECK_MESSAGE(!c.get(kDiskProbeKind, "/t/a", kStampA), way);
