@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -21,9 +23,57 @@ namespace {
 
 // The layout of the tables and of a blob's framing. Bump on any change: a database of another format is
 // dropped whole.
-constexpr const char* kDiskFormat = "1";
+// 2: a blob's first byte says how it is stored ('r' as is, 'z' zstd-compressed).
+constexpr const char* kDiskFormat = "2";
 // Every kind this build reads and writes, with its version.
-constexpr DiskCacheKind kDiskKinds[] = {kDiskProbeKind};
+constexpr DiskCacheKind kDiskKinds[] = {kDiskProbeKind, kDiskTallyKind, kDiskCensusKind, kDiskScreenKind};
+// Blobs at least this long are stored compressed when that is smaller (a tally's strings and counts, a
+// sketch's mostly empty wide-character tables shrink severalfold; a short probe is not worth a frame).
+constexpr size_t kDiskCompressFrom = 256;
+// A compressed blob claiming more than this is refused undecoded: no entry is this large, and a corrupt
+// frame header must not make a process allocate gigabytes.
+constexpr uint64_t kDiskMaxBlobBytes = uint64_t{256} << 20;
+
+// The stored form of a blob: tagged, compressed when that pays.
+std::string disk_pack(std::string blob) {
+  if (blob.size() >= kDiskCompressFrom) {
+    std::string z(1 + ZSTD_compressBound(blob.size()), '\0');
+    z[0] = 'z';
+    // One context per thread, reused: ZSTD_compress makes (and clears) a fresh one per call.
+    thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+    const size_t n =
+        cctx ? ZSTD_compressCCtx(cctx.get(), z.data() + 1, z.size() - 1, blob.data(), blob.size(), 1)
+             : ZSTD_compress(z.data() + 1, z.size() - 1, blob.data(), blob.size(), 1);
+    if (!ZSTD_isError(n) && n + 1 < blob.size()) {
+      z.resize(n + 1);
+      return z;
+    }
+  }
+  blob.insert(blob.begin(), 'r');
+  return blob;
+}
+
+// The blob a stored form holds, or nullopt when it is not one (an unknown tag, a frame that does not
+// decompress to exactly the size it declares, or declares too much).
+std::optional<std::string> disk_unpack(std::string_view stored) {
+  if (stored.empty()) return std::nullopt;
+  const char tag = stored.front();
+  stored.remove_prefix(1);
+  if (tag == 'r') return std::string(stored);
+  if (tag != 'z') return std::nullopt;
+  const unsigned long long size = ZSTD_getFrameContentSize(stored.data(), stored.size());
+  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > kDiskMaxBlobBytes)
+    return std::nullopt;
+  std::string out(static_cast<size_t>(size), '\0');
+  // One context per thread, reused: ZSTD_decompress allocates and clears ~100 KiB per call, which was most of
+  // a fresh server's screen lookups (page faults and memset) before the blobs' own bytes.
+  thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  const size_t n = dctx
+                       ? ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), stored.data(), stored.size())
+                       : ZSTD_decompress(out.data(), out.size(), stored.data(), stored.size());
+  if (ZSTD_isError(n) || n != out.size()) return std::nullopt;
+  return out;
+}
 // A write waits this long for another process's write transaction, then is skipped: an answer never waits
 // on the cache.
 constexpr int kDiskBusyMs = 50;
@@ -334,8 +384,15 @@ struct DiskCache::State {
     mode = Mode::open;
     sqlite3_busy_timeout(db, kDiskBusyMs);
     // Set before the first table exists (else no effect): lets an eviction give pages back to the system.
-    if (!exec("PRAGMA auto_vacuum=INCREMENTAL") || !exec("PRAGMA journal_mode=WAL") ||
-        !exec("PRAGMA synchronous=NORMAL") || !exec("PRAGMA journal_size_limit=8388608") || !set_up() ||
+    // 16 KiB pages, also set before the first table: a screen's blob is a few KiB, and 4 KiB pages held one
+    // each with the rest mostly empty (the generated store's cache: 62.7 MB in 4 KiB pages, 52.0 MB in 16
+    // KiB).
+    if (!exec("PRAGMA page_size=16384") || !exec("PRAGMA auto_vacuum=INCREMENTAL") ||
+        !exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=NORMAL") ||
+        !exec("PRAGMA journal_size_limit=8388608") ||
+        // Reads of the database file are copies from a mapping instead of a pread per page (a fresh search
+        // reads a sketch of every transcript).
+        !exec("PRAGMA mmap_size=268435456") || !set_up() ||
         !prepare("SELECT dev, ino, size, mtime, used, sum, blob FROM entries WHERE key = ?1", &sel) ||
         !prepare("INSERT OR REPLACE INTO entries(key, dev, ino, size, mtime, used, sum, blob) "
                  "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -427,42 +484,47 @@ std::optional<std::string> DiskCache::get(const DiskCacheKind& kind, std::string
                                           const FileStamp& stamp, DiskCacheUse* use) {
   const std::string k = disk_key(kind, key);
   State& s = *s_;
-  std::lock_guard<std::mutex> lock(s.mu);
-  auto miss = [&]() -> std::optional<std::string> {
+  std::optional<std::string> stored;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    if (s.ensure_open()) {
+      if (!s.reading) s.reading = sqlite3_exec(s.db, "BEGIN", nullptr, nullptr, nullptr) == SQLITE_OK;
+      sqlite3_bind_blob(s.sel, 1, k.data(), static_cast<int>(k.size()), SQLITE_STATIC);
+      const int rc = sqlite3_step(s.sel);
+      if (rc == SQLITE_ROW) {
+        FileStamp was;
+        was.device = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 0));
+        was.inode = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 1));
+        was.size = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 2));
+        was.mtime_ns = sqlite3_column_int64(s.sel, 3);
+        const int64_t used = sqlite3_column_int64(s.sel, 4);
+        const uint64_t sum = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 5));
+        const auto* b = static_cast<const char*>(sqlite3_column_blob(s.sel, 6));
+        const std::string_view blob(b ? b : "", static_cast<size_t>(sqlite3_column_bytes(s.sel, 6)));
+        if (was == stamp) {
+          if (disk_entry_sum(k, was, blob) == sum) {
+            stored.emplace(blob);
+            if (disk_now_minutes() - used >= kDiskTouchMinutes) s.touches.push_back(k);
+          } else {
+            ++s.errors;
+            s.deletes.push_back(k);
+          }
+        }
+        sqlite3_reset(s.sel);
+      } else {
+        sqlite3_reset(s.sel);
+        if (rc != SQLITE_DONE) s.failed(rc);
+      }
+    }
+  }
+  // Unpacked outside the lock: the workers of one call look up in parallel.
+  std::optional<std::string> found = stored ? disk_unpack(*stored) : std::nullopt;
+  if (stored && !found) discard(kind, key);
+  if (!found) {
     ++s.misses;
     if (use) ++use->misses;
     return std::nullopt;
-  };
-  if (!s.ensure_open()) return miss();
-  if (!s.reading) s.reading = sqlite3_exec(s.db, "BEGIN", nullptr, nullptr, nullptr) == SQLITE_OK;
-  sqlite3_bind_blob(s.sel, 1, k.data(), static_cast<int>(k.size()), SQLITE_STATIC);
-  const int rc = sqlite3_step(s.sel);
-  std::optional<std::string> found;
-  if (rc == SQLITE_ROW) {
-    FileStamp was;
-    was.device = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 0));
-    was.inode = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 1));
-    was.size = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 2));
-    was.mtime_ns = sqlite3_column_int64(s.sel, 3);
-    const int64_t used = sqlite3_column_int64(s.sel, 4);
-    const uint64_t sum = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 5));
-    const auto* b = static_cast<const char*>(sqlite3_column_blob(s.sel, 6));
-    const std::string_view blob(b ? b : "", static_cast<size_t>(sqlite3_column_bytes(s.sel, 6)));
-    if (was == stamp) {
-      if (disk_entry_sum(k, was, blob) == sum) {
-        found.emplace(blob);
-        if (disk_now_minutes() - used >= kDiskTouchMinutes) s.touches.push_back(k);
-      } else {
-        ++s.errors;
-        s.deletes.push_back(k);
-      }
-    }
-    sqlite3_reset(s.sel);
-  } else {
-    sqlite3_reset(s.sel);
-    if (rc != SQLITE_DONE) s.failed(rc);
   }
-  if (!found) return miss();
   ++s.hits;
   if (use) ++use->hits;
   return found;
@@ -471,6 +533,7 @@ std::optional<std::string> DiskCache::get(const DiskCacheKind& kind, std::string
 void DiskCache::put(const DiskCacheKind& kind, std::string_view key, const FileStamp& stamp, std::string blob,
                     DiskCacheUse* use) {
   State& s = *s_;
+  blob = disk_pack(std::move(blob));  // outside the lock
   std::lock_guard<std::mutex> lock(s.mu);
   if (s.mode != State::Mode::open && s.mode != State::Mode::closed) return;
   // A call's queue is held in memory until its end: never more than a quarter of the budget.
@@ -526,6 +589,12 @@ void DiskCache::flush() {
     if (rc != SQLITE_DONE) ok = s.failed(rc);
     return ok;
   };
+  // Deletions first: an entry found corrupt and recomputed in the same call is deleted, then written anew.
+  for (const std::string& k : deletes) {
+    if (!ok) break;
+    sqlite3_bind_blob(s.del, 1, k.data(), static_cast<int>(k.size()), SQLITE_STATIC);
+    step(s.del);
+  }
   for (const DiskPending& p : pending) {
     if (!ok) break;
     sqlite3_bind_blob(s.ins, 1, p.key.data(), static_cast<int>(p.key.size()), SQLITE_STATIC);
@@ -543,11 +612,6 @@ void DiskCache::flush() {
     sqlite3_bind_blob(s.touch, 1, k.data(), static_cast<int>(k.size()), SQLITE_STATIC);
     sqlite3_bind_int64(s.touch, 2, now);
     step(s.touch);
-  }
-  for (const std::string& k : deletes) {
-    if (!ok) break;
-    sqlite3_bind_blob(s.del, 1, k.data(), static_cast<int>(k.size()), SQLITE_STATIC);
-    step(s.del);
   }
   if (s.mode != State::Mode::open) return;  // quarantined: the transaction went with the file
   const int crc = ok ? sqlite3_exec(s.db, "COMMIT", nullptr, nullptr, nullptr) : SQLITE_ERROR;
@@ -578,6 +642,12 @@ DiskCacheTotals DiskCache::totals() const {
   std::lock_guard<std::mutex> lock(s.mu);
   t.usable = s.mode == State::Mode::open || s.mode == State::Mode::closed;
   return t;
+}
+
+int64_t disk_clock_ns() {
+  struct timespec ts {};
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
 DiskCache* process_disk_cache() {

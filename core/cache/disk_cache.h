@@ -28,12 +28,27 @@
 
 namespace csift {
 
+// CLOCK_REALTIME in nanoseconds: the clock file timestamps are taken from.
+int64_t disk_clock_ns();
+
 // One call's use of the disk cache (reported in the tool's summary).
 struct DiskCacheUse {
   std::atomic<uint64_t> hits{0};    // results decoded from the disk cache
   std::atomic<uint64_t> misses{0};  // looked up and not there (or stale, or failing its checksum)
   std::atomic<uint64_t> writes{0};  // results this call queued for writing at its end
+  // When the call began: before every read it makes, so a stamp settled by then was settled when the read
+  // began (disk_settled).
+  const int64_t began = disk_clock_ns();
 };
+
+// Git's racy-index rule for a cache that outlives the process: a timestamp has a granularity, so a second
+// same-size write in the tick of `stamp`'s mtime would leave the stamp as it was. A result read under
+// `stamp` is stored only when its mtime was at least 2 s older than the moment the read began (`began_ns`,
+// CLOCK_REALTIME; DiskCacheUse::began is a call's start, before any of its reads). The discovery memo's
+// settled_stamp is the same rule.
+inline bool disk_settled(const FileStamp& stamp, int64_t began_ns) {
+  return began_ns - stamp.mtime_ns >= int64_t{2} * 1000000000;
+}
 
 // The cache's totals since the process started, and its size on disk.
 struct DiskCacheTotals {
@@ -53,6 +68,15 @@ struct DiskCacheKind {
   uint32_t version;
 };
 inline constexpr DiskCacheKind kDiskProbeKind{"probe", 2};  // 2: SessionProbe::unreadable
+// A `stats` tally of an unbounded window (tools/stats/remembered_tally.cpp), without the fold an append
+// resumes from: a fresh process tallies a grown file afresh.
+inline constexpr DiskCacheKind kDiskTallyKind{"tally", 1};
+// A counted search's label census (tools/search/search_label_census.cpp), keyed by path and record-type
+// gates, without its resume state.
+inline constexpr DiskCacheKind kDiskCensusKind{"census", 1};
+// A search screen's facts (core/cache/scan_memo.cpp): skipped-line counts, markers found absent, the byte
+// sketch (folded to a fill, see encode_screen), a rendered cover's scope and, when small, its kept texts.
+inline constexpr DiskCacheKind kDiskScreenKind{"screen", 1};
 
 class DiskCache {
  public:
@@ -99,6 +123,29 @@ std::string default_disk_cache_dir();
 // The default budget of the disk cache.
 inline constexpr uint64_t kDefaultDiskCacheBytes = uint64_t{256} << 20;
 
+// The disk tier of one per-file result: the decoded blob stored under (kind, key) for `stamp`, or nullopt.
+// A blob that fails to decode (`decode` returns nullopt) is discarded.
+template <class Decode>
+auto disk_recall(DiskCache* disk, const DiskCacheKind& kind, std::string_view key, const FileStamp& stamp,
+                 DiskCacheUse* use, Decode&& decode) -> decltype(decode(std::string_view())) {
+  if (disk == nullptr) return std::nullopt;
+  auto blob = disk->get(kind, key, stamp, use);
+  if (!blob) return std::nullopt;
+  auto value = decode(std::string_view(*blob));
+  if (!value) disk->discard(kind, key);
+  return value;
+}
+
+// Queues `encode()` under (kind, key) when the rules for storing hold: the file at `path` is still stamped
+// `stamp` (the caller's read saw it unchanged from start to end only if the stamp before is the one after),
+// and the stamp was settled when the call began (disk_settled). The caller checks its read had no error.
+template <class Encode>
+void disk_keep(DiskCache* disk, const DiskCacheKind& kind, std::string_view key, const std::string& path,
+               const FileStamp& stamp, DiskCacheUse& use, Encode&& encode) {
+  if (disk == nullptr || !disk_settled(stamp, use.began) || stamp_file(path) != stamp) return;
+  disk->put(kind, key, stamp, encode(), &use);
+}
+
 // A stable 64-bit hash (the same in every build and process): the disk cache's checksums.
 uint64_t stable_hash64(std::string_view bytes, uint64_t seed = 0);
 
@@ -109,6 +156,8 @@ class BlobWriter {
   void u64(uint64_t v);
   void str(std::string_view s);
   void boolean(bool b) { u64(b ? 1 : 0); }
+  void i64(int64_t v) { u64((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }  // zigzag
+  void raw(std::string_view bytes) { out_.append(bytes); }
   std::string take() { return std::move(out_); }
 
  private:
@@ -124,6 +173,27 @@ class BlobReader {
     const uint64_t v = u64();
     if (v > 1) ok_ = false;
     return v == 1;
+  }
+  int64_t i64() {
+    const uint64_t v = u64();
+    return static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1));
+  }
+  // `n` bytes as they are (fails when fewer are left).
+  std::string_view raw(uint64_t n) {
+    if (!ok_ || n > in_.size()) {
+      ok_ = false;
+      return {};
+    }
+    const std::string_view out = in_.substr(0, static_cast<size_t>(n));
+    in_.remove_prefix(static_cast<size_t>(n));
+    return out;
+  }
+  // A count of items that each take at least one byte: fails when more are claimed than bytes are left (a
+  // corrupt count must not reserve gigabytes).
+  uint64_t count() {
+    const uint64_t n = u64();
+    if (n > in_.size()) ok_ = false;
+    return ok_ ? n : 0;
   }
   // Every read so far fit, and (at the end) nothing is left over.
   bool ok() const { return ok_; }

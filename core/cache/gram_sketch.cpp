@@ -99,6 +99,28 @@ uint64_t fold_pairs(uint64_t x) {
   return x;
 }
 
+void encode_sparse_table(BlobWriter& w, const std::array<uint64_t, 256>& t) {
+  uint64_t set = 0;
+  for (const uint64_t v : t)
+    set += v != 0;
+  w.u64(set);
+  for (size_t i = 0; i < t.size(); ++i)
+    if (t[i] != 0) {
+      w.u64(i);
+      w.u64(t[i]);
+    }
+}
+
+bool decode_sparse_table(BlobReader& r, std::array<uint64_t, 256>& t) {
+  const uint64_t set = r.count();
+  for (uint64_t k = 0; k < set && r.ok(); ++k) {
+    const uint64_t i = r.u64();
+    if (i >= t.size()) return false;
+    t[i] = r.u64();
+  }
+  return r.ok();
+}
+
 }  // namespace
 
 bool GramSketch::fold() {
@@ -118,6 +140,29 @@ double GramSketch::fill() const {
   for (const uint64_t w : words_)
     set += static_cast<uint64_t>(__builtin_popcountll(w));
   return words_.empty() ? 1.0 : static_cast<double>(set) / static_cast<double>(words_.size() * 64);
+}
+
+void GramSketch::encode(BlobWriter& w) const {
+  w.u64(static_cast<uint64_t>(64 - shift_));
+  w.raw(std::string_view(reinterpret_cast<const char*>(words_.data()), words_.size() * sizeof(uint64_t)));
+  encode_sparse_table(w, wide_pairs_);
+  encode_sparse_table(w, wide_triples_);
+  encode_sparse_table(w, escapes_);
+}
+
+std::optional<GramSketch> GramSketch::decode(BlobReader& r) {
+  const uint64_t log2 = r.u64();
+  if (!r.ok() || log2 < kSketchMinBitsLog2 || log2 > kSketchMaxBitsLog2) return std::nullopt;
+  GramSketch g(0);
+  g.words_.assign((size_t{1} << log2) / 64, 0);
+  g.shift_ = 64 - static_cast<int>(log2);
+  const std::string_view bits = r.raw(g.words_.size() * sizeof(uint64_t));
+  if (!r.ok()) return std::nullopt;
+  std::memcpy(g.words_.data(), bits.data(), bits.size());
+  if (!decode_sparse_table(r, g.wide_pairs_) || !decode_sparse_table(r, g.wide_triples_) ||
+      !decode_sparse_table(r, g.escapes_))
+    return std::nullopt;
+  return g;
 }
 
 void GramSketch::add_bytewise(std::string_view bytes) {

@@ -8,8 +8,11 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
+
+#include "core/cache/disk_cache.h"
 
 namespace csift {
 
@@ -39,6 +42,9 @@ class GramSketch {
   bool fold();
   // The share of the bit array set.
   double fill() const;
+  // The sketch as the disk cache keeps it, and back (nullopt: bytes that are not one; bounds-checked).
+  void encode(BlobWriter& w) const;
+  static std::optional<GramSketch> decode(BlobReader& r);
   size_t bytes() const {
     return words_.size() * sizeof(uint64_t) + sizeof(wide_pairs_) + sizeof(wide_triples_) + sizeof(escapes_);
   }

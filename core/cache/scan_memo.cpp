@@ -62,7 +62,97 @@ std::shared_ptr<const ScreenFacts> ScanMemo::find(const std::string& path, const
         return grew_from(f->stamp, stamp) ? LruVerdict::miss : LruVerdict::drop;
       },
       call);
-  return facts ? *facts : nullptr;
+  if (facts) return *facts;
+  // Not in memory: an earlier process's screen of this very stamp, kept in memory from now on.
+  auto stored = disk_recall(process_disk_cache(), kDiskScreenKind, path, stamp, nullptr,
+                            [&](std::string_view blob) { return decode_screen(blob, stamp); });
+  if (!stored) return nullptr;
+  auto kept = std::make_shared<const ScreenFacts>(std::move(*stored));
+  remember(path, kept, call);
+  return kept;
+}
+
+void ScanMemo::remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts, MemoTally& tally) {
+  const ScreenFacts& f = *facts;
+  disk_keep(process_disk_cache(), kDiskScreenKind, path, path, f.stamp, tally.disk,
+            [&] { return encode_screen(f); });
+  remember(path, std::move(facts), tally.call);
+}
+
+namespace {
+
+void encode_strings(BlobWriter& w, const std::vector<std::string>& v) {
+  w.u64(v.size());
+  for (const std::string& s : v)
+    w.str(s);
+}
+
+bool decode_strings(BlobReader& r, std::vector<std::string>& v) {
+  v.resize(static_cast<size_t>(r.count()));
+  for (std::string& s : v) {
+    if (!r.ok()) break;
+    s = r.str();
+  }
+  return r.ok();
+}
+
+}  // namespace
+
+std::string encode_screen(const ScreenFacts& f) {
+  BlobWriter w;
+  for (const uint64_t v :
+       {f.malformed_lines, f.screened_end, f.values_out_of_range, f.head_hash, f.tail_hash})
+    w.u64(v);
+  w.boolean(f.torn_tail);
+  GramSketch grams = f.grams;
+  for (GramSketch folded = grams; folded.fold() && folded.fill() <= kStoredSketchFill;)
+    grams = folded;
+  grams.encode(w);
+  encode_strings(w, f.absent_markers);
+  w.boolean(f.rendered.has_value());
+  if (f.rendered) {
+    encode_strings(w, f.rendered->markers);
+    w.u64((f.rendered->attachments ? 1 : 0) | (f.rendered->queued ? 2 : 0) | (f.rendered->snapshots ? 4 : 0));
+  }
+  uint64_t text_bytes = 0;
+  if (f.rendered_texts)
+    for (const std::string& t : *f.rendered_texts)
+      text_bytes += t.size();
+  const bool texts = f.rendered_texts && text_bytes <= f.stamp.size / kMaxStoredTextShare;
+  w.boolean(texts);
+  if (texts) encode_strings(w, *f.rendered_texts);
+  return w.take();
+}
+
+std::optional<ScreenFacts> decode_screen(std::string_view blob, const FileStamp& stamp) {
+  BlobReader r(blob);
+  ScreenFacts f(0);
+  f.stamp = stamp;
+  for (uint64_t* v :
+       {&f.malformed_lines, &f.screened_end, &f.values_out_of_range, &f.head_hash, &f.tail_hash})
+    *v = r.u64();
+  f.torn_tail = r.boolean();
+  auto grams = GramSketch::decode(r);
+  if (!grams || f.screened_end > stamp.size) return std::nullopt;
+  f.grams = std::move(*grams);
+  if (!decode_strings(r, f.absent_markers)) return std::nullopt;
+  if (r.boolean()) {
+    CoverScope scope;
+    if (!decode_strings(r, scope.markers)) return std::nullopt;
+    const uint64_t gates = r.u64();
+    if (gates > 7) return std::nullopt;
+    scope.attachments = gates & 1;
+    scope.queued = gates & 2;
+    scope.snapshots = gates & 4;
+    f.rendered = std::move(scope);
+  }
+  if (r.boolean()) {
+    auto texts = std::make_shared<std::vector<std::string>>();
+    if (!decode_strings(r, *texts)) return std::nullopt;
+    f.rendered_texts = std::move(texts);
+  }
+  if (!r.done()) return std::nullopt;
+  return f;
 }
 
 std::shared_ptr<const ScreenFacts> ScanMemo::find_grown(const std::string& path, const FileStamp& stamp) {

@@ -17,10 +17,12 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "core/cache/byte_budget_lru.h"
+#include "core/cache/disk_cache.h"
 #include "core/cache/file_stamp.h"
 #include "core/cache/gram_sketch.h"
 
@@ -77,6 +79,7 @@ struct MemoTally {
   std::atomic<uint64_t> rendered_hits{0};    // hits among files whose sketch covers their rendered text
   std::atomic<uint64_t> covers_built{0};     // full reads that remembered a rendered cover
   std::atomic<uint64_t> texts_ruled_out{0};  // rescreened covers ruled out by their kept rendered texts
+  DiskCacheUse disk;                         // the same call's use of the disk cache behind the memo
   // The call these are (ByteBudgetLru): what it found or remembered is not evicted by what it remembers
   // later.
   const uint64_t call = new_lru_call();
@@ -97,6 +100,11 @@ class ScanMemo {
   // Remembers facts for `path` (replacing any), evicting least recently used entries over the budget, but
   // none `call` found or remembered (then the facts are declined).
   void remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts, uint64_t call = 0);
+  // The same for `tally`'s call, and queued for the disk cache (kDiskScreenKind) when the process has one and
+  // the facts' stamp was settled when the call began (the caller saw the file unchanged through its read).
+  // find() asks the disk for what the memo does not hold: a fresh server answers from an earlier one's
+  // screens.
+  void remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts, MemoTally& tally);
 
   using Usage = LruUsage;
   Usage usage() const { return lru_.usage(); }
@@ -104,6 +112,17 @@ class ScanMemo {
  private:
   ByteBudgetLru<std::shared_ptr<const ScreenFacts>> lru_;
 };
+
+// Screen facts as the disk cache keeps them (the stamp is the entry's), and back: nullopt for bytes that are
+// not one (bounds-checked: the blob is untrusted). The sketch is folded while sparse (GramSketch::fold) and a
+// cover's rendered texts are kept only when small (kMaxStoredTextShare of the file).
+std::string encode_screen(const ScreenFacts& f);
+std::optional<ScreenFacts> decode_screen(std::string_view blob, const FileStamp& stamp);
+// A sketch is folded for the disk while its fill stays under this share (a denser sketch says maybe more
+// often: a needle's 4-grams must all be set).
+inline constexpr double kStoredSketchFill = 0.6;
+// A cover's rendered texts go to the disk while they hold at most this share of the file (one in 64).
+inline constexpr uint64_t kMaxStoredTextShare = 64;
 
 // The process's memo: nullptr unless a server installed one.
 ScanMemo* process_scan_memo();

@@ -39,7 +39,7 @@ void SearchPrefilter::remember_cover(const Transcript& t, const FileStamp& stamp
   facts->head_hash = *head;
   facts->tail_hash = *tail;
   facts->rendered = cover_scope_;
-  memo->remember(t.path, std::move(facts), tally_.call);
+  memo->remember(t.path, std::move(facts), tally_);
   tally_.covers_built.fetch_add(1, std::memory_order_relaxed);
 }
 

@@ -1,8 +1,12 @@
 #include "core/search/search_label_census.h"
 
+#include <climits>
+#include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
+#include "core/store/agent_topology.h"
 #include "core/store/spawn_join.h"
 
 namespace csift {
@@ -36,7 +40,103 @@ size_t census_cost(const LabelCensus& c) {
   return bytes;
 }
 
+// The disk cache's key of a census: the memo's (path, gates) and what its labels take from outside the file
+// (the transcript's id and, for a subagent, its parent's, which discovery reads from meta.json).
+std::string census_disk_key(const Transcript& t, const std::string& gates) {
+  std::string key = t.path + '\0' + gates + '\0' + t.id;
+  if (t.is_subagent) key += '\0' + (t.parent_agent_id().empty() ? t.session_id : t.parent_agent_id());
+  return key;
+}
+
 }  // namespace
+
+namespace {
+
+// A spawn join's maps in a blob (sorted: the same map, the same bytes).
+void encode_children(BlobWriter& w, const std::unordered_map<std::string, std::string>& m) {
+  const std::map<std::string, std::string> sorted(m.begin(), m.end());
+  w.u64(sorted.size());
+  for (const auto& [k, v] : sorted) {
+    w.str(k);
+    w.str(v);
+  }
+}
+
+bool decode_children(BlobReader& r, std::unordered_map<std::string, std::string>& m) {
+  for (uint64_t n = r.count(); n > 0 && r.ok(); --n) {
+    std::string k = r.str();
+    m[std::move(k)] = r.str();
+  }
+  return r.ok();
+}
+
+// Whether the census's read joined spawns to children (it met a spawn call or a notification): then its
+// labels took children's names from the subagents' meta.json files as well as from the file.
+bool census_joined(const LabelCensus& c) {
+  return c.resume &&
+         (!c.resume->context.spawn_join.spawn_calls.empty() || c.resume->context.spawn_join.notification);
+}
+
+}  // namespace
+
+std::string encode_label_census(const LabelCensus& c) {
+  BlobWriter w;
+  w.u64(c.skipped_lines);
+  w.u64(c.values_out_of_range);
+  w.u64(c.runs.size());
+  for (const LabelCensus::Run& r : c.runs) {
+    w.u64(r.labels);
+    w.i64(r.turn);
+    w.u64((r.draft ? 1 : 0) | (r.foreign ? 2 : 0));
+    w.u64(r.entries);
+  }
+  // The children the labels were classified with, and the part of them the file's own spawn results named:
+  // a fresh process joins the meta.json files again and uses the census only when it gets the same map.
+  const bool joined = census_joined(c);
+  w.boolean(joined);
+  if (joined) {
+    encode_children(w, c.resume->context.spawned_child);
+    encode_children(w, c.resume->context.spawn_join.result_agents);
+  }
+  return w.take();  // the resume state is not kept: a grown file is read afresh
+}
+
+std::optional<StoredCensus> decode_label_census(std::string_view blob) {
+  BlobReader r(blob);
+  StoredCensus stored;
+  LabelCensus& c = stored.census;
+  c.skipped_lines = r.u64();
+  c.values_out_of_range = r.u64();
+  c.runs.resize(static_cast<size_t>(r.count()));
+  for (LabelCensus::Run& run : c.runs) {
+    run.labels = r.u64();
+    const int64_t turn = r.i64();
+    const uint64_t flags = r.u64();
+    const uint64_t entries = r.u64();
+    if (turn < INT32_MIN || turn > INT32_MAX || flags > 3 || entries == 0 || entries > UINT32_MAX ||
+        (kLabelCount < 64 && (run.labels >> kLabelCount) != 0))
+      return std::nullopt;
+    run.turn = static_cast<int32_t>(turn);
+    run.draft = flags & 1;
+    run.foreign = flags & 2;
+    run.entries = static_cast<uint32_t>(entries);
+  }
+  stored.joined = r.boolean();
+  if (stored.joined && (!decode_children(r, stored.children) || !decode_children(r, stored.result_agents)))
+    return std::nullopt;
+  if (!r.done()) return std::nullopt;
+  return stored;
+}
+
+bool StoredCensus::holds_for(const Transcript& t) const {
+  if (!joined) return true;
+  // join_spawned_children's map for the same records: the meta.json files' children first, then the spawn
+  // results' agent ids for spawns the files do not name.
+  std::unordered_map<std::string, std::string> now = spawned_agents_by_tool_use(t);
+  for (const auto& [spawn, child] : result_agents)
+    now.emplace(spawn, child);
+  return now == children;
+}
 
 void LabelCensusBuilder::add(const ClassifiedEntry& e) {
   LabelCensus::Run run;
@@ -170,6 +270,15 @@ std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, const
     ++use.hits;
     return std::static_pointer_cast<const LabelCensus>(std::move(hit));
   }
+  // A fresh process: the census an earlier one stored for this very stamp (the disk cache's count, not the
+  // memo's: the memo missed).
+  auto stored = disk_recall(process_disk_cache(), kDiskCensusKind, census_disk_key(t, gates), *now, &use.disk,
+                            decode_label_census);
+  if (stored && stored->holds_for(t)) {
+    auto kept = std::make_shared<const LabelCensus>(std::move(stored->census));
+    memo.remember(key, type, *now, kept, census_cost(*kept), use.call);
+    return kept;
+  }
   if (auto grown = memo.find_grown(key, type, *now)) {
     const auto& was = *std::static_pointer_cast<const LabelCensus>(grown->value);
     if (std::optional<LabelCensus> extended = extend_label_census(t, was, appended)) {
@@ -184,8 +293,16 @@ std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, const
 }
 
 void remember_label_census(ResultMemo& memo, const Transcript& t, const FileStamp& before,
-                           const std::string& gates, LabelCensus&& census, uint64_t call) {
+                           const std::string& gates, LabelCensus&& census, ResultMemoUse& use) {
+  const uint64_t call = use.call;
   if (stamp_file(t.path) != before) return;
+  // Kept on disk only from a read that completed without an error (it has resume state). A census whose read
+  // met a spawn call or a notification took children's names from the subagents' meta.json files, which the
+  // file's stamp does not cover: it keeps the children it was classified with, and answers a later process
+  // only while the join gives the same (StoredCensus::holds_for).
+  if (census.resume && (census_joined(census) || census.resume->context.spawned_child.empty()))
+    disk_keep(process_disk_cache(), kDiskCensusKind, census_disk_key(t, gates), t.path, before, use.disk,
+              [&] { return encode_label_census(census); });
   auto kept = std::make_shared<const LabelCensus>(std::move(census));
   const size_t cost = census_cost(*kept);
   memo.remember(result_memo_key(kCensusKind.name, t.path, gates), result_type_tag<LabelCensus>(), before,

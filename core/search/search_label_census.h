@@ -11,6 +11,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/cache/result_memo.h"
@@ -85,10 +87,26 @@ std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, const
                                                          const std::string& gates, ResultMemoUse& use,
                                                          const ReadOptions& appended);
 // Remembers in `memo` a census taken from a read of `t` that started when the file was stamped `before`; not
-// when the file changed since. `call`: the call remembering it (ResultMemoUse::call), whose other entries it
-// does not evict.
+// when the file changed since. `use`: the call remembering it, whose other entries it does not evict; behind
+// the memo the census is also queued for the disk cache (kDiskCensusKind), and a fresh server's
+// recalled_label_census finds it there.
 void remember_label_census(ResultMemo& memo, const Transcript& t, const FileStamp& before,
-                           const std::string& gates, LabelCensus&& census, uint64_t call);
+                           const std::string& gates, LabelCensus&& census, ResultMemoUse& use);
+
+// A census as the disk cache keeps it: its runs and counts (not its resume state) and, when its read joined
+// spawns to children, the children it was classified with and the part of them the file's own spawn results
+// named.
+struct StoredCensus {
+  LabelCensus census;
+  bool joined = false;
+  std::unordered_map<std::string, std::string> children, result_agents;
+  // Whether `t`'s labels are still these: no join, or the join over the subagents' meta.json files now
+  // gives the same children.
+  bool holds_for(const Transcript& t) const;
+};
+// Nullopt for bytes that are not one (bounds-checked: the blob is untrusted).
+std::string encode_label_census(const LabelCensus& c);
+std::optional<StoredCensus> decode_label_census(std::string_view blob);
 
 // The counters a scan of the transcript would produce under `req` (census_answers(req)): the records with a
 // label that survives the filter and the gates, their exchange groups and the draft disclosure (-c and -l

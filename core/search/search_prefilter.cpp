@@ -223,7 +223,7 @@ SkimResult SearchPrefilter::remembering_skim(const Transcript& t, const FileStam
   auto facts = facts_of_screen(out, stamp, *head, *tail);
   facts->absent_markers = cover_scope_.markers;
   pool.merge_into(facts->grams);
-  memo.remember(t.path, std::move(facts), tally_.call);
+  memo.remember(t.path, std::move(facts), tally_);
   return out;
 }
 
@@ -266,7 +266,7 @@ std::optional<SkimResult> SearchPrefilter::appended_skim(const Transcript& t, co
   // and a draft superseded by an appended opener keeps the text of its first unit.
   if (facts->rendered) facts->rendered = cover_scope_;
   facts->values_out_of_range = out.values_out_of_range;
-  memo.remember(t.path, std::move(facts), tally_.call);
+  memo.remember(t.path, std::move(facts), tally_);
   return out;
 }
 

@@ -301,7 +301,7 @@ struct TranscriptScanner {
       take_saved_unread(*counted);
       if (before && !(cancel && cancel->is_cancelled()))
         remember_label_census(*census_memo, t, *before, pf.label_gates(),
-                              taker.take(counted->ct, context, head), census_use->call);
+                              taker.take(counted->ct, context, head), *census_use);
       return counted;
     }
     // A record classifies as the full read would only once its tool partners are in (search_load.cpp).

@@ -19,9 +19,20 @@ SESSION = os.path.join("projects", "-home-dev-projets-caf---------app", "7777777
 
 def answer(structured):
     s = json.loads(json.dumps(structured))
-    s.get("summary", {}).pop("disk_cache", None)
-    s.get("summary", {}).pop("result_memo", None)
+    for report in ("disk_cache", "result_memo", "scan_memo"):
+        s.get("summary", {}).pop(report, None)
     return s
+
+
+# One call of each persisted kind: the stats tally, the label census, the search screen (an absent literal,
+# and a word some files hold), and the list probe.
+CALLS = [
+    ("stats", {"max_count": 0, "format": "json"}),
+    ("search", {"count_only": True, "format": "json", "pattern": "", "label": ["user.message"]}),
+    ("search", {"count_only": True, "format": "json", "pattern": "xylophonezebraquartz"}),
+    ("search", {"count_only": True, "format": "json", "pattern": "hello"}),
+    ("list", LIST),
+]
 
 
 class DiskCacheShared(unittest.TestCase):
@@ -47,6 +58,21 @@ class DiskCacheShared(unittest.TestCase):
             r = c.request("tools/call", {"name": "list", "arguments": LIST}, timeout=120)
             self.assertFalse(r["result"].get("isError"), json.dumps(r)[:400])
             return r["result"]["structuredContent"]
+        finally:
+            c.close()
+
+    def server_calls(self, *flags):
+        """Every call of CALLS on one fresh server: (answers, summaries)."""
+        c = StdioClient(args=["--claude-home", self.home, *flags], env=self.env)
+        try:
+            c.initialize()
+            out, sums = [], []
+            for tool, args in CALLS:
+                r = c.request("tools/call", {"name": tool, "arguments": args}, timeout=120)
+                self.assertFalse(r["result"].get("isError"), json.dumps(r)[:400])
+                out.append(answer(r["result"]["structuredContent"]))
+                sums.append(r["result"]["structuredContent"].get("summary", {}))
+            return out, sums
         finally:
             c.close()
 
@@ -82,6 +108,51 @@ class DiskCacheShared(unittest.TestCase):
             f.write(lines[0].replace(b"\"uuid\":\"", b"\"uuid\":\"dc"))
         self.age(path)
         changed("append", server=True)
+        with open(path, "wb") as f:
+            f.writelines(lines[:2])
+        self.age(path)
+        changed("truncation")
+        renamed = path.replace("000000000007", "000000000077")
+        os.rename(path, renamed)
+        changed("rename")
+        os.unlink(renamed)
+        changed("delete")
+
+    def test_persisted_kinds_fresh_server_and_changes_seen(self):
+        want, _ = self.server_calls("--disk-cache-mb", "0")
+        self.assertEqual(self.server_calls()[0], want)  # fills the cache
+        got, sums = self.server_calls()  # a fresh server: warm from its first call
+        self.assertEqual(got, want)
+        self.assertGreater(sums[0]["disk_cache"]["hits"], 0, sums[0])  # the tallies
+        self.assertGreater(sums[1]["disk_cache"]["hits"], 0, sums[1])  # the censuses
+        self.assertGreater(sums[2]["scan_memo"]["hits"], 0, sums[2])  # the screens, no file read
+        db = os.path.join(self.xdg, "csift-mcp", "cache.sqlite3")
+        kinds = subprocess.run(["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]);"
+                                "print(sorted({bytes(k).split(b'\\0')[0].decode() for (k,) in "
+                                "c.execute('SELECT key FROM entries')}))", db],
+                               check=True, stdout=subprocess.PIPE).stdout.decode()
+        self.assertEqual(kinds.strip(), "['census', 'probe', 'screen', 'tally']")
+        # Damaged entries (a cut blob, a wrong checksum): refused, recomputed, the same answers, then rebuilt.
+        subprocess.run(["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]);"
+                        "c.execute('UPDATE entries SET blob = substr(blob, 1, length(blob) - 3) WHERE rowid % 2');"
+                        "c.execute('UPDATE entries SET sum = sum + 1 WHERE rowid % 2 = 0'); c.commit()", db],
+                       check=True)
+        got, sums = self.server_calls()
+        self.assertEqual(got, want)
+        self.assertGreater(sums[0]["disk_cache"]["errors"], 0, sums[0])
+        self.assertEqual(self.server_calls()[0], want)
+        # Appended, truncated, renamed, deleted: each seen by a fresh server, equal to the uncached answers.
+        path = os.path.join(self.home, SESSION)
+        with open(path, "rb") as f:
+            lines = f.readlines()
+
+        def changed(what):
+            self.assertEqual(self.server_calls()[0], self.server_calls("--disk-cache-mb", "0")[0], what)
+
+        with open(path, "ab") as f:
+            f.write(lines[1].replace(b"\"uuid\":\"", b"\"uuid\":\"dd"))
+        self.age(path)
+        changed("append")
         with open(path, "wb") as f:
             f.writelines(lines[:2])
         self.age(path)

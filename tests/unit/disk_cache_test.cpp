@@ -7,14 +7,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
 
 #include "core/cache/disk_cache.h"
+#include "core/cache/scan_memo.h"
+#include "core/search/search_label_census.h"
 #include "core/store/remembered_probe.h"
+#include "tests/unit/corpus_root.h"
 #include "tests/unit/temp_store.h"
+#include "tools/stats/remembered_tally.h"
 
 namespace disk_cache_unit {
 
@@ -51,6 +56,34 @@ int disk_count(const std::string& path) {
   sqlite3_finalize(st);
   sqlite3_close(db);
   return n;
+}
+
+// Replaces an entry's stored form, its checksum recomputed as the cache computes it (key, stamp, bytes).
+void disk_overwrite_blob(const std::string& path, const csift::DiskCacheKind& kind, const std::string& key,
+                         const FileStamp& s, const std::string& stored) {
+  std::string k(kind.name);
+  k.push_back('\0');
+  k += key;
+  char head[32];
+  std::memcpy(head, &s.device, 8);
+  std::memcpy(head + 8, &s.inode, 8);
+  std::memcpy(head + 16, &s.size, 8);
+  std::memcpy(head + 24, &s.mtime_ns, 8);
+  uint64_t h = csift::stable_hash64(k, 0x63736966);
+  h = csift::stable_hash64(std::string_view(head, sizeof head), h);
+  const uint64_t sum = csift::stable_hash64(stored, h);
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, "UPDATE entries SET blob = ?1, sum = ?2 WHERE key = ?3", -1, &st, nullptr) ==
+          SQLITE_OK);
+  sqlite3_bind_blob(st, 1, stored.data(), static_cast<int>(stored.size()), SQLITE_TRANSIENT);
+  sqlite3_bind_int64(st, 2, static_cast<int64_t>(sum));
+  sqlite3_bind_blob(st, 3, k.data(), static_cast<int>(k.size()), SQLITE_TRANSIENT);
+  CHECK(sqlite3_step(st) == SQLITE_DONE);
+  CHECK(sqlite3_changes(db) == 1);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
 }
 
 // A cache holding "blob-a" for /t/a under kStampA, written and closed.
@@ -153,8 +186,8 @@ TEST_CASE("disk cache: a truncated or overwritten database is moved out of the w
       f << std::string(100, 'X');  // the header: not a database any more
     } else {
       std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
-      f.seekp(1024);  // inside page 1's b-tree: the schema is unreadable
-      f << std::string(3000, '\xff');
+      f.seekp(1024);  // page 1's b-tree (16 KiB pages), where the schema is: unreadable
+      f << std::string(15000, '\xff');
     }
     DiskCache c(disk_dir(t), 1 << 20, "b1");
     CHECK_MESSAGE(!c.get(kDiskProbeKind, "/t/a", kStampA), way);
@@ -169,7 +202,10 @@ TEST_CASE("disk cache: a truncated or overwritten database is moved out of the w
 TEST_CASE("disk cache: over its budget, the least recently used entries go") {
   TempDir t("csift-disk");
   DiskCache c(disk_dir(t), 256 << 10, "b1");
-  const std::string blob(20000, 'z');
+  std::string blob(20000, 'z');
+  std::mt19937 noise(3);
+  for (char& b : blob)  // incompressible: the cache stores blobs compressed when that pays
+    b = static_cast<char>(noise());
   for (int i = 0; i < 40; ++i) {  // 800 KB through a 256 KiB budget
     c.put(kDiskProbeKind, "/t/" + std::to_string(i), kStampA, blob);
     c.flush();
@@ -206,6 +242,169 @@ TEST_CASE("disk cache: a probe's blob round-trips, and no cut or flipped blob de
     (void)csift::decode_probe(b);
   }
   CHECK_FALSE(csift::decode_probe(std::string(20, '\xff')));  // a varint longer than 64 bits
+}
+
+// Every cut prefix of `blob` fails to decode, and 2,000 random byte flips never read past its end (ASan).
+template <class Decode>
+void check_refuses_damage(const std::string& blob, Decode&& decode) {
+  for (size_t cut = 0; cut < blob.size(); ++cut)
+    CHECK_FALSE(decode(std::string_view(blob).substr(0, cut)));
+  std::mt19937 rng(11);
+  for (int i = 0; i < 2000; ++i) {
+    std::string b = blob;
+    b[rng() % b.size()] = static_cast<char>(rng());
+    (void)decode(b);
+  }
+  CHECK_FALSE(decode(blob + "x"));  // leftover bytes
+}
+
+TEST_CASE("disk cache: a long blob is stored compressed and a damaged frame is refused, then rebuilt") {
+  TempDir t("csift-disk");
+  const std::string blob = std::string(5000, 'a') + "tail";
+  {
+    DiskCache c(disk_dir(t), 1 << 20, "b1");
+    c.put(csift::kDiskTallyKind, "/t/a", kStampA, blob);
+    c.flush();
+    CHECK(c.get(csift::kDiskTallyKind, "/t/a", kStampA) == std::optional<std::string>(blob));
+  }
+  // Frames that do not decompress to the size they declare, or declare an absurd one, or an unknown tag, each
+  // with its checksum recomputed (as a bug in a writer would leave them): refused, deleted, recomputed.
+  for (const std::string& stored :
+       {std::string("z\x28\xb5\x2f\xfd\x20\xff\x00", 8),
+        std::string("z\x28\xb5\x2f\xfd\xa0\xff\xff\xff\x7f", 10), std::string("qraw")}) {
+    {
+      DiskCache c(disk_dir(t), 1 << 20, "b1");
+      c.put(csift::kDiskTallyKind, "/t/a", kStampA, blob);
+      c.flush();
+    }
+    disk_overwrite_blob(disk_dir(t) + "/cache.sqlite3", csift::kDiskTallyKind, "/t/a", kStampA, stored);
+    DiskCache c(disk_dir(t), 1 << 20, "b1");
+    CHECK_FALSE(c.get(csift::kDiskTallyKind, "/t/a", kStampA));
+    CHECK(c.totals().errors == 1);
+    c.put(csift::kDiskTallyKind, "/t/a", kStampA, blob);
+    c.flush();
+    CHECK(c.get(csift::kDiskTallyKind, "/t/a", kStampA) == std::optional<std::string>(blob));
+  }
+}
+
+TEST_CASE("disk cache: an entry found corrupt and recomputed in the same call is kept") {
+  TempDir t("csift-disk");
+  disk_fill(disk_dir(t));
+  disk_sql(disk_dir(t) + "/cache.sqlite3", "UPDATE entries SET sum = sum + 1");
+  DiskCache c(disk_dir(t), 1 << 20, "b1");
+  CHECK_FALSE(c.get(kDiskProbeKind, "/t/a", kStampA));
+  c.put(kDiskProbeKind, "/t/a", kStampA, "fresh");
+  c.flush();  // the deletion of the corrupt entry does not take the fresh one with it
+  CHECK(c.get(kDiskProbeKind, "/t/a", kStampA) == std::optional<std::string>("fresh"));
+}
+
+TEST_CASE("disk cache: a stats tally round-trips (its ledger iterates in the same order)") {
+  size_t checked = 0, with_ledger = 0;
+  for (const fs::path& path : csift_test::claude_code_logs()) {
+    if (checked == 60) break;
+    CAPTURE(path.string());
+    const csift::Transcript t = csift_test::transcript_of(path);
+    const csift::TranscriptTally tally = csift::tally_transcript(t, csift::StatsWindow{}, nullptr);
+    if (!tally.error.empty()) continue;
+    const std::string blob = csift::encode_tally(tally);
+    const auto back = csift::decode_tally(blob);
+    REQUIRE(back);
+    // The encoding lists the ledger's messages in iteration order: equal bytes, equal order (a cost is a
+    // float sum in that order).
+    CHECK(csift::encode_tally(*back) == blob);
+    CHECK(back->record_keys == tally.record_keys);
+    CHECK(back->tokens == tally.tokens);
+    if (!tally.ledger.messages().empty()) ++with_ledger;
+    if (checked++ < 3) check_refuses_damage(blob, csift::decode_tally);
+  }
+  CHECK(with_ledger > 5);
+}
+
+TEST_CASE("disk cache: a label census round-trips and a damaged one is refused") {
+  csift::LabelCensus c;
+  c.skipped_lines = 3;
+  c.values_out_of_range = 1;
+  c.runs = {{0b101, 0, false, false, 4}, {0b10, -1, true, false, 1}, {1, 7, false, true, 70000}};
+  const std::string blob = csift::encode_label_census(c);
+  const auto stored = csift::decode_label_census(blob);
+  REQUIRE(stored);
+  const csift::LabelCensus& back = stored->census;
+  CHECK(csift::encode_label_census(back) == blob);
+  CHECK(back.runs.size() == 3);
+  CHECK(back.runs[2].entries == 70000);
+  CHECK(back.runs[1].draft);
+  CHECK(back.resume == nullptr);
+  CHECK_FALSE(stored->joined);
+  // A census whose read joined spawns keeps the children it was classified with; a transcript whose join
+  // now gives others (here: none, a bare file) is not answered by it.
+  auto resume = std::make_shared<csift::LabelCensus::Resume>();
+  resume->context.spawn_join.spawn_calls.insert("toolu_1");
+  resume->context.spawned_child = {{"toolu_1", "agent-a"}, {"toolu_2", "agent-b"}};
+  resume->context.spawn_join.result_agents = {{"toolu_2", "agent-b"}};
+  c.resume = resume;
+  const auto joined = csift::decode_label_census(csift::encode_label_census(c));
+  REQUIRE(joined);
+  CHECK(joined->joined);
+  CHECK(joined->children == resume->context.spawned_child);
+  csift::Transcript bare;
+  bare.path = "/nowhere/x.jsonl";
+  CHECK_FALSE(joined->holds_for(bare));  // the meta.json child agent-a is gone
+  resume->context.spawned_child.erase("toolu_1");
+  CHECK(csift::decode_label_census(csift::encode_label_census(c))->holds_for(bare));  // results alone
+  check_refuses_damage(blob, csift::decode_label_census);
+}
+
+TEST_CASE("disk cache: screen facts round-trip; a folded sketch still holds every gram it held") {
+  std::mt19937 rng(5);
+  auto word = [&] {
+    std::string w;
+    for (int i = 0; i < 8; ++i)
+      w.push_back(static_cast<char>('a' + rng() % 26));
+    return w;
+  };
+  const FileStamp stamp{1, 2, 400000, 5};
+  csift::ScreenFacts f(stamp.size);
+  f.stamp = stamp;
+  f.malformed_lines = 2;
+  f.torn_tail = true;
+  f.screened_end = 399000;
+  f.values_out_of_range = 1;
+  f.head_hash = 77;
+  f.tail_hash = 88;
+  std::vector<std::string> words;
+  for (int i = 0; i < 2000; ++i) {
+    words.push_back(word());
+    f.grams.add(words.back());
+  }
+  f.grams.add("caf\\u00e9 \xc5\xbf");
+  f.absent_markers = {"<command-", "compact_boundary"};
+  f.rendered = csift::CoverScope{{"<task-notification>"}, true, false, true};
+  f.rendered_texts = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"/review x", "q"});
+  const std::string blob = csift::encode_screen(f);
+  CHECK(blob.size() < f.grams.bytes() / 2);  // folded while sparse, tables kept sparsely
+  const auto back = csift::decode_screen(blob, stamp);
+  REQUIRE(back);
+  CHECK(back->stamp == stamp);
+  CHECK(back->skipped_lines() == 3);
+  CHECK(back->screened_end == 399000);
+  CHECK(back->tail_hash == 88);
+  CHECK(back->absent_markers == f.absent_markers);
+  REQUIRE(back->rendered);
+  CHECK(back->rendered->markers == f.rendered->markers);
+  CHECK(back->rendered->snapshots);
+  REQUIRE(back->rendered_texts);
+  CHECK(*back->rendered_texts == *f.rendered_texts);
+  for (const std::string& w : words)
+    CHECK(back->grams.may_contain(w));
+  CHECK(back->grams.may_hold_escape("00e9"));
+  CHECK(csift::encode_screen(*back) == blob);
+  size_t absent_maybe = 0;
+  for (int i = 0; i < 200; ++i)
+    absent_maybe += back->grams.may_contain("zq" + word());
+  CHECK(absent_maybe < 20);  // still a filter
+  check_refuses_damage(blob, [&](std::string_view b) { return csift::decode_screen(b, stamp); });
+  // The facts of a screen end inside the file they describe.
+  CHECK_FALSE(csift::decode_screen(blob, FileStamp{1, 2, 1000, 5}));
 }
 
 }  // namespace disk_cache_unit

@@ -2,7 +2,9 @@
 // `stats` over an unchanged transcript takes its tally from memory instead of reading the file whole.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/cache/result_memo.h"
 #include "tools/stats/stats_tally.h"
@@ -19,6 +21,11 @@ std::shared_ptr<const TranscriptTally> remembered_tally(const Transcript& t, con
 // Everything a tally depends on besides the file's bytes: the time window's bounds, the turn range, and
 // whether the transcript is a subagent's (which sets the turn rule's foreign lane).
 std::string tally_signature(const Transcript& t, const StatsWindow& window);
+
+// A tally as the disk cache keeps it (core/cache/disk_cache.h; its `error` is empty, its fold not kept), and
+// back: nullopt for bytes that are not one (bounds-checked: the blob is untrusted).
+std::string encode_tally(const TranscriptTally& t);
+std::optional<TranscriptTally> decode_tally(std::string_view blob);
 
 // What a remembered tally costs: its census maps, record keys and per-message token ledger dominate.
 size_t tally_memo_cost(const TranscriptTally& tally);

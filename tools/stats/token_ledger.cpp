@@ -157,6 +157,29 @@ std::map<std::string, double> ScopeTokenLedger::usd_by_project() const {
                 [this](int64_t project) { return projects_[static_cast<size_t>(project)]; });
 }
 
+std::optional<TokenLedger> TokenLedger::restored(size_t buckets,
+                                                 std::vector<std::pair<std::string, MessageUsage>> in_order,
+                                                 TokensByModelDay without_id) {
+  TokenLedger l;
+  l.without_id_ = std::move(without_id);
+  if (in_order.empty()) return l;  // nothing to order (an empty table's bucket count is its own)
+  l.by_message_id_.rehash(buckets);
+  if (l.by_message_id_.bucket_count() != buckets) return std::nullopt;
+  // With the same buckets and no rehash on the way, a node goes to the front of its bucket's run, and a run
+  // begun anew to the front of the list: inserted last to first, the table iterates first to last. Checked,
+  // since it rests on how the library links its nodes.
+  for (auto it = in_order.rbegin(); it != in_order.rend(); ++it)
+    if (!l.by_message_id_.emplace(it->first, std::move(it->second)).second) return std::nullopt;
+  if (l.by_message_id_.bucket_count() != buckets) return std::nullopt;
+  auto at = in_order.begin();
+  for (const auto& [id, usage] : l.by_message_id_) {
+    (void)usage;
+    if (at == in_order.end() || at->first != id) return std::nullopt;
+    ++at;
+  }
+  return l;
+}
+
 TokensByModel TokenLedger::totals() const {
   TokensByModel out;
   for (const auto& [key, counts] : without_id_)

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -72,6 +73,13 @@ class TokenLedger {
   // transcript's harness logs no token kinds a price needs, cost.h's tokens_only_reason) names every model
   // with that reason instead.
   void cost_into(CostTally& cost, const std::string& tokens_only = {}) const;
+  // A ledger as the disk cache keeps it (tools/stats/remembered_tally.cpp): its message table's bucket count
+  // and entries in iteration order. Costs are summed in that order (a float sum depends on it), so
+  // restored() rebuilds the table to iterate exactly so, or returns nullopt.
+  size_t message_buckets() const { return by_message_id_.bucket_count(); }
+  static std::optional<TokenLedger> restored(size_t buckets,
+                                             std::vector<std::pair<std::string, MessageUsage>> in_order,
+                                             TokensByModelDay without_id);
 
  private:
   std::unordered_map<std::string, MessageUsage> by_message_id_;
