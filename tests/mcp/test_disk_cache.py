@@ -80,6 +80,26 @@ class DiskCacheShared(unittest.TestCase):
         st = os.stat(path)
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - 10 * 10**9))  # out of the racy window
 
+    def change_each_way(self, line, uuid_prefix, changed):
+        """Changes the session file each way the cache must see, calling changed(what) after each: line `line`
+        appended again under a new uuid, the file cut to two lines, renamed, deleted."""
+        path = os.path.join(self.home, SESSION)
+        with open(path, "rb") as f:
+            lines = f.readlines()
+        with open(path, "ab") as f:
+            f.write(lines[line].replace(b"\"uuid\":\"", b"\"uuid\":\"" + uuid_prefix))
+        self.age(path)
+        changed("append")
+        with open(path, "wb") as f:
+            f.writelines(lines[:2])
+        self.age(path)
+        changed("truncation")
+        renamed = path.replace("000000000007", "000000000077")
+        os.rename(path, renamed)
+        changed("rename")
+        os.unlink(renamed)
+        changed("delete")
+
     def test_shared_fresh_server_and_changes_seen(self):
         uncached = self.cli_list("--disk-cache-mb", "0")
         self.assertFalse(os.path.exists(self.xdg))  # off: nothing made
@@ -95,28 +115,12 @@ class DiskCacheShared(unittest.TestCase):
         self.assertNotIn("disk_cache", off["summary"])
         self.assertEqual(answer(first), answer(off))
         # Appended, truncated, renamed, deleted: each seen, equal to the uncached answer.
-        path = os.path.join(self.home, SESSION)
-        with open(path, "rb") as f:
-            lines = f.readlines()
-
-        def changed(what, server=False):
+        def changed(what):
             self.assertEqual(self.cli_list(), self.cli_list("--disk-cache-mb", "0"), what)
-            if server:
+            if what == "append":
                 self.assertEqual(answer(self.server_list()), answer(self.server_list("--disk-cache-mb", "0")))
 
-        with open(path, "ab") as f:
-            f.write(lines[0].replace(b"\"uuid\":\"", b"\"uuid\":\"dc"))
-        self.age(path)
-        changed("append", server=True)
-        with open(path, "wb") as f:
-            f.writelines(lines[:2])
-        self.age(path)
-        changed("truncation")
-        renamed = path.replace("000000000007", "000000000077")
-        os.rename(path, renamed)
-        changed("rename")
-        os.unlink(renamed)
-        changed("delete")
+        self.change_each_way(0, b"dc", changed)
 
     def test_persisted_kinds_fresh_server_and_changes_seen(self):
         want, _ = self.server_calls("--disk-cache-mb", "0")
@@ -142,26 +146,9 @@ class DiskCacheShared(unittest.TestCase):
         self.assertGreater(sums[0]["disk_cache"]["errors"], 0, sums[0])
         self.assertEqual(self.server_calls()[0], want)
         # Appended, truncated, renamed, deleted: each seen by a fresh server, equal to the uncached answers.
-        path = os.path.join(self.home, SESSION)
-        with open(path, "rb") as f:
-            lines = f.readlines()
-
-        def changed(what):
-            self.assertEqual(self.server_calls()[0], self.server_calls("--disk-cache-mb", "0")[0], what)
-
-        with open(path, "ab") as f:
-            f.write(lines[1].replace(b"\"uuid\":\"", b"\"uuid\":\"dd"))
-        self.age(path)
-        changed("append")
-        with open(path, "wb") as f:
-            f.writelines(lines[:2])
-        self.age(path)
-        changed("truncation")
-        renamed = path.replace("000000000007", "000000000077")
-        os.rename(path, renamed)
-        changed("rename")
-        os.unlink(renamed)
-        changed("delete")
+        self.change_each_way(
+            1, b"dd", lambda what: self.assertEqual(self.server_calls()[0],
+                                                    self.server_calls("--disk-cache-mb", "0")[0], what))
 
     def test_corrupt_cache_ignored_and_rebuilt(self):
         want = self.cli_list("--disk-cache-mb", "0")
