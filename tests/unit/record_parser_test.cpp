@@ -308,6 +308,24 @@ TEST_CASE("may_open_turn never rejects an opener") {
   REQUIRE(parser.parse(outside, o) == ParseStatus::ok);
   CHECK(opens_turn(o));
   CHECK(may_open_turn(outside));
+  // The message's own type key names tool_result, and its content (the later of two keys) is a peer
+  // message's text: no tool_result block, a prompt (the fourth find). A type nested inside a text block is
+  // no block of that type either.
+  const std::string_view own_type =
+      R"({"type":"user","message":{"role":"user","content":"Another","type":"tool_result","content":)"
+      R"("Another Claude session sent a message while you were working:\n<teammate-message teammate_id=\"d\">)"
+      R"(\nhi\n</teammate-message>"}})";
+  Record ot;
+  REQUIRE(parser.parse(own_type, ot) == ParseStatus::ok);
+  CHECK(opens_turn(ot));
+  CHECK(may_open_turn(own_type));
+  const std::string_view nested =
+      R"({"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi",)"
+      R"("meta":{"type":"tool_result"}}]}})";
+  Record nt;
+  REQUIRE(parser.parse(nested, nt) == ParseStatus::ok);
+  CHECK(opens_turn(nt));
+  CHECK(may_open_turn(nested));
 }
 
 }  // namespace record_parser_unit

@@ -199,6 +199,37 @@ std::optional<std::string_view> top_level_value(std::string_view line, std::stri
   return value;
 }
 
+// Whether the message (a top-level message value's bytes) holds a tool_result block as the parser reads it:
+// an object element of its one "content" array whose one "type" key is "tool_result". False when the bytes
+// cannot tell (content or a type key that may repeat, content that is not an array): a type key of the
+// message itself or one nested inside a block makes no carrier (the campaign's fourth claude_code find: a
+// message whose own type was tool_result and whose content was a peer message's text).
+bool message_holds_tool_result_block(std::string_view message) {
+  const std::optional<std::string_view> content = top_level_value(message, "content");
+  if (!content || content->empty() || content->front() != '[') return false;
+  const std::string_view items = *content;
+  size_t i = 1;
+  while (i < items.size()) {
+    i = skip_json_space(items, i);
+    if (i >= items.size() || items[i] == ']') return false;
+    size_t end = std::string_view::npos;  // just past the element
+    if (items[i] == '{' || items[i] == '[') {
+      end = json_container_end(items, i);
+    } else if (items[i] == '"') {
+      end = string_close(items, i);
+      if (end != std::string_view::npos) ++end;
+    } else {
+      end = items.find_first_of(",]", i);
+    }
+    if (end == std::string_view::npos) return false;
+    if (items[i] == '{' && top_level_value(items.substr(i, end - i), "type") == "\"tool_result\"")
+      return true;
+    i = skip_json_space(items, end);
+    if (i < items.size() && items[i] == ',') ++i;
+  }
+  return false;
+}
+
 }  // namespace
 
 // The string value of the line's first top-level "type" key ("" when that value is not a string, or no such
@@ -245,11 +276,11 @@ bool tool_input_classifies(std::string_view tool_name) {
 bool may_open_turn(std::string_view line) {
   if (!line_has_role(line, "user")) return false;
   if (!has_key_string_value(line, "type", {"tool_result"})) return true;
-  // The tool_result that makes the line a carrier is one inside its message (the campaign's finds: one in
-  // another key, and duplicated message keys, which the parser reads into one message): a line whose message
-  // is not one plain key holding it is not ruled out.
+  // The tool_result that makes the line a carrier is a block of its message's content (the campaign's finds:
+  // one under another key, duplicated message keys, which the parser reads into one message, and the
+  // message's own type key): a line whose message is not one plain key holding such a block is not ruled out.
   const std::optional<std::string_view> message = top_level_value(line, "message");
-  if (!message || !has_key_string_value(*message, "type", {"tool_result"})) return true;
+  if (!message || !message_holds_tool_result_block(*message)) return true;
   // One multi-needle pass over the (often long) carrier line instead of one scan per marker.
   static const SubstringFinder kCarrierOpeners(
       {std::string(claude_code_text::kAuqAnswerMarkers[0]),
