@@ -281,51 +281,37 @@ TEST_CASE("may_open_turn never rejects an opener") {
   CHECK(may_open_turn(
       R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","is_error":true,"content":"The user doesn't want to proceed with this tool use. To tell you how to proceed, the user said:\nno"}]}})"));
   CHECK_FALSE(may_open_turn(R"({"type":"assistant","message":{"role":"assistant","content":"x"}})"));
+  // Each of these lines is a turn opener to the parser, so the probe must not rule it out.
+  RecordParser parser;
+  const auto opener_kept = [&parser](std::string_view line) {
+    Record r;
+    REQUIRE(parser.parse(line, r) == ParseStatus::ok);
+    CHECK(opens_turn(r));
+    CHECK(may_open_turn(line));
+  };
   // A duplicated message key: the parser reads both into one message, here a prompt, so the tool_result of
   // the first does not rule the line out (the fuzz finds).
-  const std::string_view twice =
+  opener_kept(
       R"({"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"x"}]},)"
-      R"("message":{"role":"user","content":"hello"}})";
-  Record r;
-  RecordParser parser;
-  REQUIRE(parser.parse(twice, r) == ParseStatus::ok);
-  CHECK(opens_turn(r));
-  CHECK(may_open_turn(twice));
+      R"("message":{"role":"user","content":"hello"}})");
   // The same with the second message naming no role: the parser reads both into one message, the first's
   // role kept, the second's content over the first's.
-  const std::string_view merged =
+  opener_kept(
       R"({"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"x"}]},)"
-      R"("message":{"ro=le":"user","content":"hello"}})";
-  Record m;
-  REQUIRE(parser.parse(merged, m) == ParseStatus::ok);
-  CHECK(opens_turn(m));
-  CHECK(may_open_turn(merged));
+      R"("message":{"ro=le":"user","content":"hello"}})");
   // A tool_result outside the message (under another key) makes no carrier of a prompt.
-  const std::string_view outside =
+  opener_kept(
       R"({"type":"user","meqsage":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"x"}]},)"
-      R"("message":{"role":"user","content":"hello"}})";
-  Record o;
-  REQUIRE(parser.parse(outside, o) == ParseStatus::ok);
-  CHECK(opens_turn(o));
-  CHECK(may_open_turn(outside));
+      R"("message":{"role":"user","content":"hello"}})");
   // The message's own type key names tool_result, and its content (the later of two keys) is a peer
   // message's text: no tool_result block, a prompt (the fourth find). A type nested inside a text block is
   // no block of that type either.
-  const std::string_view own_type =
+  opener_kept(
       R"({"type":"user","message":{"role":"user","content":"Another","type":"tool_result","content":)"
       R"("Another Claude session sent a message while you were working:\n<teammate-message teammate_id=\"d\">)"
-      R"(\nhi\n</teammate-message>"}})";
-  Record ot;
-  REQUIRE(parser.parse(own_type, ot) == ParseStatus::ok);
-  CHECK(opens_turn(ot));
-  CHECK(may_open_turn(own_type));
-  const std::string_view nested =
-      R"({"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi",)"
-      R"("meta":{"type":"tool_result"}}]}})";
-  Record nt;
-  REQUIRE(parser.parse(nested, nt) == ParseStatus::ok);
-  CHECK(opens_turn(nt));
-  CHECK(may_open_turn(nested));
+      R"(\nhi\n</teammate-message>"}})");
+  opener_kept(R"({"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi",)"
+              R"("meta":{"type":"tool_result"}}]}})");
 }
 
 }  // namespace record_parser_unit
