@@ -237,7 +237,6 @@ static size_t fold_memo_cost(const StatsFold& f) {
 std::shared_ptr<const TranscriptTally> remembered_tally(const Transcript& t, const StatsWindow& window,
                                                         const CancelToken* cancel, ResultMemoUse& use) {
   ResultMemo* memo = t.harness == HarnessId::claude_code ? process_result_memo() : nullptr;
-  const std::string signature = memo ? tally_signature(t, window) : std::string();
   const std::optional<FileStamp> stamp = discovered_stamp(t);
   const bool keep_fold = memo != nullptr && likely_to_grow(stamp);
   // An unbounded tally is extended over an append (its fold resumed from where its read ended); any other
@@ -246,7 +245,8 @@ std::shared_ptr<const TranscriptTally> remembered_tally(const Transcript& t, con
   // tallies of Claude Code transcripts.
   DiskCache* disk = t.harness == HarnessId::claude_code ? process_disk_cache() : nullptr;
   if (window.bounded()) disk = nullptr;  // one window, the same for every call: few entries, many uses
-  const std::string disk_key = disk ? t.path + '\0' + tally_signature(t, window) : std::string();
+  const std::string signature = memo || disk ? tally_signature(t, window) : std::string();
+  const std::string disk_key = disk ? t.path + '\0' + signature : std::string();
   const auto remembered = recall_extend_or_compute(
       memo, use, kTallyKind, t.path, signature, stamp,
       [&] { return tally_through_disk(disk, t, disk_key, stamp, window, cancel, keep_fold, use.disk); },
