@@ -21,7 +21,7 @@ JSON-RPC error, no internal error, no hang). Quiesce: the writer is paused, and 
 (every read-only tool the stdio server lists, several search patterns and modes) both servers and a fresh CLI
 run answer the same call over the same bytes; their envelopes must be equal once normalised (EXCLUDED below).
 
-Usage: bench/soak.py [--bin build/csift-mcp] [--seconds 300] [--json]
+Usage: bench/soak.py [--bin build/csift-mcp] [--seconds 300] [--json] [--server-flag=--watch-stamps ...]
 Exit status 0 when there was no mismatch, no bad reply and both servers stayed flat; 1 otherwise.
 """
 import argparse
@@ -916,7 +916,10 @@ def main():
     ap.add_argument("--seconds", type=float, default=float(os.environ.get("SOAK_SECONDS", 300)))
     ap.add_argument("--seed", type=int, default=36)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--server-flag", action="append", default=[],
+                    help="one more flag for both servers (repeatable), e.g. --server-flag=--watch-stamps")
     a = ap.parse_args()
+    MEMO_FLAGS.extend(a.server_flag)
     fig = soak(os.path.abspath(a.bin), a.seconds, seed=a.seed)
     if a.json:
         print(json.dumps(fig, indent=1))
