@@ -41,11 +41,13 @@ format-check: deps
 unit-test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
-# The ASan+UBSan pass. With ASAN_CXX=clang++ it is also the fuzz targets' build (CSIFT_FUZZ: every object
-# carries libFuzzer's coverage instrumentation too), so the targets link against the suite's own objects and
-# their smoke runs as one of its tests (ctest fuzz_smoke, SPEC.md §14); with GCC (the default until a whole
-# clang pass is measured within CI's budget) the pass has no fuzz targets.
-ASAN_CXX ?= g++
+# The ASan+UBSan pass, built with clang: it is also the fuzz targets' build (CSIFT_FUZZ: every object carries
+# libFuzzer's coverage instrumentation too), so the targets link against the suite's own objects and their
+# smoke runs as one of its tests (ctest fuzz_smoke, SPEC.md §14). A whole clang pass, smoke included, cost 13 %
+# less CPU than GCC's pass without it (1,736 against 1,999 CPU seconds, measured side by side): clang builds
+# the tree faster than its coverage tracing slows the tests. `make test ASAN_CXX=g++` is the GCC pass (no
+# fuzz targets).
+ASAN_CXX ?= clang++
 ASAN_FLAGS = $(if $(findstring clang,$(ASAN_CXX)),-DCMAKE_CXX_COMPILER=$(ASAN_CXX) -DCSIFT_FUZZ=ON,-DCSIFT_SANITIZE=ON)
 asan: deps
 	cmake -S . -B $(ASAN_BUILD) $(call GEN,$(ASAN_BUILD)) -DCMAKE_BUILD_TYPE=Debug $(ASAN_FLAGS)
@@ -78,8 +80,8 @@ fuzz-smoke: fuzz-configure
 	cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_parsers
 	FUZZ_JOBS=$(JOBS) tests/fuzz/run.sh $(FUZZ_BUILD) smoke
 
-# The whole suite: format gate, the Release build's tests, the ASan+UBSan pass (`make test ASAN_CXX=clang++`:
-# the fuzz targets' smoke among its tests).
+# The whole suite: format gate, the Release build's tests, the ASan+UBSan pass (the fuzz targets' smoke among
+# its tests).
 test: format-check unit-test asan
 
 bench: build
