@@ -17,6 +17,10 @@
 
 namespace csift {
 
+// The needle share a hit block of fewer than 32 lines reports when a needle occurs in it: too few lines to
+// call the pattern common, but not 0 (SkimResult::needle_line_share 0 means only a marker occurred).
+inline constexpr double kFewLinesNeedleShare = 1.0 / 1024;
+
 class SearchPrefilter {
  public:
   // `memo`: the server's scan memo, as the call's context hands it (null: none, as in the CLI).
