@@ -296,7 +296,8 @@ struct TranscriptScanner {
     // its bytes) hold no needle at all, and a sparse load that parses only the needle and marker lines
     // shows it without parsing (or probing) the turn openers. Not with --resolve-persisted, whose pointers
     // are replaced by another file's text.
-    const bool needles_only = pf.gates_files() && !sidecar && needle_share == 0 && !req.resolve_persisted;
+    const bool needles_only =
+        pf.gates_files() && !sidecar && needle_share == 0 && !req.resolve_persisted && pf.needles_only_pays();
     SearchLoad load = load_for_search(t, sidecar, pf, cancel, needle_share, raw ? &*raw : nullptr,
                                       counted_load ? &*counted_load : nullptr, needles_only);
     if (counts_only && !load.sparse) {
@@ -317,8 +318,9 @@ struct TranscriptScanner {
     if (raw && load.sparse) pf.remember_cover(t, *cover, load.ct, raw->merged());
     if (load.needles_only) {
       // No unit may match: the full read's answer is no hit, with these very counts (may_hold_match).
-      if ((cancel && cancel->is_cancelled()) || !may_hold_match(load.ct, req.compiled))
-        return match(std::move(load.ct), scope_index);
+      const bool may = !(cancel && cancel->is_cancelled()) && may_hold_match(load.ct, req.compiled);
+      pf.note_needles_only(may);
+      if (!may) return match(std::move(load.ct), scope_index);
       // One may: read again with the turn openers, which number the turns a hit is reported in.
       load = load_for_search(t, sidecar, pf, cancel, needle_share, nullptr, nullptr, false);
       complete_tool_partners(
