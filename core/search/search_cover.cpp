@@ -15,7 +15,7 @@ void SearchPrefilter::remember_cover(const Transcript& t, const FileStamp& stamp
   const auto head = head_hash_of(t.path);
   const auto tail = tail_hash_of(t.path, screened_end);
   if (!head || !tail || stamp_file(t.path) != stamp) return;  // changed while read: may not cover it
-  auto facts = std::make_shared<ScreenFacts>(stamp.size);
+  auto facts = std::make_shared<ScreenFacts>(0);  // its sketch is `raw`: none of the file's size to allocate
   facts->grams = std::move(raw);
   auto texts = std::make_shared<std::vector<std::string>>();
   const uint64_t keep = std::max(stamp.size / kMaxKeptTextShare, kMinKeptTextBytes);

@@ -29,10 +29,13 @@ class RawLineSketcher {
   RawLineSketcher(uint64_t file_bytes, const RawLineProbes* probes)
       : file_bytes_(file_bytes), probes_(probes), local_([file_bytes] { return GramSketch(file_bytes); }) {}
   void add(std::string_view line) { add_sketchable(local_.local(), line, probes_); }
+  // The first thread's sketch, with the others ORed in (no fresh sketch of the file's size to fill).
   GramSketch merged() {
-    GramSketch out(file_bytes_);
-    for (const GramSketch& s : local_)
-      out.merge(s);
+    auto it = local_.begin();
+    if (it == local_.end()) return GramSketch(file_bytes_);
+    GramSketch out = std::move(*it);
+    for (++it; it != local_.end(); ++it)
+      out.merge(*it);
     return out;
   }
 

@@ -27,6 +27,7 @@
 #include <unordered_set>
 
 #include "core/base/error.h"
+#include "core/harness/claude_code/claude_fields.h"
 #include "core/scan/line_fetch.h"
 #include "core/search/search_load.h"
 
@@ -64,7 +65,7 @@ bool has_sidecar(const Transcript& t) {
 
 SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefilter& pf,
                            const CancelToken* cancel, double needle_line_share, RawLineSketcher* raw,
-                           const CountedLoad* counted) {
+                           const CountedLoad* counted, bool needles_only) {
   SearchLoad load;
   // A needle on a fifth of the lines or more (a common word): piecemeal
   // completion would read most of the file back and classify it several times, so read it densely (bench
@@ -95,9 +96,14 @@ SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefil
   options.cancel = cancel;
   options.parse_first_line = true;
   options.keep_declined = true;
-  options.want = [&pf, probes, raw](std::string_view line) {
+  // The byte screens first, the record-type gate only for a line they keep (most lines hold no needle and
+  // open no turn): the same lines, fewer probes. may_open_turn walks a tool result's whole message, which
+  // made it a fifth of a cold absent search (bench/README.md "The cold path, second pass").
+  load.needles_only = needles_only;
+  options.want = [&pf, probes, raw, needles_only](std::string_view line) {
     if (raw) raw->add(line);
-    return pf.label_candidate(line, *probes) && (pf.may_match(line) || probes->may_open_turn(line));
+    return (pf.may_match(line) || (!needles_only && probes->may_open_turn(line))) &&
+           pf.label_candidate(line, *probes);
   };
   load.ct.read = read_transcript(t, options);
   if (!load.ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + load.ct.read.error);
@@ -105,6 +111,20 @@ SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefil
   load.fetched.assign(load.declined.size(), false);
   classify_read_records(load.ct, cancel);
   return load;
+}
+
+bool may_hold_match(const ClassifiedTranscript& ct, const std::shared_ptr<const CompiledPattern>& pattern) {
+  Matcher m(pattern);
+  for (const ClassifiedEntry& e : ct.entries) {
+    for (const Unit& u : e.units) {
+      // find, as the searcher's match does: its status (too complex included) is the one match() counts.
+      if (m.find(u.text).status != MatchStatus::no_match) return true;
+      if (!u.is_tool_result) continue;
+      const std::string& structured = mcp_only_structured_content(*e.record);
+      if (!structured.empty() && m.find(structured).status != MatchStatus::no_match) return true;
+    }
+  }
+  return false;
 }
 
 namespace {

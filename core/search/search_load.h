@@ -22,6 +22,9 @@ struct SearchLoad {
   const RawLineProbes* probes = nullptr;  // sparse: the harness's byte-level probes
   std::vector<LineRef> declined;          // sparse: the well-formed lines not parsed, file order
   std::vector<bool> fetched;              // per declined line: read back and parsed since
+  // sparse: only the lines holding a needle or a marker (and line 1) were parsed, not the possible turn
+  // openers: enough to tell that no record can match (may_hold_match), not to number turns.
+  bool needles_only = false;
 };
 // What a counted search (-c, -l) asks of a dense load, which never needs a unit after matching it.
 struct CountedLoad {
@@ -37,10 +40,19 @@ struct CountedLoad {
   ClassifyContext* context = nullptr;
 };
 // `sidecar`: whether `t` has an elicitation sidecar (the caller's has_sidecar(t)). With `raw`, a sparse load
-// also sketches every line it offers its line filter (a rendered cover's bytes).
+// also sketches every line it offers its line filter (a rendered cover's bytes). With `needles_only`, a
+// sparse load parses no possible turn opener that holds no needle or marker (SearchLoad::needles_only).
 SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefilter& pf,
                            const CancelToken* cancel, double needle_line_share = 0,
-                           RawLineSketcher* raw = nullptr, const CountedLoad* counted = nullptr);
+                           RawLineSketcher* raw = nullptr, const CountedLoad* counted = nullptr,
+                           bool needles_only = false);
+// Whether a unit of `ct` (its text, or the only copy of an MCP result beside it) may match the pattern, under
+// any label and window: false only when the matcher rules every one out. The text of a unit comes from its
+// record and the record's tool partners, never from a turn opener elsewhere in the file, and a line holding
+// no needle and no marker matches only through its own bytes, which lack every needle: so when a
+// needles-only load (tool partners completed) holds no unit that may match, neither does the full read, and
+// its answer for the file is no hit with the read's exact skipped and out-of-range counts.
+bool may_hold_match(const ClassifiedTranscript& ct, const std::shared_ptr<const CompiledPattern>& pattern);
 // Sparse only: reads back the lines holding the missing tool partner of any tool id a `subject` record
 // carries (its own turn first, then the whole file) and rebuilds the model, so those records classify as a
 // full read would classify them.

@@ -98,7 +98,9 @@ std::string SearchPrefilter::label_gates() const {
 
 double SearchPrefilter::needle_line_share(std::string_view block) const {
   const uint64_t lines = count_newlines(block.data(), block.size());
-  if (lines < 32) return 0;  // too few lines to say how common the pattern is
+  // Too few lines to say how common the pattern is: a share far below "common", but not 0 when a needle
+  // occurs, since 0 tells the searcher that only a synthesized-text marker sent the file to the full read.
+  if (lines < 32) return needles_->contains(block) ? kFewLinesNeedleShare : 0;
   uint64_t with = 0;
   for (size_t at = needles_->find(block); at != SubstringFinder::npos; at = needles_->find(block, at)) {
     ++with;
@@ -169,9 +171,13 @@ class PrefilterSketchPool {
     std::lock_guard<std::mutex> lock(mutex_);
     free_.push_back(std::move(s));
   }
-  void merge_into(GramSketch& out) {
-    for (const auto& s : free_)
-      out.merge(*s);
+  // The sketches borrowed, ORed into one (every callback has given its sketch back).
+  GramSketch take() {
+    if (free_.empty()) return GramSketch(file_bytes_);
+    GramSketch out = std::move(*free_.front());
+    for (size_t i = 1; i < free_.size(); ++i)
+      out.merge(*free_[i]);
+    return out;
   }
 
  private:
@@ -187,7 +193,7 @@ namespace {
 // The facts a screen without a hit learned, for a file whose stamp was `stamp` before and after it.
 std::shared_ptr<ScreenFacts> facts_of_screen(const SkimResult& out, const FileStamp& stamp,
                                              uint64_t head_hash, uint64_t tail_hash) {
-  auto facts = std::make_shared<ScreenFacts>(stamp.size);
+  auto facts = std::make_shared<ScreenFacts>(0);  // the caller sets its sketch
   facts->stamp = stamp;
   facts->torn_tail = out.torn_tail;
   facts->malformed_lines = out.skipped_lines - (out.torn_tail ? 1 : 0);
@@ -222,7 +228,7 @@ SkimResult SearchPrefilter::remembering_skim(const Transcript& t, const FileStam
   if (!head || !tail || stamp_file(t.path) != stamp) return out;  // changed while read: may not cover it
   auto facts = facts_of_screen(out, stamp, *head, *tail);
   facts->absent_markers = cover_scope_.markers;
-  pool.merge_into(facts->grams);
+  facts->grams = pool.take();
   memo.remember(t.path, std::move(facts), tally_);
   return out;
 }

@@ -3,6 +3,7 @@
 // gates (gated leaves parse only under an explicit selector, attachments only under --attachments), and the
 // whole-file gate that skips a file with no needle and no marker without building records.
 #pragma once
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
@@ -16,6 +17,10 @@
 #include "core/store/classified_transcript.h"
 
 namespace csift {
+
+// The needle share a hit block of fewer than 32 lines reports when a needle occurs in it: too few lines to
+// call the pattern common, but not 0 (SkimResult::needle_line_share 0 means only a marker occurred).
+inline constexpr double kFewLinesNeedleShare = 1.0 / 1024;
 
 class SearchPrefilter {
  public:
@@ -51,6 +56,17 @@ class SearchPrefilter {
   std::string label_gates() const;
   // This call's use of the scan memo (all zero without one).
   const MemoTally& memo_tally() const { return tally_; }
+  // Whether a needles-only load (searcher.cpp) still pays in this call: a file where a unit may match is read
+  // a second time, so once a third of the files tried (after the first 16) needed that, the call stops trying
+  // (a word common enough to sit in many marker files). Answers are the same either way.
+  bool needles_only_pays() const {
+    const uint64_t tried = needles_only_tried_.load(std::memory_order_relaxed);
+    return tried < 16 || needles_only_reread_.load(std::memory_order_relaxed) * 3 <= tried;
+  }
+  void note_needles_only(bool reread) const {
+    needles_only_tried_.fetch_add(1, std::memory_order_relaxed);
+    if (reread) needles_only_reread_.fetch_add(1, std::memory_order_relaxed);
+  }
 
  private:
   SkimResult plain_skim(const Transcript& t, const CancelToken* cancel) const;
@@ -73,6 +89,7 @@ class SearchPrefilter {
   bool resolve_persisted_ = false;
   ScanMemo* memo_ = nullptr;
   mutable MemoTally tally_;
+  mutable std::atomic<uint64_t> needles_only_tried_{0}, needles_only_reread_{0};
   double needle_line_share(std::string_view block) const;
   std::shared_ptr<const CompiledPattern> pattern_;
   std::optional<SubstringFinder> needles_;

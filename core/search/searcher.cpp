@@ -292,8 +292,14 @@ struct TranscriptScanner {
           CountedLoad{matching_visitor(*counted, *counting, before ? &taker : nullptr), counts_labels_only(),
                       !before && !pf.agent_lines_matter(), before ? &context : nullptr};
     }
+    // The gate's hit block held a marker and no needle: most such files (a third of a real store's, most of
+    // its bytes) hold no needle at all, and a sparse load that parses only the needle and marker lines
+    // shows it without parsing (or probing) the turn openers. Not with --resolve-persisted, whose pointers
+    // are replaced by another file's text.
+    const bool needles_only =
+        pf.gates_files() && !sidecar && needle_share == 0 && !req.resolve_persisted && pf.needles_only_pays();
     SearchLoad load = load_for_search(t, sidecar, pf, cancel, needle_share, raw ? &*raw : nullptr,
-                                      counted_load ? &*counted_load : nullptr);
+                                      counted_load ? &*counted_load : nullptr, needles_only);
     if (counts_only && !load.sparse) {
       counted->scope_index = scope_index;
       counted->ct = std::move(load.ct);
@@ -307,7 +313,19 @@ struct TranscriptScanner {
     // A record classifies as the full read would only once its tool partners are in (search_load.cpp).
     complete_tool_partners(
         load, pf, [](const Record&) { return true; }, cancel);
+    // A needles-only load makes a cover too: what a later call could match is a raw line it sketched or the
+    // rendered text of a needle or marker line it parsed (a turn opener's text is its own bytes).
     if (raw && load.sparse) pf.remember_cover(t, *cover, load.ct, raw->merged());
+    if (load.needles_only) {
+      // No unit may match: the full read's answer is no hit, with these very counts (may_hold_match).
+      const bool may = !(cancel && cancel->is_cancelled()) && may_hold_match(load.ct, req.compiled);
+      pf.note_needles_only(may);
+      if (!may) return match(std::move(load.ct), scope_index);
+      // One may: read again with the turn openers, which number the turns a hit is reported in.
+      load = load_for_search(t, sidecar, pf, cancel, needle_share, nullptr, nullptr, false);
+      complete_tool_partners(
+          load, pf, [](const Record&) { return true; }, cancel);
+    }
     auto out = match(std::move(load.ct), scope_index);
     if (!load.sparse || out->hits.empty()) return out;
     const std::set<int> turns = context_turns(*out);

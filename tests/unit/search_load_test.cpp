@@ -13,6 +13,7 @@
 #include "core/search/search_load.h"
 #include "core/search/search_prefilter.h"
 #include "core/store/targets.h"
+#include "temp_store.h"
 #include "tools/common/scope_args.h"
 #include "tools/search/search_types.h"
 
@@ -108,6 +109,85 @@ TEST_CASE("sparse load: a whole turn is read back when asked for, and only that 
     CHECK_MESSAGE(load.fetched[i], "line " << line);
   }
   CHECK(in_turn > 0);
+}
+
+// A needles-only load (searcher.cpp: the gate met a marker and no needle) parses line 1 and the needle and
+// marker lines only, never a turn opener without one, and accounts for every other line exactly as the full
+// sparse load does: malformed, blank, torn and out-of-range lines counted the same, the rest declined.
+TEST_CASE("needles-only load: exact line accounting on malformed, torn and marker lines") {
+  csift_test::TempStore store;
+  const std::string session = "aaaaaaaa-0000-4000-8000-000000000035";
+  auto line = [&](const std::string& type, const std::string& uuid, const std::string& message,
+                  const std::string& extra = "") {
+    return R"({"type":")" + type + R"(","uuid":")" + uuid + R"(","parentUuid":null,"sessionId":")" + session +
+           R"(","timestamp":"2026-01-01T00:00:00.000Z",)" + extra + R"("message":)" + message + "}\n";
+  };
+  const std::string text =
+      line("user", "u1", R"({"role":"user","content":"first line"})") +                             // 1
+      line("assistant", "a1", R"({"role":"assistant","content":[{"type":"text","text":"ok"}]})") +  // 2
+      R"({"type":"user","message":{"role":"user","content":"broken)"
+      "\n" +                                                                  // 3
+      "\n" +                                                                  // 4
+      line("user", "u2", R"({"role":"user","content":"second question"})") +  // 5
+      line(
+          "user", "u3",
+          R"({"role":"user","content":"<command-name>/review</command-name>\n<command-args>x</command-args>"})") +
+      "not json\n" +  // 7
+      line("assistant", "a2", R"({"role":"assistant","content":[{"type":"text","text":"no"}]})",
+           R"("costUSD":1e999,)") +   // 8
+      R"({"type":"user","message")";  // 9: torn
+  store.write("-home-dev-cold/" + session + ".jsonl", text);
+  auto request = [&](const std::string& pattern) {
+    json a = json::object();
+    a["pattern"] = pattern;
+    a["targets"] = json::array({"@" + session});
+    a["claude_home"] = store.home().string();
+    ToolContext ctx;
+    ctx.env = Environment::from_process();
+    Loaded out{parse_search_request(a), {}};
+    const Scope scope = resolve_span_scope(a, ctx);
+    REQUIRE(scope.transcripts.size() == 1);
+    out.transcript = scope.transcripts.front();
+    return out;
+  };
+  auto accounted = [](const SearchLoad& load) {
+    return load.ct.read.records.size() + load.declined.size() + load.ct.read.skipped_lines +
+           load.ct.read.blank_lines;
+  };
+
+  const Loaded absent = request("zzqqabsentword");
+  const SearchPrefilter pf(absent.req, false);
+  SearchLoad full = load_for_search(absent.transcript, false, pf, nullptr);
+  SearchLoad only = load_for_search(absent.transcript, false, pf, nullptr, 0, nullptr, nullptr, true);
+  REQUIRE(full.sparse);
+  REQUIRE(only.sparse);
+  CHECK(only.needles_only);
+  CHECK(lines_of(full) == std::set<uint64_t>{1, 5, 6});  // line 1, the opener, the marker line
+  CHECK(lines_of(only) == std::set<uint64_t>{1, 6});     // no opener without a needle or marker
+  for (const SearchLoad* load : {&full, &only}) {
+    CHECK(load->ct.read.lines == 9);
+    CHECK(load->ct.read.skipped_lines == 3);  // lines 3, 7 and the torn 9
+    CHECK(load->ct.read.blank_lines == 1);
+    CHECK(load->ct.read.values_out_of_range == 1);
+    CHECK(load->ct.read.torn_tail);
+    CHECK(accounted(*load) == load->ct.read.lines);
+  }
+  CHECK(only.declined.size() == full.declined.size() + 1);  // line 5
+  complete_tool_partners(
+      only, pf, [](const Record&) { return true; }, nullptr);
+  CHECK_FALSE(may_hold_match(only.ct, absent.req.compiled));
+
+  // The marker line renders "/review x", which no raw byte holds: the needles-only load parsed it, so the
+  // pattern may match and the searcher reads the file again with its turn openers.
+  const Loaded rendered = request("review x");
+  const SearchPrefilter rpf(rendered.req, false);
+  SearchLoad again = load_for_search(rendered.transcript, false, rpf, nullptr, 0, nullptr, nullptr, true);
+  REQUIRE(again.sparse);
+  CHECK(lines_of(again) == std::set<uint64_t>{1, 6});
+  complete_tool_partners(
+      again, rpf, [](const Record&) { return true; }, nullptr);
+  CHECK(may_hold_match(again.ct, rendered.req.compiled));
+  CHECK(accounted(again) == again.ct.read.lines);
 }
 
 TEST_CASE("a pattern without needles loads densely") {
