@@ -26,8 +26,8 @@ namespace {
 // 2: a blob's first byte says how it is stored ('r' as is, 'z' zstd-compressed).
 constexpr const char* kDiskFormat = "2";
 // Every kind this build reads and writes, with its version.
-constexpr DiskCacheKind kDiskKinds[] = {kDiskProbeKind, kDiskTallyKind, kDiskCensusKind, kDiskScreenKind,
-                                        kDiskStatsScopeKind};
+constexpr DiskCacheKind kDiskKinds[] = {kDiskProbeKind,  kDiskTallyKind,      kDiskCensusKind,
+                                        kDiskScreenKind, kDiskStatsScopeKind, kDiskLegacySessionKind};
 // Blobs at least this long are stored compressed when that is smaller (a tally's strings and counts, a
 // sketch's mostly empty wide-character tables shrink severalfold; a short probe is not worth a frame).
 constexpr size_t kDiskCompressFrom = 256;

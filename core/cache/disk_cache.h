@@ -80,6 +80,9 @@ inline constexpr DiskCacheKind kDiskScreenKind{"screen", 1};
 // An unbounded `stats`' scope figures (tools/stats/remembered_scope_figures.cpp): its summary and each row's
 // shared records, keyed by the scope's transcripts and stored under a stamp standing for all of their stamps.
 inline constexpr DiskCacheKind kDiskStatsScopeKind{"stats-scope", 1};
+// The session a legacy flat agent file (`agent-<id>.jsonl` beside the sessions) belongs to, read from its
+// head by discovery (core/store/store.cpp).
+inline constexpr DiskCacheKind kDiskLegacySessionKind{"legacy-session", 1};
 
 class DiskCache {
  public:
