@@ -26,7 +26,8 @@ namespace {
 // 2: a blob's first byte says how it is stored ('r' as is, 'z' zstd-compressed).
 constexpr const char* kDiskFormat = "2";
 // Every kind this build reads and writes, with its version.
-constexpr DiskCacheKind kDiskKinds[] = {kDiskProbeKind, kDiskTallyKind, kDiskCensusKind, kDiskScreenKind};
+constexpr DiskCacheKind kDiskKinds[] = {kDiskProbeKind,  kDiskTallyKind,      kDiskCensusKind,
+                                        kDiskScreenKind, kDiskStatsScopeKind, kDiskLegacySessionKind};
 // Blobs at least this long are stored compressed when that is smaller (a tally's strings and counts, a
 // sketch's mostly empty wide-character tables shrink severalfold; a short probe is not worth a frame).
 constexpr size_t kDiskCompressFrom = 256;
@@ -55,12 +56,16 @@ std::string disk_pack(std::string blob) {
 
 // The blob a stored form holds, or nullopt when it is not one (an unknown tag, a frame that does not
 // decompress to exactly the size it declares, or declares too much).
-std::optional<std::string> disk_unpack(std::string_view stored) {
-  if (stored.empty()) return std::nullopt;
-  const char tag = stored.front();
-  stored.remove_prefix(1);
-  if (tag == 'r') return std::string(stored);
+std::optional<std::string> disk_unpack(std::string held) {
+  if (held.empty()) return std::nullopt;
+  const char tag = held.front();
+  if (tag == 'r') {
+    held.erase(0, 1);  // in place: no second copy of the blob
+    return held;
+  }
   if (tag != 'z') return std::nullopt;
+  std::string_view stored(held);
+  stored.remove_prefix(1);
   const unsigned long long size = ZSTD_getFrameContentSize(stored.data(), stored.size());
   if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > kDiskMaxBlobBytes)
     return std::nullopt;
@@ -485,6 +490,9 @@ std::optional<std::string> DiskCache::get(const DiskCacheKind& kind, std::string
   const std::string k = disk_key(kind, key);
   State& s = *s_;
   std::optional<std::string> stored;
+  FileStamp was;
+  uint64_t sum = 0;
+  bool touch = false;
   {
     std::lock_guard<std::mutex> lock(s.mu);
     if (s.ensure_open()) {
@@ -492,23 +500,17 @@ std::optional<std::string> DiskCache::get(const DiskCacheKind& kind, std::string
       sqlite3_bind_blob(s.sel, 1, k.data(), static_cast<int>(k.size()), SQLITE_STATIC);
       const int rc = sqlite3_step(s.sel);
       if (rc == SQLITE_ROW) {
-        FileStamp was;
         was.device = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 0));
         was.inode = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 1));
         was.size = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 2));
         was.mtime_ns = sqlite3_column_int64(s.sel, 3);
         const int64_t used = sqlite3_column_int64(s.sel, 4);
-        const uint64_t sum = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 5));
+        sum = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 5));
         const auto* b = static_cast<const char*>(sqlite3_column_blob(s.sel, 6));
         const std::string_view blob(b ? b : "", static_cast<size_t>(sqlite3_column_bytes(s.sel, 6)));
         if (was == stamp) {
-          if (disk_entry_sum(k, was, blob) == sum) {
-            stored.emplace(blob);
-            if (disk_now_minutes() - used >= kDiskTouchMinutes) s.touches.push_back(k);
-          } else {
-            ++s.errors;
-            s.deletes.push_back(k);
-          }
+          stored.emplace(blob);
+          touch = disk_now_minutes() - used >= kDiskTouchMinutes;
         }
         sqlite3_reset(s.sel);
       } else {
@@ -517,9 +519,25 @@ std::optional<std::string> DiskCache::get(const DiskCacheKind& kind, std::string
       }
     }
   }
+  // The checksum is verified outside the lock, on the copy: the workers of one call look up in parallel,
+  // and hashing every blob under the one lock serialized them.
+  if (stored) {
+    const bool sound = disk_entry_sum(k, was, *stored) == sum;
+    if (!sound || touch) {
+      std::lock_guard<std::mutex> lock(s.mu);
+      if (!sound) {
+        ++s.errors;
+        s.deletes.push_back(k);
+      } else {
+        s.touches.push_back(k);
+      }
+    }
+    if (!sound) stored.reset();
+  }
   // Unpacked outside the lock: the workers of one call look up in parallel.
-  std::optional<std::string> found = stored ? disk_unpack(*stored) : std::nullopt;
-  if (stored && !found) discard(kind, key);
+  const bool had = stored.has_value();
+  std::optional<std::string> found = had ? disk_unpack(std::move(*stored)) : std::nullopt;
+  if (had && !found) discard(kind, key);
   if (!found) {
     ++s.misses;
     if (use) ++use->misses;

@@ -77,6 +77,12 @@ inline constexpr DiskCacheKind kDiskCensusKind{"census", 1};
 // A search screen's facts (core/cache/scan_memo.cpp): skipped-line counts, markers found absent, the byte
 // sketch (folded to a fill, see encode_screen), a rendered cover's scope and, when small, its kept texts.
 inline constexpr DiskCacheKind kDiskScreenKind{"screen", 1};
+// An unbounded `stats`' scope figures (tools/stats/remembered_scope_figures.cpp): its summary and each row's
+// shared records, keyed by the scope's transcripts and stored under a stamp standing for all of their stamps.
+inline constexpr DiskCacheKind kDiskStatsScopeKind{"stats-scope", 1};
+// The session a legacy flat agent file (`agent-<id>.jsonl` beside the sessions) belongs to, read from its
+// head by discovery (core/store/store.cpp).
+inline constexpr DiskCacheKind kDiskLegacySessionKind{"legacy-session", 1};
 
 class DiskCache {
  public:

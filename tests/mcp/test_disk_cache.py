@@ -61,6 +61,17 @@ class DiskCacheShared(unittest.TestCase):
         finally:
             c.close()
 
+    def server_call(self, tool, args, *flags):
+        """One call on a fresh server: its structured answer."""
+        c = StdioClient(args=["--claude-home", self.home, *flags], env=self.env)
+        try:
+            c.initialize()
+            r = c.request("tools/call", {"name": tool, "arguments": args}, timeout=120)
+            self.assertFalse(r["result"].get("isError"), json.dumps(r)[:400])
+            return r["result"]["structuredContent"]
+        finally:
+            c.close()
+
     def server_calls(self, *flags):
         """Every call of CALLS on one fresh server: (answers, summaries)."""
         c = StdioClient(args=["--claude-home", self.home, *flags], env=self.env)
@@ -130,12 +141,19 @@ class DiskCacheShared(unittest.TestCase):
         self.assertGreater(sums[0]["disk_cache"]["hits"], 0, sums[0])  # the tallies
         self.assertGreater(sums[1]["disk_cache"]["hits"], 0, sums[1])  # the censuses
         self.assertGreater(sums[2]["scan_memo"]["hits"], 0, sums[2])  # the screens, no file read
+        # An unchanged scope's stats figures come from one entry: a page of one row reads that row's batch of
+        # tallies (8), not every transcript's; the answer is the cache-off one.
+        one_row = {"max_count": 0, "format": "json", "max_chars": 1500}
+        paged = self.server_call("stats", one_row)
+        self.assertEqual(answer(paged), answer(self.server_call("stats", one_row, "--disk-cache-mb", "0")))
+        self.assertGreater(paged["summary"]["sessions"], 9)
+        self.assertLessEqual(paged["summary"]["disk_cache"]["hits"], 9, paged["summary"])
         db = os.path.join(self.xdg, "csift-mcp", "cache.sqlite3")
         kinds = subprocess.run(["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]);"
                                 "print(sorted({bytes(k).split(b'\\0')[0].decode() for (k,) in "
                                 "c.execute('SELECT key FROM entries')}))", db],
                                check=True, stdout=subprocess.PIPE).stdout.decode()
-        self.assertEqual(kinds.strip(), "['census', 'probe', 'screen', 'tally']")
+        self.assertEqual(kinds.strip(), "['census', 'legacy-session', 'probe', 'screen', 'stats-scope', 'tally']")
         # Damaged entries (a cut blob, a wrong checksum): refused, recomputed, the same answers, then rebuilt.
         subprocess.run(["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]);"
                         "c.execute('UPDATE entries SET blob = substr(blob, 1, length(blob) - 3) WHERE rowid % 2');"

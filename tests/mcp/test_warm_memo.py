@@ -183,9 +183,9 @@ class WarmMemoMatchesUncached(unittest.TestCase):
         reply = json.loads(record)
         reply.update(uuid="warm-append-2", parentUuid="warm-append-1")
         self.append(json.dumps(reply) + "\n")
-        # (list unpaged: a page makes only the rows it shows, and the appended session's may not be among them.)
+        # (Unpaged: a page makes only the rows it shows, and the appended session's may not be among them.)
         for tool, misses, extended in (("list", 2, 0), ("stats", 2, 1)):
-            args = {"max_count": 0, "max_chars": 0} if tool == "list" else {"max_count": 0}
+            args = {"max_count": 0, "max_chars": 0}
             memo = self.call("warm", tool, args)["summary"]["result_memo"]
             self.assertEqual(memo["misses"], misses, f"{tool}: {memo}")
             self.assertEqual(memo["extended"], extended, f"{tool}: {memo}")

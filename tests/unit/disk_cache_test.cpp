@@ -19,6 +19,8 @@
 #include "core/store/remembered_probe.h"
 #include "tests/unit/corpus_root.h"
 #include "tests/unit/temp_store.h"
+#include "tools/list/list_row.h"
+#include "tools/stats/remembered_scope_figures.h"
 #include "tools/stats/remembered_tally.h"
 
 namespace disk_cache_unit {
@@ -318,6 +320,39 @@ TEST_CASE("disk cache: a stats tally round-trips (its ledger iterates in the sam
     if (checked++ < 3) check_refuses_damage(blob, csift::decode_tally);
   }
   CHECK(with_ledger > 5);
+}
+
+TEST_CASE("disk cache: stats scope figures round-trip, with local times made again, and damage is refused") {
+  csift::StatsScopeFigures f;
+  f.first_timestamp = "2026-01-02T03:04:05.000Z";
+  f.last_timestamp = "2026-01-03T03:04:05.000Z";
+  f.summary = csift::json::object();
+  f.summary["sessions"] = 3;
+  f.summary["first_utc"] = f.first_timestamp;
+  f.summary["first_local"] = "written in another zone";
+  f.summary["last_utc"] = f.last_timestamp;
+  f.summary["last_local"] = "written in another zone";
+  f.summary["cost"] = {{"usd", 0.1 + 0.2}, {"by_model", {{"m", nullptr}}}};
+  f.shared.resize(3);
+  f.shared[0] = {5, {1, 2}};
+  f.shared[2] = {7, {0}};
+  const std::string blob = csift::encode_scope_figures(f);
+  const auto back = csift::decode_scope_figures(blob);
+  REQUIRE(back);
+  csift::json want = f.summary;
+  csift::put_instant(want, "first", f.first_timestamp);
+  csift::put_instant(want, "last", f.last_timestamp);
+  CHECK(back->summary.dump() == want.dump());  // same fields, same order, same float bits; local times ours
+  CHECK(back->summary["first_local"] != "written in another zone");
+  REQUIRE(back->shared.size() == 3);
+  CHECK(back->shared[0].records == 5);
+  CHECK(back->shared[0].with == std::vector<size_t>{1, 2});
+  CHECK(back->shared[1].records == 0);
+  CHECK(back->shared[2].with == std::vector<size_t>{0});
+  check_refuses_damage(blob, csift::decode_scope_figures);
+  // A row marked as sharing with a row the figures do not have is refused.
+  f.shared[2].with = {3};
+  CHECK_FALSE(csift::decode_scope_figures(csift::encode_scope_figures(f)));
 }
 
 TEST_CASE("disk cache: a label census round-trips and a damaged one is refused") {

@@ -102,29 +102,50 @@ json build_header(const Scope& scope, const StatsWindow& window) {
 
 Envelope run_stats(const json& args, ToolContext& ctx) {
   const StatsWindow window{parse_time_window(args), turn_arg(args)};
-  const Scope scope = resolve_span_scope(args, ctx);
+  // Shared with the deferred rows, whose sources point at its transcripts.
+  const auto scoped = std::make_shared<const Scope>(resolve_span_scope(args, ctx));
+  const Scope& scope = *scoped;
   const std::optional<size_t> cap = effective_row_cap(args, scope.unscoped, std::nullopt);
-  ResultMemoUse memo_use;
-  Selection sel = select_transcripts(scope, window.time, cap, memo_use);
-  const SharedTallies tallies = tally_all(scope, sel, window, ctx, memo_use);
+  // Shared with the deferred rows, which count their own lookups into it.
+  const auto memo_use = std::make_shared<ResultMemoUse>();
+  Selection sel = select_transcripts(scope, window.time, cap, *memo_use);
 
   Envelope env = Envelope::make("stats");
   env.header = build_header(scope, window);
-  SharedTallies counted;
-  std::vector<const Transcript*> counted_transcripts;
+  auto sources = std::make_shared<StatsRowSources>();
   std::vector<StoreProblem> unread = scope.problems;
-  for (size_t k = 0; k < tallies.size(); ++k) {
-    const TranscriptTally& tally = *tallies[k];
-    const Transcript& t = scope.transcripts[sel.indices[k]];
-    if (!tally.error.empty()) unread.push_back({t.path, tally.error});
-    if (window.bounded() && counted_nothing(tally)) {
-      ++sel.outside_window;
-      continue;
-    }
-    counted.push_back(tallies[k]);
-    counted_transcripts.push_back(&t);
+  std::shared_ptr<const StatsScopeFigures> figures;
+  // An unbounded window counts every selected transcript: over an unchanged scope its figures are
+  // remembered by the transcripts' stamps, and no tally is needed but the shown rows'.
+  std::optional<ScopeStamps> stamps;
+  if (!window.bounded()) {
+    for (const size_t i : sel.indices)
+      sources->transcripts.push_back(&scope.transcripts[i]);
+    stamps = scope_stamps(sources->transcripts, memo_use->disk.began);
+    if (stamps) figures = recalled_scope_figures(*stamps, *memo_use);
   }
-  apply_scope_figures(remembered_scope_figures(counted, counted_transcripts, memo_use), env);
+  if (!figures) {
+    const SharedTallies tallies = tally_all(scope, sel, window, ctx, *memo_use);
+    sources->transcripts.clear();
+    bool read_all = true;
+    for (size_t k = 0; k < tallies.size(); ++k) {
+      const TranscriptTally& tally = *tallies[k];
+      const Transcript& t = scope.transcripts[sel.indices[k]];
+      if (!tally.error.empty()) {
+        unread.push_back({t.path, tally.error});
+        read_all = false;
+      }
+      if (window.bounded() && counted_nothing(tally)) {
+        ++sel.outside_window;
+        continue;
+      }
+      sources->tallies.push_back(tallies[k]);
+      sources->transcripts.push_back(&t);
+    }
+    figures = remembered_scope_figures(sources->tallies, sources->transcripts, *memo_use);
+    if (stamps && read_all && !ctx.cancelled()) keep_scope_figures(*stamps, figures, *memo_use);
+  }
+  apply_scope_figures(figures, sources, memo_use, scoped, env);
   const std::string cost_by =
       args.contains("cost_by") && args["cost_by"].is_string() ? args["cost_by"].get<std::string>() : "";
   if (cost_by != "day") env.summary.erase(kCostByDay);
@@ -132,7 +153,9 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
   env.summary["dropped_by_cap"] = sel.dropped_by_cap;
   env.summary["max_count"] = cap ? json(*cap) : json(nullptr);
   env.summary["outside_window"] = sel.outside_window;
-  report_result_memo(env, memo_use);
+  // The memo's report counts the rows made, so it is written once the pager is done.
+  env.deferred.settle = [memo_use](Envelope& e) { report_result_memo(e, *memo_use); };
+  report_result_memo(env, *memo_use);  // its place among the summary's fields; settle fills it in
   env.notes = scope.notes;
   report_unread(env, unread);
   report_stores(env, scope);

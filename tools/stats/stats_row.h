@@ -26,6 +26,9 @@ class StatsTotals {
   void add(const TranscriptTally& tally, HarnessId harness, const std::string& project);
   // `shared`: what find_shared_records found across the rows added.
   void write(json& summary, size_t shared_records, size_t transcripts_sharing) const;
+  // The earliest and latest instants written (as recorded: the summary's `first_*` and `last_*`).
+  const std::string& first_timestamp() const { return sum_.first_timestamp; }
+  const std::string& last_timestamp() const { return sum_.last_timestamp; }
 
  private:
   TranscriptTally sum_;
