@@ -111,10 +111,10 @@ bool take_answer_flag(int argc, char** argv, int& i, AnswerFlags& flags) {
 struct MemoBudgets {
   size_t scan = kDefaultScanMemoBytes;
   size_t result = kDefaultResultMemoBytes;
-  // `--watch-stamps`: transcript stamps kept by change notices. Off by default: the soak (SPEC §14) caught
-  // discovered sizes stale under churn with it on; a race that explains it is fixed, but not proven to be the
-  // whole cause (SPEC §7 "Watched stamps").
-  bool watch_stamps = false;
+  // Transcript stamps kept by change notices; `--no-watch-stamps` turns them off. On by default since the
+  // soak told the fixed race apart: 2 of 6 churn soaks of the binary before the fix answered a stale size,
+  // none of 17 after it (SPEC §7 "Watched stamps").
+  bool watch_stamps = true;
   // `--disk-cache-mb N` and `--disk-cache-dir DIR`: the persisted cache every server and CLI run share.
   uint64_t disk = kDefaultDiskCacheBytes;
   std::string disk_dir;
@@ -122,8 +122,8 @@ struct MemoBudgets {
 
 // Takes argv[i] (and its value) when it is a memo budget flag.
 bool take_memo_flag(int argc, char** argv, int& i, MemoBudgets& budgets) {
-  if (std::string_view(argv[i]) == "--watch-stamps") {
-    budgets.watch_stamps = true;
+  if (std::string_view(argv[i]) == "--watch-stamps" || std::string_view(argv[i]) == "--no-watch-stamps") {
+    budgets.watch_stamps = std::string_view(argv[i]) == "--watch-stamps";
     return true;
   }
   if (auto v = flag_value(argc, argv, i, "--scan-memo-mb")) {
@@ -189,7 +189,7 @@ HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, Me
       throw std::invalid_argument(
           "unknown flag '" + arg +
           "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, "
-          "--scan-memo-mb N, --result-memo-mb N, --watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
+          "--scan-memo-mb N, --result-memo-mb N, --no-watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
           "--structured-content auto|always|never, "
           "--max-answer-chars N)");
     }
@@ -245,7 +245,7 @@ int run_stdio_server(int argc, char** argv) {
       throw std::invalid_argument(
           "unknown flag '" + std::string(argv[i]) +
           "' for the stdio server (valid: --stdio, --claude-home DIR, --scan-memo-mb N, "
-          "--result-memo-mb N, --watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
+          "--result-memo-mb N, --no-watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
           "--structured-content auto|always|never, "
           "--max-answer-chars N)");
     }

@@ -47,9 +47,11 @@ bool local_filesystem(const std::string& dir) {
   }
 }
 
-// Watches are a per-user budget shared with every program that watches files (editors, build tools): take
-// at most a quarter of it, and never more than kMostWatches. A directory past the share is stat'ed as before.
-constexpr size_t kMostWatches = 16384;
+// Watches are a per-user budget shared with every program that watches files (editors, build tools) and,
+// since the watches are on by default, with every other csift-mcp server (Claude Code starts one per
+// session): each takes at most a sixteenth of it, and never more than kMostWatches, so a dozen servers leave
+// most of it to the rest. A directory past the share is stat'ed as before.
+constexpr size_t kMostWatches = 8192;
 size_t watch_share() {
   size_t limit = 8192;  // the kernel's default on older systems
   if (FILE* f = std::fopen("/proc/sys/fs/inotify/max_user_watches", "r")) {
@@ -57,7 +59,7 @@ size_t watch_share() {
     if (std::fscanf(f, "%lu", &v) == 1 && v > 0) limit = v;
     std::fclose(f);
   }
-  return std::min(limit / 4, kMostWatches);
+  return std::min(limit / 16, kMostWatches);
 }
 
 // The most stamps held (~130 bytes each with the name: ~17 MB); a store with more transcripts has the rest

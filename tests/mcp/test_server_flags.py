@@ -47,26 +47,38 @@ class ServerClaudeHome(unittest.TestCase):
         self.assertEqual(status, 200, body)
         self.assertFalse(body["result"]["isError"], body)
 
-    def test_watch_stamps_is_opt_in_and_sees_an_append(self):
-        # Off by default (SPEC §7 "Watched stamps"); with the flag, a warm list still sees an append.
+    def test_watch_stamps_are_on_by_default_see_an_append_and_can_be_turned_off(self):
+        # On by default (SPEC §7 "Watched stamps"): the server holds an inotify descriptor once it has listed,
+        # and a warm list still sees an append; `--no-watch-stamps` holds none.
         import shutil
         home = tempfile.mkdtemp(prefix="csift-watch-")
         self.addCleanup(shutil.rmtree, home, True)
         shutil.copytree(FIXTURE_HOME, os.path.join(home, "h"), symlinks=True)
         home = os.path.join(home, "h")
-        c = StdioClient(["--stdio", "--watch-stamps"], env=server_env(claude_home=home))
-        self.addCleanup(c.close)
-        c.initialize()
 
-        def size():
+        def inotify_fds(c):
+            fd_dir = f"/proc/{c.proc.pid}/fd"
+            return sum(os.readlink(os.path.join(fd_dir, fd)) == "anon_inode:inotify" for fd in os.listdir(fd_dir))
+
+        def size(c):
             rows = call(c, "list", {"targets": ["@" + BASICS], "format": "json"})["structuredContent"]["rows"]
             return rows[0]["bytes"]
-        before = size()
-        self.assertEqual(size(), before)
+        off = StdioClient(["--stdio", "--no-watch-stamps"], env=server_env(claude_home=home))
+        self.addCleanup(off.close)
+        off.initialize()
+        c = StdioClient(["--stdio"], env=server_env(claude_home=home))
+        self.addCleanup(c.close)
+        c.initialize()
+        before = size(c)
+        self.assertEqual(size(c), before)
+        self.assertEqual(size(off), before)
+        self.assertEqual(inotify_fds(c), 1)
+        self.assertEqual(inotify_fds(off), 0)
         path = [os.path.join(d, f) for d, _, fs in os.walk(home) for f in fs if f == BASICS + ".jsonl"][0]
         with open(path, "a") as f:
             f.write("{}\n")
-        self.assertEqual(size(), before + 3)
+        self.assertEqual(size(c), before + 3)
+        self.assertEqual(size(off), before + 3)
 
     def test_a_missing_server_home_stops_the_server_naming_it(self):
         for mode in ([], ["--http", "--port", "0"]):
