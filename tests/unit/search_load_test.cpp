@@ -30,11 +30,14 @@ struct Loaded {
   Transcript transcript;
 };
 
-Loaded request_for(const std::string& pattern) {
+// A search for `pattern` over one session (by default the fixture store's peers session), resolved as the
+// tool resolves it.
+Loaded request_for(const std::string& pattern, const std::string& session = kPeers,
+                   const std::string& claude_home = std::string(CSIFT_SOURCE_DIR) + "/fixtures/home") {
   json a = json::object();
   a["pattern"] = pattern;
-  a["targets"] = json::array({"@" + kPeers});
-  a["claude_home"] = std::string(CSIFT_SOURCE_DIR) + "/fixtures/home";
+  a["targets"] = json::array({"@" + session});
+  a["claude_home"] = claude_home;
   ToolContext ctx;
   ctx.env = Environment::from_process();
   Loaded out{parse_search_request(a), {}};
@@ -138,17 +141,7 @@ TEST_CASE("needles-only load: exact line accounting on malformed, torn and marke
       R"({"type":"user","message")";  // 9: torn
   store.write("-home-dev-cold/" + session + ".jsonl", text);
   auto request = [&](const std::string& pattern) {
-    json a = json::object();
-    a["pattern"] = pattern;
-    a["targets"] = json::array({"@" + session});
-    a["claude_home"] = store.home().string();
-    ToolContext ctx;
-    ctx.env = Environment::from_process();
-    Loaded out{parse_search_request(a), {}};
-    const Scope scope = resolve_span_scope(a, ctx);
-    REQUIRE(scope.transcripts.size() == 1);
-    out.transcript = scope.transcripts.front();
-    return out;
+    return request_for(pattern, session, store.home().string());
   };
   auto accounted = [](const SearchLoad& load) {
     return load.ct.read.records.size() + load.declined.size() + load.ct.read.skipped_lines +
