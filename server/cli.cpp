@@ -159,6 +159,7 @@ int run_cli(int argc, char** argv) {
   ctx.spell_call = render_continuation_cli;
   ctx.spell_arg = spell_cli_arg;
   ctx.announce = [](const std::string& line) { std::cerr << "csift: " << line << std::endl; };
+  ctx.disk_cache = process_disk_cache();  // installed above; a CLI run has no memos
   read_stdin_when_requested(parsed.args, ctx);
   const ToolOutcome outcome = invoke_tool(*tool, parsed.args, ctx);
   print_outcome(tool_name, outcome, as_json);

@@ -2,6 +2,7 @@
 // What a session is, its title and its text come from tools/resources; this file only pages and frames.
 #include <functional>
 
+#include "core/cache/disk_cache.h"
 #include "core/cache/result_memo.h"
 #include "core/cache/scan_memo.h"
 #include "core/scrub/scrubber.h"
@@ -50,9 +51,10 @@ json McpServer::run_registered(McpCall& call, const std::function<json(ToolConte
   ToolContext ctx;
   ctx.env = options_.env;
   ctx.cancel = &request->cancel;
-  // The memos this server installed (install_memos) reach the call's core code through its context.
+  // The caches this server installed (install_memos) reach the call's core code through its context.
   ctx.scan_memo = process_scan_memo();
   ctx.result_memo = process_result_memo();
+  ctx.disk_cache = process_disk_cache();
   if (request->wants_progress()) {
     ctx.progress = [&request](double done, double total, const std::string& message) {
       request->report(done, total, message);

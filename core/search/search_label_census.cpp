@@ -259,9 +259,9 @@ bool census_answers(const SearchConfig& cfg) {
   return cfg.compiled->matches_everything() && !cfg.turn && !cfg.window.bounded() && !cfg.resolve_persisted;
 }
 
-std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, const Transcript& t,
-                                                         const std::string& gates, ResultMemoUse& use,
-                                                         const ReadOptions& appended) {
+std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, DiskCache* disk,
+                                                         const Transcript& t, const std::string& gates,
+                                                         ResultMemoUse& use, const ReadOptions& appended) {
   const std::optional<FileStamp> now = stamp_of(t);
   if (!now) return nullptr;
   const std::string key = result_memo_key(kCensusKind.name, t.path, gates);
@@ -272,8 +272,8 @@ std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, const
   }
   // A fresh process: the census an earlier one stored for this very stamp (the disk cache's count, not the
   // memo's: the memo missed).
-  auto stored = disk_recall(process_disk_cache(), kDiskCensusKind, census_disk_key(t, gates), *now, &use.disk,
-                            decode_label_census);
+  auto stored =
+      disk_recall(disk, kDiskCensusKind, census_disk_key(t, gates), *now, &use.disk, decode_label_census);
   if (stored && stored->holds_for(t)) {
     auto kept = std::make_shared<const LabelCensus>(std::move(stored->census));
     memo.remember(key, type, *now, kept, census_cost(*kept), use.call);
@@ -292,7 +292,7 @@ std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, const
   return nullptr;
 }
 
-void remember_label_census(ResultMemo& memo, const Transcript& t, const FileStamp& before,
+void remember_label_census(ResultMemo& memo, DiskCache* disk, const Transcript& t, const FileStamp& before,
                            const std::string& gates, LabelCensus&& census, ResultMemoUse& use) {
   const uint64_t call = use.call;
   if (stamp_file(t.path) != before) return;
@@ -301,7 +301,7 @@ void remember_label_census(ResultMemo& memo, const Transcript& t, const FileStam
   // file's stamp does not cover: it keeps the children it was classified with, and answers a later process
   // only while the join gives the same (StoredCensus::holds_for).
   if (census.resume && (census_joined(census) || census.resume->context.spawned_child.empty()))
-    disk_keep(process_disk_cache(), kDiskCensusKind, census_disk_key(t, gates), t.path, before, use.disk,
+    disk_keep(disk, kDiskCensusKind, census_disk_key(t, gates), t.path, before, use.disk,
               [&] { return encode_label_census(census); });
   auto kept = std::make_shared<const LabelCensus>(std::move(census));
   const size_t cost = census_cost(*kept);

@@ -23,6 +23,8 @@
 
 namespace csift {
 
+class DiskCache;
+
 struct LabelCensus {
   // Consecutive entries with the same label set, turn and flags (file order; runs keep it small).
   struct Run {
@@ -81,16 +83,17 @@ std::optional<LabelCensus> extend_label_census(const Transcript& t, const LabelC
 bool census_answers(const SearchConfig& cfg);
 
 // The census `memo` (the call's result memo, ToolContext::result_memo) remembers for `t` under `gates` (the
-// load's label-candidate gates), or nullptr. When `t` only grew since a census was remembered, it is extended
-// over the appended lines (read with `appended`, see extend_label_census) and remembered in its place.
-std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, const Transcript& t,
-                                                         const std::string& gates, ResultMemoUse& use,
-                                                         const ReadOptions& appended);
+// load's label-candidate gates), else the one `disk` (the call's disk cache, or null) kept, or nullptr. When
+// `t` only grew since a census was remembered, it is extended over the appended lines (read with `appended`,
+// see extend_label_census) and remembered in its place.
+std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, DiskCache* disk,
+                                                         const Transcript& t, const std::string& gates,
+                                                         ResultMemoUse& use, const ReadOptions& appended);
 // Remembers in `memo` a census taken from a read of `t` that started when the file was stamped `before`; not
 // when the file changed since. `use`: the call remembering it, whose other entries it does not evict; behind
-// the memo the census is also queued for the disk cache (kDiskCensusKind), and a fresh server's
+// the memo the census is also queued for `disk` (kDiskCensusKind; null: none), and a fresh server's
 // recalled_label_census finds it there.
-void remember_label_census(ResultMemo& memo, const Transcript& t, const FileStamp& before,
+void remember_label_census(ResultMemo& memo, DiskCache* disk, const Transcript& t, const FileStamp& before,
                            const std::string& gates, LabelCensus&& census, ResultMemoUse& use);
 
 // A census as the disk cache keeps it: its runs and counts (not its resume state) and, when its read joined

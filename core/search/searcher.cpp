@@ -35,6 +35,7 @@ struct TranscriptScanner {
   bool counts_only;           // -c / -l without a diagnosis: the models are released once counted
   ResultMemoUse* census_use;  // non-null when a server's result memo keeps label censuses
   ResultMemo* census_memo;    // that memo (the call's ToolContext::result_memo)
+  DiskCache* census_disk;     // the disk cache behind it (ToolContext::disk_cache), or null
   const CancelToken* cancel;
   std::vector<std::string> notes;
   // The saved results this transcript's pointers name that were not read, by (line, content block): kept
@@ -242,8 +243,8 @@ struct TranscriptScanner {
 
   std::unique_ptr<TranscriptHits> counted_from_census(const Transcript& t, size_t scope_index) {
     if (!census_answers(req)) return nullptr;
-    const auto census =
-        recalled_label_census(*census_memo, t, pf.label_gates(), *census_use, census_read_options(t));
+    const auto census = recalled_label_census(*census_memo, census_disk, t, pf.label_gates(), *census_use,
+                                              census_read_options(t));
     if (!census) return nullptr;
     auto out = std::make_unique<TranscriptHits>();
     out->scope_index = scope_index;
@@ -306,7 +307,7 @@ struct TranscriptScanner {
       take_read_counts(*counted);
       take_saved_unread(*counted);
       if (before && !(cancel && cancel->is_cancelled()))
-        remember_label_census(*census_memo, t, *before, pf.label_gates(),
+        remember_label_census(*census_memo, census_disk, t, *before, pf.label_gates(),
                               taker.take(counted->ct, context, head), *census_use);
       return counted;
     }
@@ -365,6 +366,7 @@ void Searcher::search(const std::vector<Transcript>& transcripts, SearchSink& si
                         pass_.counts_only,
                         census_use_.get(),
                         caches_.result_memo,
+                        caches_.disk_cache,
                         cancel_,
                         {},
                         {}};

@@ -21,6 +21,8 @@
 
 namespace csift {
 
+class DiskCache;
+
 // What the tool's mode asks of a search beyond its configuration.
 struct SearchPass {
   // Tally the matches -t/-T excluded (the zero-match probe; a wider prefilter: every assistant line matters).
@@ -38,6 +40,7 @@ struct SearchPass {
 struct SearchCaches {
   ScanMemo* scan_memo = nullptr;
   ResultMemo* result_memo = nullptr;
+  DiskCache* disk_cache = nullptr;
 };
 
 // Receives each transcript's result as soon as it is searched, on the worker that searched it (transcripts

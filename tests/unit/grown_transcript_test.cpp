@@ -245,15 +245,16 @@ TEST_CASE(
            "\n";
   };
   install_result_memo(kDefaultResultMemoBytes);
+  const StatsCaches caches{process_result_memo(), nullptr};
   for (const bool idle : {true, false}) {
     write_bytes(path, line(1) + line(2), false);
     if (idle) fs::last_write_time(path, fs::file_time_type::clock::now() - std::chrono::hours(48));
     ResultMemoUse use;
-    const auto before = remembered_tally(stamped_transcript_of(path), StatsWindow{}, nullptr, use);
+    const auto before = remembered_tally(stamped_transcript_of(path), StatsWindow{}, nullptr, caches, use);
     CHECK(before->user_records == 2);
     write_bytes(path, line(3), true);
     const Transcript grown = stamped_transcript_of(path);
-    const auto after = remembered_tally(grown, StatsWindow{}, nullptr, use);
+    const auto after = remembered_tally(grown, StatsWindow{}, nullptr, caches, use);
     const TranscriptTally fresh = tally_transcript(grown, StatsWindow{}, nullptr);
     CHECK(after->user_records == 3);
     CHECK(after->lines == fresh.lines);

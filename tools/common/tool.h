@@ -16,6 +16,7 @@ namespace csift {
 
 class ScanMemo;
 class ResultMemo;
+class DiskCache;
 
 struct ToolContext {
   Environment env;
@@ -47,10 +48,12 @@ struct ToolContext {
   // the client passes on to its model. max_chars 0 or a larger budget pages at it; the tool still sees the
   // max_chars the call gave (media, which the client counts apart, is not held to it).
   int64_t answer_ceiling = 0;
-  // The caches a server installed (core/cache/), handed to the core code a tool runs (the searcher takes them
-  // from here, never from the process): null when the process has none (the CLI, a test's context).
+  // The caches the process installed (core/cache/), handed to the code a tool runs (the searcher, stats and
+  // list take them from here, never from the process): null when the process has none (the CLI has no
+  // memos, only the disk cache; a test's context has none unless it sets them).
   ScanMemo* scan_memo = nullptr;
   ResultMemo* result_memo = nullptr;
+  DiskCache* disk_cache = nullptr;
   bool cancelled() const { return cancel && cancel->is_cancelled(); }
 };
 

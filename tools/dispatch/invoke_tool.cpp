@@ -398,16 +398,17 @@ ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, co
   return outcome;
 }
 
-// What the call queued for the disk cache is written in one transaction once its answer is made (never
-// failing or holding the answer: a busy database skips the write).
+// What the call queued for the disk cache (its context's) is written in one transaction once its answer is
+// made (never failing or holding the answer: a busy database skips the write).
 struct DiskCacheFlushAtEnd {
+  DiskCache* disk;
   ~DiskCacheFlushAtEnd() {
-    if (DiskCache* disk = process_disk_cache()) disk->flush();
+    if (disk) disk->flush();
   }
 };
 
 ToolOutcome invoke_tool(const ToolSpec& tool, const json& args, ToolContext& ctx) {
-  DiskCacheFlushAtEnd flush_at_end;
+  DiskCacheFlushAtEnd flush_at_end{ctx.disk_cache};
   try {
     return invoke_tool_with_schema(tool, input_schema_annotated(tool.name), args, ctx);
   } catch (const std::exception& e) {

@@ -159,8 +159,9 @@ Envelope run_list(const json& args, ToolContext& ctx) {
   // report counts the rows made, so it is written once the pager is done.
   auto entries_left = std::make_shared<std::vector<ListEntry>>(std::move(kept));
   env.deferred.count = entries_left->size();
-  env.deferred.make = [scoped, entries_left, memo_use, expiry](size_t i) {
-    json row = remembered_list_row((*entries_left)[i], *memo_use);
+  // The call's memo is the process's, which outlives the rows.
+  env.deferred.make = [scoped, entries_left, memo = ctx.result_memo, memo_use, expiry](size_t i) {
+    json row = remembered_list_row((*entries_left)[i], memo, *memo_use);
     if ((*expiry)[i]) row["expires_in_days"] = *(*expiry)[i];
     return row;
   };

@@ -32,12 +32,10 @@ std::string row_inputs(const ListEntry& e) {
 
 }  // namespace
 
-json remembered_list_row(const ListEntry& entry, ResultMemoUse& use) {
+json remembered_list_row(const ListEntry& entry, ResultMemo* memo, ResultMemoUse& use) {
   // A probe the memo does not keep (another harness's, or one that could not read its file) is a new object
   // on every call: a row built from it could never be found again.
-  ResultMemo* memo = entry.transcript->harness == HarnessId::claude_code && entry.probe->error.empty()
-                         ? process_result_memo()
-                         : nullptr;
+  if (entry.transcript->harness != HarnessId::claude_code || !entry.probe->error.empty()) memo = nullptr;
   if (memo == nullptr) return list_row(entry);
   return remembered_derived_row(memo, use, "list-row", entry.transcript->path, row_inputs(entry), entry.probe,
                                 [&entry] { return list_row(entry); });

@@ -6,9 +6,10 @@
 
 namespace csift {
 
-// list_row(entry), remembered while its inputs are the same: the very probe object it was built from (a
-// probe recomputed since is another object) and the row's other inputs, spelled in the key (the
-// transcript's discovered identity and size, its sidecar status, its clone origin).
-json remembered_list_row(const ListEntry& entry, ResultMemoUse& use);
+// list_row(entry), remembered in `memo` (the call's result memo, or null) while its inputs are the same: the
+// very probe object it was built from (a probe recomputed since is another object) and the row's other
+// inputs, spelled in the key (the transcript's discovered identity and size, its sidecar status, its clone
+// origin).
+json remembered_list_row(const ListEntry& entry, ResultMemo* memo, ResultMemoUse& use);
 
 }  // namespace csift

@@ -123,7 +123,8 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   pass.counts_only = release_models;
   if (req.mode == SearchMode::exchanges && !diagnose_labels)
     pass.context = req.siblings ? SearchPass::Context::whole_turns : SearchPass::Context::turn_answers;
-  Searcher searcher(req, pass, SearchCaches{ctx.scan_memo, ctx.result_memo}, scope.projects_root, ctx.cancel);
+  Searcher searcher(req, pass, SearchCaches{ctx.scan_memo, ctx.result_memo, ctx.disk_cache},
+                    scope.projects_root, ctx.cancel);
   ScanSink sink(scope, ctx, report, release_models, finish);
   searcher.search(scope.transcripts, sink);
   const SearchPrefilter& pf = searcher.prefilter();

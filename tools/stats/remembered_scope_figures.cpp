@@ -104,8 +104,7 @@ std::string hex64(uint64_t v) {
 
 std::shared_ptr<const StatsScopeFigures> remembered_scope_figures(
     const std::vector<std::shared_ptr<const TranscriptTally>>& counted,
-    const std::vector<const Transcript*>& counted_transcripts, ResultMemoUse& use) {
-  ResultMemo* memo = process_result_memo();
+    const std::vector<const Transcript*>& counted_transcripts, ResultMemo* memo, ResultMemoUse& use) {
   if (memo == nullptr)
     return std::make_shared<const StatsScopeFigures>(compute_scope_figures(counted, counted_transcripts));
   const std::string key = scope_figures_key(counted);
@@ -148,8 +147,9 @@ std::optional<ScopeStamps> scope_stamps(const std::vector<const Transcript*>& tr
 }
 
 std::shared_ptr<const StatsScopeFigures> recalled_scope_figures(const ScopeStamps& stamps,
+                                                                const StatsCaches& caches,
                                                                 ResultMemoUse& use) {
-  ResultMemo* memo = process_result_memo();
+  ResultMemo* memo = caches.memo;
   const void* type = result_type_tag<StatsScopeFigures>();
   const std::string key = result_memo_key(kScopeStampsKind, stamps.identity, "");
   if (memo) {
@@ -158,9 +158,8 @@ std::shared_ptr<const StatsScopeFigures> recalled_scope_figures(const ScopeStamp
       return std::static_pointer_cast<const StatsScopeFigures>(std::move(hit));
     }
   }
-  std::optional<StatsScopeFigures> decoded =
-      disk_recall(process_disk_cache(), kDiskStatsScopeKind, stamps.identity, stamps.stamps, &use.disk,
-                  decode_scope_figures);
+  std::optional<StatsScopeFigures> decoded = disk_recall(caches.disk, kDiskStatsScopeKind, stamps.identity,
+                                                         stamps.stamps, &use.disk, decode_scope_figures);
   if (!decoded) return nullptr;
   ++use.hits;
   auto figures = std::make_shared<const StatsScopeFigures>(std::move(*decoded));
@@ -169,12 +168,12 @@ std::shared_ptr<const StatsScopeFigures> recalled_scope_figures(const ScopeStamp
 }
 
 void keep_scope_figures(const ScopeStamps& stamps, const std::shared_ptr<const StatsScopeFigures>& figures,
-                        ResultMemoUse& use) {
-  if (ResultMemo* memo = process_result_memo())
+                        const StatsCaches& caches, ResultMemoUse& use) {
+  if (ResultMemo* memo = caches.memo)
     memo->remember(result_memo_key(kScopeStampsKind, stamps.identity, ""),
                    result_type_tag<StatsScopeFigures>(), stamps.stamps, figures, figures_cost(*figures),
                    use.call);
-  DiskCache* disk = process_disk_cache();
+  DiskCache* disk = caches.disk;
   if (disk && stamps.settled)
     disk->put(kDiskStatsScopeKind, stamps.identity, stamps.stamps, encode_scope_figures(*figures), &use.disk);
 }
@@ -230,8 +229,9 @@ std::optional<StatsScopeFigures> decode_scope_figures(std::string_view blob) {
 }
 
 void apply_scope_figures(std::shared_ptr<const StatsScopeFigures> figures,
-                         std::shared_ptr<const StatsRowSources> sources, std::shared_ptr<ResultMemoUse> use,
-                         std::shared_ptr<const void> keep_alive, Envelope& env) {
+                         std::shared_ptr<const StatsRowSources> sources, const StatsCaches& caches,
+                         std::shared_ptr<ResultMemoUse> use, std::shared_ptr<const void> keep_alive,
+                         Envelope& env) {
   for (const auto& [name, value] : figures->summary.items())
     env.summary[name] = value;
   // Thousands of rows, of which a page shows a few: each is made (or copied from the memo) and marked only
@@ -245,7 +245,7 @@ void apply_scope_figures(std::shared_ptr<const StatsScopeFigures> figures,
     size_t batch = 8;
   };
   auto fetched = std::make_shared<Fetched>();
-  env.deferred.make = [figures, sources, use, keep_alive, fetched](size_t k) {
+  env.deferred.make = [figures, sources, caches, use, keep_alive, fetched](size_t k) {
     const Transcript& t = *sources->transcripts[k];
     std::shared_ptr<const TranscriptTally> tally;
     if (!sources->tallies.empty()) {
@@ -258,12 +258,13 @@ void apply_scope_figures(std::shared_ptr<const StatsScopeFigures> figures,
         const size_t to = std::min(got.size(), k + fetched->batch);
         fetched->batch = std::min<size_t>(fetched->batch * 2, 1024);
         tbb::parallel_for(k, to, [&](size_t i) {
-          if (!got[i]) got[i] = remembered_tally(*sources->transcripts[i], StatsWindow{}, nullptr, *use);
+          if (!got[i])
+            got[i] = remembered_tally(*sources->transcripts[i], StatsWindow{}, nullptr, caches, *use);
         });
       }
       tally = std::move(got[k]);  // made once: the pager asks each index once, in order
     }
-    json row = remembered_stats_row(t, tally, *use);
+    json row = remembered_stats_row(t, tally, caches.memo, *use);
     const SharedRecords& s = figures->shared[k];
     if (s.records != 0) {
       std::vector<std::string> with;

@@ -15,6 +15,7 @@
 #include "core/base/envelope.h"
 #include "core/cache/result_memo.h"
 #include "core/store/store.h"
+#include "tools/stats/remembered_tally.h"
 #include "tools/stats/shared_records.h"
 #include "tools/stats/stats_tally.h"
 
@@ -31,10 +32,11 @@ struct StatsScopeFigures {
 // The figures of `counted` (transcripts in `counted_transcripts`, parallel), remembered for these very
 // tallies (the same objects, in the same order) and the transcripts' row inputs: a tally recomputed since
 // (its file changed) is another object, so the figures are computed again. A remembered tally answers only
-// for its own path, so the same tallies mean the same paths.
+// for its own path, so the same tallies mean the same paths. Remembered in `memo` (the call's result memo;
+// null: computed each time).
 std::shared_ptr<const StatsScopeFigures> remembered_scope_figures(
     const std::vector<std::shared_ptr<const TranscriptTally>>& counted,
-    const std::vector<const Transcript*>& counted_transcripts, ResultMemoUse& use);
+    const std::vector<const Transcript*>& counted_transcripts, ResultMemo* memo, ResultMemoUse& use);
 
 // What an unbounded stats' figures depend on besides the files' bytes, for a scope whose every transcript is
 // Claude Code's and was stamped by discovery: which transcripts, in which order (with their turn rule and
@@ -48,14 +50,16 @@ struct ScopeStamps {
 };
 std::optional<ScopeStamps> scope_stamps(const std::vector<const Transcript*>& transcripts, int64_t began_ns);
 
-// The figures remembered (in memory, else on disk) for exactly these stamps, or null. A hit counts in `use`;
-// a miss does not (the figures are then made through remembered_scope_figures, which counts).
+// The figures remembered (in caches.memo, else in caches.disk) for exactly these stamps, or null. A hit
+// counts in `use`; a miss does not (the figures are then made through remembered_scope_figures, which
+// counts).
 std::shared_ptr<const StatsScopeFigures> recalled_scope_figures(const ScopeStamps& stamps,
+                                                                const StatsCaches& caches,
                                                                 ResultMemoUse& use);
 // Remembers figures made from tallies of the files under `stamps` (every tally read without an error): in
-// memory, and on disk when every stamp was settled.
+// caches.memo, and in caches.disk when every stamp was settled.
 void keep_scope_figures(const ScopeStamps& stamps, const std::shared_ptr<const StatsScopeFigures>& figures,
-                        ResultMemoUse& use);
+                        const StatsCaches& caches, ResultMemoUse& use);
 
 // The figures as the disk cache keeps them, and back (nullopt for bytes that are not such figures: the blob
 // is untrusted). A decoded summary's local times are made in this process's zone.
@@ -71,9 +75,11 @@ struct StatsRowSources {
 
 // Puts the figures on a stats answer: the summary's fields, and the rows deferred (Envelope::deferred): a
 // row is made (or copied from the memo) and marked only when a page shows it. `keep_alive` holds what the
-// sources point into (the scope) until the rows are made.
+// sources point into (the scope) until the rows are made. A row and a fetched tally go through `caches` (the
+// call's; the process's caches outlive every call's rows).
 void apply_scope_figures(std::shared_ptr<const StatsScopeFigures> figures,
-                         std::shared_ptr<const StatsRowSources> sources, std::shared_ptr<ResultMemoUse> use,
-                         std::shared_ptr<const void> keep_alive, Envelope& env);
+                         std::shared_ptr<const StatsRowSources> sources, const StatsCaches& caches,
+                         std::shared_ptr<ResultMemoUse> use, std::shared_ptr<const void> keep_alive,
+                         Envelope& env);
 
 }  // namespace csift

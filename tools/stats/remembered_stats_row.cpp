@@ -16,11 +16,10 @@ std::string stats_row_inputs(const Transcript& t) {
 }
 
 json remembered_stats_row(const Transcript& t, const std::shared_ptr<const TranscriptTally>& tally,
-                          ResultMemoUse& use) {
+                          ResultMemo* memo, ResultMemoUse& use) {
   // A tally the memo does not keep (another harness's, or one with a read error) is a new object on every
   // call: a row built from it could never be found again.
-  ResultMemo* memo =
-      t.harness == HarnessId::claude_code && tally->error.empty() ? process_result_memo() : nullptr;
+  if (t.harness != HarnessId::claude_code || !tally->error.empty()) memo = nullptr;
   if (memo == nullptr) return stats_row(t, *tally);
   return remembered_derived_row(memo, use, "stats-row", t.path, stats_row_inputs(t), tally,
                                 [&] { return stats_row(t, *tally); });

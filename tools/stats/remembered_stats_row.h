@@ -9,11 +9,12 @@
 
 namespace csift {
 
-// stats_row(t, *tally), remembered while its inputs are the same: the very tally object it was built from (a
-// tally recomputed since is another object) and the transcript's discovered identity, spelled in the key.
-// The row comes unmarked (no shared records); stats marks the sharing rows afterwards.
+// stats_row(t, *tally), remembered in `memo` (the call's result memo, or null) while its inputs are the
+// same: the very tally object it was built from (a tally recomputed since is another object) and the
+// transcript's discovered identity, spelled in the key. The row comes unmarked (no shared records); stats
+// marks the sharing rows afterwards.
 json remembered_stats_row(const Transcript& t, const std::shared_ptr<const TranscriptTally>& tally,
-                          ResultMemoUse& use);
+                          ResultMemo* memo, ResultMemoUse& use);
 
 // Every input of stats_row besides the tally and the path, spelled as one string (equal strings, equal
 // inputs).

@@ -235,15 +235,16 @@ static size_t fold_memo_cost(const StatsFold& f) {
 }
 
 std::shared_ptr<const TranscriptTally> remembered_tally(const Transcript& t, const StatsWindow& window,
-                                                        const CancelToken* cancel, ResultMemoUse& use) {
-  ResultMemo* memo = t.harness == HarnessId::claude_code ? process_result_memo() : nullptr;
+                                                        const CancelToken* cancel, const StatsCaches& caches,
+                                                        ResultMemoUse& use) {
+  ResultMemo* memo = t.harness == HarnessId::claude_code ? caches.memo : nullptr;
   const std::optional<FileStamp> stamp = discovered_stamp(t);
   const bool keep_fold = memo != nullptr && likely_to_grow(stamp);
   // An unbounded tally is extended over an append (its fold resumed from where its read ended); any other
   // change, or a bounded window, tallies the transcript afresh.
   // Behind the memo (and in a process without one, the CLI) the disk cache keeps the unbounded window's
   // tallies of Claude Code transcripts.
-  DiskCache* disk = t.harness == HarnessId::claude_code ? process_disk_cache() : nullptr;
+  DiskCache* disk = t.harness == HarnessId::claude_code ? caches.disk : nullptr;
   if (window.bounded()) disk = nullptr;  // one window, the same for every call: few entries, many uses
   const std::string signature = memo || disk ? tally_signature(t, window) : std::string();
   const std::string disk_key = disk ? t.path + '\0' + signature : std::string();

@@ -11,12 +11,23 @@
 
 namespace csift {
 
-// tally_transcript(t, window, cancel), remembered per (path, window signature) while the file is unchanged;
-// an unbounded tally of a file that only grew since is extended over the appended lines (result_memo's
-// `extended`). Only a Claude Code transcript's tally is remembered (another harness's transcript may be one
-// session of a shared database), and only one that read the file without an error and was not cancelled.
+class DiskCache;
+
+// The caches a `stats` call reaches through its context (ToolContext::result_memo and disk_cache): each null
+// when the process has none (the CLI has no memo).
+struct StatsCaches {
+  ResultMemo* memo = nullptr;
+  DiskCache* disk = nullptr;
+};
+
+// tally_transcript(t, window, cancel), remembered in `caches.memo` per (path, window signature) while the
+// file is unchanged; an unbounded tally of a file that only grew since is extended over the appended lines
+// (result_memo's `extended`), and an unbounded tally is also kept in `caches.disk`. Only a Claude Code
+// transcript's tally is remembered (another harness's transcript may be one session of a shared database),
+// and only one that read the file without an error and was not cancelled.
 std::shared_ptr<const TranscriptTally> remembered_tally(const Transcript& t, const StatsWindow& window,
-                                                        const CancelToken* cancel, ResultMemoUse& use);
+                                                        const CancelToken* cancel, const StatsCaches& caches,
+                                                        ResultMemoUse& use);
 
 // Everything a tally depends on besides the file's bytes: the time window's bounds, the turn range, and
 // whether the transcript is a subagent's (which sets the turn rule's foreign lane).

@@ -62,6 +62,11 @@ Selection select_transcripts(const Scope& scope, const TimeWindow& window, std::
   return sel;
 }
 
+// The caches the call's context carries (a server's memo and disk cache; the CLI's disk cache).
+StatsCaches caches_of(const ToolContext& ctx) {
+  return StatsCaches{ctx.result_memo, ctx.disk_cache};
+}
+
 // Tallies are shared with the server's result memo (never modified), so a warm call copies none of them.
 using SharedTallies = std::vector<std::shared_ptr<const TranscriptTally>>;
 
@@ -73,7 +78,7 @@ SharedTallies tally_all(const Scope& scope, const Selection& sel, const StatsWin
   tbb::parallel_for(size_t{0}, sel.indices.size(), [&](size_t k) {
     if (ctx.cancelled()) return;
     const Transcript& t = scope.transcripts[sel.indices[k]];
-    tallies[k] = remembered_tally(t, window, ctx.cancel, memo_use);
+    tallies[k] = remembered_tally(t, window, ctx.cancel, caches_of(ctx), memo_use);
     const size_t finished = ++done;
     if (ctx.progress) {
       std::lock_guard<std::mutex> lock(progress_mutex);
@@ -122,7 +127,7 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
     for (const size_t i : sel.indices)
       sources->transcripts.push_back(&scope.transcripts[i]);
     stamps = scope_stamps(sources->transcripts, memo_use->disk.began);
-    if (stamps) figures = recalled_scope_figures(*stamps, *memo_use);
+    if (stamps) figures = recalled_scope_figures(*stamps, caches_of(ctx), *memo_use);
   }
   if (!figures) {
     const SharedTallies tallies = tally_all(scope, sel, window, ctx, *memo_use);
@@ -142,10 +147,11 @@ Envelope run_stats(const json& args, ToolContext& ctx) {
       sources->tallies.push_back(tallies[k]);
       sources->transcripts.push_back(&t);
     }
-    figures = remembered_scope_figures(sources->tallies, sources->transcripts, *memo_use);
-    if (stamps && read_all && !ctx.cancelled()) keep_scope_figures(*stamps, figures, *memo_use);
+    figures = remembered_scope_figures(sources->tallies, sources->transcripts, ctx.result_memo, *memo_use);
+    if (stamps && read_all && !ctx.cancelled())
+      keep_scope_figures(*stamps, figures, caches_of(ctx), *memo_use);
   }
-  apply_scope_figures(figures, sources, memo_use, scoped, env);
+  apply_scope_figures(figures, sources, caches_of(ctx), memo_use, scoped, env);
   const std::string cost_by =
       args.contains("cost_by") && args["cost_by"].is_string() ? args["cost_by"].get<std::string>() : "";
   if (cost_by != "day") env.summary.erase(kCostByDay);
