@@ -76,7 +76,9 @@ std::string text_toml_reads_safely(std::string_view text, const std::string& fil
   // `{` or `,`. A bare value (a number, a date, a boolean, or garbage) toml++ scans on to whitespace, `,`,
   // `]`, `}` or `#`, asking of every character whether it is whitespace, quotes, `=`, `.`, `[` and `{`
   // included: a quote there opens nothing, and a non-ASCII character after it is refused (the fuzz finds:
-  // `d = 1u"…`, `d = 4444['…`). A quoted key after a dot is read as bare too (no policy key is non-ASCII).
+  // `d = 1u"…`, `d = 4444['…`). Where keys are read (not in a value), a dot separates a dotted key's parts
+  // and a quote after it opens a quoted part, as toml++ reads it: read as bare instead, `[a.'#'.<U+FEBF>`
+  // took the quoted `#` for a comment, and toml++ asked its table of the character after it (fuzz find).
   bool in_token = false, in_value = false;
   char last = '\n';     // the last structural character outside strings and comments
   std::string nesting;  // the arrays ('[') and inline tables ('{') of a value open here
@@ -90,7 +92,8 @@ std::string text_toml_reads_safely(std::string_view text, const std::string& fil
       return;
     }
     const bool terminator = c == ',' || c == ']' || c == '}';
-    if (in_token && !terminator && !(c == '=' && !in_value)) return;  // inside the token
+    const bool key_separator = (c == '=' || c == '.') && !in_value;
+    if (in_token && !terminator && !key_separator) return;  // inside the token
     in_token = false;
     switch (c) {
       case '=':
@@ -111,6 +114,12 @@ std::string text_toml_reads_safely(std::string_view text, const std::string& fil
       case ',':
         in_value = !nesting.empty() && nesting.back() == '[';
         break;
+      case '.':
+        if (in_value) {  // a float's or a date's dot, inside its token
+          in_token = true;
+          return;
+        }
+        break;
       default:
         in_token = true;
         return;
@@ -118,7 +127,7 @@ std::string text_toml_reads_safely(std::string_view text, const std::string& fil
     last = c;
   };
   const auto opens_string = [&] {
-    return !in_token && std::string_view("\n=[{,").find(last) != std::string_view::npos;
+    return !in_token && std::string_view("\n=[{,.").find(last) != std::string_view::npos;
   };
   std::string out;
   out.reserve(text.size());

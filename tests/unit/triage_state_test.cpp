@@ -169,6 +169,15 @@ TEST_CASE("triage policy: a bad file names the file, the line and what is expect
       "/cfg/config.toml line 2: not valid TOML: a non-ASCII character outside a string or comment (U+FEFF)");
   CHECK(message("[collect]\nd = b=c\"\xC3\xA9\"\n").find("line 2: not valid TOML: a non-ASCII character") !=
         std::string::npos);
+  // Where keys are read, a quote after a dot opens a quoted part: a `#` in it is no comment, and a character
+  // after the part is outside a string (tests/fuzz, collect_policy: regressions/collect_policy/
+  // quoted-key-part-holding-a-hash). In a value, a dot stays inside its token.
+  CHECK(
+      message("[a.'#'.\xEF\xBA\xBF]\n") ==
+      "/cfg/config.toml line 1: not valid TOML: a non-ASCII character outside a string or comment (U+FEBF)");
+  CHECK(message("[collect]\nd = 1.'\xC3\xA9'\n").find("line 2: not valid TOML: a non-ASCII character") !=
+        std::string::npos);
+  CHECK(message("[collect . \"d\xC3\xA9\"]\n").find("not valid TOML") == std::string::npos);
   // The same characters inside strings and comments are read as they are: a multi-line basic string's reach
   // toml++ as escapes (there the first one after a line-ending backslash hit the same table).
   const auto policy = csift::parse_collect_policy(
