@@ -111,10 +111,11 @@ bool take_answer_flag(int argc, char** argv, int& i, AnswerFlags& flags) {
 struct MemoBudgets {
   size_t scan = kDefaultScanMemoBytes;
   size_t result = kDefaultResultMemoBytes;
-  // Transcript stamps kept by change notices; `--no-watch-stamps` turns them off. On by default since the
-  // soak told the fixed race apart: 2 of 6 churn soaks of the binary before the fix answered a stale size,
-  // none of 17 after it (SPEC §7 "Watched stamps").
-  bool watch_stamps = true;
+  // `--watch-stamps`: transcript stamps kept by change notices (`--no-watch-stamps`: the default). Correct
+  // under churn since the race fix (2 of 6 soaks of the binary before it answered a stale size, none of 17
+  // after it), but off: adding the watches cost a fresh server's first call 60-90 ms on a 10,000-file store
+  // and gained its repeat ~10 ms, and most calls are a fresh server's first (SPEC §7 "Watched stamps").
+  bool watch_stamps = false;
   // `--disk-cache-mb N` and `--disk-cache-dir DIR`: the persisted cache every server and CLI run share.
   uint64_t disk = kDefaultDiskCacheBytes;
   std::string disk_dir;
@@ -189,7 +190,7 @@ HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, Me
       throw std::invalid_argument(
           "unknown flag '" + arg +
           "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, "
-          "--scan-memo-mb N, --result-memo-mb N, --no-watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
+          "--scan-memo-mb N, --result-memo-mb N, --watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
           "--structured-content auto|always|never, "
           "--max-answer-chars N)");
     }
@@ -245,7 +246,7 @@ int run_stdio_server(int argc, char** argv) {
       throw std::invalid_argument(
           "unknown flag '" + std::string(argv[i]) +
           "' for the stdio server (valid: --stdio, --claude-home DIR, --scan-memo-mb N, "
-          "--result-memo-mb N, --no-watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
+          "--result-memo-mb N, --watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
           "--structured-content auto|always|never, "
           "--max-answer-chars N)");
     }

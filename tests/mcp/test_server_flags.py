@@ -47,9 +47,10 @@ class ServerClaudeHome(unittest.TestCase):
         self.assertEqual(status, 200, body)
         self.assertFalse(body["result"]["isError"], body)
 
-    def test_watch_stamps_are_on_by_default_see_an_append_and_can_be_turned_off(self):
-        # On by default (SPEC §7 "Watched stamps"): the server holds an inotify descriptor once it has listed,
-        # and a warm list still sees an append; `--no-watch-stamps` holds none.
+    def test_watch_stamps_are_opt_in_and_see_an_append(self):
+        # Off by default (SPEC §7 "Watched stamps": they cost a fresh server's first call more than they gain
+        # its repeats): a default server holds no inotify descriptor; with `--watch-stamps` it holds one once
+        # it has listed, and a warm list still sees an append.
         import shutil
         home = tempfile.mkdtemp(prefix="csift-watch-")
         self.addCleanup(shutil.rmtree, home, True)
@@ -63,10 +64,10 @@ class ServerClaudeHome(unittest.TestCase):
         def size(c):
             rows = call(c, "list", {"targets": ["@" + BASICS], "format": "json"})["structuredContent"]["rows"]
             return rows[0]["bytes"]
-        off = StdioClient(["--stdio", "--no-watch-stamps"], env=server_env(claude_home=home))
+        off = StdioClient(["--stdio"], env=server_env(claude_home=home))
         self.addCleanup(off.close)
         off.initialize()
-        c = StdioClient(["--stdio"], env=server_env(claude_home=home))
+        c = StdioClient(["--stdio", "--watch-stamps"], env=server_env(claude_home=home))
         self.addCleanup(c.close)
         c.initialize()
         before = size(c)
