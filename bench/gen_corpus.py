@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import random
+import time
 import uuid
 
 RARE_WORD = "zanzibarquux"
@@ -146,8 +147,15 @@ def main():
     ap.add_argument("--out", required=True, help="claude home to create (writes <out>/projects/...)")
     ap.add_argument("--size-mb", type=int, default=1024, help="total size in MiB (default 1024)")
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--big-session-mb", type=int, default=120, help="size of the one large session (0 = none)")
+    ap.add_argument("--big-session-mb", type=int, default=120, help="size of each large session (0 = none)")
+    ap.add_argument("--big-sessions", type=int, default=1, help="how many large sessions (default 1)")
+    ap.add_argument("--session-kb", default="256,6144", help="a session's size range in KiB (default 256,6144)")
+    ap.add_argument("--subagent-kb", default="64,2048", help="a subagent's size range in KiB (default 64,2048)")
+    ap.add_argument("--idle-share", type=float, default=0.0,
+                    help="share of files whose mtime is set 30-400 days back (a real store is mostly idle)")
     args = ap.parse_args()
+    session_kb = [int(v) for v in args.session_kb.split(",")]
+    subagent_kb = [int(v) for v in args.subagent_kb.split(",")]
     rng = random.Random(args.seed)
     total_target = args.size_mb << 20
     # Plant the rare word about 40 times, spread evenly over the bytes written.
@@ -155,7 +163,8 @@ def main():
     written = 0
     files = 0
     project_i = 0
-    big_left = args.big_session_mb << 20
+    bigs_left = args.big_sessions if args.big_session_mb > 0 else 0
+    written_paths = []
     while written < total_target:
         project_i += 1
         cwd = "/home/dev/projects/bench-%03d" % project_i
@@ -165,10 +174,14 @@ def main():
             if written >= total_target:
                 break
             sid = str(uuid.UUID(int=rng.getrandbits(128), version=4))
-            target = rng.randint(256 << 10, 6 << 20)
-            if big_left > 0 and written > total_target // 3:
-                target, big_left = big_left, 0
-            written += write_session(os.path.join(pdir, sid + ".jsonl"), Session(rng, sid, cwd), target, rng, planted)
+            target = rng.randint(session_kb[0] << 10, session_kb[1] << 10)
+            # The large sessions are spread over the middle third of the bytes written.
+            if bigs_left > 0 and written > total_target // 3 + (args.big_sessions - bigs_left) * total_target // (
+                    3 * args.big_sessions):
+                target, bigs_left = args.big_session_mb << 20, bigs_left - 1
+            path = os.path.join(pdir, sid + ".jsonl")
+            written += write_session(path, Session(rng, sid, cwd), target, rng, planted)
+            written_paths.append(path)
             files += 1
             for k in range(rng.choice([0, 0, 1, 2])):
                 agent = "a%016x" % rng.getrandbits(64)
@@ -178,11 +191,19 @@ def main():
                     adir = os.path.join(pdir, sid, "subagents")
                 os.makedirs(adir, exist_ok=True)
                 sub = Session(rng, sid, cwd, is_sidechain=True, agent_id=agent)
-                written += write_session(os.path.join(adir, "agent-%s.jsonl" % agent), sub,
-                                         rng.randint(64 << 10, 2 << 20), rng, planted)
+                path = os.path.join(adir, "agent-%s.jsonl" % agent)
+                written += write_session(path, sub, rng.randint(subagent_kb[0] << 10, subagent_kb[1] << 10), rng,
+                                         planted)
+                written_paths.append(path)
                 with open(os.path.join(adir, "agent-%s.meta.json" % agent), "w") as f:
                     json.dump({"agentType": "general-purpose", "description": "bench agent"}, f)
                 files += 1
+    if args.idle_share > 0:
+        now = time.time()
+        for path in written_paths:
+            if rng.random() < args.idle_share:
+                t = now - rng.uniform(30, 400) * 86400
+                os.utime(path, (t, t))
     print(json.dumps({"out": args.out, "bytes": written, "files": files, "rare_word": RARE_WORD,
                       "rare_word_records": planted["done"], "absent_word": ABSENT_WORD}))
 
