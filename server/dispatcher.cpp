@@ -21,23 +21,34 @@ void Dispatcher::dispatch(const rpc::Message& m, Revision rev, std::shared_ptr<C
     return;
   }
   if (on_admitted) on_admitted(admitted);
-  WorkerPool& pool = lane == Lane::blocking ? blocking_ : pool_;
-  const bool queued = pool.try_submit([this, m, rev, conn, emit, deliver, admitted] {
+  const bool blocking = lane == Lane::blocking;
+  WorkerPool& pool = blocking ? blocking_ : pool_;
+  const bool queued = pool.try_submit([this, m, rev, conn, emit, deliver, admitted, blocking] {
     std::optional<json> reply;
+    AfterReply after_reply;
     // An exception must not end the worker thread (std::terminate) nor leave the call unanswered.
     const auto internal_error = [&](const char* what) {
       if (what) std::fprintf(stderr, "csift-mcp: internal error: %s\n", what);
       conn->end(m.id);
       reply = rpc::make_error(m.id, rpc::kInternalError, "internal error");
     };
+    if (!blocking) gate_.call_begins();
     try {
-      reply = server_.handle_request(m, rev, *conn, emit, admitted);
+      reply = server_.handle_request(m, rev, *conn, emit, admitted, blocking ? nullptr : &after_reply);
     } catch (const std::exception& e) {
       internal_error(e.what());
     } catch (...) {
       internal_error(nullptr);
     }
-    deliver(DispatchReply{std::move(reply), DispatchReply::How::queued});
+    if (!after_reply.empty()) gate_.announce();
+    if (!blocking) gate_.call_ends();
+    try {
+      deliver(DispatchReply{std::move(reply), DispatchReply::How::queued});
+    } catch (...) {
+      if (!after_reply.empty()) gate_.run(after_reply);  // announced: the calls waiting must be let in
+      throw;
+    }
+    if (!after_reply.empty()) gate_.run(after_reply);
   });
   if (!queued) {
     conn->end(m.id);
@@ -45,6 +56,36 @@ void Dispatcher::dispatch(const rpc::Message& m, Revision rev, std::shared_ptr<C
         rpc::make_error(m.id, rpc::kInternalError, "server busy: too many calls under way; retry"),
         DispatchReply::How::busy});
   }
+}
+
+void Dispatcher::AfterReplyGate::call_begins() {
+  std::unique_lock<std::mutex> lock(mu_);
+  changed_.wait(lock, [this] { return announced_ == 0; });
+  ++calls_;
+}
+
+void Dispatcher::AfterReplyGate::call_ends() {
+  std::lock_guard<std::mutex> lock(mu_);
+  --calls_;
+  changed_.notify_all();
+}
+
+void Dispatcher::AfterReplyGate::announce() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++announced_;
+}
+
+void Dispatcher::AfterReplyGate::run(AfterReply& work) {
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait(lock, [this] { return calls_ == 0 && !running_; });
+    running_ = true;
+  }
+  work.run();
+  std::lock_guard<std::mutex> lock(mu_);
+  running_ = false;
+  --announced_;
+  changed_.notify_all();
 }
 
 void Dispatcher::wait_idle() {

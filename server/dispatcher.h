@@ -6,10 +6,17 @@
 // workers; a full queue is answered "server busy" (-32603). An exception escaping a queued request is logged
 // on stderr and answered -32603 "internal error": it neither ends a worker thread nor leaves the request
 // unanswered. The transports only frame what this hands them.
+// A worker's call may leave work for after its reply (core/base/after_reply.h): the worker runs it once the
+// reply is delivered, alone: it waits for the calls under way to end, and the workers' calls wait for it
+// from before the reply leaves (a client's next call, sent the moment it reads the reply, must not start
+// first), so a call never races the memo fill it would have done itself. The blocking pool's waits do
+// neither.
 #pragma once
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "server/mcp_server.h"
@@ -47,7 +54,23 @@ class Dispatcher {
   bool wait_idle_for(std::chrono::milliseconds limit);
 
  private:
+  // Calls under way on the workers, and the work after replies announced but not yet done (see above).
+  class AfterReplyGate {
+   public:
+    void call_begins();  // waits while work after a reply is announced
+    void call_ends();
+    void announce();             // before the reply is delivered
+    void run(AfterReply& work);  // waits for the calls under way, runs `work` alone, then lets calls in
+
+   private:
+    std::mutex mu_;
+    std::condition_variable changed_;
+    size_t calls_ = 0, announced_ = 0;
+    bool running_ = false;
+  };
+
   McpServer& server_;
+  AfterReplyGate gate_;
   WorkerPool blocking_;  // waits: threads of their own, so several waits never starve pool_
   WorkerPool pool_;      // last: joined first, while the members its jobs use still exist
 };

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/after_reply.h"
 #include "core/base/envelope.h"
 #include "server/inflight.h"
 #include "server/jsonrpc.h"
@@ -33,6 +34,7 @@ struct McpCall {
   bool stateless;
   std::shared_ptr<InFlight> admitted;  // its entry from admit() when the transport queued it
   bool cancelled = false;              // set by the handler: the request gets no reply
+  AfterReply* after_reply = nullptr;   // where the call leaves work for after its reply (null: none)
 };
 
 struct McpMethod {

@@ -129,8 +129,9 @@ json with_cache_hint(json result, bool stateless, CacheHint hint) {
 McpServer::McpServer(ServerOptions options) : options_(std::move(options)) {}
 
 std::optional<json> McpServer::handle_request(const rpc::Message& m, Revision rev, Connection& conn,
-                                              const Emit& emit, std::shared_ptr<InFlight> admitted) {
-  McpCall call{m, conn, emit, rev == Revision::stateless, std::move(admitted)};
+                                              const Emit& emit, std::shared_ptr<InFlight> admitted,
+                                              AfterReply* after_reply) {
+  McpCall call{m, conn, emit, rev == Revision::stateless, std::move(admitted), false, after_reply};
   json reply = dispatch(call);
   if (call.cancelled) return std::nullopt;
   return reply;

@@ -93,8 +93,11 @@ class McpServer {
   // One request to its reply, or nullopt when the request was cancelled (a cancelled request gets no reply).
   // Progress notifications go to `emit`, possibly from other threads, and all before this returns.
   // `admitted` is the request's entry from admit() when the transport queued it.
+  // `after_reply`: where the call may leave work for after its reply is sent (the caller runs it then);
+  // null: the call does all of it before it returns.
   std::optional<json> handle_request(const rpc::Message& m, Revision rev, Connection& conn, const Emit& emit,
-                                     std::shared_ptr<InFlight> admitted = nullptr);
+                                     std::shared_ptr<InFlight> admitted = nullptr,
+                                     AfterReply* after_reply = nullptr);
   // Registers a slow request on `conn` before it is queued, so notifications/cancelled (or the transport,
   // when the client goes away) cancels it while it still waits: it then never runs and gets no reply.
   // nullptr when a request with the same id is under way (answer rpc_id_in_use).

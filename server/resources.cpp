@@ -55,6 +55,7 @@ json McpServer::run_registered(McpCall& call, const std::function<json(ToolConte
   ctx.scan_memo = process_scan_memo();
   ctx.result_memo = process_result_memo();
   ctx.disk_cache = process_disk_cache();
+  ctx.after_reply = call.after_reply;
   if (request->wants_progress()) {
     ctx.progress = [&request](double done, double total, const std::string& message) {
       request->report(done, total, message);

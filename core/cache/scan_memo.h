@@ -71,15 +71,17 @@ inline constexpr uint64_t kMinKeptTextBytes = 16 * 1024;
 
 // One call's use of the memo (reported in the tool's summary).
 struct MemoTally {
-  std::atomic<uint64_t> hits{0};             // files answered from memory, never opened
-  std::atomic<uint64_t> rescreened{0};       // remembered, but a needle may occur: screened again
-  std::atomic<uint64_t> misses{0};           // not remembered (new, changed, or evicted): screened
-  std::atomic<uint64_t> appended{0};         // grown since: only the appended bytes screened
-  std::atomic<uint64_t> bytes_not_read{0};   // the hits' file sizes
-  std::atomic<uint64_t> rendered_hits{0};    // hits among files whose sketch covers their rendered text
-  std::atomic<uint64_t> covers_built{0};     // full reads that remembered a rendered cover
-  std::atomic<uint64_t> texts_ruled_out{0};  // rescreened covers ruled out by their kept rendered texts
-  DiskCacheUse disk;                         // the same call's use of the disk cache behind the memo
+  std::atomic<uint64_t> hits{0};              // files answered from memory, never opened
+  std::atomic<uint64_t> rescreened{0};        // remembered, but a needle may occur: screened again
+  std::atomic<uint64_t> misses{0};            // not remembered (new, changed, or evicted): screened
+  std::atomic<uint64_t> appended{0};          // grown since: only the appended bytes screened
+  std::atomic<uint64_t> bytes_not_read{0};    // the hits' file sizes
+  std::atomic<uint64_t> rendered_hits{0};     // hits among files whose sketch covers their rendered text
+  std::atomic<uint64_t> covers_built{0};      // full reads that remembered a rendered cover
+  std::atomic<uint64_t> screens_deferred{0};  // misses whose screen is built after the reply (a server's)
+  std::atomic<uint64_t> covers_deferred{0};   // full reads whose rendered cover is built after the reply
+  std::atomic<uint64_t> texts_ruled_out{0};   // rescreened covers ruled out by their kept rendered texts
+  DiskCacheUse disk;                          // the same call's use of the disk cache behind the memo
   // The call these are (ByteBudgetLru): what it found or remembered is not evicted by what it remembers
   // later.
   const uint64_t call = new_lru_call();

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <mutex>
 
+#include <tbb/parallel_for.h>
+
 #include "core/harness/claude_code/fixed_texts.h"
 #include "core/scan/line_scanner.h"
 #include "core/search/search_cover.h"
@@ -38,8 +40,9 @@ std::vector<std::string> synthesized_markers(const SearchConfig& req, bool diagn
 
 }  // namespace
 
-SearchPrefilter::SearchPrefilter(const SearchConfig& req, bool diagnose_labels, ScanMemo* memo)
-    : memo_(memo) {
+SearchPrefilter::SearchPrefilter(const SearchConfig& req, bool diagnose_labels, ScanMemo* memo,
+                                 bool defer_screens)
+    : defer_screens_(defer_screens && memo != nullptr), memo_(memo) {
   const NeedleSet& ns = req.compiled->needles();
   pattern_ = req.compiled;
   if (!ns.empty()) {
@@ -353,9 +356,44 @@ SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
     memo->forget(t.path);  // screened whole below: remembered afresh only when no line may match
   }
   tally_.misses.fetch_add(1, std::memory_order_relaxed);
-  SkimResult out = remembering_skim(t, *stamp, *memo, cancel);
+  SkimResult out;
+  if (defer_screens_) {
+    // The screen is built after the reply, as remembering_skim would build it now (it remembers only a file
+    // where no line may match).
+    out = plain_skim(t, cancel);
+    if (!out.may_match && !out.cancelled && out.error.empty()) defer_screen(t, *stamp);
+  } else {
+    out = remembering_skim(t, *stamp, *memo, cancel);
+  }
   if (out.may_match && cover) *cover = *stamp;
   return out;
+}
+
+void SearchPrefilter::defer_screen(const Transcript& t, const FileStamp& stamp) const {
+  tally_.screens_deferred.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(deferred_mu_);
+  deferred_.push_back({t, stamp});
+}
+
+bool SearchPrefilter::screens_deferred() const {
+  std::lock_guard<std::mutex> lock(deferred_mu_);
+  return !deferred_.empty();
+}
+
+void SearchPrefilter::screen_deferred(const CancelToken* cancel) {
+  std::vector<DeferredScreen> todo;
+  {
+    std::lock_guard<std::mutex> lock(deferred_mu_);
+    todo.swap(deferred_);
+  }
+  if (!memo_) return;
+  tbb::parallel_for(size_t{0}, todo.size(), [&](size_t i) {
+    const DeferredScreen& d = todo[i];
+    if (cancel && cancel->is_cancelled()) return;
+    // Another call may have screened it since, or it changed (then the next call that reads it screens it).
+    if (memo_->find(d.t.path, d.stamp, tally_.call) || stamp_file(d.t.path) != d.stamp) return;
+    remembering_skim(d.t, d.stamp, *memo_, cancel);
+  });
 }
 
 }  // namespace csift

@@ -5,6 +5,7 @@
 #pragma once
 #include <atomic>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,7 +26,10 @@ inline constexpr double kFewLinesNeedleShare = 1.0 / 1024;
 class SearchPrefilter {
  public:
   // `memo`: the server's scan memo, as the call's context hands it (null: none, as in the CLI).
-  SearchPrefilter(const SearchConfig& cfg, bool diagnose_labels, ScanMemo* memo = nullptr);
+  // `defer_screens`: a file the memo knows nothing of is skimmed as without a memo, and its screen (the
+  // sketch that answers later calls) is left to screen_deferred(), which the server runs after the reply.
+  SearchPrefilter(const SearchConfig& cfg, bool diagnose_labels, ScanMemo* memo = nullptr,
+                  bool defer_screens = false);
   // True when the pattern yields needles (the whole-file gate applies).
   bool gates_files() const { return needles_.has_value(); }
   // A needle or a synthesized-text marker occurs in the line (or in a block of lines).
@@ -41,6 +45,13 @@ class SearchPrefilter {
   // (core/search/search_cover.h) and hand it to remember_cover().
   SkimResult skim(const Transcript& t, const CancelToken* cancel,
                   std::optional<FileStamp>* cover = nullptr) const;
+  // Counts a rendered cover the searcher left for after the reply (this call's tally).
+  void note_cover_deferred() const { tally_.covers_deferred.fetch_add(1, std::memory_order_relaxed); }
+  // Whether skims left screens to build (defer_screens).
+  bool screens_deferred() const;
+  // Builds the screens skims left (defer_screens): each file still stamped as it was skimmed and not
+  // remembered since is screened whole, as skim() would have done, and remembered. Runs after the reply.
+  void screen_deferred(const CancelToken* cancel);
   // Remembers the rendered cover of a sparse full read: `raw` sketches every line the read offered its
   // filter, `ct` holds the records it parsed (tool partners completed). Not when the file changed since
   // `stamp` or the read failed.
@@ -83,6 +94,14 @@ class SearchPrefilter {
   bool plain_rules_out(const ScreenFacts& facts) const;
   bool answers_from_memory(const ScreenFacts& facts) const;
   bool sketch_may_hold_needle(const GramSketch& grams) const;
+  void defer_screen(const Transcript& t, const FileStamp& stamp) const;
+  struct DeferredScreen {
+    Transcript t;
+    FileStamp stamp;
+  };
+  bool defer_screens_ = false;
+  mutable std::mutex deferred_mu_;
+  mutable std::vector<DeferredScreen> deferred_;
   std::vector<std::string> needles_only_;  // the pattern's needles and fold markers, but escaped fold markers
   std::vector<std::string> fold_escapes_;  // escaped fold markers ("u017f")
   CoverScope cover_scope_;                 // the records this call parses for their synthesized text

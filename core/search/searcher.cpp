@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <utility>
 
@@ -15,6 +16,7 @@
 #include "core/base/error.h"
 #include "core/harness/claude_code/claude_fields.h"
 #include "core/harness/claude_code/fixed_texts.h"
+#include "core/search/deferred_covers.h"
 #include "core/search/search_label_census.h"
 #include "core/search/search_load.h"
 #include "core/search/search_persisted.h"
@@ -32,10 +34,14 @@ struct TranscriptScanner {
   const SearchPrefilter& pf;
   const std::string& projects_root;
   bool diagnose;
-  bool counts_only;           // -c / -l without a diagnosis: the models are released once counted
-  ResultMemoUse* census_use;  // non-null when a server's result memo keeps label censuses
-  ResultMemo* census_memo;    // that memo (the call's ToolContext::result_memo)
-  DiskCache* census_disk;     // the disk cache behind it (ToolContext::disk_cache), or null
+  bool counts_only;              // -c / -l without a diagnosis: the models are released once counted
+  ResultMemoUse* census_use;     // non-null when a server's result memo keeps label censuses
+  ResultMemo* census_memo;       // that memo (the call's ToolContext::result_memo)
+  DiskCache* census_disk;        // the disk cache behind it (ToolContext::disk_cache), or null
+  DeferredCovers* covers_later;  // a server's: the covers to build after the reply (null: build them now)
+  // A server's: the transcripts whose label census is taken after the reply (null: take it now).
+  std::vector<Transcript>* censuses_later;
+  std::mutex* censuses_later_mu;
   const CancelToken* cancel;
   std::vector<std::string> notes;
   // The saved results this transcript's pointers name that were not read, by (line, content block): kept
@@ -275,13 +281,27 @@ struct TranscriptScanner {
       }
       needle_share = gate.needle_line_share;
     }
+    const bool needles_only =
+        pf.gates_files() && !sidecar && needle_share == 0 && !req.resolve_persisted && pf.needles_only_pays();
+    if (cover && covers_later) {
+      covers_later->add(t, *cover, needle_share, needles_only);
+      pf.note_cover_deferred();
+      cover.reset();
+    }
     std::optional<RawLineSketcher> raw;
     if (cover) raw.emplace(cover->size, reader_for(t).raw_probes());
     // -c / -l: a dense load is matched as it is classified, into `counted` (a sparse one is matched below).
     std::unique_ptr<TranscriptHits> counted = counts_only ? std::make_unique<TranscriptHits>() : nullptr;
     std::optional<Matcher> counting;
     std::optional<CountedLoad> counted_load;
-    const std::optional<FileStamp> before = census ? stamp_of(t) : std::nullopt;
+    // A server takes the census after its reply (censuses_later): this call reads as the CLI does, without
+    // the assistant lines only a later count under an agent filter would want from it.
+    const bool take_census = census && !censuses_later;
+    if (census && censuses_later) {
+      std::lock_guard<std::mutex> lock(*censuses_later_mu);
+      censuses_later->push_back(t);
+    }
+    const std::optional<FileStamp> before = take_census ? stamp_of(t) : std::nullopt;
     const std::optional<uint64_t> head = before ? head_hash_of(t.path) : std::nullopt;
     LabelCensusBuilder taker;
     ClassifyContext context;
@@ -296,9 +316,7 @@ struct TranscriptScanner {
     // The gate's hit block held a marker and no needle: most such files (a third of a real store's, most of
     // its bytes) hold no needle at all, and a sparse load that parses only the needle and marker lines
     // shows it without parsing (or probing) the turn openers. Not with --resolve-persisted, whose pointers
-    // are replaced by another file's text.
-    const bool needles_only =
-        pf.gates_files() && !sidecar && needle_share == 0 && !req.resolve_persisted && pf.needles_only_pays();
+    // are replaced by another file's text (needles_only, above).
     SearchLoad load = load_for_search(t, sidecar, pf, cancel, needle_share, raw ? &*raw : nullptr,
                                       counted_load ? &*counted_load : nullptr, needles_only);
     if (counts_only && !load.sparse) {
@@ -344,6 +362,46 @@ struct TranscriptScanner {
 
 }  // namespace
 
+// The label censuses a server's counted search leaves for after its reply: each transcript scanned again as
+// the search would have scanned it taking one (its result dropped), under a copy of the call's configuration.
+struct Searcher::CensusesLater {
+  SearchConfig cfg;
+  SearchPass pass;
+  SearchCaches caches;
+  std::string projects_root;
+  std::mutex mu;
+  std::vector<Transcript> transcripts;
+
+  void take(const SearchPrefilter& pf) {
+    ResultMemoUse use;
+    tbb::parallel_for(size_t{0}, transcripts.size(), [&](size_t i) {
+      TranscriptScanner s{cfg,
+                          pass,
+                          pf,
+                          projects_root,
+                          pass.diagnose,
+                          pass.counts_only,
+                          &use,
+                          caches.result_memo,
+                          caches.disk_cache,
+                          nullptr,
+                          nullptr,
+                          nullptr,
+                          nullptr,
+                          {},
+                          {}};
+      try {
+        s.scan(transcripts[i], i);
+      } catch (const std::exception&) {
+        // Unreadable now: the next call that counts it says so.
+      }
+    });
+    transcripts.clear();
+  }
+};
+
+Searcher::~Searcher() = default;
+
 Searcher::Searcher(const SearchConfig& cfg, const SearchPass& pass, const SearchCaches& caches,
                    std::string projects_root, const CancelToken* cancel)
     : cfg_(cfg),
@@ -351,22 +409,30 @@ Searcher::Searcher(const SearchConfig& cfg, const SearchPass& pass, const Search
       caches_(caches),
       projects_root_(std::move(projects_root)),
       cancel_(cancel),
-      pf_(cfg, pass.diagnose, caches.scan_memo),
+      pf_(std::make_shared<SearchPrefilter>(cfg, pass.diagnose, caches.scan_memo,
+                                            caches.after_reply != nullptr)),
       census_use_(pass.counts_only && caches.result_memo != nullptr ? std::make_unique<ResultMemoUse>()
-                                                                    : nullptr) {}
+                                                                    : nullptr),
+      covers_later_(caches.after_reply && caches.scan_memo ? std::make_shared<DeferredCovers>() : nullptr),
+      censuses_later_(census_use_ && caches.after_reply ? std::shared_ptr<CensusesLater>(new CensusesLater{
+                                                              cfg, pass, caches, projects_root_, {}, {}})
+                                                        : nullptr) {}
 
 void Searcher::search(const std::vector<Transcript>& transcripts, SearchSink& sink) {
   tbb::parallel_for(size_t{0}, transcripts.size(), [&](size_t i) {
     if (cancel_ && cancel_->is_cancelled()) return;
     TranscriptScanner s{cfg_,
                         pass_,
-                        pf_,
+                        *pf_,
                         projects_root_,
                         pass_.diagnose,
                         pass_.counts_only,
                         census_use_.get(),
                         caches_.result_memo,
                         caches_.disk_cache,
+                        covers_later_.get(),
+                        censuses_later_ ? &censuses_later_->transcripts : nullptr,
+                        censuses_later_ ? &censuses_later_->mu : nullptr,
                         cancel_,
                         {},
                         {}};
@@ -379,6 +445,14 @@ void Searcher::search(const std::vector<Transcript>& transcripts, SearchSink& si
     }
     sink.searched(i, std::move(th), std::move(s.notes), std::move(error));
   });
+  const bool censuses = censuses_later_ && !censuses_later_->transcripts.empty();
+  if (censuses || pf_->screens_deferred() || (covers_later_ && !covers_later_->empty())) {
+    caches_.after_reply->defer([pf = pf_, covers = covers_later_, later = censuses_later_] {
+      if (later) later->take(*pf);  // first: a census read with needles may leave a screen too
+      pf->screen_deferred(nullptr);
+      if (covers) covers->build(*pf);
+    });
+  }
 }
 
 }  // namespace csift

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/after_reply.h"
 #include "core/base/cancel.h"
 #include "core/cache/result_memo.h"
 #include "core/cache/scan_memo.h"
@@ -22,6 +23,7 @@
 namespace csift {
 
 class DiskCache;
+class DeferredCovers;
 
 // What the tool's mode asks of a search beyond its configuration.
 struct SearchPass {
@@ -41,6 +43,9 @@ struct SearchCaches {
   ScanMemo* scan_memo = nullptr;
   ResultMemo* result_memo = nullptr;
   DiskCache* disk_cache = nullptr;
+  // Where a server takes work for after its reply (null: do it at once): the scan memo's screens of the
+  // files this search read without one.
+  AfterReply* after_reply = nullptr;
 };
 
 // Receives each transcript's result as soon as it is searched, on the worker that searched it (transcripts
@@ -59,11 +64,12 @@ class Searcher {
   // Code store's projects directory (where --resolve-persisted may read).
   Searcher(const SearchConfig& cfg, const SearchPass& pass, const SearchCaches& caches,
            std::string projects_root, const CancelToken* cancel);
+  ~Searcher();
   // Searches every transcript (oneTBB across them) and pushes each result into `sink`. A transcript not yet
   // started when the call is cancelled is not searched (and not pushed).
   void search(const std::vector<Transcript>& transcripts, SearchSink& sink);
   // The screen this search used (its scan-memo tally).
-  const SearchPrefilter& prefilter() const { return pf_; }
+  const SearchPrefilter& prefilter() const { return *pf_; }
   // The label censuses' use of the result memo (hits, misses, extensions), when a counted search had one.
   std::unique_ptr<ResultMemoUse> take_census_use() { return std::move(census_use_); }
 
@@ -73,8 +79,11 @@ class Searcher {
   SearchCaches caches_;
   std::string projects_root_;
   const CancelToken* cancel_;
-  SearchPrefilter pf_;
+  std::shared_ptr<SearchPrefilter> pf_;  // shared with the screens it leaves for after the reply
   std::unique_ptr<ResultMemoUse> census_use_;
+  std::shared_ptr<DeferredCovers> covers_later_;  // a server's: covers left for after the reply
+  struct CensusesLater;
+  std::shared_ptr<CensusesLater> censuses_later_;  // a server's: label censuses left for after the reply
 };
 
 }  // namespace csift

@@ -133,6 +133,37 @@ class DiskCacheShared(unittest.TestCase):
 
         self.change_each_way(0, b"dc", changed)
 
+    def test_screens_and_censuses_built_after_the_reply(self):
+        # A server's cold search answers first and screens after (SPEC §7 "After the reply"): the call reports
+        # its screens deferred; the server's next call waits for them and is answered from them; a server
+        # whose input ends after one call still writes them for the next server. A counted label search's
+        # censuses likewise: the second count is answered from them.
+        absent, labels = CALLS[2][1], CALLS[1][1]
+        c = StdioClient(args=["--claude-home", self.home], env=self.env)
+        try:
+            c.initialize()
+            first, second, count, recount = (
+                c.request("tools/call", {"name": "search", "arguments": args},
+                          timeout=120)["result"]["structuredContent"] for args in (absent, absent, labels, labels))
+        finally:
+            c.close()
+        self.assertEqual(count["summary"]["result_memo"]["hits"], 0, count["summary"])
+        self.assertGreater(recount["summary"]["result_memo"]["hits"], 0, recount["summary"])
+        self.assertEqual(recount["summary"]["result_memo"]["misses"], 0, recount["summary"])
+        self.assertEqual(answer(count), answer(recount))
+        before, after = first["summary"]["scan_memo"], second["summary"]["scan_memo"]
+        self.assertEqual(before["hits"], 0, before)
+        self.assertGreater(before["screens_deferred"], 0, before)
+        self.assertGreaterEqual(after["hits"], before["screens_deferred"], after)
+        self.assertEqual((after["misses"], after["screens_deferred"]), (0, 0), after)
+        self.assertEqual(answer(first), answer(second))
+        shutil.rmtree(self.xdg)
+        once = self.server_call("search", absent)
+        fresh = self.server_call("search", absent)
+        self.assertEqual(once["summary"]["scan_memo"]["hits"], 0)
+        self.assertGreaterEqual(fresh["summary"]["scan_memo"]["hits"], before["screens_deferred"], fresh["summary"])
+        self.assertEqual(answer(once), answer(fresh))
+
     def test_persisted_kinds_fresh_server_and_changes_seen(self):
         want, _ = self.server_calls("--disk-cache-mb", "0")
         self.assertEqual(self.server_calls()[0], want)  # fills the cache

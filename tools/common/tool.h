@@ -17,6 +17,7 @@ namespace csift {
 class ScanMemo;
 class ResultMemo;
 class DiskCache;
+class AfterReply;
 
 struct ToolContext {
   Environment env;
@@ -54,6 +55,8 @@ struct ToolContext {
   ScanMemo* scan_memo = nullptr;
   ResultMemo* result_memo = nullptr;
   DiskCache* disk_cache = nullptr;
+  // Set by a server: work for after the reply is sent (core/base/after_reply.h). Null: do it at once.
+  AfterReply* after_reply = nullptr;
   bool cancelled() const { return cancel && cancel->is_cancelled(); }
 };
 

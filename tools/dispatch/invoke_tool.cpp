@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/base/after_reply.h"
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
@@ -399,16 +400,23 @@ ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, co
 }
 
 // What the call queued for the disk cache (its context's) is written in one transaction once its answer is
-// made (never failing or holding the answer: a busy database skips the write).
+// made (never failing or holding the answer: a busy database skips the write); by a server after the reply
+// is sent, following the work the call left for then (which may queue entries too).
 struct DiskCacheFlushAtEnd {
   DiskCache* disk;
+  AfterReply* after_reply;
   ~DiskCacheFlushAtEnd() {
-    if (disk) disk->flush();
+    if (!disk) return;
+    if (after_reply) {
+      after_reply->defer([d = disk] { d->flush(); });
+    } else {
+      disk->flush();
+    }
   }
 };
 
 ToolOutcome invoke_tool(const ToolSpec& tool, const json& args, ToolContext& ctx) {
-  DiskCacheFlushAtEnd flush_at_end{ctx.disk_cache};
+  DiskCacheFlushAtEnd flush_at_end{ctx.disk_cache, ctx.after_reply};
   try {
     return invoke_tool_with_schema(tool, input_schema_annotated(tool.name), args, ctx);
   } catch (const std::exception& e) {

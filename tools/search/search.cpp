@@ -54,7 +54,8 @@ json exchange_row(const SearchRequest& req, const TranscriptHits& th, const Exch
 }
 
 // A server's scan memo: this call's hits (files answered from memory, never opened), rescreens (remembered,
-// but a needle may occur) and misses, and what the memo holds. Absent when no memo is installed (the CLI).
+// but a needle may occur) and misses, the screens and covers it left for after its reply, and what the memo
+// holds. Absent when no memo is installed (the CLI).
 json scan_memo_json(const SearchScan& scan) {
   const ScanMemo::Usage use = scan.memo->usage();
   return json{{"hits", scan.memo_hits},
@@ -64,6 +65,8 @@ json scan_memo_json(const SearchScan& scan) {
               {"bytes_not_read", scan.memo_bytes_not_read},
               {"rendered_hits", scan.memo_rendered_hits},
               {"covers_built", scan.memo_covers_built},
+              {"screens_deferred", scan.memo_screens_deferred},
+              {"covers_deferred", scan.memo_covers_deferred},
               {"texts_ruled_out", scan.memo_texts_ruled_out},
               {"entries", use.entries},
               {"bytes_held", use.bytes},

@@ -123,7 +123,7 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   pass.counts_only = release_models;
   if (req.mode == SearchMode::exchanges && !diagnose_labels)
     pass.context = req.siblings ? SearchPass::Context::whole_turns : SearchPass::Context::turn_answers;
-  Searcher searcher(req, pass, SearchCaches{ctx.scan_memo, ctx.result_memo, ctx.disk_cache},
+  Searcher searcher(req, pass, SearchCaches{ctx.scan_memo, ctx.result_memo, ctx.disk_cache, ctx.after_reply},
                     scope.projects_root, ctx.cancel);
   ScanSink sink(scope, ctx, report, release_models, finish);
   searcher.search(scope.transcripts, sink);
@@ -142,6 +142,8 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   out.memo_bytes_not_read = pf.memo_tally().bytes_not_read.load();
   out.memo_rendered_hits = pf.memo_tally().rendered_hits.load();
   out.memo_covers_built = pf.memo_tally().covers_built.load();
+  out.memo_screens_deferred = pf.memo_tally().screens_deferred.load();
+  out.memo_covers_deferred = pf.memo_tally().covers_deferred.load();
   out.memo_texts_ruled_out = pf.memo_tally().texts_ruled_out.load();
   out.census_use = searcher.take_census_use();
   // A TranscriptHits is a large object: moving every kept one at each growth was an eighth of a warm count.

@@ -89,6 +89,7 @@ struct SearchScan {
   const ScanMemo* memo = nullptr;  // the call's (ToolContext::scan_memo)
   uint64_t memo_hits = 0, memo_rescreened = 0, memo_misses = 0, memo_appended = 0, memo_bytes_not_read = 0;
   uint64_t memo_rendered_hits = 0, memo_covers_built = 0, memo_texts_ruled_out = 0;
+  uint64_t memo_screens_deferred = 0, memo_covers_deferred = 0;  // left for after the reply
   // The result memo's label censuses (search_label_census.h), when one is installed: nullptr otherwise.
   std::unique_ptr<ResultMemoUse> census_use;
 };

@@ -1,0 +1,29 @@
+// Work a call leaves for after its answer is delivered: what only later calls use (a server's scan memo
+// filled with the sketches of the files a cold search read, the disk cache's queued entries written), kept
+// off the time the caller waits. Claude Code starts one server per session, so a fresh server's first call
+// is the one a user waits on most; filling the memos on its path made a cold server's first search 3.7x
+// slower than the same search from the CLI, which keeps no memo (SPEC.md §7 "After the reply").
+//
+// The server runs a call's work once its reply is sent and before it starts another call (the next one
+// waits: its memos are then as the eager path would have left them); a server whose input ends runs it
+// before exiting. Code that finds no AfterReply in its context (the CLI, tests) does the work at once.
+#pragma once
+#include <functional>
+#include <vector>
+
+namespace csift {
+
+class AfterReply {
+ public:
+  // Queued from the call's own thread (not from its parallel workers).
+  void defer(std::function<void()> work) { work_.push_back(std::move(work)); }
+  bool empty() const { return work_.empty(); }
+  // Runs the work in the order it was deferred, then forgets it. A piece that throws ends only itself (said on
+  // stderr): the reply is already sent, and a cache left unfilled costs a later call time, never an answer.
+  void run();
+
+ private:
+  std::vector<std::function<void()>> work_;
+};
+
+}  // namespace csift
