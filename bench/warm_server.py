@@ -5,7 +5,8 @@ Also the p50 of a trivial call (MCP overhead) and the server's resident memory a
 
 Usage: bench/warm_server.py --bin build/csift-mcp --store DIR [--threads 2] [--trivial-calls 20] [--fresh]
 Prints Markdown rows: | case | call s | rg s | ratio |. With --fresh: a fresh server's first call with the disk
-cache filled by an earlier server, its warm repeat, and a fresh server with the cache off.
+cache filled by an earlier server, its warm repeat, a fresh server with the cache off, and the same call from
+the CLI with the cache off.
 """
 import argparse
 import glob
@@ -67,9 +68,9 @@ class StdioServer:
         self.proc.wait(timeout=30)
 
 
-def rg_seconds(argv):
+def rg_seconds(argv, env=None):
     t0 = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     return time.perf_counter() - t0
 
 
@@ -93,12 +94,13 @@ def memo_of(sc):
 FRESH_CASES = [
     ("search absent literal (count)", "search", {"count_only": True, "format": "json",
                                                  "pattern": "xylophonezebraquartz"},
-     ["-c", "-F", "xylophonezebraquartz"]),
+     ["-c", "-F", "xylophonezebraquartz"], ["search", "xylophonezebraquartz", "-c"]),
     ("search -t user.message (count)", "search", {"count_only": True, "format": "json", "pattern": "",
-                                                  "label": ["user.message"]}, ["-c", '"role":"user"']),
-    ("list", "list", {"max_count": 0, "format": "json"}, ["-c", "x"]),
-    ("list, default page", "list", {"format": "json"}, ["-c", "x"]),
-    ("stats", "stats", {"max_count": 0, "format": "json"}, ["-c", "x"]),
+                                                  "label": ["user.message"]}, ["-c", '"role":"user"'],
+     ["search", "", "-t", "user.message", "-c"]),
+    ("list", "list", {"max_count": 0, "format": "json"}, ["-c", "x"], ["list", "--max-count", "0"]),
+    ("list, default page", "list", {"format": "json"}, ["-c", "x"], ["list"]),
+    ("stats", "stats", {"max_count": 0, "format": "json"}, ["-c", "x"], ["stats", "--max-count", "0"]),
 ]
 
 
@@ -123,16 +125,20 @@ def fresh_mode(a, files, env):
         server.close()
         return dt, dt2, sc
 
-    print("| fresh server, first call | cache s | warm repeat s | cache off s | rg s | cache | warm | off |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for name, tool, args, rg_args in FRESH_CASES:
+    print("| fresh server, first call | cache s | warm repeat s | cache off s | cold CLI s | rg s | cache | warm | "
+          "off | cold CLI |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, tool, args, rg_args, cli_args in FRESH_CASES:
         first_call([], tool, args)  # fills the cache (its own time is a cold call's)
         dt, warm, sc = first_call([], tool, args, repeat=True)
         off = first_call(["--disk-cache-mb", "0"], tool, args)[0]
+        # The CLI with the cache off: what a cold server's first call is held to.
+        cli = rg_seconds([a.bin, "--cli", *cli_args, "--disk-cache-mb", "0", "--claude-home", a.store], env)
         r = rg_seconds(rg + rg_args + files)
         disk = (sc or {}).get("summary", {}).get("disk_cache", {})
         print(f"| {name} (disk: {disk.get('hits', 0)} hits, {disk.get('misses', 0)} misses) | {dt:.3f} | "
-              f"{warm:.3f} | {off:.3f} | {r:.3f} | {dt / r:.2f}x | {warm / r:.2f}x | {off / r:.2f}x |")
+              f"{warm:.3f} | {off:.3f} | {cli:.3f} | {r:.3f} | {dt / r:.2f}x | {warm / r:.2f}x | {off / r:.2f}x | "
+              f"{cli / r:.2f}x |")
     cache_bytes = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(xdg) for f in fs)
     store_bytes = sum(os.path.getsize(f) for f in files)
     print()

@@ -88,6 +88,11 @@ void Dispatcher::AfterReplyGate::run(AfterReply& work) {
   changed_.notify_all();
 }
 
+bool Dispatcher::AfterReplyGate::only_after_reply() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return calls_ == 0 && announced_ > 0;
+}
+
 void Dispatcher::wait_idle() {
   pool_.wait_idle();
   blocking_.wait_idle();

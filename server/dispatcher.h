@@ -52,6 +52,8 @@ class Dispatcher {
   void wait_idle();
   // The same, waiting for each pool at most `limit`: false when requests are still queued or running.
   bool wait_idle_for(std::chrono::milliseconds limit);
+  // True while work after a reply is announced or running and no call is under way on the workers.
+  bool only_after_reply_work() { return gate_.only_after_reply(); }
 
  private:
   // Calls under way on the workers, and the work after replies announced but not yet done (see above).
@@ -61,6 +63,7 @@ class Dispatcher {
     void call_ends();
     void announce();             // before the reply is delivered
     void run(AfterReply& work);  // waits for the calls under way, runs `work` alone, then lets calls in
+    bool only_after_reply();
 
    private:
     std::mutex mu_;

@@ -94,9 +94,15 @@ class StdioSession {
 
   // stdin ended: nobody can read a reply any more. Every call, queued or running, is cancelled; true when
   // they all stopped within `limit`.
-  bool cancel_and_drain(std::chrono::milliseconds limit) {
+  // Work after a reply (a memo fill and the disk write a cold call left) is not cancelled: the next server
+  // starts from what it writes. It may run on for up to `after_reply_limit`.
+  bool cancel_and_drain(std::chrono::milliseconds limit, std::chrono::milliseconds after_reply_limit) {
     conn_->cancel_all();
-    return dispatcher_.wait_idle_for(limit);
+    if (dispatcher_.wait_idle_for(limit)) return true;
+    const auto until = std::chrono::steady_clock::now() + after_reply_limit;
+    while (dispatcher_.only_after_reply_work() && std::chrono::steady_clock::now() < until)
+      if (dispatcher_.wait_idle_for(std::chrono::milliseconds(100))) return true;
+    return dispatcher_.wait_idle_for(std::chrono::milliseconds(0));
   }
 
  private:
@@ -142,7 +148,7 @@ int serve_stdio(McpServer& server, std::FILE* in, std::FILE* out, const StdioOpt
     else
       session.on_line(line);
   }
-  if (!session.cancel_and_drain(options.exit_grace)) {
+  if (!session.cancel_and_drain(options.exit_grace, options.after_reply_grace)) {
     // A call that does not notice cancellation must not keep an orphaned server burning CPU: what was
     // written is flushed and the process ends here.
     std::fflush(out);
