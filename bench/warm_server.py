@@ -121,6 +121,8 @@ def fresh_mode(a, files, env):
         server = StdioServer(base + extra, env)
         dt, sc = server.call(tool, args)
         dt2 = server.call(tool, args)[0] if repeat else None
+        # A tools/call waits for the work the last call left for after its reply: the peak read next holds it.
+        server.call("whoami", {"format": "json"}, tool_error_ok=True)
         peak = max(peak, server.rss_mb()[1])
         server.close()
         return dt, dt2, sc
