@@ -18,8 +18,9 @@ class AfterReply {
   // Queued from the call's own thread (not from its parallel workers).
   void defer(std::function<void()> work) { work_.push_back(std::move(work)); }
   bool empty() const { return work_.empty(); }
-  // Runs the work in the order it was deferred, then forgets it. A piece that throws ends only itself (said on
-  // stderr): the reply is already sent, and a cache left unfilled costs a later call time, never an answer.
+  // Runs the work in the order it was deferred, then forgets it. A piece that throws ends only itself (said
+  // on stderr): the reply is already sent, and a cache left unfilled costs a later call time, never an
+  // answer.
   void run();
 
  private:

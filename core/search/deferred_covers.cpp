@@ -7,7 +7,8 @@
 
 namespace csift {
 
-void DeferredCovers::add(const Transcript& t, const FileStamp& stamp, double needle_share, bool needles_only) {
+void DeferredCovers::add(const Transcript& t, const FileStamp& stamp, double needle_share,
+                         bool needles_only) {
   std::lock_guard<std::mutex> lock(mu_);
   wanted_.push_back({t, stamp, needle_share, needles_only});
 }
@@ -27,8 +28,8 @@ void DeferredCovers::build(const SearchPrefilter& pf) {
     const Wanted& w = todo[i];
     if (stamp_file(w.t.path) != w.stamp) return;  // changed: the next call that reads it covers it
     RawLineSketcher raw(w.stamp.size, reader_for(w.t).raw_probes());
-    SearchLoad load = load_for_search(w.t, /*sidecar=*/false, pf, nullptr, w.needle_share, &raw, nullptr,
-                                      w.needles_only);
+    SearchLoad load =
+        load_for_search(w.t, /*sidecar=*/false, pf, nullptr, w.needle_share, &raw, nullptr, w.needles_only);
     complete_tool_partners(
         load, pf, [](const Record&) { return true; }, nullptr);
     if (load.sparse) pf.remember_cover(w.t, w.stamp, load.ct, raw.merged());
