@@ -2,6 +2,9 @@
 # Sums a fuzz campaign's ledger (tests/fuzz/campaign.sh) per target: runs, executions, CPU-time seconds of the
 # runs, the last run's cov / ft / corpus, crashes. `ledger.sh [LEDGER] [SINCE]`: LEDGER defaults to
 # /work/fuzz/ledger.tsv; SINCE (an ISO time, e.g. 2026-12-05T23:30) counts only the runs that ended after it.
+# tests/fuzz/campaign-ledger.tsv is the ledger as copied into the repository at a stop (the machine's own can be
+# lost between sessions): its crashes are explained by that stop's note; a libFuzzer timeout caused by the
+# campaign being paused (SIGSTOP during a bench trips its wall-clock -timeout) replays clean.
 ledger=${1:-${FUZZ_HOME:-/work/fuzz}/ledger.tsv}
 since=${2:-}
 awk -F'\t' -v since="$since" '
