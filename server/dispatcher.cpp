@@ -40,6 +40,9 @@ void Dispatcher::dispatch(const rpc::Message& m, Revision rev, std::shared_ptr<C
     } catch (...) {
       internal_error(nullptr);
     }
+    // A cancelled call gets no reply and leaves nothing to do: the caller asked for the work to stop, and the
+    // files it read before stopping are read again by the next call that needs them.
+    if (!reply) after_reply = AfterReply();
     if (!after_reply.empty()) gate_.announce();
     if (!blocking) gate_.call_ends();
     try {
