@@ -23,6 +23,16 @@
 
 namespace csift {
 
+// Transcripts the parallel workers set aside (a server's label censuses left for after the reply).
+struct TranscriptsAside {
+  std::mutex mu;
+  std::vector<Transcript> items;
+  void add(const Transcript& t) {
+    std::lock_guard<std::mutex> lock(mu);
+    items.push_back(t);
+  }
+};
+
 namespace {
 
 // Entries between two cancel checks: cheap enough to be invisible, small enough to stop within milliseconds.
@@ -34,14 +44,12 @@ struct TranscriptScanner {
   const SearchPrefilter& pf;
   const std::string& projects_root;
   bool diagnose;
-  bool counts_only;              // -c / -l without a diagnosis: the models are released once counted
-  ResultMemoUse* census_use;     // non-null when a server's result memo keeps label censuses
-  ResultMemo* census_memo;       // that memo (the call's ToolContext::result_memo)
-  DiskCache* census_disk;        // the disk cache behind it (ToolContext::disk_cache), or null
-  DeferredCovers* covers_later;  // a server's: the covers to build after the reply (null: build them now)
-  // A server's: the transcripts whose label census is taken after the reply (null: take it now).
-  std::vector<Transcript>* censuses_later;
-  std::mutex* censuses_later_mu;
+  bool counts_only;                  // -c / -l without a diagnosis: the models are released once counted
+  ResultMemoUse* census_use;         // non-null when a server's result memo keeps label censuses
+  ResultMemo* census_memo;           // that memo (the call's ToolContext::result_memo)
+  DiskCache* census_disk;            // the disk cache behind it (ToolContext::disk_cache), or null
+  DeferredCovers* covers_later;      // a server's: the covers to build after the reply (null: build them now)
+  TranscriptsAside* censuses_later;  // a server's: censuses to take after the reply (null: take them now)
   const CancelToken* cancel;
   std::vector<std::string> notes;
   // The saved results this transcript's pointers name that were not read, by (line, content block): kept
@@ -297,10 +305,7 @@ struct TranscriptScanner {
     // A server takes the census after its reply (censuses_later): this call reads as the CLI does, without
     // the assistant lines only a later count under an agent filter would want from it.
     const bool take_census = census && !censuses_later;
-    if (census && censuses_later) {
-      std::lock_guard<std::mutex> lock(*censuses_later_mu);
-      censuses_later->push_back(t);
-    }
+    if (census && censuses_later) censuses_later->add(t);
     const std::optional<FileStamp> before = take_census ? stamp_of(t) : std::nullopt;
     const std::optional<uint64_t> head = before ? head_hash_of(t.path) : std::nullopt;
     LabelCensusBuilder taker;
@@ -369,12 +374,11 @@ struct Searcher::CensusesLater {
   SearchPass pass;
   SearchCaches caches;
   std::string projects_root;
-  std::mutex mu;
-  std::vector<Transcript> transcripts;
+  TranscriptsAside transcripts;
 
   void take(const SearchPrefilter& pf) {
     ResultMemoUse use;
-    tbb::parallel_for(size_t{0}, transcripts.size(), [&](size_t i) {
+    tbb::parallel_for(size_t{0}, transcripts.items.size(), [&](size_t i) {
       TranscriptScanner s{cfg,
                           pass,
                           pf,
@@ -387,16 +391,15 @@ struct Searcher::CensusesLater {
                           nullptr,
                           nullptr,
                           nullptr,
-                          nullptr,
                           {},
                           {}};
       try {
-        s.scan(transcripts[i], i);
+        s.scan(transcripts.items[i], i);
       } catch (const std::exception&) {
         // Unreadable now: the next call that counts it says so.
       }
     });
-    transcripts.clear();
+    transcripts.items.clear();
   }
 };
 
@@ -415,7 +418,7 @@ Searcher::Searcher(const SearchConfig& cfg, const SearchPass& pass, const Search
                                                                     : nullptr),
       covers_later_(caches.after_reply && caches.scan_memo ? std::make_shared<DeferredCovers>() : nullptr),
       censuses_later_(census_use_ && caches.after_reply ? std::shared_ptr<CensusesLater>(new CensusesLater{
-                                                              cfg, pass, caches, projects_root_, {}, {}})
+                                                              cfg, pass, caches, projects_root_, {}})
                                                         : nullptr) {}
 
 void Searcher::search(const std::vector<Transcript>& transcripts, SearchSink& sink) {
@@ -432,7 +435,6 @@ void Searcher::search(const std::vector<Transcript>& transcripts, SearchSink& si
                         caches_.disk_cache,
                         covers_later_.get(),
                         censuses_later_ ? &censuses_later_->transcripts : nullptr,
-                        censuses_later_ ? &censuses_later_->mu : nullptr,
                         cancel_,
                         {},
                         {}};
@@ -445,7 +447,7 @@ void Searcher::search(const std::vector<Transcript>& transcripts, SearchSink& si
     }
     sink.searched(i, std::move(th), std::move(s.notes), std::move(error));
   });
-  const bool censuses = censuses_later_ && !censuses_later_->transcripts.empty();
+  const bool censuses = censuses_later_ && !censuses_later_->transcripts.items.empty();
   if (censuses || pf_->screens_deferred() || (covers_later_ && !covers_later_->empty())) {
     caches_.after_reply->defer([pf = pf_, covers = covers_later_, later = censuses_later_] {
       if (later) later->take(*pf);  // first: a census read with needles may leave a screen too
