@@ -1,7 +1,9 @@
 // The scrubber's passes. Each pass reads its input once, left to right, and writes a new string; a pass only
 // ever looks a bounded distance back or scans a run it then skips, so the whole scrub is linear in the text's
 // length. Passes run from the widest match (a PEM block) to the narrowest (a user name in a path), and a
-// replacement `[REDACTED:<kind>]` holds no byte a later pass matches.
+// replacement `[REDACTED:<kind>]` holds no byte a later pass matches. Its colon would end the user of a URL's
+// userinfo, so the URL password pass steps over a whole marker, and it runs once more last: the passes after
+// it can remove what first ended a userinfo (an e-mail's `@`), and scrubbed text must scrub to itself.
 #include "core/scrub/scrubber.h"
 
 #include <algorithm>
@@ -181,7 +183,22 @@ std::string scrub_bearer(std::string_view s) {
   return out;
 }
 
-// `scheme://user:password@host`: the password goes, the user and host stay.
+// The length of the `[REDACTED:<kind>]` of a kind this scrubber knows starting at `i`, else 0.
+size_t scrub_marker_length(std::string_view s, size_t i) {
+  constexpr std::string_view open = "[REDACTED:";
+  if (s.compare(i, open.size(), open) != 0) return 0;
+  const size_t name = i + open.size();
+  for (const ScrubKind& kind : Scrubber::kinds()) {
+    if (s.compare(name, kind.name.size(), kind.name) == 0 && name + kind.name.size() < s.size() &&
+        s[name + kind.name.size()] == ']')
+      return open.size() + kind.name.size() + 1;
+  }
+  return 0;
+}
+
+// `scheme://user:password@host`: the password goes, the user and host stay. A redaction marker in the
+// userinfo is stepped over whole: its colon separates no password (`https://[REDACTED:github-token]@host`,
+// a token as the user, would otherwise lose `github-token]` as a password on the next scrub).
 std::string scrub_url_passwords(std::string_view s) {
   std::string out;
   size_t copied = 0;
@@ -193,6 +210,10 @@ std::string scrub_url_passwords(std::string_view s) {
     // The userinfo ends at '@'; a '/', space, quote or backslash first means there is none.
     while (e < s.size() && s[e] != '@' && s[e] != '/' && !is_ascii_space(s[e]) && s[e] != '"' &&
            s[e] != '\\') {
+      if (const size_t marker = scrub_marker_length(s, e)) {
+        e += marker;
+        continue;
+      }
       if (s[e] == ':' && colon == std::string_view::npos) colon = e;
       ++e;
     }
@@ -363,7 +384,11 @@ std::string Scrubber::scrub(std::string_view text) const {
   s = scrub_aws_secrets(s);
   s = scrub_tokens(s);
   s = scrub_emails(s);
-  return scrub_home_users(s);
+  s = scrub_home_users(s);
+  // Again, on what the passes after the first left: an address or AWS secret they replaced may have held the
+  // byte that ended a userinfo (`ssh://bob@example.com:pw@host`: the e-mail's `@`), and the next scrub
+  // would find the password that uncovered.
+  return scrub_url_passwords(s);
 }
 
 void Scrubber::scrub_json(nlohmann::json& value) const {

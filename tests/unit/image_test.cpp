@@ -114,6 +114,12 @@ TEST_CASE("codecs: each encoder's output is read back by its decoder with the sa
   const auto gif = base64_decode("R0lGODlhAgACAIAAAAAAAP///yH5BAAAAAAALAAAAIAAACAAAAIChFEAOw==", error);
   REQUIRE(gif);
   CHECK_THROWS_WITH(decode_image(*gif, ImageFormat::gif), "not a readable GIF: giflib gave no reason");
+  // A logical screen 514 wide and 0 high around a 2x2 frame: giflib reads it, and the raster was empty
+  // (tests/fuzz, image: regressions/image/gif-logical-screen-of-zero-height).
+  const auto flat = base64_decode("R0lGODlhAgIAAIAAAAAAAP///yH5BAAAAAAALAAAAFgCAAIAAAIChFEAOw==", error);
+  REQUIRE(flat);
+  CHECK_THROWS_WITH(decode_image(*flat, ImageFormat::gif),
+                    "not a readable GIF: its logical screen is 514x0 pixels");
 }
 
 TEST_CASE("codecs: formats by media type and extension") {

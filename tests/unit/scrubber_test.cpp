@@ -72,6 +72,22 @@ TEST_CASE("scrubber: each pattern replaces its secret and keeps a near miss") {
   CHECK(scrubber_test_text(R"("ls\n/home/alice/x")") == R"("ls\n/home/[REDACTED:home-user]/x")");
 }
 
+TEST_CASE("scrubber: a redaction marker's colon in a URL's userinfo separates no password") {
+  // A token as a URL's user: its marker's colon read as the userinfo's made `github-token]` a password on
+  // the next scrub (tests/fuzz, scrubber: regressions/scrubber/*-marker-as-url-user).
+  const std::string token =
+      scrubber_test_text("git clone https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/o/r");
+  CHECK(token == "git clone https://[REDACTED:github-token]@github.com/o/r");
+  CHECK(scrubber_test_text(token) == token);
+  // A colon after the marker still ends the user, so the password goes.
+  CHECK(scrubber_test_text("https://[REDACTED:email]:hunter22@host/x") ==
+        "https://[REDACTED:email]:[REDACTED:url-password]@host/x");
+  // An address in the userinfo hid the password behind its `@` until the e-mail pass replaced it.
+  const std::string behind = scrubber_test_text("ssh://bob@example.com:pw@host/x");
+  CHECK(behind == "ssh://[REDACTED:email]:[REDACTED:url-password]@host/x");
+  CHECK(scrubber_test_text(behind) == behind);
+}
+
 TEST_CASE("scrubber: raw JSON lines, escapes and every kind documented") {
   // A raw transcript line: JSON escapes before a token and a PEM block with \n escapes.
   const std::string raw =

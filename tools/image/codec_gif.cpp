@@ -47,6 +47,14 @@ struct GifCloser {
   }
 };
 
+// The raster is the logical screen, which giflib reads as given: a 0 width or height (DGifSlurp takes a
+// frame outside it) would make an empty raster that encoders and callers take for an image (the fuzz find).
+void check_screen(const GifFileType* gif) {
+  if (gif->SWidth > 0 && gif->SHeight > 0) return;
+  failure_error("not a readable GIF: its logical screen is " + std::to_string(gif->SWidth) + "x" +
+                std::to_string(gif->SHeight) + " pixels");
+}
+
 void paint_first_frame(GifFileType* gif, Raster& r) {
   const SavedImage& frame = gif->SavedImages[0];
   const ColorMapObject* map = frame.ImageDesc.ColorMap ? frame.ImageDesc.ColorMap : gif->SColorMap;
@@ -80,6 +88,7 @@ Raster decode_gif(std::string_view bytes) {
   if (DGifSlurp(gif.get()) != GIF_OK || gif->ImageCount < 1) {
     failure_error("not a readable GIF: " + gif_error_text(gif->Error));
   }
+  check_screen(gif.get());
   Raster r;
   r.width = gif->SWidth;
   r.height = gif->SHeight;
