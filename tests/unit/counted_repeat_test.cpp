@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/regex/regex.h"
+#include "tests/fuzz/regex_reference.h"
 
 namespace counted_repeat_unit {
 
@@ -229,6 +230,45 @@ TEST_CASE("counted repeats: long matches are cut like the DFA path's") {
       CHECK(x.end == y.end);
     }
   }
+}
+
+// Found by the counted_repeat fuzz target (its regression input impossible-caret-after-long-repeats-
+// backtracks-at-every-start): a sequence that cannot match (`^` after a first code point) over a few
+// hundred code points. PCRE2's backtracking reference retries it at every start, each under a fresh match
+// limit, and took a second per run; the automaton is one pass. The reference now stops at its callout
+// budget.
+TEST_CASE("counted repeats: a sequence PCRE2 retries at every start is one pass, never too complex") {
+  const std::string pattern = ".+[ab]{1,}\\w{5}a{0}.{211}[a-z\u00e9]+[^a]+^";
+  std::string subject;
+  for (int k = 0; k < 250; ++k)
+    subject += "ab_";
+  auto cp = CompiledPattern::compile(pattern, {});
+  REQUIRE(cp->uses_counter_automaton());
+  Matcher m(cp);
+  CHECK(m.is_match(subject) == MatchStatus::no_match);
+  CHECK(m.find(subject).status == MatchStatus::no_match);
+  std::string line;
+  while (line.size() < (1 << 20))
+    line += subject;
+  CHECK(m.is_match(line) == MatchStatus::no_match);
+  CHECK(m.find(line).status == MatchStatus::no_match);
+  // Multiline, `^` holds after a newline, and `[^a]+` may end with one: the same text and a newline match.
+  Matcher lines(CompiledPattern::compile(pattern, {.multiline = true}));
+  CHECK(lines.is_match(subject) == MatchStatus::no_match);
+  MatchResult r = lines.find(subject + "\nb");
+  REQUIRE(r.matched());
+  CHECK(r.start == 0);
+  CHECK(r.end == subject.size() + 1);
+
+  // The fuzz reference: on 300 code points PCRE2 answers within its budget (~89,000 items); on 750 it would
+  // try 1.26 million, and stops one past the budget with no verdict.
+  csift_fuzz::Reference ref(pattern, cp->caseless(), false);
+  REQUIRE(ref.compiled());
+  CHECK(ref.matches(subject.substr(0, 300), 0) == std::optional<bool>(false));
+  CHECK(ref.callouts() > 0);
+  CHECK(ref.callouts() <= csift_fuzz::Reference::kCalloutBudget);
+  CHECK_FALSE(ref.matches(subject, 0).has_value());
+  CHECK(ref.callouts() == csift_fuzz::Reference::kCalloutBudget + 1);
 }
 
 }  // namespace counted_repeat_unit
