@@ -122,6 +122,99 @@ TEST_CASE("codecs: each encoder's output is read back by its decoder with the sa
                     "not a readable GIF: its logical screen is 514x0 pixels");
 }
 
+namespace {
+
+void put_u16(std::string& b, size_t at, unsigned v, bool big_endian) {
+  b[at + (big_endian ? 1 : 0)] = static_cast<char>(v & 0xFF);
+  b[at + (big_endian ? 0 : 1)] = static_cast<char>(v >> 8);
+}
+
+uint32_t crc32_of(std::string_view bytes) {  // PNG's chunk CRC (ISO 3309), bit by bit
+  uint32_t crc = 0xFFFFFFFFu;
+  for (const char c : bytes) {
+    crc ^= static_cast<uint8_t>(c);
+    for (int k = 0; k < 8; ++k)
+      crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+// A small image of format f whose header is rewritten to declare width x height (and, for PNG, the IHDR CRC
+// recomputed, as libpng checks it before it reports the size).
+std::string declaring(ImageFormat f, unsigned width, unsigned height) {
+  std::string b = encode_image(gradient(4, 3, false), f);
+  if (f == ImageFormat::png) {
+    const size_t ihdr = b.find("IHDR");
+    for (int k = 0; k < 4; ++k) {
+      b[ihdr + 4 + k] = static_cast<char>(width >> (24 - 8 * k));
+      b[ihdr + 8 + k] = static_cast<char>(height >> (24 - 8 * k));
+    }
+    const uint32_t crc = crc32_of(std::string_view(b).substr(ihdr, 17));
+    for (int k = 0; k < 4; ++k)
+      b[ihdr + 17 + k] = static_cast<char>(crc >> (24 - 8 * k));
+  } else if (f == ImageFormat::jpeg) {
+    const size_t sof = b.find("\xFF\xC0");
+    put_u16(b, sof + 5, height, true), put_u16(b, sof + 7, width, true);
+  } else if (f == ImageFormat::webp) {
+    const size_t start = b.find("\x9D\x01\x2A");
+    put_u16(b, start + 3, width, false), put_u16(b, start + 5, height, false);
+  } else {
+    put_u16(b, 6, width, false), put_u16(b, 8, height, false);
+  }
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("codecs: a declared size over the raster limit is refused before anything is allocated") {
+  // The fuzz find: a 40-byte GIF declaring a 65535x65535 screen made decode_gif allocate 17 GB.
+  const struct {
+    ImageFormat format;
+    unsigned width, height;
+    const char* message;
+  } cases[] = {
+      {ImageFormat::gif, 65535, 65535,
+       "not decoded: the GIF declares 65535x65535 pixels, over the 50 million"},
+      {ImageFormat::png, 100000, 100000,
+       "not decoded: the PNG declares 100000x100000 pixels, over the 50 million"},
+      {ImageFormat::jpeg, 60000, 60000,
+       "not decoded: the JPEG declares 60000x60000 pixels, over the 50 million"},
+      {ImageFormat::webp, 16383, 16383,
+       "not decoded: the WebP image declares 16383x16383 pixels, over the 50 million"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(extension_of(c.format));
+    const std::string bytes = declaring(c.format, c.width, c.height);
+    CHECK_THROWS_WITH(decode_image(bytes, c.format), doctest::Contains(c.message));
+    // One pixel under the limit on a side passes the check and fails (or not) on the data, not the size.
+    const std::string fits = declaring(c.format, 7000, 7000);
+    try {
+      (void)decode_image(fits, c.format);
+    } catch (const std::exception& e) {
+      CHECK(std::string(e.what()).find("not decoded") == std::string::npos);
+    }
+  }
+  // GIF frames are allocated by giflib from their descriptors before their data is read: one frame over the
+  // limit inside a screen that fits, and five 7000x7000 frames after the 4x3 one (245,000,012 pixels), are
+  // refused.
+  std::string gif = declaring(ImageFormat::gif, 7000, 7000);
+  const size_t frame = gif.find(',');  // the image separator 0x2C
+  REQUIRE(frame != std::string::npos);
+  std::string wide = gif;
+  put_u16(wide, frame + 5, 60000, false), put_u16(wide, frame + 7, 1000, false);
+  CHECK_THROWS_WITH(decode_image(wide, ImageFormat::gif),
+                    doctest::Contains("the GIF frame declares 60000x1000 pixels"));
+  std::string many = gif.substr(0, gif.size() - 1);  // without the trailer
+  std::string big_frame = gif.substr(frame, gif.size() - 1 - frame);
+  put_u16(big_frame, 5, 7000, false), put_u16(big_frame, 7, 7000, false);
+  for (int i = 0; i < 5; ++i)
+    many += big_frame;
+  many += ';';
+  CHECK_THROWS_WITH(
+      decode_image(many, ImageFormat::gif),
+      doctest::Contains("the GIF's frames declare 245000012 pixels together, over the 200 million"));
+}
+
 TEST_CASE("codecs: formats by media type and extension") {
   CHECK(format_of_media_type("image/jpeg") == ImageFormat::jpeg);
   CHECK(format_of_media_type("image/heic") == ImageFormat::unknown);

@@ -55,6 +55,49 @@ void check_screen(const GifFileType* gif) {
                 std::to_string(gif->SHeight) + " pixels");
 }
 
+uint16_t u16_at(std::string_view b, size_t at) {
+  return static_cast<uint16_t>(static_cast<uint8_t>(b[at]) | static_cast<uint8_t>(b[at + 1]) << 8);
+}
+
+// Skips a run of data sub-blocks (a length byte, that many bytes, until a 0 length) from `at`; npos past the
+// end.
+size_t skip_sub_blocks(std::string_view b, size_t at) {
+  while (at < b.size() && b[at] != 0)
+    at += 1 + static_cast<uint8_t>(b[at]);
+  return at < b.size() ? at + 1 : std::string_view::npos;
+}
+
+// DGifSlurp allocates each frame's raster (a byte a pixel, up to 2 GB) from its descriptor before reading its
+// data, and every frame stays in memory, so the frames' declared sizes are summed from the block structure
+// before giflib sees the bytes: over four rasters' worth of pixels is refused. A walk that meets a block it
+// does not know stops there and leaves the error to giflib.
+void check_frame_sizes(std::string_view b) {
+  if (b.size() < 13) return;
+  size_t at = 13;
+  if (b[10] & 0x80) at += 3u << ((b[10] & 7) + 1);  // the global colour table
+  uint64_t pixels = 0;
+  while (at != std::string_view::npos && at + 1 < b.size()) {
+    const uint8_t block = static_cast<uint8_t>(b[at]);
+    if (block == 0x21) {
+      at = skip_sub_blocks(b, at + 2);
+    } else if (block == 0x2C && at + 10 <= b.size()) {
+      const uint64_t w = u16_at(b, at + 5), h = u16_at(b, at + 7);
+      check_raster_size("GIF frame", w, h);
+      pixels += w * h;
+      if (pixels > 4 * kMaxRasterPixels) {
+        failure_error("not decoded: the GIF's frames declare " + std::to_string(pixels) +
+                      " pixels together, over the " + std::to_string(4 * kMaxRasterPixels / 1'000'000) +
+                      " million its frames may hold; extract it in its own format (no conversion) instead");
+      }
+      const uint8_t packed = static_cast<uint8_t>(b[at + 9]);
+      at += 10 + ((packed & 0x80) ? 3u << ((packed & 7) + 1) : 0) + 1;  // + local table + LZW code size
+      at = skip_sub_blocks(b, at);
+    } else {
+      return;
+    }
+  }
+}
+
 void paint_first_frame(GifFileType* gif, Raster& r) {
   const SavedImage& frame = gif->SavedImages[0];
   const ColorMapObject* map = frame.ImageDesc.ColorMap ? frame.ImageDesc.ColorMap : gif->SColorMap;
@@ -85,6 +128,8 @@ Raster decode_gif(std::string_view bytes) {
   int err = 0;
   std::unique_ptr<GifFileType, GifCloser> gif(DGifOpen(&reader, read_memory, &err));
   if (!gif) failure_error("not a readable GIF: " + gif_error_text(err));
+  check_raster_size("GIF", static_cast<uint64_t>(gif->SWidth), static_cast<uint64_t>(gif->SHeight));
+  check_frame_sizes(bytes);
   if (DGifSlurp(gif.get()) != GIF_OK || gif->ImageCount < 1) {
     failure_error("not a readable GIF: " + gif_error_text(gif->Error));
   }

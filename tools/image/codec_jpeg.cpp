@@ -38,6 +38,12 @@ bool decode_into(const unsigned char* data, unsigned long size, Raster* out, Jpe
   jpeg_create_decompress(&cinfo);
   jpeg_mem_src(&cinfo, data, size);
   jpeg_read_header(&cinfo, TRUE);
+  if (static_cast<uint64_t>(cinfo.image_width) * cinfo.image_height > kMaxRasterPixels) {
+    out->width = static_cast<int>(cinfo.image_width);  // the caller refuses it: no throw across setjmp
+    out->height = static_cast<int>(cinfo.image_height);
+    jpeg_destroy_decompress(&cinfo);
+    return true;
+  }
   cinfo.out_color_space = JCS_EXT_RGBA;
   jpeg_start_decompress(&cinfo);
   out->width = static_cast<int>(cinfo.output_width);
@@ -89,6 +95,7 @@ Raster decode_jpeg(std::string_view bytes) {
                    static_cast<unsigned long>(bytes.size()), &r, &err)) {
     failure_error(std::string("not a readable JPEG: ") + err.message);
   }
+  check_raster_size("JPEG", static_cast<uint64_t>(r.width), static_cast<uint64_t>(r.height));
   r.has_alpha = false;
   return r;
 }

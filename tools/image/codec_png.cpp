@@ -13,6 +13,10 @@ Raster decode_png(std::string_view bytes) {
     failure_error(std::string("not a readable PNG: ") + image.message);
   }
   image.format = PNG_FORMAT_RGBA;
+  if (image.width * static_cast<uint64_t>(image.height) > kMaxRasterPixels) {
+    png_image_free(&image);
+    check_raster_size("PNG", image.width, image.height);
+  }
   Raster r;
   r.width = static_cast<int>(image.width);
   r.height = static_cast<int>(image.height);

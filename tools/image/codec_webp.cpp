@@ -12,6 +12,8 @@ namespace csift {
 Raster decode_webp(std::string_view bytes) {
   int width = 0, height = 0;
   const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  if (WebPGetInfo(data, bytes.size(), &width, &height))
+    check_raster_size("WebP image", static_cast<uint64_t>(width), static_cast<uint64_t>(height));
   uint8_t* pixels = WebPDecodeRGBA(data, bytes.size(), &width, &height);
   if (!pixels) failure_error("not a readable WebP image");
   Raster r;

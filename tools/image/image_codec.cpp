@@ -72,6 +72,13 @@ void note_alpha(Raster& r) {
   }
 }
 
+void check_raster_size(const char* format, uint64_t width, uint64_t height) {
+  if (width * height <= kMaxRasterPixels) return;  // both are under 2^32: no overflow
+  failure_error(std::string("not decoded: the ") + format + " declares " + std::to_string(width) + "x" +
+                std::to_string(height) + " pixels, over the " + std::to_string(kMaxRasterPixels / 1'000'000) +
+                " million a raster may hold; extract it in its own format (no conversion) instead");
+}
+
 Raster decode_image(std::string_view bytes, ImageFormat f) {
   switch (f) {
     case ImageFormat::png:

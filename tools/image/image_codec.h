@@ -44,4 +44,12 @@ std::string encode_webp(const Raster& r, float quality);
 // Sets has_alpha from the pixels.
 void note_alpha(Raster& r);
 
+// The largest raster a decoder makes: 50 million pixels (200 MB as RGBA; an 8000x6000 screenshot fits, and
+// the Messages API refuses images over 8000 pixels on a side). A header can declare far more (a 40-byte GIF
+// says 65535x65535, 17 GB) than its bytes hold, so each decoder checks the declared size before it
+// allocates.
+inline constexpr uint64_t kMaxRasterPixels = 50'000'000;
+// Throws ToolError(failure) naming the size and the limit when width x height is over kMaxRasterPixels.
+void check_raster_size(const char* format, uint64_t width, uint64_t height);
+
 }  // namespace csift
