@@ -52,6 +52,18 @@ struct Transcript {
   // for no subagents or sidecar there (false: not known). A snapshot: a live session may create the dir
   // later, so a tool that polls lists again rather than trusting it.
   bool session_dir_absent = false;
+  // What this call's discovery found in the <id>/ directory of the owning session (a subagent carries its
+  // session's), from the directory's listing, which a server keeps while the directory's stamp is unchanged:
+  // so a warm call stats the directory once instead of probing for each of these (two of the three are
+  // absent in most sessions). Not listed (a transcript named by path, another harness): look as before.
+  struct SessionDirHolds {
+    bool listed = false;
+    bool subagents = false, sidecar = false, tool_results = false;
+  } session_dir;
+  // Whether <session>/<name> may exist as far as this call's discovery knows (true when it did not list).
+  bool session_dir_may_hold_subagents() const { return !session_dir.listed || session_dir.subagents; }
+  bool session_dir_may_hold_sidecar() const { return !session_dir.listed || session_dir.sidecar; }
+  bool session_dir_may_hold_tool_results() const { return !session_dir.listed || session_dir.tool_results; }
   // parent_session_id for the id trio: the owning top-level session (session_id), or id for a session.
   const std::string& parent_session_id() const { return is_subagent ? session_id : id; }
   // The meta.json fields ("" without one).

@@ -60,7 +60,8 @@ std::vector<Label> surviving_labels(const SearchConfig& cfg, const Unit& u, bool
 }
 
 bool has_sidecar(const Transcript& t) {
-  return !t.is_subagent && !t.session_dir_absent && file_exists(sidecar_path(t));
+  return !t.is_subagent && !t.session_dir_absent && t.session_dir_may_hold_sidecar() &&
+         file_exists(sidecar_path(t));
 }
 
 SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefilter& pf,

@@ -142,6 +142,7 @@ Transcript agent_transcript(const ListedEntry& e, const ListedDir& listed, const
   t.project_dir = session.project_dir;
   t.id = agent_id_from_filename(e.name);
   t.session_id = session.id;
+  t.session_dir = session.session_dir;
   t.is_subagent = true;
   t.shape = shape;
   if (meta_listed) read_meta(t);
@@ -171,6 +172,17 @@ void collect_agents(const ListedDir& listed, const Transcript& session, Transcri
 
 namespace {
 
+// The entries of the session's <id>/ directory that decide where later steps look (Transcript::session_dir).
+void note_session_dir(Transcript& session) {
+  const ListedDir listed = list_dir(session.project_dir + "/" + session.id);
+  if (!listed.stamp && process_discovery_memo() != nullptr) return;  // gone since the project was listed
+  const DirEntries& entries = *listed.entries;
+  session.session_dir.listed = true;
+  session.session_dir.subagents = holds_entry(entries, "subagents");
+  session.session_dir.sidecar = holds_entry(entries, "elicitations.jsonl");
+  session.session_dir.tool_results = holds_entry(entries, "tool-results");
+}
+
 std::vector<Transcript> sessions_in(const ListedDir& listed, std::vector<StoreProblem>* problems) {
   const std::string& dir = listed.dir;
   const DirEntries& entries = *listed.entries;
@@ -192,6 +204,7 @@ std::vector<Transcript> sessions_in(const ListedDir& listed, std::vector<StorePr
     t.id = name.substr(0, name.size() - kJsonl.size());
     t.session_id = t.id;
     t.session_dir_absent = !std::binary_search(session_dirs.begin(), session_dirs.end(), t.id);
+    if (!t.session_dir_absent) note_session_dir(t);
     fill_listed_stamp(t, listed, e);
     out.push_back(std::move(t));
   }
@@ -212,6 +225,7 @@ static std::vector<Transcript> subagents_by_path(std::vector<Transcript> out) {
 
 std::vector<Transcript> list_subagents(const Transcript& session, std::vector<StoreProblem>* problems) {
   std::vector<Transcript> out;
+  if (!session.session_dir_may_hold_subagents()) return out;
   fs::path subagents = fs::path(session.project_dir) / session.id / "subagents";
   const ListedDir listed = list_dir(subagents.native());
   const std::shared_ptr<const DirEntries>& entries = listed.entries;

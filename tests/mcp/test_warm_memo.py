@@ -367,6 +367,43 @@ class WarmMemoMatchesUncached(unittest.TestCase):
                 self.assertIn("changed discovery meta", text)
                 self.assertIn("planted discovery agent", text)
 
+    def test_warm_discovery_sees_what_a_remembered_session_dir_gains(self):
+        # The warm server keeps each session dir's listing (which decides whether it looks for subagents, a
+        # sidecar or saved tool results there) while the dir's stamp is unchanged: a new entry changes it.
+        absent = {"pattern": "xylophonezebraquartz"}  # a zero asks which sessions have saved results
+        for _ in range(2):
+            for tool, args in (("list", {"max_count": 0}), ("stats", {"max_count": 0}), ("search", absent)):
+                self.call("warm", tool, args)
+        self.assertIn("1 session(s) have tool results", self.notes("warm", absent))
+        project = os.path.join(self.home, "projects", "-home-dev-projects-csift-demo")
+        donor = os.path.join(project, "44444444-4444-4444-8444-000000000004")
+        gains = os.path.join(project, "11111111-1111-4111-8111-000000000001")  # held only tool-results/
+        os.makedirs(os.path.join(gains, "subagents"))
+        shutil.copyfile(os.path.join(donor, "subagents", "agent-a1b2c3d4e5f60718.jsonl"),
+                        os.path.join(gains, "subagents", "agent-5e55d1a0000000bb.jsonl"))
+        shutil.copyfile(os.path.join(donor, "elicitations.jsonl"), os.path.join(gains, "elicitations.jsonl"))
+        saved = os.path.join(project, "22222222-2222-4222-8222-000000000002", "tool-results")  # had no dir
+        os.makedirs(saved)
+        with open(os.path.join(saved, "toolu_5e55d1a0.txt"), "w") as f:
+            f.write("a saved result\n")
+        whole = {"max_count": 0, "max_chars": 10_000_000}
+        for tool, args in (("list", whole), ("stats", whole), ("search", absent)):
+            expected = without_memo(self.call("uncached", tool, args))
+            got = without_memo(self.call("warm", tool, args))
+            self.assertEqual(got, expected, tool)
+            text = json.dumps(got)
+            if tool in ("list", "stats"):
+                self.assertIn("5e55d1a0000000bb", text, tool)
+            if tool == "list":
+                self.assertIn("with_elicitation_sidecar", text)
+        # How many sessions have saved results is said in the zero's notes (the text): one before, two now.
+        self.assertIn("2 session(s) have tool results", self.notes("warm", absent))
+        self.assertEqual(self.notes("warm", absent), self.notes("uncached", absent))
+
+    def notes(self, server, args):
+        r = self.servers[server].request("tools/call", {"name": "search", "arguments": args}, timeout=120)
+        return " ".join(c.get("text", "") for c in r["result"]["content"])
+
 
 if __name__ == "__main__":
     unittest.main()

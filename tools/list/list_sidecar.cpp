@@ -27,7 +27,8 @@ std::vector<Record> records_naming(const Transcript& t, const std::vector<std::s
 
 SidecarStatus read_sidecar_status(const Transcript& session) {
   SidecarStatus status;
-  if (session.is_subagent || session.session_dir_absent) return status;
+  if (session.is_subagent || session.session_dir_absent || !session.session_dir_may_hold_sidecar())
+    return status;
   std::error_code ec;
   status.present = std::filesystem::is_regular_file(sidecar_path(session), ec);
   if (!status.present) return status;

@@ -80,11 +80,20 @@ std::string closed_gate_note(const SearchRequest& req) {
 // The sessions of the scope with tool results Claude Code saved to files (<project>/<session>/tool-results/,
 // both <persisted-output> and an MCP result too large to hand over): without --resolve-persisted no such
 // file was read, so text only it holds was not searched. Asked only of a zero (a directory read per session).
+// A session's own transcript, when the scope holds it, answers for its subagents and legacy flat agents too
+// (a legacy agent's discovery did not look at the session's directory): no directory it did not list is
+// opened.
 std::vector<std::string> sessions_with_saved_results(const Scope& scope) {
   std::set<std::string> seen;
+  for (const auto& t : scope.transcripts) {
+    if (t.harness == HarnessId::claude_code && !t.is_subagent &&
+        (t.session_dir_absent || !t.session_dir_may_hold_tool_results()))
+      seen.insert(t.id);
+  }
   std::vector<std::string> out;
   for (const auto& t : scope.transcripts) {
-    if (t.harness != HarnessId::claude_code || t.session_dir_absent) continue;
+    if (t.harness != HarnessId::claude_code || t.session_dir_absent || !t.session_dir_may_hold_tool_results())
+      continue;
     const std::string& sid = t.parent_session_id();
     if (sid.empty() || !seen.insert(sid).second) continue;
     const std::string dir = t.project_dir + "/" + sid + "/tool-results";
