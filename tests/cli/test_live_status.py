@@ -295,6 +295,20 @@ class LiveWait(unittest.TestCase):
         self.assertIn("net.py", row["fired_by"])
         self.assertEqual(row["activity"]["tool_calls"], {"Edit": 1, "Write": 1})
 
+    def test_a_lane_born_in_a_session_dir_that_had_no_subagents(self):
+        # Discovery lists the session's <id>/ dir and looks for subagents/ only where it holds one; a wait
+        # polls the lanes and must look again each time, not trust the listing it started from.
+        sim = self.sim
+        sim.tool_result(self.bash, "built")
+        os.makedirs(os.path.join(sim.project, sim.id, "tool-results"), exist_ok=True)
+        p = self.start_wait("--until", "verdict:waiting-children", "--timeout", "20")
+        spawn = sim.tool_use("Task", {"description": "probe", "prompt": "probe it"})
+        self.assertTrue(self.still_waiting(p))
+        lane = sim.lane("1a2b3c4d5e6f7089", spawn)
+        lane.prompt("probe it")
+        code, row, _ = self.finish(p)
+        self.assertEqual((code, row["fired"]), (0, "verdict:waiting-children"))
+
     def test_stop_waits_out_an_open_background_shell_then_fires(self):
         sim = self.sim
         sim.tool_result(self.bash, "built")

@@ -219,8 +219,12 @@ bool is_verdict(std::string_view v) {
   return std::any_of(std::begin(kVerdicts), std::end(kVerdicts), [&](const char* k) { return v == k; });
 }
 
-StatusJoin compute_status(const Transcript& session, const std::string& claude_home,
+StatusJoin compute_status(const Transcript& resolved, const std::string& claude_home,
                           const StatusOptions& opts, const CancelToken* cancel) {
+  // The directory facts discovery noted (Transcript::session_dir) are a snapshot, and `wait` asks again and
+  // again of the session it resolved once: a lane or sidecar born since must be looked for, not trusted away.
+  Transcript session = resolved;
+  session.session_dir = {};
   StatusJoin s;
   const EpochMs now = now_ms();
   s.main_tail = read_lane_tail(session);

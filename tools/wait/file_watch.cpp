@@ -25,6 +25,9 @@ uint64_t file_size(const std::string& path) {
 
 FileWatch::FileWatch(const Transcript& session, bool subagents, const std::string& registry_dir)
     : session_(session), subagents_(subagents), registry_dir_(registry_dir) {
+  // Discovery's view of the session's directory is a snapshot (it may have had no subagents/ yet): a watch
+  // that lists the session's lanes on every poll must look again each time.
+  session_.session_dir = {};
 #ifdef __linux__
   inotify_fd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 #endif
@@ -33,7 +36,7 @@ FileWatch::FileWatch(const Transcript& session, bool subagents, const std::strin
   sidecar.path = sidecar_path(session);
   files_.push_back({sidecar, "sidecar", file_size(sidecar.path), false});
   if (subagents_) {
-    for (auto& agent : list_subagents(session)) {
+    for (auto& agent : list_subagents(session_)) {
       const uint64_t size = file_size(agent.path);
       const std::string id = agent.id;
       files_.push_back({std::move(agent), id, size, false});
