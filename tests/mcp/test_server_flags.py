@@ -4,6 +4,7 @@ arguments follow JSON Schema (1e2 and 100.0 are 100; beyond int64 and unwanted n
 import os
 import subprocess
 import tempfile
+import time
 import unittest
 
 from mcp_harness import FIXTURE_HOME, HttpServer, StdioClient, binary, meta, server_env, stateless_headers
@@ -109,6 +110,51 @@ class ServerClaudeHome(unittest.TestCase):
             message = result["structuredContent"]["summary"]["error"]["message"]
             self.assertIn("/nonexistent/claude-home", message)
             self.assertIn("does not exist", message)
+
+
+class HugePages(unittest.TestCase):
+    """A server built with jemalloc re-executes itself with jemalloc's transparent huge pages (SPEC.md §7); a
+    MALLOC_CONF the user set is kept, CSIFT_NO_HUGE_PAGES=1 opts out, and the sanitizer build (no jemalloc)
+    never sets it. The server's own environment and memory map say which happened."""
+
+    def served_with(self, **extra):
+        env = server_env()
+        env.pop("MALLOC_CONF", None)
+        env.update(extra)
+        c = StdioClient(env=env)
+        try:
+            self.assertEqual(c.request("ping", id=1)["result"], {})  # the re-executed server answers
+            with open(f"/proc/{c.proc.pid}/environ", "rb") as f:
+                environ = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
+            with open(f"/proc/{c.proc.pid}/maps") as f:
+                jemalloc = "libjemalloc" in f.read()
+            return environ.get(b"MALLOC_CONF"), jemalloc
+        finally:
+            c.close()
+
+    def test_a_server_sets_huge_pages_unless_told_otherwise(self):
+        conf, jemalloc = self.served_with()
+        self.assertEqual(conf, b"thp:always,metadata_thp:always" if jemalloc else None)
+        self.assertEqual(self.served_with(MALLOC_CONF="narenas:2")[0], b"narenas:2")
+        self.assertIsNone(self.served_with(CSIFT_NO_HUGE_PAGES="1")[0])
+
+    def test_the_cli_keeps_the_default(self):
+        # A CLI wait blocks until its timeout: long enough to read the running process's environment.
+        env = server_env()
+        env.pop("MALLOC_CONF", None)
+        p = subprocess.Popen([binary(), "--cli", "wait", "@22222222-2222-4222-8222-000000000002", "--until",
+                              "tool:NoSuchTool", "--timeout", "3", "--claude-home", FIXTURE_HOME], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            time.sleep(1)
+            self.assertIsNone(p.poll(), "the wait ended early")
+            with open(f"/proc/{p.pid}/environ", "rb") as f:
+                self.assertNotIn(b"MALLOC_CONF=", f.read())
+            with open(f"/proc/{p.pid}/cmdline", "rb") as f:
+                self.assertIn(b"--cli", f.read())
+        finally:
+            p.kill()
+            p.wait()
 
 
 class ToolNameAsMode(unittest.TestCase):
