@@ -440,6 +440,31 @@ TEST_CASE("copilot: fields of an unexpected type read as absent, never throw (th
   CHECK(done.message.blocks[0].is_error);
 }
 
+TEST_CASE("codex: a tool output shaped like the oldest form but not it, and a call of an unknown shape") {
+  Transcript t;
+  t.harness = HarnessId::codex;
+  const TranscriptReader& reader = reader_for(t);
+  // The codex fuzz find: an output whose text is a JSON object with `output` and a `metadata` that is not an
+  // object is a tool's own text, not the oldest result form; metadata.value() threw out of the reader.
+  Record r;
+  std::string error;
+  const std::string output = R"({\"output\":\"x\",\"metadata\":\"s\"})";
+  REQUIRE(reader.decode(R"({"type":"response_item","payload":{"type":"function_call_output","call_id":"c1",)"
+                        R"("output":")" +
+                            output + R"("}})",
+                        r, error));
+  REQUIRE(r.message.blocks.size() == 1);
+  CHECK(r.message.blocks[0].kind == BlockKind::tool_result);
+  CHECK(r.message.blocks[0].content_text == R"({"output":"x","metadata":"s"})");
+  // A shell call whose action is a string: the line is skipped with its reason, not thrown through (every
+  // mapper is behind that net: core/harness/jsonl_entry_reader.cpp).
+  Record shell;
+  CHECK_FALSE(reader.decode(R"({"type":"response_item","payload":{"type":"local_shell_call","call_id":"c2",)"
+                            R"("action":"ls"}})",
+                            shell, error));
+  CHECK(error.find("a record of an unknown shape") == 0);
+}
+
 TEST_CASE("harness selection: all reads every store found and reports the absent ones") {
   LinkStore store;
   const Environment env = store.env(

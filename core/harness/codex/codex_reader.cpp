@@ -200,7 +200,8 @@ class CodexMapper final : public EntryMapper {
     if (out != payload.end() && out->is_string()) {
       text = out->get<std::string>();
       const json legacy = text.starts_with("{") ? json::parse(text, nullptr, false) : json();
-      if (legacy.is_object() && legacy.contains("output") && legacy.contains("metadata")) {
+      if (legacy.is_object() && legacy.contains("output") && legacy.contains("metadata") &&
+          legacy["metadata"].is_object()) {
         // The oldest form: its metadata's exit code alone decides.
         text = entry_string(legacy, "output");
         const json code = legacy["metadata"].value("exit_code", json());
