@@ -18,6 +18,8 @@
 #include <mutex>
 #include <vector>
 
+#include "core/cache/sqlite_wal.h"
+
 namespace csift {
 namespace {
 
@@ -255,6 +257,11 @@ struct DiskCache::State {
     return rc == SQLITE_OK || failed(rc);
   }
 
+  bool enter_wal() {
+    const int rc = sqlite_enter_wal(db, kDiskBusyMs);
+    return rc == SQLITE_OK || failed(rc);
+  }
+
   bool prepare(const char* sql, sqlite3_stmt** st) {
     const int rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, nullptr);
     return rc == SQLITE_OK || failed(rc);
@@ -396,8 +403,7 @@ struct DiskCache::State {
     // machine) at its first lookup and a checkpoint at its exit.
     const bool fresh_db = pragma("PRAGMA auto_vacuum") != 2;  // 2: INCREMENTAL
     if ((fresh_db && (!exec("PRAGMA page_size=16384") || !exec("PRAGMA auto_vacuum=INCREMENTAL"))) ||
-        !exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=NORMAL") ||
-        !exec("PRAGMA journal_size_limit=8388608") ||
+        !enter_wal() || !exec("PRAGMA synchronous=NORMAL") || !exec("PRAGMA journal_size_limit=8388608") ||
         // Reads of the database file are copies from a mapping instead of a pread per page (a fresh search
         // reads a sketch of every transcript).
         !exec("PRAGMA mmap_size=268435456") || !set_up() ||

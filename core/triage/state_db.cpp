@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/error.h"
+#include "core/cache/sqlite_wal.h"
 
 namespace csift {
 namespace {
@@ -135,7 +136,13 @@ StateDb::StateDb(const std::string& path) : path_(path) {
     failure_error("cannot open the state database " + path + ": " + why);
   }
   sqlite3_busy_timeout(db_, kStateBusyTimeoutMs);
-  exec("PRAGMA journal_mode=WAL");
+  if (const int rc = sqlite_enter_wal(db_, kStateBusyTimeoutMs); rc != SQLITE_OK) {
+    const bool busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+    failure_error("state database " + path_ + ": cannot switch it to WAL journaling: " + sqlite3_errstr(rc) +
+                  (busy ? "; another process held its lock for " +
+                              std::to_string(kStateBusyTimeoutMs / 1000) + " s: retry once it is done"
+                        : std::string()));
+  }
   StateTransaction tx(db_);
   exec(kStateSchema);
   StateStmt version(db_, "SELECT value FROM meta WHERE key = 'schema_version'");

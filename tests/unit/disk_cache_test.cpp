@@ -12,9 +12,11 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "core/cache/disk_cache.h"
 #include "core/cache/scan_memo.h"
+#include "core/cache/sqlite_wal.h"
 #include "core/search/search_label_census.h"
 #include "core/store/remembered_probe.h"
 #include "tests/unit/corpus_root.h"
@@ -440,6 +442,38 @@ TEST_CASE("disk cache: screen facts round-trip; a folded sketch still holds ever
   check_refuses_damage(blob, [&](std::string_view b) { return csift::decode_screen(b, stamp); });
   // The facts of a screen end inside the file they describe.
   CHECK_FALSE(csift::decode_screen(blob, FileStamp{1, 2, 1000, 5}));
+}
+
+// Two processes opening one new database: the second's switch to WAL meets the first's shared lock, and
+// SQLite answers SQLITE_BUSY without calling the busy handler. The switch waits the lock out instead.
+TEST_CASE("sqlite_enter_wal: waits out another connection's lock, which the busy handler alone does not") {
+  TempDir t("csift-wal");
+  const std::string path = (t.root / "new.db").string();
+  sqlite3* holder = nullptr;
+  sqlite3* opener = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &holder) == SQLITE_OK);
+  REQUIRE(sqlite3_open(path.c_str(), &opener) == SQLITE_OK);
+  sqlite3_busy_timeout(opener, 2000);
+  REQUIRE(sqlite3_exec(holder, "CREATE TABLE x(a); BEGIN; SELECT count(*) FROM x;", nullptr, nullptr,
+                       nullptr) == SQLITE_OK);
+  // The plain pragma, busy handler and all, fails at once while the shared lock is held.
+  CHECK((sqlite3_exec(opener, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr) & 0xff) == SQLITE_BUSY);
+  // Held past the wait: the last code is answered.
+  CHECK((csift::sqlite_enter_wal(opener, 30) & 0xff) == SQLITE_BUSY);
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr);
+  });
+  const int rc = csift::sqlite_enter_wal(opener, 5000);
+  release.join();
+  CHECK(rc == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(opener, "PRAGMA journal_mode", -1, &st, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+  CHECK(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 0))) == "wal");
+  sqlite3_finalize(st);
+  sqlite3_close(opener);
+  sqlite3_close(holder);
 }
 
 }  // namespace disk_cache_unit
