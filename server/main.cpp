@@ -64,7 +64,14 @@ void reexec_with_huge_pages(char** argv) {
 #ifdef CSIFT_JEMALLOC_LINKED
   if (std::getenv("MALLOC_CONF") != nullptr || std::getenv("CSIFT_NO_HUGE_PAGES") != nullptr) return;
   if (::setenv("MALLOC_CONF", "thp:always,metadata_thp:always", 1) != 0) return;
-  ::execv("/proc/self/exe", argv);
+  // The resolved path, not /proc/self/exe itself: the kernel names a process after the file it executes, and
+  // every server would show in ps and top as "exe". A binary replaced since it started reads "… (deleted)".
+  char self[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  const bool resolved = n > 0 && static_cast<size_t>(n) < sizeof self - 1 &&
+                        !std::string_view(self, static_cast<size_t>(n)).ends_with(" (deleted)");
+  if (resolved) self[n] = '\0';
+  ::execv(resolved ? self : "/proc/self/exe", argv);
   ::unsetenv("MALLOC_CONF");  // no /proc: serve as we are
 #else
   (void)argv;

@@ -128,6 +128,9 @@ class HugePages(unittest.TestCase):
                 environ = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
             with open(f"/proc/{c.proc.pid}/maps") as f:
                 jemalloc = "libjemalloc" in f.read()
+            # Re-executed or not, the process keeps its binary's name in ps and top (not "exe").
+            with open(f"/proc/{c.proc.pid}/comm") as f:
+                self.assertEqual(f.read().strip(), os.path.basename(binary())[:15])
             return environ.get(b"MALLOC_CONF"), jemalloc
         finally:
             c.close()
