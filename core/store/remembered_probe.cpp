@@ -32,13 +32,13 @@ ProbedMessage decode_probed(BlobReader& r) {
 }
 
 // probe_transcript(t) through the disk cache: the stored probe while the file's stamp is the one it was read
-// under; else read, and stored when the read had no error, the file did not change during it, and its
-// mtime was settled when the read began.
-SessionProbe probe_through_disk(DiskCache& disk, const Transcript& t, DiskCacheUse& use) {
+// under (vouched for at that stamp); else read, and stored when the read had no error, the file did not
+// change during it, and its mtime was settled when the read began.
+Vouched<SessionProbe> probe_through_disk(DiskCache& disk, const Transcript& t, DiskCacheUse& use) {
   const std::optional<FileStamp> before = stamp_of(t);
-  if (!before) return probe_transcript(t);
+  if (!before) return {probe_transcript(t), std::nullopt};
   if (auto blob = disk.get(kDiskProbeKind, t.path, *before, &use)) {
-    if (auto probe = decode_probe(*blob)) return std::move(*probe);
+    if (auto probe = decode_probe(*blob)) return {std::move(*probe), before};
     disk.discard(kDiskProbeKind, t.path);
   }
   const int64_t began = realtime_ns();
@@ -47,7 +47,7 @@ SessionProbe probe_through_disk(DiskCache& disk, const Transcript& t, DiskCacheU
   // same mtime): a cache that outlives the process must not keep it (git's racy-index rule, as discovery's).
   if (probe.error.empty() && settled_stamp(*before, began) && stamp_file(t.path) == before)
     disk.put(kDiskProbeKind, t.path, *before, encode_probe(probe), &use);
-  return probe;
+  return {std::move(probe), std::nullopt};
 }
 
 }  // namespace
@@ -106,7 +106,9 @@ std::shared_ptr<const SessionProbe> remembered_probe(const Transcript& t, Result
   DiskCache* disk = claude ? process_disk_cache() : nullptr;
   return recall_or_compute(
       memo, use, kProbeKind, t.path, "", discovered_stamp(t),
-      [&t, &use, disk] { return disk ? probe_through_disk(*disk, t, use.disk) : probe_transcript(t); },
+      [&t, &use, disk] {
+        return disk ? probe_through_disk(*disk, t, use.disk) : Vouched<SessionProbe>{probe_transcript(t), {}};
+      },
       [](const SessionProbe& p) { return p.error.empty(); }, probe_memo_cost);
 }
 

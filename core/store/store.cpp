@@ -267,20 +267,20 @@ static std::string remembered_head_session_id(const Transcript& agent) {
   const std::optional<FileStamp> stamp = discovered_stamp(agent);
   // Behind the memo, the disk: a fresh process's discovery read the head of every legacy agent file (1,083
   // on the corpus replica, a tenth of a fresh stats once its figures came from the disk).
-  const auto from_disk = [&agent, &stamp, &unreported] {
+  const auto from_disk = [&agent, &stamp, &unreported]() -> Vouched<std::string> {
     DiskCache* disk = process_disk_cache();
-    if (disk == nullptr || !stamp) return head_session_id(agent);
+    if (disk == nullptr || !stamp) return {head_session_id(agent), {}};
     const auto decode = [](std::string_view blob) -> std::optional<std::string> {
       if (blob.empty()) return std::nullopt;
       return std::string(blob);
     };
     if (auto id = disk_recall(disk, kDiskLegacySessionKind, agent.path, *stamp, &unreported.disk, decode))
-      return std::move(*id);
+      return {std::move(*id), stamp};
     std::string id = head_session_id(agent);
     if (!id.empty())
       disk_keep(disk, kDiskLegacySessionKind, agent.path, agent.path, *stamp, unreported.disk,
                 [&id] { return id; });
-    return id;
+    return {std::move(id), {}};
   };
   return *recall_or_compute(
       process_result_memo(), unreported, kind, agent.path, "", stamp, from_disk,

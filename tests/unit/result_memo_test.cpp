@@ -57,6 +57,44 @@ TEST_CASE("result memo: a changed stamp or another type misses; the budget evict
   CHECK(memo.usage().entries == 1);
 }
 
+// A result the disk cache held for the very stamp the memo keys by is kept without a stat after it; one read
+// from the file (a plain T), or vouched for another stamp, still needs the file to hold that stamp after.
+// The path below names no file, so every stat after computing fails: only a vouched result is kept.
+TEST_CASE("result memo: a result vouched for its stamp is kept without the stat after; others are not") {
+  ResultMemo memo(1 << 20);
+  ResultMemoUse use;
+  const std::string path = "/nonexistent/csift-vouched.jsonl";
+  const FileStamp known{1, 2, 10, 3};
+  int computed = 0;
+  auto recall = [&](auto compute) {
+    return *csift::recall_or_compute(
+        &memo, use, kResultMemoTestKind, path, "", std::optional<FileStamp>(known), compute,
+        [](const std::string&) { return true; }, [](const std::string& v) { return v.size(); });
+  };
+  const auto plain = [&] {
+    ++computed;
+    return std::string("read");
+  };
+  CHECK(recall(plain) == "read");
+  CHECK(recall(plain) == "read");
+  CHECK(computed == 2);  // the stat after failed: never kept
+  const auto elsewhere = [&] {
+    ++computed;
+    return csift::Vouched<std::string>{"other", FileStamp{1, 2, 11, 4}};
+  };
+  CHECK(recall(elsewhere) == "other");
+  CHECK(recall(elsewhere) == "other");
+  CHECK(computed == 4);  // vouched for another stamp: the stat decides, and fails
+  const auto vouched = [&] {
+    ++computed;
+    return csift::Vouched<std::string>{"stored", known};
+  };
+  CHECK(recall(vouched) == "stored");
+  CHECK(recall(vouched) == "stored");
+  CHECK(computed == 5);  // kept at once, answered from the memo the second time
+  CHECK(use.hits == 1);
+}
+
 TEST_CASE("result memo: recall_or_compute recomputes after an append and never keeps a file read mid-write") {
   csift_test::TempStore store;
   const std::string path = store.write("p/s.jsonl", "{}\n");

@@ -81,19 +81,19 @@ int32_t decode_day(BlobReader& r) {
 // tally_resumable(t, window) through the disk cache: an unbounded window's tally (without its fold) while
 // the file's stamp is the one it was read under; else tallied, and queued for the disk when the read had no
 // error, was not cancelled, and the stamp was settled and held through the read.
-ResumableTally tally_through_disk(DiskCache* disk, const Transcript& t, const std::string& key,
-                                  const std::optional<FileStamp>& stamp, const StatsWindow& window,
-                                  const CancelToken* cancel, bool keep_fold, DiskCacheUse& use) {
-  if (disk == nullptr || !stamp) return tally_resumable(t, window, cancel, keep_fold);
+Vouched<ResumableTally> tally_through_disk(DiskCache* disk, const Transcript& t, const std::string& key,
+                                           const std::optional<FileStamp>& stamp, const StatsWindow& window,
+                                           const CancelToken* cancel, bool keep_fold, DiskCacheUse& use) {
+  if (disk == nullptr || !stamp) return {tally_resumable(t, window, cancel, keep_fold), {}};
   if (auto tally = disk_recall(disk, kDiskTallyKind, key, *stamp, &use, decode_tally)) {
     ResumableTally r;
     r.tally = std::move(*tally);
-    return r;
+    return {std::move(r), stamp};
   }
   ResumableTally r = tally_resumable(t, window, cancel, keep_fold);
   if (r.tally.error.empty() && !(cancel && cancel->is_cancelled()))
     disk_keep(disk, kDiskTallyKind, key, t.path, *stamp, use, [&] { return encode_tally(r.tally); });
-  return r;
+  return {std::move(r), {}};
 }
 
 }  // namespace
