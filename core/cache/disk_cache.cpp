@@ -28,8 +28,9 @@ namespace {
 // 2: a blob's first byte says how it is stored ('r' as is, 'z' zstd-compressed).
 constexpr const char* kDiskFormat = "2";
 // Every kind this build reads and writes, with its version.
-constexpr DiskCacheKind kDiskKinds[] = {kDiskProbeKind,  kDiskTallyKind,      kDiskCensusKind,
-                                        kDiskScreenKind, kDiskStatsScopeKind, kDiskLegacySessionKind};
+constexpr DiskCacheKind kDiskKinds[] = {kDiskProbeKind,      kDiskTallyKind,      kDiskCensusKind,
+                                        kDiskScreenKind,     kDiskStatsScopeKind, kDiskLegacySessionKind,
+                                        kDiskDirEntriesKind, kDiskAgentMetaKind};
 // Blobs at least this long are stored compressed when that is smaller (a tally's strings and counts, a
 // sketch's mostly empty wide-character tables shrink severalfold; a short probe is not worth a frame).
 constexpr size_t kDiskCompressFrom = 256;
@@ -205,22 +206,42 @@ struct DiskCache::State {
   std::mutex mu;
   Mode mode = Mode::closed;
   sqlite3* db = nullptr;
-  sqlite3_stmt* sel = nullptr;
   sqlite3_stmt* ins = nullptr;
   sqlite3_stmt* touch = nullptr;
   sqlite3_stmt* del = nullptr;
   std::vector<DiskPending> pending;
   uint64_t pending_bytes = 0;
   std::vector<std::string> touches, deletes;
-  // A call's lookups share one read transaction (begun by the first, ended by flush()): a transaction per
-  // lookup took two fcntl locks each, 4,066 of them in one `list` over 1,520 transcripts.
-  bool reading = false;
+  // Lookups run on reader connections of their own, one per thread looking up at once, not on `db` under
+  // `mu`: one connection serialized a fresh call's lookups (a first `list` of the generated 10,000-transcript
+  // store makes ~23,000, and its two workers waited on the lock longer than they looked up). A reader's
+  // lookups share one read transaction, begun by its first and ended by flush(): a transaction per lookup
+  // took two fcntl locks each, 4,066 of them in one `list` over 1,520 transcripts.
+  struct Reader {
+    sqlite3* db = nullptr;
+    sqlite3_stmt* sel = nullptr;
+    bool reading = false;
+    uint64_t epoch = 0;  // the main connection's opening it was made under
+    ~Reader() {
+      sqlite3_finalize(sel);
+      if (db) sqlite3_close_v2(db);
+    }
+  };
+  std::mutex readers_mu;  // taken inside `mu`, never the other way round
+  std::vector<std::unique_ptr<Reader>> idle_readers;
+  std::atomic<bool> ready{false};  // `db` is open and set up: a lookup need not take `mu`
+  std::atomic<uint64_t> epoch{0};  // bumped when `db` closes: an older reader is closed, not reused
 
   std::atomic<uint64_t> hits{0}, misses{0}, writes{0}, skipped{0}, evictions{0}, errors{0}, bytes{0};
 
   void close_db() {
-    reading = false;
-    for (sqlite3_stmt** st : {&sel, &ins, &touch, &del}) {
+    ready = false;
+    ++epoch;
+    {
+      std::lock_guard<std::mutex> lock(readers_mu);
+      idle_readers.clear();
+    }
+    for (sqlite3_stmt** st : {&ins, &touch, &del}) {
       sqlite3_finalize(*st);
       *st = nullptr;
     }
@@ -407,7 +428,6 @@ struct DiskCache::State {
         // Reads of the database file are copies from a mapping instead of a pread per page (a fresh search
         // reads a sketch of every transcript).
         !exec("PRAGMA mmap_size=268435456") || !set_up() ||
-        !prepare("SELECT dev, ino, size, mtime, used, sum, blob FROM entries WHERE key = ?1", &sel) ||
         !prepare("INSERT OR REPLACE INTO entries(key, dev, ino, size, mtime, used, sum, blob) "
                  "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                  &ins) ||
@@ -420,6 +440,45 @@ struct DiskCache::State {
       return false;
     }
     return true;
+  }
+
+  // An idle reader of the current epoch, else a new connection (nullptr when it cannot be opened).
+  std::unique_ptr<Reader> take_reader() {
+    const uint64_t now = epoch;
+    {
+      std::lock_guard<std::mutex> lock(readers_mu);
+      while (!idle_readers.empty()) {
+        std::unique_ptr<Reader> r = std::move(idle_readers.back());
+        idle_readers.pop_back();
+        if (r->epoch == now) return r;
+      }
+    }
+    auto r = std::make_unique<Reader>();
+    r->epoch = now;
+    if (sqlite3_open_v2(path.c_str(), &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
+        SQLITE_OK)
+      return nullptr;
+    sqlite3_busy_timeout(r->db, kDiskBusyMs);
+    sqlite3_exec(r->db, "PRAGMA mmap_size=268435456", nullptr, nullptr, nullptr);
+    if (sqlite3_prepare_v3(r->db, "SELECT dev, ino, size, mtime, used, sum, blob FROM entries WHERE key = ?1",
+                           -1, SQLITE_PREPARE_PERSISTENT, &r->sel, nullptr) != SQLITE_OK)
+      return nullptr;
+    return r;
+  }
+
+  void give_back(std::unique_ptr<Reader> r) {
+    if (r->epoch != epoch) return;  // the database was closed meanwhile (quarantined, failed): not reused
+    std::lock_guard<std::mutex> lock(readers_mu);
+    idle_readers.push_back(std::move(r));
+  }
+
+  // Ends the idle readers' read transactions, so the next call reads what this one wrote.
+  void end_reads() {
+    std::lock_guard<std::mutex> lock(readers_mu);
+    for (const std::unique_ptr<Reader>& r : idle_readers) {
+      if (r->reading) sqlite3_exec(r->db, "COMMIT", nullptr, nullptr, nullptr);
+      r->reading = false;
+    }
   }
 
   // The integer a pragma query answers (0 when it fails).
@@ -504,31 +563,46 @@ std::optional<std::string> DiskCache::get(const DiskCacheKind& kind, std::string
   FileStamp was;
   uint64_t sum = 0;
   bool touch = false;
-  {
+  bool open = s.ready;
+  if (!open) {
     std::lock_guard<std::mutex> lock(s.mu);
-    if (s.ensure_open()) {
-      if (!s.reading) s.reading = sqlite3_exec(s.db, "BEGIN", nullptr, nullptr, nullptr) == SQLITE_OK;
-      sqlite3_bind_blob(s.sel, 1, k.data(), static_cast<int>(k.size()), SQLITE_STATIC);
-      const int rc = sqlite3_step(s.sel);
-      if (rc == SQLITE_ROW) {
-        was.device = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 0));
-        was.inode = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 1));
-        was.size = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 2));
-        was.mtime_ns = sqlite3_column_int64(s.sel, 3);
-        const int64_t used = sqlite3_column_int64(s.sel, 4);
-        sum = static_cast<uint64_t>(sqlite3_column_int64(s.sel, 5));
-        const auto* b = static_cast<const char*>(sqlite3_column_blob(s.sel, 6));
-        const std::string_view blob(b ? b : "", static_cast<size_t>(sqlite3_column_bytes(s.sel, 6)));
-        if (was == stamp) {
-          stored.emplace(blob);
-          touch = disk_now_minutes() - used >= kDiskTouchMinutes;
-        }
-        sqlite3_reset(s.sel);
-      } else {
-        sqlite3_reset(s.sel);
-        if (rc != SQLITE_DONE) s.failed(rc);
+    open = s.ensure_open();
+    if (open) s.ready = true;
+  }
+  std::unique_ptr<State::Reader> r = open ? s.take_reader() : nullptr;
+  int failed_rc = SQLITE_OK;
+  if (r) {
+    if (!r->reading) r->reading = sqlite3_exec(r->db, "BEGIN", nullptr, nullptr, nullptr) == SQLITE_OK;
+    sqlite3_stmt* sel = r->sel;
+    sqlite3_bind_blob(sel, 1, k.data(), static_cast<int>(k.size()), SQLITE_STATIC);
+    const int rc = sqlite3_step(sel);
+    if (rc == SQLITE_ROW) {
+      was.device = static_cast<uint64_t>(sqlite3_column_int64(sel, 0));
+      was.inode = static_cast<uint64_t>(sqlite3_column_int64(sel, 1));
+      was.size = static_cast<uint64_t>(sqlite3_column_int64(sel, 2));
+      was.mtime_ns = sqlite3_column_int64(sel, 3);
+      const int64_t used = sqlite3_column_int64(sel, 4);
+      sum = static_cast<uint64_t>(sqlite3_column_int64(sel, 5));
+      const auto* b = static_cast<const char*>(sqlite3_column_blob(sel, 6));
+      const std::string_view blob(b ? b : "", static_cast<size_t>(sqlite3_column_bytes(sel, 6)));
+      if (was == stamp) {
+        stored.emplace(blob);
+        touch = disk_now_minutes() - used >= kDiskTouchMinutes;
       }
+    } else if (rc != SQLITE_DONE) {
+      failed_rc = rc;
     }
+    sqlite3_reset(sel);
+    if (failed_rc == SQLITE_OK)
+      s.give_back(std::move(r));
+    else
+      r.reset();  // a failing connection is not reused
+  } else if (open) {
+    ++s.errors;  // a reader connection could not be opened: this lookup misses
+  }
+  if (failed_rc != SQLITE_OK) {
+    std::lock_guard<std::mutex> lock(s.mu);
+    s.failed(failed_rc);  // corruption quarantines the database (and retires every reader)
   }
   // The checksum is verified outside the lock, on the copy: the workers of one call look up in parallel,
   // and hashing every blob under the one lock serialized them.
@@ -589,10 +663,7 @@ void DiskCache::flush() {
     s.mode = State::Mode::closed;
     return;
   }
-  if (s.reading) {
-    sqlite3_exec(s.db, "COMMIT", nullptr, nullptr, nullptr);
-    s.reading = false;
-  }
+  s.end_reads();
   if (s.pending.empty() && s.touches.empty() && s.deletes.empty()) return;
   std::vector<DiskPending> pending = std::move(s.pending);
   std::vector<std::string> touches = std::move(s.touches), deletes = std::move(s.deletes);
