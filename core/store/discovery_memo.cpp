@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cerrno>
 
 namespace csift {
 namespace {
@@ -36,20 +37,92 @@ fs::file_type type_of(unsigned char d_type) {
   }
 }
 
-// The directory's entries (none when it cannot be opened), sorted by name.
-DirEntries list_dir_entries(const std::string& dir) {
+// The directory's entries sorted by name; nullopt when it cannot be opened or read to its end.
+std::optional<DirEntries> read_dir_entries(const std::string& dir) {
   DirEntries out;
   DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) return out;
+  if (d == nullptr) return std::nullopt;
+  errno = 0;
   while (const dirent* ent = ::readdir(d)) {
     const std::string_view name(ent->d_name);
-    if (name == "." || name == "..") continue;
-    out.push_back(ListedEntry{std::string(name), type_of(ent->d_type)});
+    if (name != "." && name != "..") out.push_back(ListedEntry{std::string(name), type_of(ent->d_type)});
+    errno = 0;
   }
+  const bool complete = errno == 0;
   ::closedir(d);
+  if (!complete) return std::nullopt;
   std::sort(out.begin(), out.end(),
             [](const ListedEntry& a, const ListedEntry& b) { return a.name < b.name; });
   return out;
+}
+
+// The directory's entries (none when it cannot be listed), sorted by name.
+DirEntries list_dir_entries(const std::string& dir) {
+  std::optional<DirEntries> listed = read_dir_entries(dir);
+  return listed ? std::move(*listed) : DirEntries();
+}
+
+std::string encode_dir_entries(const DirEntries& entries) {
+  BlobWriter w;
+  w.u64(entries.size());
+  for (const ListedEntry& e : entries) {
+    w.str(e.name);
+    w.u64(static_cast<uint64_t>(static_cast<int>(e.type)));
+  }
+  return w.take();
+}
+
+// A stored listing decodes only whole, with types std::filesystem names and names in strictly ascending order
+// (holds_entry's binary search relies on the order).
+std::optional<DirEntries> decode_dir_entries(std::string_view blob) {
+  BlobReader r(blob);
+  DirEntries out;
+  for (uint64_t n = r.count(); n > 0 && r.ok(); --n) {
+    ListedEntry e;
+    e.name = r.str();
+    const uint64_t type = r.u64();
+    if (type > static_cast<uint64_t>(fs::file_type::unknown) || e.name.empty() ||
+        (!out.empty() && !(out.back().name < e.name)))
+      return std::nullopt;
+    e.type = static_cast<fs::file_type>(static_cast<int>(type));
+    out.push_back(std::move(e));
+  }
+  if (!r.done()) return std::nullopt;
+  return out;
+}
+
+// A fresh server's listing: the one an earlier process stored for this very stamp (adding, removing or
+// renaming an entry changes a directory's mtime), else listed and kept when the disk's rules allow. A
+// directory that could not be listed whole is never kept (its permissions may change without its mtime).
+Vouched<DirEntries> dir_entries_through_disk(const std::string& dir, const FileStamp& stamp,
+                                             DiskCacheUse& use) {
+  DiskCache* disk = process_disk_cache();
+  if (auto stored = disk_recall(disk, kDiskDirEntriesKind, dir, stamp, &use, decode_dir_entries))
+    return {std::move(*stored), stamp};
+  std::optional<DirEntries> listed = read_dir_entries(dir);
+  if (!listed) return {DirEntries(), std::nullopt};
+  disk_keep(disk, kDiskDirEntriesKind, dir, dir, stamp, use, [&] { return encode_dir_entries(*listed); });
+  return {std::move(*listed), std::nullopt};
+}
+
+std::string encode_agent_meta(const AgentMeta& m) {
+  BlobWriter w;
+  w.boolean(m.present);
+  for (const std::string* f : {&m.agent_type, &m.description, &m.spawn_tool_use_id, &m.parent_agent_id,
+                               &m.agent_name, &m.team_name, &m.task_kind})
+    w.str(*f);
+  return w.take();
+}
+
+std::optional<AgentMeta> decode_agent_meta(std::string_view blob) {
+  BlobReader r(blob);
+  AgentMeta m;
+  m.present = r.boolean();
+  for (std::string* f : {&m.agent_type, &m.description, &m.spawn_tool_use_id, &m.parent_agent_id,
+                         &m.agent_name, &m.team_name, &m.task_kind})
+    *f = r.str();
+  if (!r.done()) return std::nullopt;
+  return m;
 }
 
 size_t dir_entries_cost(const DirEntries& entries) {
@@ -124,13 +197,25 @@ std::shared_ptr<const DirEntries> remembered_dir_entries(const fs::path& dir,
                                                          std::optional<FileStamp>* stamp_out) {
   ResultMemo* memo = process_discovery_memo();
   if (memo == nullptr) return std::make_shared<const DirEntries>(list_dir_entries(dir.native()));
+  DiskCacheUse
+      disk_use;  // discovery's disk use is not reported per call; made first: its clock starts the read
   const int64_t began = realtime_ns();
   const std::optional<FileStamp> before = stamp_file(dir.native());
   if (stamp_out) *stamp_out = before;
   if (!before) return std::make_shared<const DirEntries>();  // no such directory: nothing to list
   return recall_settled<DirEntries>(
-      *memo, "dir-entries", dir.native(), *before, began, [&] { return list_dir_entries(dir.native()); },
-      dir_entries_cost);
+      *memo, "dir-entries", dir.native(), *before, began,
+      [&] { return dir_entries_through_disk(dir.native(), *before, disk_use); }, dir_entries_cost);
+}
+
+std::optional<AgentMeta> disk_agent_meta(const std::string& path, const FileStamp& stamp, DiskCacheUse& use) {
+  return disk_recall(process_disk_cache(), kDiskAgentMetaKind, path, stamp, &use, decode_agent_meta);
+}
+
+void keep_disk_agent_meta(const std::string& path, const FileStamp& stamp, const AgentMeta& meta,
+                          DiskCacheUse& use) {
+  disk_keep(process_disk_cache(), kDiskAgentMetaKind, path, path, stamp, use,
+            [&] { return encode_agent_meta(meta); });
 }
 
 }  // namespace csift

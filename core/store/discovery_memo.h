@@ -8,7 +8,8 @@
 // only when the stamp's mtime is at least kRacyStampSeconds older than the moment the read began (git's
 // racy-index rule), and a recently changed directory is simply read again on every call until it settles.
 // Transcript files themselves are still stat'ed on every call by discovery (their size and mtime feed the
-// per-file memos). The CLI never installs one.
+// per-file memos). The CLI never installs one. Behind the memo, a server's discovery reads the disk cache
+// (kinds `dir-entries` and `agent-meta`), so a fresh server's first walk stats where it used to list and read.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -102,26 +103,42 @@ std::shared_ptr<const T> recall_settled(ResultMemo& memo, std::string_view kind,
   const uint64_t call = DiscoveryWalk::current();
   if (std::shared_ptr<const void> hit = memo.find(key, result_type_tag<T>(), before, call))
     return std::static_pointer_cast<const T>(std::move(hit));
-  auto result = std::make_shared<const T>(read());
-  if (settled_stamp(before, began) && stamp_file(path) == before)
+  bool vouched = false;  // read() took it from the disk cache, stored there for this very stamp
+  auto result = std::make_shared<const T>(take_computed<T>(read(), before, vouched));
+  if (vouched || (settled_stamp(before, began) && stamp_file(path) == before))
     memo.remember(key, result_type_tag<T>(), before, result, sizeof(T) + cost(*result), call);
   return result;
 }
+
+// The meta.json fields an earlier process stored on disk for `stamp` (nullopt: none, or no disk cache), and
+// keeping a read's fields there when the disk's rules allow (disk_keep).
+std::optional<AgentMeta> disk_agent_meta(const std::string& path, const FileStamp& stamp, DiskCacheUse& use);
+void keep_disk_agent_meta(const std::string& path, const FileStamp& stamp, const AgentMeta& meta,
+                          DiskCacheUse& use);
 
 template <class Read>
 std::shared_ptr<const AgentMeta> remembered_agent_meta(const std::string& path, Read&& read) {
   ResultMemo* memo = process_discovery_memo();
   if (memo == nullptr) return std::make_shared<const AgentMeta>(read());
+  DiskCacheUse
+      disk_use;  // discovery's disk use is not reported per call; made first: its clock starts the read
   const int64_t began = realtime_ns();
   const std::optional<FileStamp> before = stamp_file(path);
   if (!before) return std::make_shared<const AgentMeta>();  // absent: nothing to read (nor would read())
-  return recall_settled<AgentMeta>(*memo, "agent-meta", path, *before, began, read, [](const AgentMeta& m) {
-    size_t cost = 0;
-    for (const std::string* s : {&m.agent_type, &m.description, &m.spawn_tool_use_id, &m.parent_agent_id,
-                                 &m.agent_name, &m.team_name, &m.task_kind})
-      cost += held_bytes(*s);
-    return cost;
-  });
+  const auto through_disk = [&]() -> Vouched<AgentMeta> {
+    if (auto stored = disk_agent_meta(path, *before, disk_use)) return {std::move(*stored), before};
+    AgentMeta meta = read();
+    keep_disk_agent_meta(path, *before, meta, disk_use);
+    return {std::move(meta), std::nullopt};
+  };
+  return recall_settled<AgentMeta>(
+      *memo, "agent-meta", path, *before, began, through_disk, [](const AgentMeta& m) {
+        size_t cost = 0;
+        for (const std::string* s : {&m.agent_type, &m.description, &m.spawn_tool_use_id, &m.parent_agent_id,
+                                     &m.agent_name, &m.team_name, &m.task_kind})
+          cost += held_bytes(*s);
+        return cost;
+      });
 }
 
 }  // namespace csift

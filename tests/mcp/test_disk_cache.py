@@ -184,7 +184,8 @@ class DiskCacheShared(unittest.TestCase):
                                 "print(sorted({bytes(k).split(b'\\0')[0].decode() for (k,) in "
                                 "c.execute('SELECT key FROM entries')}))", db],
                                check=True, stdout=subprocess.PIPE).stdout.decode()
-        self.assertEqual(kinds.strip(), "['census', 'legacy-session', 'probe', 'screen', 'stats-scope', 'tally']")
+        self.assertEqual(kinds.strip(), "['agent-meta', 'census', 'dir-entries', 'legacy-session', 'probe', "
+                                        "'screen', 'stats-scope', 'tally']")
         # Damaged entries (a cut blob, a wrong checksum): refused, recomputed, the same answers, then rebuilt.
         subprocess.run(["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]);"
                         "c.execute('UPDATE entries SET blob = substr(blob, 1, length(blob) - 3) WHERE rowid % 2');"
