@@ -160,6 +160,10 @@ void disk_keep(DiskCache* disk, const DiskCacheKind& kind, std::string_view key,
 
 // A stable 64-bit hash (the same in every build and process): the disk cache's checksums.
 uint64_t stable_hash64(std::string_view bytes, uint64_t seed = 0);
+// The key an entry is stored under: the kind's name, a NUL and a 128-bit hash of `key`.
+std::string disk_key(const DiskCacheKind& kind, std::string_view key);
+// The checksum stored with an entry: over its stored key, stamp and stored bytes.
+uint64_t disk_entry_sum(std::string_view stored_key, const FileStamp& stamp, std::string_view stored);
 
 // Bounds-checked encoding of a blob's fields: every read checks what is left and fails the whole decode
 // (ok() false) instead of reading past the end.

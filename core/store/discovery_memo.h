@@ -9,7 +9,8 @@
 // racy-index rule), and a recently changed directory is simply read again on every call until it settles.
 // Transcript files themselves are still stat'ed on every call by discovery (their size and mtime feed the
 // per-file memos). The CLI never installs one. Behind the memo, a server's discovery reads the disk cache
-// (kinds `dir-entries` and `agent-meta`), so a fresh server's first walk stats where it used to list and read.
+// (kinds `dir-entries` and `agent-meta`), so a fresh server's first walk stats where it used to list and
+// read.
 #pragma once
 #include <cstddef>
 #include <cstdint>

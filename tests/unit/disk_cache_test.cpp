@@ -65,17 +65,8 @@ int disk_count(const std::string& path) {
 // Replaces an entry's stored form, its checksum recomputed as the cache computes it (key, stamp, bytes).
 void disk_overwrite_blob(const std::string& path, const csift::DiskCacheKind& kind, const std::string& key,
                          const FileStamp& s, const std::string& stored) {
-  std::string k(kind.name);
-  k.push_back('\0');
-  k += key;
-  char head[32];
-  std::memcpy(head, &s.device, 8);
-  std::memcpy(head + 8, &s.inode, 8);
-  std::memcpy(head + 16, &s.size, 8);
-  std::memcpy(head + 24, &s.mtime_ns, 8);
-  uint64_t h = csift::stable_hash64(k, 0x63736966);
-  h = csift::stable_hash64(std::string_view(head, sizeof head), h);
-  const uint64_t sum = csift::stable_hash64(stored, h);
+  const std::string k = csift::disk_key(kind, key);
+  const uint64_t sum = csift::disk_entry_sum(k, s, stored);
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
   sqlite3_stmt* st = nullptr;
@@ -260,6 +251,18 @@ void check_refuses_damage(const std::string& blob, Decode&& decode) {
     (void)decode(b);
   }
   CHECK_FALSE(decode(blob + "x"));  // leftover bytes
+}
+
+TEST_CASE("disk cache: an entry's key is its kind and a fixed-size hash, never the path itself") {
+  const std::string path = "/home/someone/.claude/projects/-home-someone-work/0123.jsonl";
+  const std::string k = csift::disk_key(kDiskProbeKind, path);
+  CHECK(k.size() == std::string_view("probe").size() + 1 + 16);
+  CHECK(k.substr(0, 6) == std::string("probe\0", 6));
+  CHECK(k.find("someone") == std::string::npos);
+  CHECK(k == csift::disk_key(kDiskProbeKind, path));                             // stable
+  CHECK(k != csift::disk_key(kDiskProbeKind, path + "x"));                       // another path
+  CHECK(k.substr(6) == csift::disk_key(csift::kDiskTallyKind, path).substr(6));  // kinds share the hash ...
+  CHECK(k != csift::disk_key(csift::kDiskTallyKind, path));                      // ... not the key
 }
 
 TEST_CASE("disk cache: a long blob is stored compressed and a damaged frame is refused, then rebuilt") {
