@@ -135,6 +135,19 @@ bool GramSketch::fold() {
   return true;
 }
 
+std::optional<double> GramSketch::fill_after_fold() const {
+  if (64 - shift_ <= kSketchMinBitsLog2) return std::nullopt;
+  uint64_t set = 0;
+  for (const uint64_t w : words_)
+    set += static_cast<uint64_t>(__builtin_popcountll(fold_pairs(w)));
+  return static_cast<double>(set) / static_cast<double>(words_.size() * 32);
+}
+
+void GramSketch::fold_while_fill_at_most(double max_fill) {
+  for (auto after = fill_after_fold(); after && *after <= max_fill; after = fill_after_fold())
+    fold();
+}
+
 double GramSketch::fill() const {
   uint64_t set = 0;
   for (const uint64_t w : words_)

@@ -42,6 +42,12 @@ class GramSketch {
   bool fold();
   // The share of the bit array set.
   double fill() const;
+  // The fill one fold() would leave, counted without folding (nullopt at the smallest size).
+  std::optional<double> fill_after_fold() const;
+  // Folds while a fold leaves the fill at most `max_fill`. Deciding by fill_after_fold() copies nothing: a
+  // trial fold on a copy was most of the memory a fresh search touched (every sketch taken from the disk was
+  // copied and folded once, only to find it could not fold).
+  void fold_while_fill_at_most(double max_fill);
   // The sketch as the disk cache keeps it, and back (nullopt: bytes that are not one; bounds-checked).
   void encode(BlobWriter& w) const;
   static std::optional<GramSketch> decode(BlobReader& r);

@@ -30,13 +30,10 @@ size_t memo_entry_bytes(const std::string& path, const ScreenFacts& f) {
 // clear, and the 3 GiB corpus replica's sketches passed the memo's whole budget, so a warm search screened
 // files again on every call.
 std::shared_ptr<const ScreenFacts> folded_while_sparse(std::shared_ptr<const ScreenFacts> facts) {
-  GramSketch folded = facts->grams;
-  if (!folded.fold() || folded.fill() > kMemoSketchFill) return facts;
-  GramSketch grams = folded;
-  while (folded.fold() && folded.fill() <= kMemoSketchFill)
-    grams = folded;
+  const std::optional<double> after = facts->grams.fill_after_fold();
+  if (!after || *after > kMemoSketchFill) return facts;
   auto out = std::make_shared<ScreenFacts>(*facts);
-  out->grams = std::move(grams);
+  out->grams.fold_while_fill_at_most(kMemoSketchFill);
   return out;
 }
 
@@ -104,10 +101,14 @@ std::string encode_screen(const ScreenFacts& f) {
        {f.malformed_lines, f.screened_end, f.values_out_of_range, f.head_hash, f.tail_hash})
     w.u64(v);
   w.boolean(f.torn_tail);
-  GramSketch grams = f.grams;
-  for (GramSketch folded = grams; folded.fold() && folded.fill() <= kStoredSketchFill;)
-    grams = folded;
-  grams.encode(w);
+  const std::optional<double> after = f.grams.fill_after_fold();
+  if (after && *after <= kStoredSketchFill) {
+    GramSketch grams = f.grams;
+    grams.fold_while_fill_at_most(kStoredSketchFill);
+    grams.encode(w);
+  } else {
+    f.grams.encode(w);
+  }
   encode_strings(w, f.absent_markers);
   w.boolean(f.rendered.has_value());
   if (f.rendered) {

@@ -4,6 +4,7 @@
 // input.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -76,6 +77,37 @@ TEST_CASE("gram sketch: add sets the bits add_bytewise sets, at every edge") {
       }
     }
   }
+}
+
+// fill_after_fold() is the fill a fold leaves, and fold_while_fill_at_most() stops where a fold-and-look loop
+// on copies stopped (the rule the memo and the disk keep sketches by).
+TEST_CASE(
+    "gram sketch: the fill after a fold is counted without folding, and folding stops where it should") {
+  std::mt19937_64 rng(7);
+  for (const size_t n : {size_t{300}, size_t{5000}, size_t{60000}, size_t{400000}}) {
+    std::string text(n, ' ');
+    for (char& c : text)
+      c = static_cast<char>('a' + rng() % 26);
+    GramSketch sketch(n * 8);
+    sketch.add(text);
+    for (const double max_fill : {0.05, 0.25, 0.6}) {
+      GramSketch looped = sketch;
+      for (GramSketch folded = looped; folded.fold() && folded.fill() <= max_fill;)
+        looped = folded;
+      GramSketch counted = sketch;
+      counted.fold_while_fill_at_most(max_fill);
+      CHECK(counted == looped);
+      CHECK(counted.fill() <= std::max(max_fill, sketch.fill()));
+    }
+    GramSketch folded = sketch;
+    const auto after = sketch.fill_after_fold();
+    CHECK(after.has_value() == (n > 300));  // 300 bytes: the smallest sketch already
+    REQUIRE(folded.fold() == after.has_value());
+    if (after) CHECK(*after == folded.fill());
+  }
+  GramSketch smallest(1);
+  CHECK_FALSE(smallest.fill_after_fold().has_value());
+  CHECK_FALSE(smallest.fold());
 }
 
 }  // namespace gram_sketch_unit
