@@ -58,7 +58,7 @@ void GramSketch::add_escape(const unsigned char* p, size_t left) {
   const int32_t code = escape_code(p + 2);
   if (code < 0x80) return;
   const size_t bit = escape_bit(code);
-  escapes_[bit >> 6] |= uint64_t{1} << (bit & 63);
+  escapes_.set(bit);
 }
 
 bool GramSketch::may_hold_escape(std::string_view hex4) const {
@@ -66,16 +66,16 @@ bool GramSketch::may_hold_escape(std::string_view hex4) const {
   const int32_t code = escape_code(reinterpret_cast<const unsigned char*>(hex4.data()));
   if (code < 0x80) return true;
   const size_t bit = escape_bit(code);
-  return escapes_[bit >> 6] >> (bit & 63) & 1;
+  return escapes_.test(bit);
 }
 
 void GramSketch::add_wide(const unsigned char* p, size_t left) {
   if (left < 2) return;
   const size_t pair = wide_pair_bit(p[0], p[1]);
-  wide_pairs_[pair >> 6] |= uint64_t{1} << (pair & 63);
+  wide_pairs_.set(pair);
   if (left < 3) return;
   const size_t triple = wide_triple_bit(p[0], p[1], p[2]);
-  wide_triples_[triple >> 6] |= uint64_t{1} << (triple & 63);
+  wide_triples_.set(triple);
 }
 
 GramSketch::GramSketch(uint64_t file_bytes) {
@@ -99,24 +99,24 @@ uint64_t fold_pairs(uint64_t x) {
   return x;
 }
 
-void encode_sparse_table(BlobWriter& w, const std::array<uint64_t, 256>& t) {
+void encode_sparse_table(BlobWriter& w, const LazyBitTable& t) {
   uint64_t set = 0;
-  for (const uint64_t v : t)
-    set += v != 0;
+  for (size_t i = 0; i < LazyBitTable::kWords; ++i)
+    set += t.word(i) != 0;
   w.u64(set);
-  for (size_t i = 0; i < t.size(); ++i)
-    if (t[i] != 0) {
+  for (size_t i = 0; i < LazyBitTable::kWords; ++i)
+    if (t.word(i) != 0) {
       w.u64(i);
-      w.u64(t[i]);
+      w.u64(t.word(i));
     }
 }
 
-bool decode_sparse_table(BlobReader& r, std::array<uint64_t, 256>& t) {
+bool decode_sparse_table(BlobReader& r, LazyBitTable& t) {
   const uint64_t set = r.count();
   for (uint64_t k = 0; k < set && r.ok(); ++k) {
     const uint64_t i = r.u64();
-    if (i >= t.size()) return false;
-    t[i] = r.u64();
+    if (i >= LazyBitTable::kWords) return false;
+    t.set_word(static_cast<size_t>(i), r.u64());
   }
   return r.ok();
 }
@@ -264,11 +264,9 @@ void GramSketch::merge(const GramSketch& other) {
   const size_t n = std::min(words_.size(), other.words_.size());
   for (size_t i = 0; i < n; ++i)
     words_[i] |= other.words_[i];
-  for (size_t i = 0; i < wide_pairs_.size(); ++i) {
-    wide_pairs_[i] |= other.wide_pairs_[i];
-    wide_triples_[i] |= other.wide_triples_[i];
-    escapes_[i] |= other.escapes_[i];
-  }
+  wide_pairs_.merge(other.wide_pairs_);
+  wide_triples_.merge(other.wide_triples_);
+  escapes_.merge(other.escapes_);
 }
 
 bool GramSketch::may_contain(std::string_view needle) const {
@@ -276,10 +274,9 @@ bool GramSketch::may_contain(std::string_view needle) const {
   if (needle.size() < 4) {
     const auto* w = reinterpret_cast<const unsigned char*>(needle.data());
     if (needle.size() < 2 || w[0] < 0xC0) return true;
-    if (needle.size() == 2)
-      return wide_pairs_[wide_pair_bit(w[0], w[1]) >> 6] >> (wide_pair_bit(w[0], w[1]) & 63) & 1;
+    if (needle.size() == 2) return wide_pairs_.test(wide_pair_bit(w[0], w[1]));
     const size_t bit = wide_triple_bit(w[0], w[1], w[2]);
-    return wide_triples_[bit >> 6] >> (bit & 63) & 1;
+    return wide_triples_.test(bit);
   }
   const auto& fold = sketch_fold_table();
   uint32_t gram = 0;

@@ -110,4 +110,27 @@ TEST_CASE(
   CHECK_FALSE(smallest.fold());
 }
 
+// The wide-character and escape tables are allocated by the first bit set in them: an ASCII sketch holds its
+// bits only, and a copy or a decode keeps what was set.
+TEST_CASE("gram sketch: the wide-character tables exist only once a bit is set in them") {
+  GramSketch ascii(1);
+  ascii.add("plain ASCII text, no escapes");
+  CHECK(ascii.bytes() == 512);
+  GramSketch wide = ascii;
+  wide.add("caf\xc3\xa9 \\u00e9");
+  CHECK(wide.bytes() == 512 + 3 * 2048);
+  CHECK(wide.may_contain("\xc3\xa9"));
+  CHECK(wide.may_hold_escape("00e9"));
+  CHECK_FALSE(ascii.may_contain("\xc3\xa9"));
+  CHECK_FALSE(ascii.may_hold_escape("00e9"));
+  csift::BlobWriter w;
+  wide.encode(w);
+  const std::string blob = w.take();
+  csift::BlobReader r(blob);
+  const auto decoded = GramSketch::decode(r);
+  REQUIRE(decoded);
+  CHECK(*decoded == wide);
+  CHECK_FALSE(*decoded == ascii);
+}
+
 }  // namespace gram_sketch_unit

@@ -174,12 +174,13 @@ TEST_CASE("scan memo: a sparse sketch is folded before it is kept, and still hol
   const std::vector<std::string> words = {"ENOSPC", "Traceback", "compact_boundary", "xylophone"};
   for (const std::string& w : words)
     f->grams.add_bytewise(w);
-  REQUIRE(f->grams.bytes() > (size_t{256} << 10));
+  REQUIRE(f->grams.bytes() == (size_t{256} << 10));  // ASCII words: no wide-character table allocated
   memo.remember("/a", f);
-  // Folded down to the smallest size (512 bytes of bits, beside the fixed tables), not 256 KiB.
+  // Folded down to the smallest size (512 bytes of bits), not 256 KiB.
   CHECK(memo.usage().bytes < (size_t{16} << 10));
   const auto kept = memo.find("/a", FileStamp{1, 2, 10, 3});
   REQUIRE(kept);
+  CHECK(kept->grams.bytes() == 512);
   CHECK(kept->grams.fill() <= csift::kMemoSketchFill);
   for (const std::string& w : words)
     CHECK(kept->grams.may_contain(w));
