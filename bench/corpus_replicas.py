@@ -5,8 +5,15 @@ asked for. Every uuid that names a file or folder is replaced by a fresh one in 
 each replica is a distinct set of sessions with the corpus's shape: thousands of small subagent files beside a
 few large sessions, old and new layouts, forks and sidechains.
 
+Each file's mtime is its last record's timestamp, as Claude Code leaves it (it appends each record as it is
+made): copies stamped with the moment they were written made every session look active in the last day, and
+a server keeps more for such a file (a `stats` tally keeps the fold an append resumes from), which no real
+store of weeks of sessions shows. `--restamp DIR` applies that to a store built before.
+
 Usage: bench/corpus_replicas.py --out DIR [--size-mb 1024] [--seed 7]
+       bench/corpus_replicas.py --restamp DIR
 """
+import datetime
 import argparse
 import os
 import random
@@ -27,6 +34,36 @@ def store_files(projects):
     for dirpath, _dirs, files in os.walk(projects, followlinks=True):
         for fn in files:
             yield os.path.join(dirpath, fn)
+
+
+def last_record_time(data):
+    """The epoch seconds of the last `"timestamp":"…Z"` in a transcript's bytes, or None."""
+    at = data.rfind(b'"timestamp":"')
+    if at < 0:
+        return None
+    end = data.find(b'"', at + 13)
+    try:
+        text = data[at + 13:end].decode("ascii").replace("Z", "+00:00")
+        return datetime.datetime.fromisoformat(text).timestamp()
+    except (UnicodeError, ValueError):
+        return None
+
+
+def stamp_like_claude_code(path, data):
+    t = last_record_time(data)
+    if t is not None:
+        os.utime(path, (t, t))
+
+
+def restamp(store):
+    n = 0
+    for f in store_files(os.path.join(store, "projects")):
+        if f.endswith(".jsonl"):
+            with open(f, "rb") as fh:
+                fh.seek(max(0, os.path.getsize(f) - (1 << 20)))
+                stamp_like_claude_code(f, fh.read())
+            n += 1
+    print(f'{{"restamped": {n}}}')
 
 
 def replicate(projects, out_projects, k, rng):
@@ -51,16 +88,22 @@ def replicate(projects, out_projects, k, rng):
             pass  # keep bytes that do not round-trip as they are
         with open(dst, "wb") as out:
             out.write(data)
+        stamp_like_claude_code(dst, data)
         written += len(data)
     return written, len(files)
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out")
+    ap.add_argument("--restamp", metavar="DIR", help="stamp an existing store's transcripts; build nothing")
     ap.add_argument("--size-mb", type=int, default=1024)
     ap.add_argument("--seed", type=int, default=7)
     a = ap.parse_args()
+    if a.restamp:
+        return restamp(a.restamp)
+    if not a.out:
+        ap.error("--out DIR is required (or --restamp DIR)")
     root = corpus_root()
     if root is None:
         sys.exit("corpus not found at ../shared/corpus")
