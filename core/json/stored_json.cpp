@@ -145,7 +145,7 @@ std::optional<std::string_view> StoredObject::value_token(std::string_view key) 
 }
 
 std::string StoredObject::string_field(std::string_view key) const {
-  if (!walkable()) return json_string_at(parsed(), std::string(key).c_str());
+  if (!walkable()) return json_string_at(parsed(), key);
   const auto token = value_token(key);
   return token && token->front() == '"' ? string_token_value(*token) : std::string();
 }
@@ -167,7 +167,7 @@ std::string stored_string_field(std::string_view raw, std::string_view key) {
   return StoredObject(raw).string_field(key);
 }
 
-std::string json_string_at(const nlohmann::json& obj, const char* key) {
+std::string json_string_at(const nlohmann::json& obj, std::string_view key) {
   if (!obj.is_object()) return "";
   const auto it = obj.find(key);
   return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();

@@ -39,8 +39,10 @@ class StoredObject {
 // StoredObject(raw).string_field(key).
 std::string stored_string_field(std::string_view raw, std::string_view key);
 // The string at `key` of an already parsed value ("" when it is not an object, the key is absent, or its
-// value is not a string).
-std::string json_string_at(const nlohmann::json& obj, const char* key);
+// value is not a string). The key is matched whole: a key read from a log may hold a NUL (`"\u0000"`), and a
+// C-string key stopped there (string_field's fallback matched `tc000\u0000e` as `tc000`: the campaign's
+// find).
+std::string json_string_at(const nlohmann::json& obj, std::string_view key);
 // A small JSON file beside the transcripts (a meta, a registry row, a manifest, a task): its parsed value, or
 // null when it cannot be read or is not JSON.
 nlohmann::json read_json_file(const std::string& path);

@@ -82,6 +82,13 @@ TEST_CASE("StoredObject answers as the parsed object on each rule") {
   CHECK(StoredObject("{\"b\":{\"a\":\"inner\"}}").string_field("a").empty());
   CHECK(StoredObject("{\"\\u0061\":\"escaped key\"}").string_field("a") == "escaped key");
   CHECK(StoredObject("{\"isAsync\":true}").bool_field("isAsync") == true);
+  // A key holding an escaped NUL is matched whole on both paths: the walk's, and the parsed object's that a
+  // surrogate escape sends it to (the campaign's find: that path matched `k\u0000e` as `k`).
+  const std::string nul_key("k\0e", 3);
+  CHECK(StoredObject("{\"k\\u0000e\":\"walked\"}").string_field(nul_key) == "walked");
+  CHECK(StoredObject("{\"k\\u0000e\":\"parsed \\ud83d\\ude00\"}").string_field(nul_key) ==
+        "parsed \xF0\x9F\x98\x80");
+  CHECK(StoredObject("{\"k\\u0000e\":\"\\ud83d\\ude00\"}").string_field("k").empty());
 }
 
 TEST_CASE("StoredObject answers as the parsed object on the corpus and on mutated fixture lines") {
