@@ -493,6 +493,59 @@ struct DiskCache::State {
     }
   }
 
+  // One entry as a reader found it: the stored bytes when its stamp is the one asked for.
+  struct Found {
+    std::optional<std::string> blob;
+    FileStamp was;
+    uint64_t sum = 0;
+    bool touch = false;  // its use time is old enough to be written back
+  };
+
+  // Looks `k` up on a reader connection (opening the database first when needed). A failing statement is
+  // counted, and corruption quarantines the database (retiring every reader).
+  Found look_up(const std::string& k, const FileStamp& stamp) {
+    Found out;
+    bool open = ready;
+    if (!open) {
+      std::lock_guard<std::mutex> lock(mu);
+      open = ensure_open();
+      if (open) ready = true;
+    }
+    if (!open) return out;
+    std::unique_ptr<Reader> r = take_reader();
+    if (!r) {
+      ++errors;  // no reader connection could be opened: this lookup misses
+      return out;
+    }
+    if (!r->reading) r->reading = sqlite3_exec(r->db, "BEGIN", nullptr, nullptr, nullptr) == SQLITE_OK;
+    sqlite3_stmt* sel = r->sel;
+    sqlite3_bind_blob(sel, 1, k.data(), static_cast<int>(k.size()), SQLITE_STATIC);
+    const int rc = sqlite3_step(sel);
+    if (rc == SQLITE_ROW) {
+      out.was.device = static_cast<uint64_t>(sqlite3_column_int64(sel, 0));
+      out.was.inode = static_cast<uint64_t>(sqlite3_column_int64(sel, 1));
+      out.was.size = static_cast<uint64_t>(sqlite3_column_int64(sel, 2));
+      out.was.mtime_ns = sqlite3_column_int64(sel, 3);
+      const int64_t used = sqlite3_column_int64(sel, 4);
+      out.sum = static_cast<uint64_t>(sqlite3_column_int64(sel, 5));
+      const auto* b = static_cast<const char*>(sqlite3_column_blob(sel, 6));
+      const std::string_view blob(b ? b : "", static_cast<size_t>(sqlite3_column_bytes(sel, 6)));
+      if (out.was == stamp) {
+        out.blob.emplace(blob);
+        out.touch = disk_now_minutes() - used >= kDiskTouchMinutes;
+      }
+    }
+    sqlite3_reset(sel);
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+      give_back(std::move(r));
+      return out;
+    }
+    r.reset();  // a failing connection is not reused
+    std::lock_guard<std::mutex> lock(mu);
+    failed(rc);
+    return out;
+  }
+
   // The integer a pragma query answers (0 when it fails).
   int64_t pragma(const char* sql) {
     sqlite3_stmt* st = nullptr;
@@ -571,56 +624,13 @@ std::optional<std::string> DiskCache::get(const DiskCacheKind& kind, std::string
                                           const FileStamp& stamp, DiskCacheUse* use) {
   const std::string k = disk_key(kind, key);
   State& s = *s_;
-  std::optional<std::string> stored;
-  FileStamp was;
-  uint64_t sum = 0;
-  bool touch = false;
-  bool open = s.ready;
-  if (!open) {
-    std::lock_guard<std::mutex> lock(s.mu);
-    open = s.ensure_open();
-    if (open) s.ready = true;
-  }
-  std::unique_ptr<State::Reader> r = open ? s.take_reader() : nullptr;
-  int failed_rc = SQLITE_OK;
-  if (r) {
-    if (!r->reading) r->reading = sqlite3_exec(r->db, "BEGIN", nullptr, nullptr, nullptr) == SQLITE_OK;
-    sqlite3_stmt* sel = r->sel;
-    sqlite3_bind_blob(sel, 1, k.data(), static_cast<int>(k.size()), SQLITE_STATIC);
-    const int rc = sqlite3_step(sel);
-    if (rc == SQLITE_ROW) {
-      was.device = static_cast<uint64_t>(sqlite3_column_int64(sel, 0));
-      was.inode = static_cast<uint64_t>(sqlite3_column_int64(sel, 1));
-      was.size = static_cast<uint64_t>(sqlite3_column_int64(sel, 2));
-      was.mtime_ns = sqlite3_column_int64(sel, 3);
-      const int64_t used = sqlite3_column_int64(sel, 4);
-      sum = static_cast<uint64_t>(sqlite3_column_int64(sel, 5));
-      const auto* b = static_cast<const char*>(sqlite3_column_blob(sel, 6));
-      const std::string_view blob(b ? b : "", static_cast<size_t>(sqlite3_column_bytes(sel, 6)));
-      if (was == stamp) {
-        stored.emplace(blob);
-        touch = disk_now_minutes() - used >= kDiskTouchMinutes;
-      }
-    } else if (rc != SQLITE_DONE) {
-      failed_rc = rc;
-    }
-    sqlite3_reset(sel);
-    if (failed_rc == SQLITE_OK)
-      s.give_back(std::move(r));
-    else
-      r.reset();  // a failing connection is not reused
-  } else if (open) {
-    ++s.errors;  // a reader connection could not be opened: this lookup misses
-  }
-  if (failed_rc != SQLITE_OK) {
-    std::lock_guard<std::mutex> lock(s.mu);
-    s.failed(failed_rc);  // corruption quarantines the database (and retires every reader)
-  }
-  // The checksum is verified outside the lock, on the copy: the workers of one call look up in parallel,
-  // and hashing every blob under the one lock serialized them.
+  State::Found row = s.look_up(k, stamp);
+  std::optional<std::string>& stored = row.blob;
+  // The checksum is verified after the reader is given back, on the copy: the workers of one call look up in
+  // parallel, and hashing every blob while holding a connection kept it from the others.
   if (stored) {
-    const bool sound = disk_entry_sum(k, was, *stored) == sum;
-    if (!sound || touch) {
+    const bool sound = disk_entry_sum(k, row.was, *stored) == row.sum;
+    if (!sound || row.touch) {
       std::lock_guard<std::mutex> lock(s.mu);
       if (!sound) {
         ++s.errors;
