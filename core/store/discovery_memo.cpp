@@ -197,9 +197,10 @@ std::shared_ptr<const DirEntries> remembered_dir_entries(const fs::path& dir,
                                                          std::optional<FileStamp>* stamp_out) {
   ResultMemo* memo = process_discovery_memo();
   if (memo == nullptr) return std::make_shared<const DirEntries>(list_dir_entries(dir.native()));
-  DiskCacheUse
-      disk_use;  // discovery's disk use is not reported per call; made first: its clock starts the read
-  const int64_t began = realtime_ns();
+  // Discovery's disk use is not reported per call. Made before the stat: its clock (CLOCK_REALTIME, as
+  // realtime_ns) is when the read began, for the disk's rules and the memo's alike.
+  DiskCacheUse disk_use;
+  const int64_t began = disk_use.began;
   const std::optional<FileStamp> before = stamp_file(dir.native());
   if (stamp_out) *stamp_out = before;
   if (!before) return std::make_shared<const DirEntries>();  // no such directory: nothing to list

@@ -121,9 +121,10 @@ template <class Read>
 std::shared_ptr<const AgentMeta> remembered_agent_meta(const std::string& path, Read&& read) {
   ResultMemo* memo = process_discovery_memo();
   if (memo == nullptr) return std::make_shared<const AgentMeta>(read());
-  DiskCacheUse
-      disk_use;  // discovery's disk use is not reported per call; made first: its clock starts the read
-  const int64_t began = realtime_ns();
+  // Discovery's disk use is not reported per call. Made before the stat: its clock (CLOCK_REALTIME, as
+  // realtime_ns) is when the read began, for the disk's rules and the memo's alike.
+  DiskCacheUse disk_use;
+  const int64_t began = disk_use.began;
   const std::optional<FileStamp> before = stamp_file(path);
   if (!before) return std::make_shared<const AgentMeta>();  // absent: nothing to read (nor would read())
   const auto through_disk = [&]() -> Vouched<AgentMeta> {
