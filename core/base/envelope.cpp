@@ -78,15 +78,27 @@ size_t utf8_length(std::string_view s) {
   return count;
 }
 
-std::string excerpt(std::string_view text, size_t max_chars) {
+std::string_view utf8_prefix(std::string_view text, size_t max_chars) {
   size_t i = 0, kept = 0;
   while (i < text.size() && kept < max_chars) {
     i += sequence_length(text, i);
     ++kept;
   }
-  if (i >= text.size()) return std::string(text);
-  const size_t dropped = utf8_length(text.substr(i));
-  return std::string(text.substr(0, i)) + "\xE2\x80\xA6 (+" + std::to_string(dropped) + " chars)";
+  return text.substr(0, i);
+}
+
+// Counting is additive at a cut utf8_prefix makes (both step through the same sequences from the start), so
+// what is left out is the total less what is kept.
+std::string excerpt_of_prefix(std::string_view prefix, size_t total_chars) {
+  const size_t kept = utf8_length(prefix);
+  if (kept >= total_chars) return std::string(prefix);
+  return std::string(prefix) + "\xE2\x80\xA6 (+" + std::to_string(total_chars - kept) + " chars)";
+}
+
+std::string excerpt(std::string_view text, size_t max_chars) {
+  const std::string_view prefix = utf8_prefix(text, max_chars);
+  if (prefix.size() == text.size()) return std::string(text);
+  return excerpt_of_prefix(prefix, utf8_length(text));
 }
 
 std::string one_line(std::string_view text) {

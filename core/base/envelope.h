@@ -56,6 +56,11 @@ json string_or_null(const std::string& s);
 
 // Truncates text to an excerpt of at most `max_chars` code points with an explicit `… (+N chars)` marker.
 std::string excerpt(std::string_view text, size_t max_chars);
+// The first `max_chars` code points of text (whole sequences, as utf8_length counts them).
+std::string_view utf8_prefix(std::string_view text, size_t max_chars);
+// The excerpt of a text `total_chars` long of which only `prefix` was kept (a prefix, cut where
+// utf8_prefix cuts): prefix itself when nothing is left out, else prefix and the `… (+N chars)` marker.
+std::string excerpt_of_prefix(std::string_view prefix, size_t total_chars);
 // One-line form: newlines and runs of whitespace folded to single spaces.
 std::string one_line(std::string_view text);
 // Counts UTF-8 code points (invalid bytes count one each).

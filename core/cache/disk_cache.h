@@ -67,7 +67,7 @@ struct DiskCacheKind {
   std::string_view name;
   uint32_t version;
 };
-inline constexpr DiskCacheKind kDiskProbeKind{"probe", 2};  // 2: SessionProbe::unreadable
+inline constexpr DiskCacheKind kDiskProbeKind{"probe", 3};  // 2: SessionProbe::unreadable; 3: anchors cut
 // A `stats` tally of an unbounded window (tools/stats/remembered_tally.cpp), without the fold an append
 // resumes from: a fresh process tallies a grown file afresh.
 inline constexpr DiskCacheKind kDiskTallyKind{"tally", 1};

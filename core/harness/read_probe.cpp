@@ -8,14 +8,6 @@ namespace csift {
 
 namespace {
 
-void probe_take_anchor(ProbedMessage& m, const Record& r, std::string text) {
-  m.found = true;
-  m.text = std::move(text);
-  m.timestamp = r.timestamp;
-  m.line = r.line;
-  m.offset = r.offset;
-}
-
 void probe_note_identity(SessionProbe& p, const Record& r) {
   if (p.cwd.empty() && !r.cwd.empty()) p.cwd = r.cwd;
   if (!r.version.empty()) {
@@ -41,11 +33,10 @@ SessionProbe probe_by_reading(const Transcript& t) {
   const ReadStats stats = for_each_record(t, opts, [&](Record&& r) {
     probe_note_identity(p, r);
     if (is_genuine_user(r)) {
-      const std::string text = user_text(r);
-      if (!p.first_user.found) probe_take_anchor(p.first_user, r, text);
-      probe_take_anchor(p.last_user, r, text);
+      p.last_user = probed_anchor(r, user_text(r));
+      if (!p.first_user.found) p.first_user = p.last_user;
     }
-    if (std::string text = agent_text(r); !text.empty()) probe_take_anchor(p.last_agent, r, std::move(text));
+    if (std::string text = agent_text(r); !text.empty()) p.last_agent = probed_anchor(r, text);
     return true;
   });
   p.skipped_lines = stats.skipped_lines;

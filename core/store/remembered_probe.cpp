@@ -19,6 +19,7 @@ void encode_probed(BlobWriter& w, const ProbedMessage& m) {
   w.str(m.timestamp);
   w.u64(m.line);
   w.u64(m.offset);
+  w.u64(m.chars);
 }
 
 ProbedMessage decode_probed(BlobReader& r) {
@@ -28,6 +29,7 @@ ProbedMessage decode_probed(BlobReader& r) {
   m.timestamp = r.str();
   m.line = r.u64();
   m.offset = r.u64();
+  m.chars = r.u64();
   return m;
 }
 

@@ -215,8 +215,8 @@ TEST_CASE("disk cache: over its budget, the least recently used entries go") {
 
 TEST_CASE("disk cache: a probe's blob round-trips, and no cut or flipped blob decodes past its end") {
   csift::SessionProbe p;
-  p.first_user = {true, "first question", "2026-01-01T00:00:00Z", 3, 120};
-  p.last_agent = {true, std::string(300, 'a'), "", 0, 9000};
+  p.first_user = {true, "first question", "2026-01-01T00:00:00Z", 3, 120, 14};
+  p.last_agent = {true, std::string(200, 'a'), "", 0, 9000, 4321};
   p.cwd = "/home/me/proj";
   p.git_branch_last = "main";
   p.is_clone = true;
@@ -227,6 +227,7 @@ TEST_CASE("disk cache: a probe's blob round-trips, and no cut or flipped blob de
   REQUIRE(back);
   CHECK(csift::encode_probe(*back) == blob);
   CHECK(back->last_agent.text == p.last_agent.text);
+  CHECK(back->last_agent.chars == 4321);
   CHECK(back->bytes_read == 12345);
   for (size_t cut = 0; cut < blob.size(); ++cut)
     CHECK_FALSE(csift::decode_probe(std::string_view(blob).substr(0, cut)));

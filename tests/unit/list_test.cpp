@@ -2,10 +2,12 @@
 // ranking, and the clone origin join.
 #include <doctest/doctest.h>
 
+#include "core/base/envelope.h"
 #include "core/harness/claude_code/session_probe.h"
 #include "core/store/clone_lineage.h"
 #include "temp_store.h"
 #include "tools/common/scope_args.h"
+#include "tools/list/list_row.h"
 
 namespace list_unit {
 
@@ -40,6 +42,42 @@ std::string boundary(const std::string& uuid, const std::string& ts) {
 }
 
 }  // namespace
+
+// A probe keeps an anchor's first kProbeAnchorChars characters, folded to one line, and the whole text's
+// count; the row shows what the whole text would have given: the same excerpt and the same count.
+TEST_CASE("probe: an anchor keeps the one-line excerpt's characters and the whole text's count") {
+  std::string long_text = "ask\\n\\n  about\\t";
+  std::string whole = "ask\n\n  about\t";
+  for (int i = 0; i < 300; ++i) {
+    long_text += "\xC3\xA9 ";  // é and a space: two characters, one of them two bytes
+    whole += "\xC3\xA9 ";
+  }
+  csift_test::TempStore store;
+  const std::string path = store.write(
+      "-p/s.jsonl", user(long_text, "2026-03-01T09:00:00Z") + agent("short", "2026-03-01T09:00:01Z"));
+  const SessionProbe p = probe_session(path);
+  REQUIRE(p.error.empty());
+  const std::string flat = one_line(whole);
+  CHECK(utf8_length(p.first_user.text) == kProbeAnchorChars);
+  CHECK(p.first_user.text == std::string(utf8_prefix(flat, kProbeAnchorChars)));
+  CHECK(p.first_user.text.rfind("ask about \xC3\xA9 ", 0) == 0);
+  CHECK(p.first_user.chars == utf8_length(flat));
+  CHECK(p.first_user.chars == 10 + 600 - 1);  // "ask about " and 300 "é ", the last space trimmed
+  CHECK(p.last_agent.text == "short");
+  CHECK(p.last_agent.chars == 5);
+
+  Transcript t;
+  t.path = path;
+  t.id = "s";
+  ListEntry entry;
+  entry.transcript = &t;
+  entry.probe = std::make_shared<const SessionProbe>(p);
+  const json row = list_row(entry);
+  CHECK(row["first_user"]["text"] == excerpt(flat, kProbeAnchorChars));
+  CHECK(row["first_user"]["text"].get<std::string>().find("\xE2\x80\xA6 (+409 chars)") != std::string::npos);
+  CHECK(row["first_user"]["chars"] == utf8_length(flat));
+  CHECK(row["last_agent"]["text"] == "short");
+}
 
 TEST_CASE("probe: first and last human are genuine users, never traps") {
   csift_test::TempStore store;

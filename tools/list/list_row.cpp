@@ -8,10 +8,10 @@ namespace {
 // The record's own instant as the pair law's ts_utc / ts_local.
 json anchor_json(const ProbedMessage& m) {
   if (!m.found) return nullptr;
-  const std::string flat = one_line(m.text);
   json out = json::object();
-  out["text"] = excerpt(flat, kListExcerptChars);
-  out["chars"] = utf8_length(flat);
+  // The probe kept the one-line text's first kProbeAnchorChars characters: the excerpt, marked when cut.
+  out["text"] = excerpt_of_prefix(m.text, m.chars);
+  out["chars"] = m.chars;
   const auto t = parse_iso8601(m.timestamp);
   out["ts_utc"] = string_or_null(m.timestamp);
   out["ts_local"] = t ? json(format_local_iso(*t)) : json(nullptr);

@@ -11,9 +11,6 @@
 
 namespace csift {
 
-// Anchor excerpts are one line of at most this many characters, cut with an explicit `… (+N chars)`.
-inline constexpr size_t kListExcerptChars = 200;
-
 struct ListEntry {
   const Transcript* transcript = nullptr;
   std::shared_ptr<const SessionProbe> probe;  // shared with a server's result memo, never modified

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/base/envelope.h"
 #include "core/base/id_shapes.h"
 #include "core/base/text.h"
 #include "core/base/timefmt.h"
@@ -39,10 +40,6 @@ bool may_be_agent_text(std::string_view line) {
 bool is_blank_text(std::string_view s) {
   return std::all_of(s.begin(), s.end(),
                      [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; });
-}
-
-ProbedMessage anchor_of(const Record& r, std::string text) {
-  return ProbedMessage{true, std::move(text), r.timestamp, r.line, r.offset};
 }
 
 RecordParser& thread_parser() {
@@ -90,9 +87,9 @@ class HeadWindow {
     r.offset = offset;
     note_identity(r);
     if (main_lane_ && is_inline_sidechain(r)) return true;  // a subagent's record, not this lane's
-    if (std::string text = agent_text(r); !is_blank_text(text)) last_agent = anchor_of(r, std::move(text));
+    if (std::string text = agent_text(r); !is_blank_text(text)) last_agent = probed_anchor(r, text);
     if (!is_genuine_user(r)) return true;
-    probe_.first_user = anchor_of(r, user_text(r));
+    probe_.first_user = probed_anchor(r, user_text(r));
     return false;
   }
 
@@ -144,9 +141,9 @@ class TailWindow {
     if (version.empty()) version = r.version;
     if (git_branch.empty()) git_branch = r.git_branch;
     if (main_lane_ && is_inline_sidechain(r)) return true;  // a subagent's record, not this lane's
-    if (!last_user.found && is_genuine_user(r)) last_user = anchor_of(r, user_text(r));
+    if (!last_user.found && is_genuine_user(r)) last_user = probed_anchor(r, user_text(r));
     if (!last_agent.found) {
-      if (std::string text = agent_text(r); !is_blank_text(text)) last_agent = anchor_of(r, std::move(text));
+      if (std::string text = agent_text(r); !is_blank_text(text)) last_agent = probed_anchor(r, text);
     }
     return !(last_user.found && last_agent.found);
   }
@@ -279,6 +276,13 @@ void number_tail_anchors(const std::string& path, SessionProbe& probe) {
 }
 
 }  // namespace
+
+ProbedMessage probed_anchor(const Record& r, std::string_view text) {
+  const std::string flat = one_line(text);
+  return ProbedMessage{true,        std::string(utf8_prefix(flat, kProbeAnchorChars)),
+                       r.timestamp, r.line,
+                       r.offset,    utf8_length(flat)};
+}
 
 std::string agent_text(const Record& r) {
   if (r.type != "assistant") return "";

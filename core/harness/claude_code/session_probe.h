@@ -8,16 +8,28 @@
 
 namespace csift {
 
-// One anchor message: its full text (callers excerpt it) and where it sits.
+// The most characters of an anchor's text a probe keeps: `list` shows an excerpt this long. Keeping the whole
+// text (a last agent answer runs to kilobytes) made a probe ~5 KB in a server's memo and on disk for the 200
+// characters any answer shows.
+inline constexpr size_t kProbeAnchorChars = 200;
+
+// One anchor message: the start of its text and where it sits.
 struct ProbedMessage {
   bool found = false;
+  // The text on one line (one_line: whitespace runs folded to one space), cut to its first
+  // kProbeAnchorChars characters.
   std::string text;
   std::string timestamp;  // ISO-8601 as on disk ("" when the record had none)
   // 1-based line; 0 when unknown: a tail anchor more than 1 MiB past the head window (numbering it would
   // mean reading the middle of the file).
   uint64_t line = 0;
   uint64_t offset = 0;  // byte offset of the line start
+  uint64_t chars = 0;   // characters in the whole one-line text (what `text` leaves out is the rest)
 };
+
+struct Record;
+// The anchor for `text`, the message `r` carries: folded, cut and counted as ProbedMessage says.
+ProbedMessage probed_anchor(const Record& r, std::string_view text);
 
 struct SessionProbe {
   ProbedMessage first_user;  // first genuine user message
@@ -54,7 +66,6 @@ SessionProbe probe_session(const std::string& path);
 int64_t most_recent_activity(const SessionProbe& probe);
 
 // The text of an assistant record's text blocks joined by newlines ("" when it has none).
-struct Record;
 std::string agent_text(const Record& r);
 
 }  // namespace csift
