@@ -104,9 +104,13 @@ int64_t disk_now_minutes() {
 // primary-key index): on the generated store, 7.6 MiB of keys took ~15 MiB of a 59 MiB database. A collision
 // cannot hand a file another file's result: an entry answers only for its stamp, whose device and inode name
 // one file.
+Hash128 stable_hash128(std::string_view bytes) {
+  return Hash128{stable_hash64(bytes, 0x6373696674206b31ull), stable_hash64(bytes, 0x6373696674206b32ull)};
+}
+
 std::string disk_key(const DiskCacheKind& kind, std::string_view key) {
-  const uint64_t halves[2] = {stable_hash64(key, 0x6373696674206b31ull),
-                              stable_hash64(key, 0x6373696674206b32ull)};
+  const Hash128 h = stable_hash128(key);
+  const uint64_t halves[2] = {h.a, h.b};
   std::string k;
   k.reserve(kind.name.size() + 1 + sizeof halves);
   k.append(kind.name).push_back('\0');

@@ -18,6 +18,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -70,7 +71,7 @@ struct DiskCacheKind {
 inline constexpr DiskCacheKind kDiskProbeKind{"probe", 3};  // 2: SessionProbe::unreadable; 3: anchors cut
 // A `stats` tally of an unbounded window (tools/stats/remembered_tally.cpp), without the fold an append
 // resumes from: a fresh process tallies a grown file afresh.
-inline constexpr DiskCacheKind kDiskTallyKind{"tally", 1};
+inline constexpr DiskCacheKind kDiskTallyKind{"tally", 2};  // 2: message ids as hashes
 // A counted search's label census (tools/search/search_label_census.cpp), keyed by path and record-type
 // gates, without its resume state.
 inline constexpr DiskCacheKind kDiskCensusKind{"census", 1};
@@ -160,6 +161,18 @@ void disk_keep(DiskCache* disk, const DiskCacheKind& kind, std::string_view key,
 
 // A stable 64-bit hash (the same in every build and process): the disk cache's checksums.
 uint64_t stable_hash64(std::string_view bytes, uint64_t seed = 0);
+// A stable 128-bit name for a string: two stable_hash64 of it under fixed seeds. Stands in for the string
+// where only equality is asked (a disk entry's key, an API message's id).
+struct Hash128 {
+  uint64_t a = 0, b = 0;
+  bool operator==(const Hash128&) const = default;
+};
+Hash128 stable_hash128(std::string_view bytes);
+struct Hash128Hasher {
+  size_t operator()(const Hash128& h) const {
+    return static_cast<size_t>(h.a ^ (h.b * 0x9e3779b97f4a7c15ull));
+  }
+};
 // The key an entry is stored under: the kind's name, a NUL and a 128-bit hash of `key`.
 std::string disk_key(const DiskCacheKind& kind, std::string_view key);
 // The checksum stored with an entry: over its stored key, stamp and stored bytes.
@@ -174,6 +187,12 @@ class BlobWriter {
   void boolean(bool b) { u64(b ? 1 : 0); }
   void i64(int64_t v) { u64((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }  // zigzag
   void raw(std::string_view bytes) { out_.append(bytes); }
+  void hash128(const Hash128& h) {  // 16 bytes as they are (a varint of a hash's word takes 10)
+    char bytes[16];
+    std::memcpy(bytes, &h.a, 8);
+    std::memcpy(bytes + 8, &h.b, 8);
+    raw(std::string_view(bytes, sizeof bytes));
+  }
   std::string take() { return std::move(out_); }
 
  private:
@@ -193,6 +212,14 @@ class BlobReader {
   int64_t i64() {
     const uint64_t v = u64();
     return static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1));
+  }
+  Hash128 hash128() {
+    Hash128 h;
+    const std::string_view bytes = raw(16);
+    if (bytes.size() != 16) return h;
+    std::memcpy(&h.a, bytes.data(), 8);
+    std::memcpy(&h.b, bytes.data() + 8, 8);
+    return h;
   }
   // `n` bytes as they are (fails when fewer are left).
   std::string_view raw(uint64_t n) {

@@ -234,6 +234,35 @@ TEST_CASE("cost: a message two transcripts hold is paid once; unknown models kee
   CHECK(rows.usd() == doctest::Approx(0.005));
 }
 
+// A remembered ledger is compacted (its id index dropped); a fold resumed over an append admits into a copy
+// of it, which must find the messages it already holds rather than add them again.
+TEST_CASE(
+    "ledger: a compacted ledger admits again by id, in first-admitted order; restoring refuses a twin") {
+  TokenLedger ledger;
+  ledger.admit(
+      parse(assistant_line("m1", "claude-haiku-4-5-20251001", 10, 1, 0, 0, R"([])", "2026-03-01T10:00:00Z")));
+  ledger.admit(
+      parse(assistant_line("m2", "claude-haiku-4-5-20251001", 20, 2, 0, 0, R"([])", "2026-03-01T10:00:01Z")));
+  ledger.compact();
+  TokenLedger resumed = ledger;
+  resumed.admit(
+      parse(assistant_line("m1", "claude-haiku-4-5-20251001", 30, 1, 0, 0, R"([])", "2026-03-01T10:00:02Z")));
+  resumed.admit(
+      parse(assistant_line("m3", "claude-opus-4-5-20251101", 5, 5, 0, 0, R"([])", "2026-03-01T10:00:03Z")));
+  REQUIRE(resumed.messages().size() == 3);
+  CHECK(resumed.messages()[0].id == stable_hash128("m1"));
+  CHECK(resumed.messages()[0].max.input_tokens == 30);  // raised, not added again
+  CHECK(resumed.messages()[2].model_name() == "claude-opus-4-5-20251101");
+  CHECK(resumed.totals().at("claude-haiku-4-5-20251001") == TokenCounts{50, 3, 0, 0});
+  CHECK(interned_model("claude-opus-4-5-20251101") == resumed.messages()[2].model);
+  std::vector<MessageUsage> twins = {ledger.messages()[0], ledger.messages()[1], ledger.messages()[0]};
+  CHECK_FALSE(TokenLedger::restored(twins, {}));
+  twins.pop_back();
+  const auto back = TokenLedger::restored(twins, {});
+  REQUIRE(back);
+  CHECK(back->totals() == ledger.totals());
+}
+
 TEST_CASE("cost: a harness logging output tokens only is never priced, even for a model the table prices") {
   const std::string& why = tokens_only_reason("copilot");
   REQUIRE_FALSE(why.empty());

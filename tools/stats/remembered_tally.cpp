@@ -2,23 +2,12 @@
 
 #include <chrono>
 #include <cstring>
+#include <unordered_map>
 
 #include "core/harness/claude_code/claude_code_reader.h"
 #include "tools/stats/stats_fold.h"
 
 namespace csift {
-
-// The ledger's values as held_bytes sees them (found through argument-dependent lookup, so they live in
-// csift itself; static keeps them to this file).
-static size_t held_bytes(const MessageUsage& u) {
-  return held_bytes(u.model) + held_bytes(u.request_id);
-}
-static size_t held_bytes(const ModelDay& k) {
-  return held_bytes(k.model);
-}
-static size_t held_bytes(const TokenCounts&) {
-  return 0;
-}
 
 namespace {
 
@@ -136,12 +125,19 @@ std::string encode_tally(const TranscriptTally& t) {
     w.i64(key.day);
     encode_counts(w, c);
   }
-  w.u64(t.ledger.message_buckets());
+  // The models once each; a message names its model by its place there, plus one (0: none).
+  std::vector<const std::string*> models;
+  std::unordered_map<const std::string*, uint64_t> model_at;
+  for (const MessageUsage& u : t.ledger.messages())
+    if (u.model && model_at.emplace(u.model, models.size() + 1).second) models.push_back(u.model);
+  w.u64(models.size());
+  for (const std::string* m : models)
+    w.str(*m);
   w.u64(t.ledger.messages().size());
-  for (const auto& [id, u] : t.ledger.messages()) {
-    w.str(id);
-    w.str(u.model);
-    w.str(u.request_id);
+  for (const MessageUsage& u : t.ledger.messages()) {
+    w.hash128(u.id);
+    w.hash128(u.request);
+    w.u64(u.model ? model_at[u.model] : 0);
     encode_counts(w, u.max);
     w.i64(u.day);
   }
@@ -184,20 +180,22 @@ std::optional<TranscriptTally> decode_tally(std::string_view blob) {
     key.day = decode_day(r);
     without[std::move(key)] = decode_counts(r);
   }
-  const uint64_t buckets = r.u64();
-  std::vector<std::pair<std::string, MessageUsage>> messages(static_cast<size_t>(r.count()));
-  for (auto& [id, u] : messages) {
+  std::vector<const std::string*> models;
+  for (uint64_t n = r.count(); n > 0 && r.ok(); --n)
+    models.push_back(interned_model(r.str()));
+  std::vector<MessageUsage> messages(static_cast<size_t>(r.count()));
+  for (MessageUsage& u : messages) {
     if (!r.ok()) break;
-    id = r.str();
-    u.model = r.str();
-    u.request_id = r.str();
+    u.id = r.hash128();
+    u.request = r.hash128();
+    const uint64_t model = r.u64();
+    if (model > models.size()) return std::nullopt;
+    u.model = model == 0 ? nullptr : models[static_cast<size_t>(model - 1)];
     u.max = decode_counts(r);
     u.day = decode_day(r);
   }
-  // A bucket count is at most a little over twice the entries (and never zero).
-  if (!r.done() || buckets == 0 || buckets > 2 * messages.size() + 64) return std::nullopt;
-  std::optional<TokenLedger> ledger =
-      TokenLedger::restored(static_cast<size_t>(buckets), std::move(messages), std::move(without));
+  if (!r.done()) return std::nullopt;
+  std::optional<TokenLedger> ledger = TokenLedger::restored(std::move(messages), std::move(without));
   if (!ledger) return std::nullopt;
   t.ledger = std::move(*ledger);
   return t;
@@ -219,15 +217,14 @@ size_t tally_memo_cost(const TranscriptTally& tally) {
   return held_bytes(tally.line_types) + held_bytes(tally.first_timestamp) + held_bytes(tally.last_timestamp) +
          held_bytes(tally.tokens) + held_bytes(tally.narration_blocks) +
          held_bytes(tally.unknown_thinking_tags) + held_bytes(tally.tools) + held_bytes(tally.error) +
-         held_bytes(tally.record_keys) + held_bytes(tally.ledger.messages()) +
-         held_bytes(tally.ledger.without_id());
+         held_bytes(tally.record_keys) + tally.ledger.held_bytes();
 }
 
 // What a resumable tally's fold holds beyond the tally's own copies.
 static size_t fold_memo_cost(const StatsFold& f) {
   size_t n = held_bytes(f.record_keys) + held_bytes(f.first_timestamp) + held_bytes(f.last_timestamp) +
              held_bytes(f.narration_blocks) + held_bytes(f.unknown_thinking_tags) + held_bytes(f.tools) +
-             held_bytes(f.ledger.messages()) + held_bytes(f.ledger.without_id());
+             f.ledger.held_bytes();
   for (const auto* ids : {&f.tool_ids, &f.opener_parents})
     for (const std::string& id : *ids)
       n += 48 + held_bytes(id);  // a node, its hash and the string

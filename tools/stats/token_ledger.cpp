@@ -1,8 +1,13 @@
 #include "tools/stats/token_ledger.h"
 
 #include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <unordered_set>
 
 #include "core/base/timefmt.h"
+#include "core/cache/result_memo.h"
 #include "core/harness/claude_code/claude_fields.h"
 #include "tools/stats/cost.h"
 
@@ -54,6 +59,23 @@ std::string utc_day_text(int32_t day) {
   return format_utc(static_cast<EpochMs>(day) * 86400000).substr(0, 10);
 }
 
+const std::string* interned_model(std::string_view model) {
+  static std::mutex mu;
+  static std::set<std::string, std::less<>>* names = new std::set<std::string, std::less<>>();  // never freed
+  // Transcripts name a model per message, mostly the one before: that one is found without the lock.
+  thread_local const std::string* last = nullptr;
+  if (last != nullptr && *last == model) return last;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = names->find(model);
+  if (it == names->end()) it = names->emplace(model).first;
+  return last = &*it;  // a set never moves its elements
+}
+
+const std::string& MessageUsage::model_name() const {
+  static const std::string unknown = kUnknownModel;
+  return model ? *model : unknown;
+}
+
 void TokenLedger::admit(const Record& r) {
   if (!r.message.usage.present) return;
   const TokenCounts counts = TokenCounts::of(r.message.usage);
@@ -62,11 +84,37 @@ void TokenLedger::admit(const Record& r) {
     without_id_[{model.empty() ? kUnknownModel : model, utc_day_of(r.timestamp)}] += counts;
     return;
   }
-  MessageUsage& entry = by_message_id_[r.message.id];
-  if (entry.model.empty()) entry.model = model;
-  if (entry.request_id.empty()) entry.request_id = api_request_id(r);
+  if (index_.size() != messages_.size()) {  // compacted: index the messages again
+    index_.clear();
+    for (size_t i = 0; i < messages_.size(); ++i)
+      index_.emplace(messages_[i].id, static_cast<uint32_t>(i));
+  }
+  const Hash128 id = stable_hash128(r.message.id);
+  const auto [at, added] = index_.emplace(id, static_cast<uint32_t>(messages_.size()));
+  if (added) messages_.push_back(MessageUsage{id, {}, nullptr, {}, kNoDay});
+  MessageUsage& entry = messages_[at->second];
+  if (entry.model == nullptr && !model.empty()) entry.model = interned_model(model);
+  if (entry.request == Hash128{}) {
+    if (const std::string& request = api_request_id(r); !request.empty())
+      entry.request = stable_hash128(request);
+  }
   if (entry.day == kNoDay) entry.day = utc_day_of(r.timestamp);
   entry.max.raise_to(counts);
+}
+
+void TokenLedger::compact() {
+  index_ = {};
+  messages_.shrink_to_fit();
+}
+
+static size_t held_bytes(const ModelDay& k) {
+  return held_bytes(k.model);
+}
+
+size_t TokenLedger::held_bytes() const {
+  const size_t index = index_.bucket_count() * sizeof(void*) +
+                       index_.size() * (sizeof(std::pair<const Hash128, uint32_t>) + 16);
+  return messages_.capacity() * sizeof(MessageUsage) + index + csift::held_bytes(without_id_);
 }
 
 namespace {
@@ -86,8 +134,8 @@ void cost_one(CostTally& cost, const std::string& model, const TokenCounts& c, b
 void TokenLedger::cost_into(CostTally& cost, const std::string& tokens_only) const {
   for (const auto& [key, counts] : without_id_)
     cost_one(cost, key.model, counts, false, tokens_only);
-  for (const auto& [id, usage] : by_message_id_)
-    cost_one(cost, usage.model.empty() ? kUnknownModel : usage.model, usage.max, true, tokens_only);
+  for (const MessageUsage& usage : messages_)
+    cost_one(cost, usage.model_name(), usage.max, true, tokens_only);
 }
 
 uint32_t ScopeTokenLedger::project_index(const std::string& project) {
@@ -101,9 +149,13 @@ void ScopeTokenLedger::add(const TokenLedger& transcript, const std::string& pro
   const uint32_t p = project_index(project);
   for (const auto& [key, counts] : transcript.without_id())
     without_id_[{key.model, key.day, p, tokens_only}] += counts;
-  for (const auto& [id, usage] : transcript.messages()) {
-    Entry& entry = by_api_message_[id + '\n' + usage.request_id];
-    if (entry.usage.model.empty()) entry.usage.model = usage.model;
+  for (const MessageUsage& usage : transcript.messages()) {
+    // One key for the pair: the two hashes of the id and the request, hashed together.
+    char pair[32];
+    std::memcpy(pair, &usage.id, 16);
+    std::memcpy(pair + 16, &usage.request, 16);
+    Entry& entry = by_api_message_[stable_hash128(std::string_view(pair, sizeof pair))];
+    if (entry.usage.model == nullptr) entry.usage.model = usage.model;
     if (entry.usage.day == kNoDay) {
       entry.usage.day = usage.day;
       entry.project = p;
@@ -118,7 +170,7 @@ TokensByModel ScopeTokenLedger::totals() const {
   for (const auto& [key, counts] : without_id_)
     out[std::get<0>(key)] += counts;
   for (const auto& [key, entry] : by_api_message_)
-    out[entry.usage.model.empty() ? kUnknownModel : entry.usage.model] += entry.usage.max;
+    out[entry.usage.model_name()] += entry.usage.max;
   return out;
 }
 
@@ -126,8 +178,7 @@ void ScopeTokenLedger::cost_into(CostTally& cost) const {
   for (const auto& [key, counts] : without_id_)
     cost_one(cost, std::get<0>(key), counts, false, std::get<3>(key));
   for (const auto& [key, entry] : by_api_message_)
-    cost_one(cost, entry.usage.model.empty() ? kUnknownModel : entry.usage.model, entry.usage.max, true,
-             entry.tokens_only);
+    cost_one(cost, entry.usage.model_name(), entry.usage.max, true, entry.tokens_only);
 }
 
 // Tallied by the raw group (a day number, a project index) and named once per group at the end: naming
@@ -138,7 +189,7 @@ std::map<std::string, double> ScopeTokenLedger::usd_by(Group group, Name name) c
   for (const auto& [k, counts] : without_id_)
     cost_one(tallies[group(std::get<1>(k), std::get<2>(k))], std::get<0>(k), counts, false, std::get<3>(k));
   for (const auto& [k, entry] : by_api_message_) {
-    const std::string& model = entry.usage.model.empty() ? kUnknownModel : entry.usage.model;
+    const std::string& model = entry.usage.model_name();
     cost_one(tallies[group(entry.usage.day, entry.project)], model, entry.usage.max, true, entry.tokens_only);
   }
   std::map<std::string, double> out;
@@ -157,26 +208,15 @@ std::map<std::string, double> ScopeTokenLedger::usd_by_project() const {
                 [this](int64_t project) { return projects_[static_cast<size_t>(project)]; });
 }
 
-std::optional<TokenLedger> TokenLedger::restored(size_t buckets,
-                                                 std::vector<std::pair<std::string, MessageUsage>> in_order,
+std::optional<TokenLedger> TokenLedger::restored(std::vector<MessageUsage> messages,
                                                  TokensByModelDay without_id) {
   TokenLedger l;
   l.without_id_ = std::move(without_id);
-  if (in_order.empty()) return l;  // nothing to order (an empty table's bucket count is its own)
-  l.by_message_id_.rehash(buckets);
-  if (l.by_message_id_.bucket_count() != buckets) return std::nullopt;
-  // With the same buckets and no rehash on the way, a node goes to the front of its bucket's run, and a run
-  // begun anew to the front of the list: inserted last to first, the table iterates first to last. Checked,
-  // since it rests on how the library links its nodes.
-  for (auto it = in_order.rbegin(); it != in_order.rend(); ++it)
-    if (!l.by_message_id_.emplace(it->first, std::move(it->second)).second) return std::nullopt;
-  if (l.by_message_id_.bucket_count() != buckets) return std::nullopt;
-  auto at = in_order.begin();
-  for (const auto& [id, usage] : l.by_message_id_) {
-    (void)usage;
-    if (at == in_order.end() || at->first != id) return std::nullopt;
-    ++at;
-  }
+  l.messages_ = std::move(messages);
+  std::unordered_set<Hash128, Hash128Hasher> ids;
+  ids.reserve(l.messages_.size());
+  for (const MessageUsage& m : l.messages_)
+    if (!ids.insert(m.id).second) return std::nullopt;
   return l;
 }
 
@@ -184,8 +224,8 @@ TokensByModel TokenLedger::totals() const {
   TokensByModel out;
   for (const auto& [key, counts] : without_id_)
     out[key.model] += counts;
-  for (const auto& [id, usage] : by_message_id_)
-    out[usage.model.empty() ? kUnknownModel : usage.model] += usage.max;
+  for (const MessageUsage& usage : messages_)
+    out[usage.model_name()] += usage.max;
   return out;
 }
 

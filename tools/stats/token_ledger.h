@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/base/envelope.h"
+#include "core/cache/disk_cache.h"
 #include "core/record/record.h"
 
 namespace csift {
@@ -44,12 +45,21 @@ inline constexpr int32_t kNoDay = INT32_MIN;
 int32_t utc_day_of(const std::string& timestamp);
 std::string utc_day_text(int32_t day);  // YYYY-MM-DD, or "(no timestamp)"
 
-// One API message's usage as one transcript counted it (the max over its records).
+// A model name held once per process: a ledger names thousands of messages' models, a few distinct names.
+// Never freed (the names a store's transcripts spell).
+const std::string* interned_model(std::string_view model);
+
+// One API message's usage as one transcript counted it (the max over its records). The message and its
+// request are known by 128-bit hashes of their ids: as strings, with the model's, they were two thirds of a
+// remembered tally's bytes (~300 of them per message; a ledger entry is now 80).
 struct MessageUsage {
-  std::string model;       // the first non-empty model seen for the id
-  std::string request_id;  // the first non-empty request id seen for the id
+  Hash128 id;
+  Hash128 request;                     // of the first non-empty request id seen for the id; {}: none yet
+  const std::string* model = nullptr;  // the first non-empty model seen for the id (interned); nullptr: none
   TokenCounts max;
   int32_t day = kNoDay;  // the UTC day of the first record with a timestamp (the cost per day)
+
+  const std::string& model_name() const;  // the model, or kUnknownModel
 };
 
 // Usage of records without a message id, summed per model and UTC day.
@@ -60,29 +70,38 @@ struct ModelDay {
 };
 using TokensByModelDay = std::map<ModelDay, TokenCounts>;
 
+// Counts hold no bytes beyond the object (for a memo's held_bytes, core/cache/result_memo.h, which finds it
+// by argument-dependent lookup).
+inline size_t held_bytes(const TokenCounts&) {
+  return 0;
+}
+
 // One transcript's ledger: admit its records in any order, then read the deduped totals.
 class TokenLedger {
  public:
   // Ignores records without `message.usage`.
   void admit(const Record& r);
   TokensByModel totals() const;
-  // The per-message entries (message id -> usage) and the summed usage of records without an id.
-  const std::unordered_map<std::string, MessageUsage>& messages() const { return by_message_id_; }
+  // The per-message entries, in the order their ids were first admitted, and the summed usage of records
+  // without an id.
+  const std::vector<MessageUsage>& messages() const { return messages_; }
   const TokensByModelDay& without_id() const { return without_id_; }
   // The dollars of these tokens: each message priced on its own (cost.h). A non-empty `tokens_only` (the
   // transcript's harness logs no token kinds a price needs, cost.h's tokens_only_reason) names every model
   // with that reason instead.
   void cost_into(CostTally& cost, const std::string& tokens_only = {}) const;
-  // A ledger as the disk cache keeps it (tools/stats/remembered_tally.cpp): its message table's bucket count
-  // and entries in iteration order. Costs are summed in that order (a float sum depends on it), so
-  // restored() rebuilds the table to iterate exactly so, or returns nullopt.
-  size_t message_buckets() const { return by_message_id_.bucket_count(); }
-  static std::optional<TokenLedger> restored(size_t buckets,
-                                             std::vector<std::pair<std::string, MessageUsage>> in_order,
-                                             TokensByModelDay without_id);
+  // A ledger as the disk cache keeps it (tools/stats/remembered_tally.cpp): its messages in order (costs are
+  // summed in that order, and a float sum depends on it). nullopt when two messages share an id.
+  static std::optional<TokenLedger> restored(std::vector<MessageUsage> messages, TokensByModelDay without_id);
+  // Drops what only admitting needs (the id index, rebuilt by the next admit) and spare capacity: a ledger
+  // kept in a memo is only read.
+  void compact();
+  // The bytes it holds beyond its own object (a memo's cost).
+  size_t held_bytes() const;
 
  private:
-  std::unordered_map<std::string, MessageUsage> by_message_id_;
+  std::vector<MessageUsage> messages_;
+  std::unordered_map<Hash128, uint32_t, Hash128Hasher> index_;  // id -> position in messages_ (admitting)
   TokensByModelDay without_id_;
 };
 
@@ -110,7 +129,7 @@ class ScopeTokenLedger {
   uint32_t project_index(const std::string& project);
   template <typename Group, typename Name>
   std::map<std::string, double> usd_by(Group group, Name name) const;
-  std::unordered_map<std::string, Entry> by_api_message_;
+  std::unordered_map<Hash128, Entry, Hash128Hasher> by_api_message_;  // by message id and request id
   // model, day, project, tokens-only reason.
   std::map<std::tuple<std::string, int32_t, uint32_t, std::string>, TokenCounts> without_id_;
   std::vector<std::string> projects_;
