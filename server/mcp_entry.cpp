@@ -111,11 +111,10 @@ bool take_answer_flag(int argc, char** argv, int& i, AnswerFlags& flags) {
 struct MemoBudgets {
   size_t scan = kDefaultScanMemoBytes;
   size_t result = kDefaultResultMemoBytes;
-  // `--watch-stamps`: transcript stamps kept by change notices (`--no-watch-stamps`: the default). Correct
-  // under churn since the race fix (2 of 6 soaks of the binary before it answered a stale size, none of 17
-  // after it), but off: adding the watches cost a fresh server's first call 60-90 ms on a 10,000-file store
-  // and gained its repeat ~10 ms, and most calls are a fresh server's first (SPEC §7 "Watched stamps").
-  bool watch_stamps = false;
+  // `--watch-stamps` (the default): transcript and meta.json stamps kept by change notices; off with
+  // `--no-watch-stamps`. The watches are added after a call's reply, so a fresh server's first call costs
+  // what it did without them, and the warm repeats stat only directories (SPEC §7 "Watched stamps").
+  bool watch_stamps = true;
   // `--disk-cache-mb N` and `--disk-cache-dir DIR`: the persisted cache every server and CLI run share.
   uint64_t disk = kDefaultDiskCacheBytes;
   std::string disk_dir;

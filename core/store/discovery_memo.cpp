@@ -175,10 +175,14 @@ bool entry_is_symlink(const std::string& dir, const ListedEntry& e) {
   return fs::symlink_status(entry_path(dir, e), ec).type() == fs::file_type::symlink;
 }
 
-bool holds_entry(const DirEntries& entries, std::string_view name) {
+const ListedEntry* find_entry(const DirEntries& entries, std::string_view name) {
   auto it = std::lower_bound(entries.begin(), entries.end(), name,
                              [](const ListedEntry& e, std::string_view n) { return e.name < n; });
-  return it != entries.end() && it->name == name;
+  return it != entries.end() && it->name == name ? &*it : nullptr;
+}
+
+bool holds_entry(const DirEntries& entries, std::string_view name) {
+  return find_entry(entries, name) != nullptr;
 }
 
 DiscoveryWalk::DiscoveryWalk(uint64_t call) : saved_(t_discovery_walk) {

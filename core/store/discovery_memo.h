@@ -46,6 +46,8 @@ bool entry_is(const std::string& dir, const ListedEntry& e, std::filesystem::fil
 bool entry_is_symlink(const std::string& dir, const ListedEntry& e);
 // Whether the sorted listing holds an entry of this name.
 bool holds_entry(const DirEntries& entries, std::string_view name);
+// The entry named `name`, or nullptr.
+const ListedEntry* find_entry(const DirEntries& entries, std::string_view name);
 
 // The process's discovery memo: nullptr unless a server installed one.
 ResultMemo* process_discovery_memo();
@@ -68,9 +70,11 @@ std::shared_ptr<const DirEntries> remembered_dir_entries(const std::filesystem::
                                                          std::optional<FileStamp>* stamp_out = nullptr);
 
 // read() of the meta.json at `path` (AgentMeta: store.h), from the memo while its stamp is unchanged; read()
-// itself without one. The memo's copy is shared, not copied.
+// itself without one. The memo's copy is shared, not copied. `stamp`: the file's stamp as the caller just
+// took it (a watched stamp: watched_stamps.h), nullopt when it could not.
 template <class Read>
-std::shared_ptr<const AgentMeta> remembered_agent_meta(const std::string& path, Read&& read);
+std::shared_ptr<const AgentMeta> remembered_agent_meta(const std::string& path,
+                                                       const std::optional<FileStamp>& stamp, Read&& read);
 
 // The discovery walk this thread is doing, named for the memo's scan resistance (byte_budget_lru.h): what a
 // walk found or remembered is not evicted by what the same walk remembers later, so a store whose discovery
@@ -118,14 +122,15 @@ void keep_disk_agent_meta(const std::string& path, const FileStamp& stamp, const
                           DiskCacheUse& use);
 
 template <class Read>
-std::shared_ptr<const AgentMeta> remembered_agent_meta(const std::string& path, Read&& read) {
+std::shared_ptr<const AgentMeta> remembered_agent_meta(const std::string& path,
+                                                       const std::optional<FileStamp>& stamp, Read&& read) {
   ResultMemo* memo = process_discovery_memo();
   if (memo == nullptr) return std::make_shared<const AgentMeta>(read());
   // Discovery's disk use is not reported per call. Made before the stat: its clock (CLOCK_REALTIME, as
   // realtime_ns) is when the read began, for the disk's rules and the memo's alike.
   DiskCacheUse disk_use;
   const int64_t began = disk_use.began;
-  const std::optional<FileStamp> before = stamp_file(path);
+  const std::optional<FileStamp>& before = stamp;
   if (!before) return std::make_shared<const AgentMeta>();  // absent: nothing to read (nor would read())
   const auto through_disk = [&]() -> Vouched<AgentMeta> {
     if (auto stored = disk_agent_meta(path, *before, disk_use)) return {std::move(*stored), before};

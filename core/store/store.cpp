@@ -90,21 +90,27 @@ struct ListedDir {
   std::optional<FileStamp> stamp;
 };
 
-// A server first applies the change notices queued so far (watched_stamps.h), so the stamps of the files
-// listed here are as of now, whoever lists: a scope, a status poll, a wait.
+// A server first applies the change notices queued so far (watched_stamps.h), once per discovery walk, so
+// the stamps of the files listed here are as of the walk's start at least, whoever lists: a scope, a status
+// poll, a wait.
 ListedDir list_dir(const std::string& dir) {
-  if (WatchedStamps* watched = process_watched_stamps()) watched->catch_up();
+  if (WatchedStamps* watched = process_watched_stamps()) watched->catch_up_for_walk(DiscoveryWalk::current());
   ListedDir out{dir, nullptr, std::nullopt};
   out.entries = remembered_dir_entries(dir, &out.stamp);
   return out;
 }
 
-// The stamp of a transcript listed in `listed`: kept by a server's watch while nothing changed it, else one
-// stat.
-void fill_listed_stamp(Transcript& t, const ListedDir& listed, const ListedEntry& e) {
+// The stamp of a file listed in `listed` (at `path`): kept by a server's watch while nothing changed it, else
+// one stat.
+std::optional<FileStamp> listed_file_stamp(const ListedDir& listed, const ListedEntry& e,
+                                           const std::string& path) {
   WatchedStamps* watched = process_watched_stamps();
-  if (watched == nullptr || !listed.stamp) return fill_size_mtime(t);
-  set_stamp(t, watched->stamp(listed.dir, *listed.stamp, e.name, t.path, entry_is_symlink(listed.dir, e)));
+  if (watched == nullptr || !listed.stamp) return stamp_file(path);
+  return watched->stamp(listed.dir, *listed.stamp, e.name, path, entry_is_symlink(listed.dir, e));
+}
+
+void fill_listed_stamp(Transcript& t, const ListedDir& listed, const ListedEntry& e) {
+  set_stamp(t, listed_file_stamp(listed, e, t.path));
 }
 
 // The companion agent-<id>.meta.json; a missing or malformed meta leaves the fields empty.
@@ -127,16 +133,20 @@ AgentMeta read_agent_meta(const std::string& meta_path) {
   return out;
 }
 
-void read_meta(Transcript& t) {
-  const std::string meta_path = t.path.substr(0, t.path.size() - kJsonl.size()) + ".meta.json";
+// The agent's meta.json, listed in `listed` as `meta`.
+void read_meta(Transcript& t, const ListedDir& listed, const ListedEntry& meta_entry) {
+  const std::string meta_path = entry_path(listed.dir, meta_entry);
+  // Without a memo (the CLI) the file is read, never stat'ed.
+  const std::optional<FileStamp> stamp =
+      process_discovery_memo() ? listed_file_stamp(listed, meta_entry, meta_path) : std::nullopt;
   std::shared_ptr<const AgentMeta> meta =
-      remembered_agent_meta(meta_path, [&meta_path] { return read_agent_meta(meta_path); });
+      remembered_agent_meta(meta_path, stamp, [&meta_path] { return read_agent_meta(meta_path); });
   if (meta->present) t.meta = std::move(meta);
 }
 
-// `meta_listed`: the directory listing holds the agent's meta.json (one that does not is never opened).
+// `meta`: the agent's meta.json in the listing (nullptr: none, and none is opened).
 Transcript agent_transcript(const ListedEntry& e, const ListedDir& listed, const Transcript& session,
-                            TranscriptShape shape, bool meta_listed) {
+                            TranscriptShape shape, const ListedEntry* meta) {
   Transcript t;
   t.path = entry_path(listed.dir, e);
   t.project_dir = session.project_dir;
@@ -145,7 +155,7 @@ Transcript agent_transcript(const ListedEntry& e, const ListedDir& listed, const
   t.session_dir = session.session_dir;
   t.is_subagent = true;
   t.shape = shape;
-  if (meta_listed) read_meta(t);
+  if (meta) read_meta(t, listed, *meta);
   if (shape == TranscriptShape::builtin_task &&
       (t.task_kind() == "in_process_teammate" || is_teammate_agent_id(t.id))) {
     t.shape = TranscriptShape::teammate;
@@ -162,7 +172,7 @@ void collect_agents(const ListedDir& listed, const Transcript& session, Transcri
     const std::string& name = e.name;
     if (agent_id_from_filename(name).empty() || !take_entry(listed.dir, e, problems)) continue;
     const std::string meta_name = name.substr(0, name.size() - kJsonl.size()) + ".meta.json";
-    Transcript t = agent_transcript(e, listed, session, shape, holds_entry(entries, meta_name));
+    Transcript t = agent_transcript(e, listed, session, shape, find_entry(entries, meta_name));
     t.workflow_id = workflow_id;
     out.push_back(std::move(t));
   }

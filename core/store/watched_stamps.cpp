@@ -13,6 +13,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -83,8 +84,11 @@ struct WatchedStamps::State {
     int wd = -1;  // -1: the directory is on a filesystem (or in a state) whose stamps are not remembered
     uint64_t device = 0, inode = 0;
   };
-  std::mutex mu;
-  std::unordered_map<std::string, DirWatch> dirs;                               // by the path asked for
+  // Looks take it shared (a warm call's thousands of looks, on every worker, only read); changes take it
+  // whole.
+  std::shared_mutex mu;
+  std::atomic<uint64_t> remembered{0};             // usage.remembered, counted under the shared lock
+  std::unordered_map<std::string, DirWatch> dirs;  // by the path asked for
   std::unordered_map<int, std::unordered_map<std::string, FileStamp>> entries;  // watch -> name -> stamp
   // Notices applied so far: a stat taken before a notice about its file was applied must not be remembered
   // after it (the notice is spent), so a stamp is kept only when this did not move during its stat.
@@ -93,6 +97,13 @@ struct WatchedStamps::State {
   std::unordered_set<int> own_watches;  // the watches this process added (the budget counts them)
   size_t held = 0;                      // stamps in `entries`
   Usage usage;
+  // defer_watches(): the looks into unwatched directories since the last watch_noted(), by directory.
+  struct NotedLook {
+    std::string path;
+    bool followed;
+  };
+  std::unordered_map<std::string, std::unordered_map<std::string, NotedLook>> noted;  // dir -> name -> look
+  size_t noted_looks = 0;
 
   void forget(size_t n) {
     usage.forgotten += n;
@@ -143,7 +154,7 @@ void WatchedStamps::catch_up() {
   // had taken from the queue but not yet applied was invisible to a concurrent catch-up, which found the
   // queue empty and let its look answer a stamp those notices forget: a change finished before the call
   // began, answered from memory (the soak's stale subagent rows under load, SPEC.md §7).
-  std::lock_guard<std::mutex> lock(state_->mu);
+  std::unique_lock<std::shared_mutex> lock(state_->mu);
   for (;;) {
     const ssize_t n = ::read(fd_, buf, sizeof buf);
     if (n <= 0) {
@@ -159,14 +170,26 @@ void WatchedStamps::catch_up() {
   }
 }
 
+void WatchedStamps::catch_up_for_walk(uint64_t walk) {
+  if (walk != 0 && caught_up_walk_.load(std::memory_order_acquire) == walk) return;
+  catch_up();
+  if (walk != 0) caught_up_walk_.store(walk, std::memory_order_release);
+}
+
 std::optional<FileStamp> WatchedStamps::stamp(const std::string& dir, const FileStamp& dir_stamp,
                                               const std::string& name, const std::string& path,
                                               bool followed) {
+  return look(dir, dir_stamp, name, path, followed, !deferring_.load(std::memory_order_relaxed));
+}
+
+std::optional<FileStamp> WatchedStamps::look(const std::string& dir, const FileStamp& dir_stamp,
+                                             const std::string& name, const std::string& path, bool followed,
+                                             bool may_watch) {
   int wd = -1;
   bool known = false;
   uint64_t notices_before = 0;
   {
-    std::lock_guard<std::mutex> lock(state_->mu);
+    std::shared_lock<std::shared_mutex> lock(state_->mu);
     auto it = state_->dirs.find(dir);
     if (it != state_->dirs.end() && it->second.device == dir_stamp.device &&
         it->second.inode == dir_stamp.inode) {
@@ -177,7 +200,7 @@ std::optional<FileStamp> WatchedStamps::stamp(const std::string& dir, const File
         if (names != state_->entries.end()) {
           auto hit = names->second.find(name);
           if (hit != names->second.end()) {
-            ++state_->usage.remembered;
+            state_->remembered.fetch_add(1, std::memory_order_relaxed);
             return hit->second;
           }
         }
@@ -185,22 +208,33 @@ std::optional<FileStamp> WatchedStamps::stamp(const std::string& dir, const File
     }
     notices_before = state_->notices;
   }
+  if (!known && !may_watch) {
+    // Nothing is remembered under no watch: a plain stat, the file noted for watch_noted() (once).
+    std::unique_lock<std::shared_mutex> lock(state_->mu);
+    ++state_->usage.stated;
+    if (state_->noted_looks < kMostStamps &&
+        state_->noted[dir].try_emplace(name, State::NotedLook{path, followed}).second) {
+      ++state_->noted_looks;
+      ++state_->usage.noted;
+    }
+  }
+  if (!known && !may_watch) return stamp_file(path);
   if (!known) {
     // The watch goes in before the stat it vouches for, so a change after that stat raises a notice.
     bool room = false;
     {
-      std::lock_guard<std::mutex> lock(state_->mu);
+      std::unique_lock<std::shared_mutex> lock(state_->mu);
       room = state_->own_watches.size() < state_->watch_budget;
     }
     wd = room && local_filesystem(dir) ? ::inotify_add_watch(fd_, dir.c_str(), kWatchMask) : -1;
-    std::lock_guard<std::mutex> lock(state_->mu);
+    std::unique_lock<std::shared_mutex> lock(state_->mu);
     if (wd >= 0) state_->own_watches.insert(wd);
     state_->dirs[dir] = State::DirWatch{wd, dir_stamp.device, dir_stamp.inode};
   }
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;
   const FileStamp found = stamp_of_stat(st);
-  std::lock_guard<std::mutex> lock(state_->mu);
+  std::unique_lock<std::shared_mutex> lock(state_->mu);
   ++state_->usage.stated;
   if (wd >= 0 && !followed && S_ISREG(st.st_mode) && st.st_nlink == 1 && state_->notices == notices_before &&
       state_->held < kMostStamps) {
@@ -209,13 +243,43 @@ std::optional<FileStamp> WatchedStamps::stamp(const std::string& dir, const File
   return found;
 }
 
+void WatchedStamps::defer_watches() {
+  deferring_.store(true, std::memory_order_relaxed);
+}
+
+bool WatchedStamps::has_noted() const {
+  std::unique_lock<std::shared_mutex> lock(state_->mu);
+  return state_->noted_looks > 0;
+}
+
+void WatchedStamps::watch_noted() {
+  std::unordered_map<std::string, std::unordered_map<std::string, State::NotedLook>> noted;
+  {
+    std::unique_lock<std::shared_mutex> lock(state_->mu);
+    noted.swap(state_->noted);
+    state_->noted_looks = 0;
+  }
+  catch_up();  // what changed since the looks is applied first: the stamps taken below are as of now
+  for (const auto& [dir, looks] : noted) {
+    // The directory's identity is taken just before its watch goes in (the first look adds it), as a call's
+    // look takes it: one replaced at the path in between fails the identity check of every later look, which
+    // then stats afresh, so nothing is answered from a watch on another directory.
+    struct stat dir_st {};
+    if (::stat(dir.c_str(), &dir_st) != 0 || !S_ISDIR(dir_st.st_mode)) continue;
+    const FileStamp dir_stamp = stamp_of_stat(dir_st);
+    for (const auto& [name, l] : looks)
+      (void)look(dir, dir_stamp, name, l.path, l.followed, /*may_watch=*/true);
+  }
+}
+
 void WatchedStamps::set_after_read_hook(void (*hook)()) {
   after_read_hook().store(hook);
 }
 
 WatchedStamps::Usage WatchedStamps::usage() const {
-  std::lock_guard<std::mutex> lock(state_->mu);
+  std::unique_lock<std::shared_mutex> lock(state_->mu);
   Usage u = state_->usage;
+  u.remembered = state_->remembered.load(std::memory_order_relaxed);
   u.watches = state_->own_watches.size();
   u.entries = state_->held;
   return u;
@@ -227,6 +291,8 @@ WatchedStamps* process_watched_stamps() {
 
 void install_watched_stamps(bool on) {
   process_slot() = on ? WatchedStamps::open() : nullptr;
+  // The process's are a server's, which watches after a call's reply, never on the call's path.
+  if (process_slot()) process_slot()->defer_watches();
 }
 
 }  // namespace csift

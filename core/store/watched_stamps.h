@@ -11,7 +11,9 @@
 // lost notice (queue overflow) forgets the whole directory or everything. A change made only through a
 // shared mapping (mmap) raises no notice; harnesses append with write(2).
 #pragma once
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -30,18 +32,33 @@ class WatchedStamps {
   // Applies every notice the kernel queued since the last catch-up. A call resolving its scope begins with
   // it, so a change finished before the call began is never answered from memory.
   void catch_up();
+  // catch_up() unless one made for the same discovery walk (DiscoveryWalk: a scope's resolution, nonzero)
+  // has finished: a walk lists thousands of directories, and a read of the queue and its lock per listing
+  // were most of a warm call (7,700 reads and 14,000 futex waits on the generated store). A notice applied
+  // once the walk began covers every change finished before it did.
+  void catch_up_for_walk(uint64_t walk);
   // The stamp of `name` in `dir` (whose stamp `dir_stamp` the caller took just now; `path` is dir + "/" +
   // name): remembered, or stat'ed and remembered when it may be. `followed` is true for an entry the listing
   // reported as a symlink (never remembered). nullopt when the file cannot be stat'ed.
   std::optional<FileStamp> stamp(const std::string& dir, const FileStamp& dir_stamp, const std::string& name,
                                  const std::string& path, bool followed);
 
+  // From now on a look into a directory not yet watched adds no watch: it stats the file as without watches
+  // and notes the look, and watch_noted() (which a server runs after its reply) adds the watches and takes
+  // the stamps. A watch and a statfs per directory cost a fresh server's first call 60-90 ms over a
+  // 10,000-file store (SPEC.md §7 "Watched stamps"), most of what the watches save its later calls.
+  void defer_watches();
+  bool has_noted() const;
+  // Watches each directory noted since the last run (its stamp taken after the watch is in place) and takes
+  // the noted files' stamps under it, as a look would have.
+  void watch_noted();
+
   // Tests only: called after each read of queued notices and before they are applied, the window in which a
   // concurrent look must wait (it once could answer from memory there).
   static void set_after_read_hook(void (*hook)());
 
   struct Usage {
-    uint64_t remembered = 0, stated = 0, forgotten = 0, overflows = 0;
+    uint64_t remembered = 0, stated = 0, forgotten = 0, overflows = 0, noted = 0;
     size_t watches = 0, entries = 0;
   };
   Usage usage() const;
@@ -49,13 +66,18 @@ class WatchedStamps {
  private:
   struct State;
   explicit WatchedStamps(int fd);
+  // stamp() itself; `may_watch` false notes a look into an unwatched directory instead of watching it.
+  std::optional<FileStamp> look(const std::string& dir, const FileStamp& dir_stamp, const std::string& name,
+                                const std::string& path, bool followed, bool may_watch);
   int fd_;
   std::unique_ptr<State> state_;
+  std::atomic<uint64_t> caught_up_walk_{0};  // the walk of the last catch-up made for one
+  std::atomic<bool> deferring_{false};       // defer_watches()
 };
 
 // The process's watched stamps: nullptr unless a server installed them (the CLI never does).
 WatchedStamps* process_watched_stamps();
-// Installs them (on: when inotify can be had) or removes them.
+// Installs them (on: when inotify can be had), deferring their watches (defer_watches), or removes them.
 void install_watched_stamps(bool on);
 
 }  // namespace csift

@@ -48,10 +48,9 @@ class ServerClaudeHome(unittest.TestCase):
         self.assertEqual(status, 200, body)
         self.assertFalse(body["result"]["isError"], body)
 
-    def test_watch_stamps_are_opt_in_and_see_an_append(self):
-        # Off by default (SPEC §7 "Watched stamps": they cost a fresh server's first call more than they gain
-        # its repeats): a default server holds no inotify descriptor; with `--watch-stamps` it holds one once
-        # it has listed, and a warm list still sees an append.
+    def test_watch_stamps_are_on_by_default_and_see_an_append(self):
+        # On by default (SPEC §7 "Watched stamps"): a default server holds one inotify descriptor once it has
+        # listed, `--no-watch-stamps` none, and a warm list sees an append either way.
         import shutil
         home = tempfile.mkdtemp(prefix="csift-watch-")
         self.addCleanup(shutil.rmtree, home, True)
@@ -65,10 +64,10 @@ class ServerClaudeHome(unittest.TestCase):
         def size(c):
             rows = call(c, "list", {"targets": ["@" + BASICS], "format": "json"})["structuredContent"]["rows"]
             return rows[0]["bytes"]
-        off = StdioClient(["--stdio"], env=server_env(claude_home=home))
+        off = StdioClient(["--stdio", "--no-watch-stamps"], env=server_env(claude_home=home))
         self.addCleanup(off.close)
         off.initialize()
-        c = StdioClient(["--stdio", "--watch-stamps"], env=server_env(claude_home=home))
+        c = StdioClient(["--stdio"], env=server_env(claude_home=home))
         self.addCleanup(c.close)
         c.initialize()
         before = size(c)

@@ -115,6 +115,65 @@ TEST_CASE("watched stamps: remembered while unchanged, and every change is seen 
   }
 }
 
+// A server defers its watches to after a call's reply: the call's looks stat and are noted, adding no watch;
+// watch_noted() watches and takes the stamps; the next look is answered from memory, and a change made after
+// watch_noted() is seen.
+TEST_CASE("watched stamps: deferred watches are added by watch_noted, never by a look") {
+  auto w = WatchedStamps::open();
+  REQUIRE(w);
+  w->defer_watches();
+  TempStore store;
+  const fs::path dir = store.projects() / "-home-dev-deferred";
+  store.write("-home-dev-deferred/" + kWatchedS1 + ".jsonl", user_line(kWatchedS1));
+  store.write("-home-dev-deferred/" + kWatchedS2 + ".jsonl", user_line(kWatchedS2));
+  const std::string name = kWatchedS1 + ".jsonl";
+  const fs::path file = dir / name;
+
+  auto first = look(*w, dir, name);
+  REQUIRE(first);
+  CHECK(*first == *csift::stamp_file(file.string()));
+  CHECK(look(*w, dir, kWatchedS2 + ".jsonl"));
+  CHECK(w->usage().watches == 0);
+  CHECK(w->usage().noted == 2);
+  CHECK(w->has_noted());
+  CHECK(look(*w, dir, name));  // still unwatched: stat'ed and noted again
+  CHECK(w->usage().remembered == 0);
+
+  w->watch_noted();
+  CHECK_FALSE(w->has_noted());
+  CHECK(w->usage().watches == 1);
+  CHECK(w->usage().entries == 2);
+  const uint64_t stated = w->usage().stated;
+  CHECK(*look(*w, dir, name) == *first);
+  CHECK(w->usage().remembered == 1);
+  CHECK(w->usage().stated == stated);
+
+  append_to(file, user_line(kWatchedS1, "more"));
+  auto now = look(*w, dir, name);
+  CHECK(now->size == fs::file_size(file));
+  CHECK(now->size > first->size);
+  CHECK(w->usage().stated == stated + 1);
+}
+
+// Within one discovery walk the queue is read once; a new walk reads it again and sees what changed.
+TEST_CASE("watched stamps: a walk catches up once, the next walk sees a change made between them") {
+  auto w = WatchedStamps::open();
+  REQUIRE(w);
+  TempStore store;
+  const fs::path dir = store.projects() / "-home-dev-walks";
+  store.write("-home-dev-walks/" + kWatchedS1 + ".jsonl", user_line(kWatchedS1));
+  const std::string name = kWatchedS1 + ".jsonl";
+  const fs::path file = dir / name;
+  w->catch_up_for_walk(1);
+  auto first = w->stamp(dir.string(), dir_stamp(dir), name, file.string(), false);
+  REQUIRE(first);
+  append_to(file, user_line(kWatchedS1, "more"));
+  w->catch_up_for_walk(1);  // the same walk: the notice is not read yet
+  CHECK(*w->stamp(dir.string(), dir_stamp(dir), name, file.string(), false) == *first);
+  w->catch_up_for_walk(2);
+  CHECK(w->stamp(dir.string(), dir_stamp(dir), name, file.string(), false)->size == fs::file_size(file));
+}
+
 TEST_CASE("watched stamps: a symlinked or multiply linked file is stat'ed on every look") {
   auto w = WatchedStamps::open();
   REQUIRE(w);

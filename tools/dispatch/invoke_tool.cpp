@@ -10,6 +10,7 @@
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
 #include "core/cache/disk_cache.h"
+#include "core/store/watched_stamps.h"
 #include "tools/common/tool.h"
 #include "tools/dispatch/invoke_tool.h"
 #include "tools/dispatch/output_scrub.h"
@@ -401,11 +402,20 @@ ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, co
 
 // What the call queued for the disk cache (its context's) is written in one transaction once its answer is
 // made (never failing or holding the answer: a busy database skips the write); by a server after the reply
-// is sent, following the work the call left for then (which may queue entries too).
+// is sent, following the work the call left for then (which may queue entries too). Before it, a server's
+// watched stamps watch the directories the call looked into unwatched (watched_stamps.h): after the reply,
+// or at once for a call without one (a `wait`).
 struct DiskCacheFlushAtEnd {
   DiskCache* disk;
   AfterReply* after_reply;
   ~DiskCacheFlushAtEnd() {
+    if (WatchedStamps* watched = process_watched_stamps(); watched && watched->has_noted()) {
+      if (after_reply) {
+        after_reply->defer([watched] { watched->watch_noted(); });
+      } else {
+        watched->watch_noted();
+      }
+    }
     if (!disk) return;
     if (after_reply) {
       after_reply->defer([d = disk] { d->flush(); });
