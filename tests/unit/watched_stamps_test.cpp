@@ -239,6 +239,8 @@ TEST_CASE("watched stamps: discovery sees an append made between two listings wi
     return std::make_pair(listing->sessions[0], agents[0]);
   };
   const auto [s0, a0] = walk();
+  CHECK(csift::process_watched_stamps()->usage().watches == 0);  // a server's looks add none
+  csift::process_watched_stamps()->watch_noted();                // what a server runs after its reply
   const uint64_t stated = csift::process_watched_stamps()->usage().stated;
   const auto [s1, a1] = walk();
   CHECK(csift::process_watched_stamps()->usage().stated == stated);  // both from memory
