@@ -1,5 +1,7 @@
 #include "core/store/watched_stamps.h"
 
+#include "core/base/call_activity.h"
+
 #include <fcntl.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
@@ -9,11 +11,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -87,7 +92,7 @@ struct WatchedStamps::State {
   // Looks take it shared (a warm call's thousands of looks, on every worker, only read); changes take it
   // whole.
   std::shared_mutex mu;
-  std::atomic<uint64_t> remembered{0};             // usage.remembered, counted under the shared lock
+  std::atomic<uint64_t> remembered{0}, stated{0};  // usage's, counted under the shared lock
   std::unordered_map<std::string, DirWatch> dirs;  // by the path asked for
   std::unordered_map<int, std::unordered_map<std::string, FileStamp>> entries;  // watch -> name -> stamp
   // Notices applied so far: a stat taken before a notice about its file was applied must not be remembered
@@ -104,6 +109,12 @@ struct WatchedStamps::State {
   };
   std::unordered_map<std::string, std::unordered_map<std::string, NotedLook>> noted;  // dir -> name -> look
   size_t noted_looks = 0;
+  // local_filesystem() by device: one statfs a filesystem, not one a directory.
+  std::unordered_map<uint64_t, bool> local_by_device;
+  // watch_noted_later(): the thread that runs watch_noted() off every call's path, and its signal.
+  std::thread watcher;
+  std::condition_variable_any wake;
+  bool watch_wanted = false, closing = false;
 
   void forget(size_t n) {
     usage.forgotten += n;
@@ -139,6 +150,14 @@ struct WatchedStamps::State {
 WatchedStamps::WatchedStamps(int fd) : fd_(fd), state_(std::make_unique<State>()) {}
 
 WatchedStamps::~WatchedStamps() {
+  if (state_->watcher.joinable()) {
+    {
+      std::unique_lock<std::shared_mutex> lock(state_->mu);
+      state_->closing = true;
+    }
+    state_->wake.notify_all();
+    state_->watcher.join();
+  }
   ::close(fd_);
 }
 
@@ -179,6 +198,7 @@ void WatchedStamps::catch_up_for_walk(uint64_t walk) {
 std::optional<FileStamp> WatchedStamps::stamp(const std::string& dir, const FileStamp& dir_stamp,
                                               const std::string& name, const std::string& path,
                                               bool followed) {
+  last_look_ns_.store(steady_clock_ns(), std::memory_order_relaxed);
   return look(dir, dir_stamp, name, path, followed, !deferring_.load(std::memory_order_relaxed));
 }
 
@@ -186,7 +206,7 @@ std::optional<FileStamp> WatchedStamps::look(const std::string& dir, const FileS
                                              const std::string& name, const std::string& path, bool followed,
                                              bool may_watch) {
   int wd = -1;
-  bool known = false;
+  bool known = false, already_noted = false;
   uint64_t notices_before = 0;
   {
     std::shared_lock<std::shared_mutex> lock(state_->mu);
@@ -207,18 +227,25 @@ std::optional<FileStamp> WatchedStamps::look(const std::string& dir, const FileS
       }
     }
     notices_before = state_->notices;
-  }
-  if (!known && !may_watch) {
-    // Nothing is remembered under no watch: a plain stat, the file noted for watch_noted() (once).
-    std::unique_lock<std::shared_mutex> lock(state_->mu);
-    ++state_->usage.stated;
-    if (state_->noted_looks < kMostStamps &&
-        state_->noted[dir].try_emplace(name, State::NotedLook{path, followed}).second) {
-      ++state_->noted_looks;
-      ++state_->usage.noted;
+    if (!known && !may_watch) {
+      auto in_dir = state_->noted.find(dir);
+      already_noted = in_dir != state_->noted.end() && in_dir->second.contains(name);
     }
   }
-  if (!known && !may_watch) return stamp_file(path);
+  if (!known && !may_watch) {
+    // Nothing is remembered under no watch: a plain stat, the file noted for watch_noted() (once: a call
+    // made before the watches are in finds it noted under the shared lock).
+    state_->stated.fetch_add(1, std::memory_order_relaxed);
+    if (!already_noted) {
+      std::unique_lock<std::shared_mutex> lock(state_->mu);
+      if (state_->noted_looks < kMostStamps &&
+          state_->noted[dir].try_emplace(name, State::NotedLook{path, followed}).second) {
+        ++state_->noted_looks;
+        ++state_->usage.noted;
+      }
+    }
+    return stamp_file(path);
+  }
   if (!known) {
     // The watch goes in before the stat it vouches for, so a change after that stat raises a notice.
     bool room = false;
@@ -226,7 +253,18 @@ std::optional<FileStamp> WatchedStamps::look(const std::string& dir, const FileS
       std::unique_lock<std::shared_mutex> lock(state_->mu);
       room = state_->own_watches.size() < state_->watch_budget;
     }
-    wd = room && local_filesystem(dir) ? ::inotify_add_watch(fd_, dir.c_str(), kWatchMask) : -1;
+    std::optional<bool> local;
+    {
+      std::shared_lock<std::shared_mutex> lock(state_->mu);
+      if (auto it = state_->local_by_device.find(dir_stamp.device); it != state_->local_by_device.end())
+        local = it->second;
+    }
+    if (!local) {
+      local = local_filesystem(dir);
+      std::unique_lock<std::shared_mutex> lock(state_->mu);
+      state_->local_by_device.emplace(dir_stamp.device, *local);
+    }
+    wd = room && *local ? ::inotify_add_watch(fd_, dir.c_str(), kWatchMask) : -1;
     std::unique_lock<std::shared_mutex> lock(state_->mu);
     if (wd >= 0) state_->own_watches.insert(wd);
     state_->dirs[dir] = State::DirWatch{wd, dir_stamp.device, dir_stamp.inode};
@@ -234,8 +272,8 @@ std::optional<FileStamp> WatchedStamps::look(const std::string& dir, const FileS
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;
   const FileStamp found = stamp_of_stat(st);
+  state_->stated.fetch_add(1, std::memory_order_relaxed);
   std::unique_lock<std::shared_mutex> lock(state_->mu);
-  ++state_->usage.stated;
   if (wd >= 0 && !followed && S_ISREG(st.st_mode) && st.st_nlink == 1 && state_->notices == notices_before &&
       state_->held < kMostStamps) {
     if (state_->entries[wd].insert_or_assign(name, found).second) ++state_->held;
@@ -252,7 +290,41 @@ bool WatchedStamps::has_noted() const {
   return state_->noted_looks > 0;
 }
 
-void WatchedStamps::watch_noted() {
+void WatchedStamps::watch_noted_later() {
+  std::unique_lock<std::shared_mutex> lock(state_->mu);
+  state_->watch_wanted = true;
+  if (!state_->watcher.joinable()) {
+    state_->watcher = std::thread([this] {
+      std::unique_lock<std::shared_mutex> lock(state_->mu);
+      for (;;) {
+        state_->wake.wait(lock, [this] { return state_->watch_wanted || state_->closing; });
+        if (state_->closing) return;
+        state_->watch_wanted = false;
+        lock.unlock();
+        watch_noted(/*yield_to_looks=*/true);
+        lock.lock();
+      }
+    });
+  }
+  state_->wake.notify_one();
+}
+
+bool WatchedStamps::wait_for_quiet() {
+  for (;;) {
+    {
+      std::shared_lock<std::shared_mutex> lock(state_->mu);
+      if (state_->closing) return false;
+    }
+    // Quiet: no call under way, and none ended nor any look made for kQuietNs (a client's next call tends
+    // to follow its reply at once).
+    const int64_t last = std::max(last_look_ns_.load(std::memory_order_relaxed), last_call_end_ns());
+    const int64_t idle = steady_clock_ns() - last;
+    if (calls_under_way() == 0 && idle >= kQuietNs) return true;
+    std::this_thread::sleep_for(std::chrono::nanoseconds(calls_under_way() ? kQuietNs : kQuietNs - idle));
+  }
+}
+
+void WatchedStamps::watch_noted(bool yield_to_looks) {
   std::unordered_map<std::string, std::unordered_map<std::string, State::NotedLook>> noted;
   {
     std::unique_lock<std::shared_mutex> lock(state_->mu);
@@ -261,6 +333,7 @@ void WatchedStamps::watch_noted() {
   }
   catch_up();  // what changed since the looks is applied first: the stamps taken below are as of now
   for (const auto& [dir, looks] : noted) {
+    if (yield_to_looks && !wait_for_quiet()) return;  // closing: the process is ending
     // The directory's identity is taken just before its watch goes in (the first look adds it), as a call's
     // look takes it: one replaced at the path in between fails the identity check of every later look, which
     // then stats afresh, so nothing is answered from a watch on another directory.
@@ -280,6 +353,7 @@ WatchedStamps::Usage WatchedStamps::usage() const {
   std::unique_lock<std::shared_mutex> lock(state_->mu);
   Usage u = state_->usage;
   u.remembered = state_->remembered.load(std::memory_order_relaxed);
+  u.stated = state_->stated.load(std::memory_order_relaxed);
   u.watches = state_->own_watches.size();
   u.entries = state_->held;
   return u;

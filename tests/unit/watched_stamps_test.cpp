@@ -155,6 +155,28 @@ TEST_CASE("watched stamps: deferred watches are added by watch_noted, never by a
   CHECK(w->usage().stated == stated + 1);
 }
 
+// A server runs watch_noted() on the stamps' own thread: the noted directory gets its watch without the
+// caller waiting, and the thread ends with the stamps.
+TEST_CASE("watched stamps: watch_noted_later watches on a thread of its own") {
+  auto w = WatchedStamps::open();
+  REQUIRE(w);
+  w->defer_watches();
+  TempStore store;
+  const fs::path dir = store.projects() / "-home-dev-later";
+  store.write("-home-dev-later/" + kWatchedS1 + ".jsonl", user_line(kWatchedS1));
+  const std::string name = kWatchedS1 + ".jsonl";
+  REQUIRE(look(*w, dir, name));
+  CHECK(w->usage().watches == 0);
+  w->watch_noted_later();
+  for (int i = 0; i < 500 && w->usage().entries == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  CHECK(w->usage().watches == 1);
+  CHECK(w->usage().entries == 1);
+  REQUIRE(look(*w, dir, name));
+  CHECK(w->usage().remembered == 1);
+  w.reset();  // joins the thread
+}
+
 // Within one discovery walk the queue is read once; a new walk reads it again and sees what changed.
 TEST_CASE("watched stamps: a walk catches up once, the next walk sees a change made between them") {
   auto w = WatchedStamps::open();

@@ -7,6 +7,7 @@
 
 #include "core/base/after_reply.h"
 #include "core/base/arg_ref.h"
+#include "core/base/call_activity.h"
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
 #include "core/cache/disk_cache.h"
@@ -402,20 +403,14 @@ ToolOutcome invoke_tool_with_schema(const ToolSpec& tool, const json& schema, co
 
 // What the call queued for the disk cache (its context's) is written in one transaction once its answer is
 // made (never failing or holding the answer: a busy database skips the write); by a server after the reply
-// is sent, following the work the call left for then (which may queue entries too). Before it, a server's
-// watched stamps watch the directories the call looked into unwatched (watched_stamps.h): after the reply,
-// or at once for a call without one (a `wait`).
+// is sent, following the work the call left for then (which may queue entries too). A server's watched
+// stamps watch the directories the call looked into unwatched on their own thread (watched_stamps.h).
 struct DiskCacheFlushAtEnd {
   DiskCache* disk;
   AfterReply* after_reply;
   ~DiskCacheFlushAtEnd() {
-    if (WatchedStamps* watched = process_watched_stamps(); watched && watched->has_noted()) {
-      if (after_reply) {
-        after_reply->defer([watched] { watched->watch_noted(); });
-      } else {
-        watched->watch_noted();
-      }
-    }
+    if (WatchedStamps* watched = process_watched_stamps(); watched && watched->has_noted())
+      watched->watch_noted_later();
     if (!disk) return;
     if (after_reply) {
       after_reply->defer([d = disk] { d->flush(); });
@@ -426,6 +421,7 @@ struct DiskCacheFlushAtEnd {
 };
 
 ToolOutcome invoke_tool(const ToolSpec& tool, const json& args, ToolContext& ctx) {
+  const CallUnderWay under_way;  // idle-time work (a server's watches) waits for it
   DiskCacheFlushAtEnd flush_at_end{ctx.disk_cache, ctx.after_reply};
   try {
     return invoke_tool_with_schema(tool, input_schema_annotated(tool.name), args, ctx);
