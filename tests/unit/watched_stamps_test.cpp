@@ -48,14 +48,26 @@ std::optional<FileStamp> look(WatchedStamps& w, const fs::path& dir, const std::
   return w.stamp(dir.string(), dir_stamp(dir), name, (dir / name).string(), followed);
 }
 
+// A project directory holding one transcript (`session`'s), as most cases start.
+struct OneTranscriptDir {
+  OneTranscriptDir(const std::string& project, const std::string& session)
+      : dir(store.projects() / project), name(session + ".jsonl"), file(dir / name) {
+    store.write(project + "/" + name, user_line(session));
+  }
+  TempStore store;
+  const fs::path dir;
+  const std::string name;
+  const fs::path file;
+};
+
 TEST_CASE("watched stamps: remembered while unchanged, and every change is seen on the next look") {
   auto w = WatchedStamps::open();
   REQUIRE(w);
-  TempStore store;
-  const fs::path dir = store.projects() / "-home-dev-watched";
-  store.write("-home-dev-watched/" + kWatchedS1 + ".jsonl", user_line(kWatchedS1));
-  const std::string name = kWatchedS1 + ".jsonl";
-  const fs::path file = dir / name;
+  OneTranscriptDir one("-home-dev-watched", kWatchedS1);
+  TempStore& store = one.store;
+  const fs::path& dir = one.dir;
+  const std::string& name = one.name;
+  const fs::path& file = one.file;
 
   auto first = look(*w, dir, name);
   REQUIRE(first);
@@ -122,12 +134,12 @@ TEST_CASE("watched stamps: deferred watches are added by watch_noted, never by a
   auto w = WatchedStamps::open();
   REQUIRE(w);
   w->defer_watches();
-  TempStore store;
-  const fs::path dir = store.projects() / "-home-dev-deferred";
-  store.write("-home-dev-deferred/" + kWatchedS1 + ".jsonl", user_line(kWatchedS1));
+  OneTranscriptDir one("-home-dev-deferred", kWatchedS1);
+  TempStore& store = one.store;
+  const fs::path& dir = one.dir;
   store.write("-home-dev-deferred/" + kWatchedS2 + ".jsonl", user_line(kWatchedS2));
-  const std::string name = kWatchedS1 + ".jsonl";
-  const fs::path file = dir / name;
+  const std::string& name = one.name;
+  const fs::path& file = one.file;
 
   auto first = look(*w, dir, name);
   REQUIRE(first);
@@ -161,10 +173,9 @@ TEST_CASE("watched stamps: watch_noted_later watches on a thread of its own") {
   auto w = WatchedStamps::open();
   REQUIRE(w);
   w->defer_watches();
-  TempStore store;
-  const fs::path dir = store.projects() / "-home-dev-later";
-  store.write("-home-dev-later/" + kWatchedS1 + ".jsonl", user_line(kWatchedS1));
-  const std::string name = kWatchedS1 + ".jsonl";
+  OneTranscriptDir one("-home-dev-later", kWatchedS1);
+  const fs::path& dir = one.dir;
+  const std::string& name = one.name;
   REQUIRE(look(*w, dir, name));
   CHECK(w->usage().watches == 0);
   w->watch_noted_later();
@@ -181,11 +192,10 @@ TEST_CASE("watched stamps: watch_noted_later watches on a thread of its own") {
 TEST_CASE("watched stamps: a walk catches up once, the next walk sees a change made between them") {
   auto w = WatchedStamps::open();
   REQUIRE(w);
-  TempStore store;
-  const fs::path dir = store.projects() / "-home-dev-walks";
-  store.write("-home-dev-walks/" + kWatchedS1 + ".jsonl", user_line(kWatchedS1));
-  const std::string name = kWatchedS1 + ".jsonl";
-  const fs::path file = dir / name;
+  OneTranscriptDir one("-home-dev-walks", kWatchedS1);
+  const fs::path& dir = one.dir;
+  const std::string& name = one.name;
+  const fs::path& file = one.file;
   w->catch_up_for_walk(1);
   auto first = w->stamp(dir.string(), dir_stamp(dir), name, file.string(), false);
   REQUIRE(first);
@@ -293,11 +303,10 @@ void hold_after_read() {
 TEST_CASE("watched stamps: a look never answers from memory while another thread holds read notices") {
   auto w = WatchedStamps::open();
   REQUIRE(w);
-  TempStore store;
-  const fs::path dir = store.projects() / "-home-dev-watched-race";
-  store.write("-home-dev-watched-race/" + kWatchedS2 + ".jsonl", user_line(kWatchedS2));
-  const std::string name = kWatchedS2 + ".jsonl";
-  const fs::path file = dir / name;
+  OneTranscriptDir one("-home-dev-watched-race", kWatchedS2);
+  const fs::path& dir = one.dir;
+  const std::string& name = one.name;
+  const fs::path& file = one.file;
   const auto first = look(*w, dir, name);
   REQUIRE(first);
   REQUIRE(look(*w, dir, name) == first);  // remembered
