@@ -165,6 +165,11 @@ std::string render_top_help() {
       "text). "
       "--max-answer-chars N is the most characters an MCP answer holds (default: from "
       "$MAX_MCP_OUTPUT_TOKENS, 45000 for its 25000 tokens; 0: no ceiling).\n"
+      "A server keeps what it learns across calls: --scan-memo-mb N and --result-memo-mb N bound its memos "
+      "(MiB; 0: none), --disk-cache-mb N and --disk-cache-dir DIR the cache on disk every server and CLI run "
+      "share (0: none; default ${XDG_CACHE_HOME:-~/.cache}/csift-mcp), and --no-watch-stamps stats every "
+      "transcript "
+      "on every call instead of keeping stamps by change notices (--watch-stamps, the default).\n"
       "Run `csift-mcp --cli <TOOL> --help` for a tool's flags. CLI exit codes: 0 success (an empty result "
       "included), 2 usage error, 1 any other error.\n";
   return out;

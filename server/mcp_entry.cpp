@@ -186,12 +186,12 @@ HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, Me
     } else if (auto v = flag_value(argc, argv, i, "--token")) {
       o.token = *v;
     } else if (!take_memo_flag(argc, argv, i, memo_budgets) && !take_answer_flag(argc, argv, i, answers)) {
-      throw std::invalid_argument(
-          "unknown flag '" + arg +
-          "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, "
-          "--scan-memo-mb N, --result-memo-mb N, --watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
-          "--structured-content auto|always|never, "
-          "--max-answer-chars N)");
+      throw std::invalid_argument("unknown flag '" + arg +
+                                  "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, "
+                                  "--scan-memo-mb N, --result-memo-mb N, --watch-stamps, --no-watch-stamps, "
+                                  "--disk-cache-mb N, --disk-cache-dir DIR, "
+                                  "--structured-content auto|always|never, "
+                                  "--max-answer-chars N)");
     }
   }
   if (o.token.empty()) {
@@ -245,7 +245,7 @@ int run_stdio_server(int argc, char** argv) {
       throw std::invalid_argument(
           "unknown flag '" + std::string(argv[i]) +
           "' for the stdio server (valid: --stdio, --claude-home DIR, --scan-memo-mb N, "
-          "--result-memo-mb N, --watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
+          "--result-memo-mb N, --watch-stamps, --no-watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
           "--structured-content auto|always|never, "
           "--max-answer-chars N)");
     }

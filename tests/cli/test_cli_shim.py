@@ -28,6 +28,17 @@ class CliShimTest(unittest.TestCase):
             self.assertIn(mode, out)
         self.assertEqual(h.run(["--no-such-mode"])[0], h.EXIT_USAGE)
 
+    def test_top_help_names_every_server_flag(self):
+        # The servers' usage errors list the flags they take; --help must name each one.
+        _, help_text, _ = h.run(["--help"])
+        for mode in (["--stdio"], ["--http", "--port", "0"]):
+            code, _, err = h.run([*mode, "--no-such-flag"])
+            self.assertEqual(code, h.EXIT_USAGE, (mode, err))
+            flags = set(re.findall(r"--[a-z][a-z-]+", err.split("valid:", 1)[1]))
+            self.assertIn("--no-watch-stamps", flags)
+            for flag in flags:
+                self.assertIn(flag, help_text, (mode, flag))
+
     def test_every_tool_has_generated_help(self):
         tools = _tools()
         self.assertTrue(tools, "the tool table is empty")
