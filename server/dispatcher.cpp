@@ -42,7 +42,7 @@ void Dispatcher::dispatch(const rpc::Message& m, Revision rev, std::shared_ptr<C
     }
     // A cancelled call gets no reply and leaves nothing to do: the caller asked for the work to stop, and the
     // files it read before stopping are read again by the next call that needs them.
-    if (!reply) after_reply = AfterReply();
+    if (!reply) after_reply.clear();
     if (!after_reply.empty()) gate_.announce();
     if (!blocking) gate_.call_ends();
     try {
@@ -59,41 +59,6 @@ void Dispatcher::dispatch(const rpc::Message& m, Revision rev, std::shared_ptr<C
         rpc::make_error(m.id, rpc::kInternalError, "server busy: too many calls under way; retry"),
         DispatchReply::How::busy});
   }
-}
-
-void Dispatcher::AfterReplyGate::call_begins() {
-  std::unique_lock<std::mutex> lock(mu_);
-  changed_.wait(lock, [this] { return announced_ == 0; });
-  ++calls_;
-}
-
-void Dispatcher::AfterReplyGate::call_ends() {
-  std::lock_guard<std::mutex> lock(mu_);
-  --calls_;
-  changed_.notify_all();
-}
-
-void Dispatcher::AfterReplyGate::announce() {
-  std::lock_guard<std::mutex> lock(mu_);
-  ++announced_;
-}
-
-void Dispatcher::AfterReplyGate::run(AfterReply& work) {
-  {
-    std::unique_lock<std::mutex> lock(mu_);
-    changed_.wait(lock, [this] { return calls_ == 0 && !running_; });
-    running_ = true;
-  }
-  work.run();
-  std::lock_guard<std::mutex> lock(mu_);
-  running_ = false;
-  --announced_;
-  changed_.notify_all();
-}
-
-bool Dispatcher::AfterReplyGate::only_after_reply() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return calls_ == 0 && announced_ > 0;
 }
 
 void Dispatcher::wait_idle() {

@@ -9,8 +9,8 @@
 // A worker's call may leave work for after its reply (core/base/after_reply.h): the worker runs it once the
 // reply is delivered, alone: it waits for the calls under way to end, and the workers' calls wait for it
 // from before the reply leaves (a client's next call, sent the moment it reads the reply, must not start
-// first), so a call never races the memo fill it would have done itself. The blocking pool's waits do
-// neither.
+// first), so a call never races the memo fill it would have done itself, unless the work has run past its
+// grace (server/after_reply_gate.h). The blocking pool's waits do neither.
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 
+#include "server/after_reply_gate.h"
 #include "server/mcp_server.h"
 #include "server/worker_pool.h"
 
@@ -57,21 +58,6 @@ class Dispatcher {
 
  private:
   // Calls under way on the workers, and the work after replies announced but not yet done (see above).
-  class AfterReplyGate {
-   public:
-    void call_begins();  // waits while work after a reply is announced
-    void call_ends();
-    void announce();             // before the reply is delivered
-    void run(AfterReply& work);  // waits for the calls under way, runs `work` alone, then lets calls in
-    bool only_after_reply();
-
-   private:
-    std::mutex mu_;
-    std::condition_variable changed_;
-    size_t calls_ = 0, announced_ = 0;
-    bool running_ = false;
-  };
-
   McpServer& server_;
   AfterReplyGate gate_;
   WorkerPool blocking_;  // waits: threads of their own, so several waits never starve pool_

@@ -18,7 +18,7 @@ bool DeferredCovers::empty() const {
   return wanted_.empty();
 }
 
-void DeferredCovers::build(const SearchPrefilter& pf) {
+void DeferredCovers::build(const SearchPrefilter& pf, const CancelToken* stop) {
   std::vector<Wanted> todo;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -26,6 +26,8 @@ void DeferredCovers::build(const SearchPrefilter& pf) {
   }
   tbb::parallel_for(size_t{0}, todo.size(), [&](size_t i) {
     const Wanted& w = todo[i];
+    if (stop && stop->is_cancelled())
+      return;  // dropped: the next call that loads it with a needle asks again
     if (stamp_file(w.t.path) != w.stamp) return;  // changed: the next call that reads it covers it
     RawLineSketcher raw(w.stamp.size, reader_for(w.t).raw_probes());
     SearchLoad load =

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/base/cancel.h"
 #include "core/cache/file_stamp.h"
 #include "core/record/transcript.h"
 #include "core/search/search_prefilter.h"
@@ -20,8 +21,8 @@ class DeferredCovers {
   void add(const Transcript& t, const FileStamp& stamp, double needle_share, bool needles_only);
   bool empty() const;
   // Loads each file still stamped as it was, every raw line sketched, and remembers the cover when the load
-  // was sparse (as the search remembers it). `pf` is the search's prefilter.
-  void build(const SearchPrefilter& pf);
+  // was sparse (as the search remembers it). `pf` is the search's prefilter; `stop`, when set, ends it early.
+  void build(const SearchPrefilter& pf, const CancelToken* stop = nullptr);
 
  private:
   struct Wanted {

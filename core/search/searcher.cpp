@@ -376,9 +376,10 @@ struct Searcher::CensusesLater {
   std::string projects_root;
   TranscriptsAside transcripts;
 
-  void take(const SearchPrefilter& pf) {
+  void take(const SearchPrefilter& pf, const CancelToken& stop) {
     ResultMemoUse use;
     tbb::parallel_for(size_t{0}, transcripts.items.size(), [&](size_t i) {
+      if (stop.is_cancelled()) return;
       TranscriptScanner s{cfg,
                           pass,
                           pf,
@@ -449,11 +450,12 @@ void Searcher::search(const std::vector<Transcript>& transcripts, SearchSink& si
   });
   const bool censuses = censuses_later_ && !censuses_later_->transcripts.items.empty();
   if (censuses || pf_->screens_deferred() || (covers_later_ && !covers_later_->empty())) {
-    caches_.after_reply->defer([pf = pf_, covers = covers_later_, later = censuses_later_] {
-      if (later) later->take(*pf);  // first: a census read with needles may leave a screen too
-      pf->screen_deferred(nullptr);
-      if (covers) covers->build(*pf);
-    });
+    caches_.after_reply->defer(
+        [pf = pf_, covers = covers_later_, later = censuses_later_](const CancelToken& stop) {
+          if (later) later->take(*pf, stop);  // first: a census read with needles may leave a screen too
+          pf->screen_deferred(&stop);
+          if (covers) covers->build(*pf, &stop);
+        });
   }
 }
 

@@ -413,7 +413,7 @@ struct DiskCacheFlushAtEnd {
       watched->watch_noted_later();
     if (!disk) return;
     if (after_reply) {
-      after_reply->defer([d = disk] { d->flush(); });
+      after_reply->defer([d = disk](const CancelToken&) { d->flush(); });
     } else {
       disk->flush();
     }
