@@ -20,7 +20,8 @@ namespace {
 std::thread run_announced(AfterReplyGate& gate, AfterReply& work, std::atomic<bool>& began) {
   gate.announce();
   std::thread t([&gate, &work] { gate.run(work); });
-  while (!began.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  while (!began.load())
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   return t;
 }
 
@@ -45,14 +46,16 @@ TEST_CASE("after-reply gate: a call waits for work that ends within the grace") 
   t.join();
 }
 
-TEST_CASE("after-reply gate: work that outruns the grace is stopped for a call, and its later pieces skipped") {
+TEST_CASE(
+    "after-reply gate: work that outruns the grace is stopped for a call, and its later pieces skipped") {
   AfterReplyGate gate;
   std::atomic<bool> began{false}, saw_stop{false}, later_piece{false};
   AfterReply work;
   work.defer([&](const CancelToken& stop) {
     began = true;
     // Endless unless stopped (a test that hangs here has lost the stop).
-    while (!stop.is_cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    while (!stop.is_cancelled())
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     saw_stop = true;
   });
   work.defer([&](const CancelToken&) { later_piece = true; });
