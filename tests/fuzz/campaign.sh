@@ -47,8 +47,13 @@ done
 
 # Seeds from fixtures/ and ../shared/corpus (tests/fuzz/seeds.py), rebuilt at each start; each run reads them
 # with the committed regression inputs, and writes what it finds new into the persistent corpus only.
-rm -rf "$home/seeds"
-python3 "$here/seeds.py" "$home/seeds" "$src" >"$home/logs/seeds.txt"
+# Each campaign builds its own copy: two started together (one a core) each removed the other's seeds as it
+# rebuilt them, and a run whose seed directory had vanished exited at once (a row of 0 executions counted as
+# a crash).
+seeds=$home/seeds.$$
+trap 'rm -rf "$seeds"' EXIT
+rm -rf "$seeds"
+python3 "$here/seeds.py" "$seeds" "$src" >"$home/logs/seeds.$$.txt"
 cat "$here/json.dict" "$here/transcript.dict" >"$home/transcript.dict"
 transcript_dict=$home/transcript.dict
 . "$here/target_options.sh"
@@ -63,14 +68,14 @@ while :; do
       [ "$now" -ge "$until_epoch" ] && exit 0
       [ $((until_epoch - now)) -lt "$left" ] && left=$((until_epoch - now))
     fi
-    mkdir -p "$home/corpus/$t" "$home/artifacts/$t" "$home/seeds/$t"
+    mkdir -p "$home/corpus/$t" "$home/artifacts/$t" "$seeds/$t"
     dict=$(dict_of "$t")
     log=$home/logs/$t-$(date -u +%Y%m%dT%H%M%S).log
     start=$(date +%s)
     ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       nice -n "${FUZZ_NICE:-19}" "$bin/fuzz_$t" -max_total_time="$left" -print_final_stats=1 -timeout=20 \
       -rss_limit_mb=2560 -artifact_prefix="$home/artifacts/$t/" ${dict:+-dict="$dict"} $(opts_of "$t") \
-      "$home/corpus/$t" "$home/seeds/$t" $([ -d "$here/regressions/$t" ] && echo "$here/regressions/$t") \
+      "$home/corpus/$t" "$seeds/$t" $([ -d "$here/regressions/$t" ] && echo "$here/regressions/$t") \
       >"$log" 2>&1
     rc=$?
     seconds=$(($(date +%s) - start))
