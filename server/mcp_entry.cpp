@@ -112,8 +112,9 @@ struct MemoBudgets {
   size_t scan = kDefaultScanMemoBytes;
   size_t result = kDefaultResultMemoBytes;
   // `--watch-stamps` (the default): transcript and meta.json stamps kept by change notices; off with
-  // `--no-watch-stamps`. The watches are added after a call's reply, so a fresh server's first call costs
-  // what it did without them, and the warm repeats stat only directories (SPEC §7 "Watched stamps").
+  // `--no-watch-stamps`. The watches are added on their own thread while no call is under way, so a fresh
+  // server's first call costs what it did without them, and the warm repeats stat only directories
+  // (SPEC §7 "Watched stamps").
   bool watch_stamps = true;
   // `--disk-cache-mb N` and `--disk-cache-dir DIR`: the persisted cache every server and CLI run share.
   uint64_t disk = kDefaultDiskCacheBytes;

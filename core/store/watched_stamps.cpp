@@ -249,13 +249,10 @@ std::optional<FileStamp> WatchedStamps::look(const std::string& dir, const FileS
   if (!known) {
     // The watch goes in before the stat it vouches for, so a change after that stat raises a notice.
     bool room = false;
-    {
-      std::unique_lock<std::shared_mutex> lock(state_->mu);
-      room = state_->own_watches.size() < state_->watch_budget;
-    }
     std::optional<bool> local;
     {
       std::shared_lock<std::shared_mutex> lock(state_->mu);
+      room = state_->own_watches.size() < state_->watch_budget;
       if (auto it = state_->local_by_device.find(dir_stamp.device); it != state_->local_by_device.end())
         local = it->second;
     }
@@ -286,7 +283,7 @@ void WatchedStamps::defer_watches() {
 }
 
 bool WatchedStamps::has_noted() const {
-  std::unique_lock<std::shared_mutex> lock(state_->mu);
+  std::shared_lock<std::shared_mutex> lock(state_->mu);
   return state_->noted_looks > 0;
 }
 
@@ -350,7 +347,7 @@ void WatchedStamps::set_after_read_hook(void (*hook)()) {
 }
 
 WatchedStamps::Usage WatchedStamps::usage() const {
-  std::unique_lock<std::shared_mutex> lock(state_->mu);
+  std::shared_lock<std::shared_mutex> lock(state_->mu);
   Usage u = state_->usage;
   u.remembered = state_->remembered.load(std::memory_order_relaxed);
   u.stated = state_->stated.load(std::memory_order_relaxed);
@@ -365,7 +362,7 @@ WatchedStamps* process_watched_stamps() {
 
 void install_watched_stamps(bool on) {
   process_slot() = on ? WatchedStamps::open() : nullptr;
-  // The process's are a server's, which watches after a call's reply, never on the call's path.
+  // The process's are a server's, which watches on the stamps' own thread while idle, never on a call's path.
   if (process_slot()) process_slot()->defer_watches();
 }
 

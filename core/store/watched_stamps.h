@@ -44,9 +44,10 @@ class WatchedStamps {
                                  const std::string& path, bool followed);
 
   // From now on a look into a directory not yet watched adds no watch: it stats the file as without watches
-  // and notes the look, and watch_noted() (which a server runs after its reply) adds the watches and takes
-  // the stamps. A watch and a statfs per directory cost a fresh server's first call 60-90 ms over a
-  // 10,000-file store (SPEC.md §7 "Watched stamps"), most of what the watches save its later calls.
+  // and notes the look, and watch_noted() (a server's runs on the stamps' own thread: watch_noted_later) adds
+  // the watches and takes the stamps. A watch and a statfs per directory cost a fresh server's first call
+  // 60-90 ms over a 10,000-file store (SPEC.md §7 "Watched stamps"), most of what the watches save its later
+  // calls.
   void defer_watches();
   bool has_noted() const;
   // Watches each directory noted since the last run and takes the noted files' stamps under it, as a look

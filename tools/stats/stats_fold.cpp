@@ -86,8 +86,8 @@ void StatsFold::finish_into(TranscriptTally& tally) {
   tally.last_timestamp = last_timestamp;
   tally.tokens = ledger.totals();
   tally.ledger = std::exchange(ledger, TokenLedger{});
-  tally.ledger
-      .compact();  // the tally's copy is only read (a fold kept to resume copies it back: stats_fold.h)
+  // The tally's copy is only read (a fold kept to resume copies it back: stats_fold.h).
+  tally.ledger.compact();
   tally.narration_blocks = narration_blocks;
   tally.unknown_thinking_tags = unknown_thinking_tags;
   tally.tools = tools;

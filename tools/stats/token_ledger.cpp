@@ -1,7 +1,6 @@
 #include "tools/stats/token_ledger.h"
 
 #include <algorithm>
-#include <cstring>
 #include <mutex>
 #include <set>
 #include <unordered_set>
@@ -150,11 +149,7 @@ void ScopeTokenLedger::add(const TokenLedger& transcript, const std::string& pro
   for (const auto& [key, counts] : transcript.without_id())
     without_id_[{key.model, key.day, p, tokens_only}] += counts;
   for (const MessageUsage& usage : transcript.messages()) {
-    // One key for the pair: the two hashes of the id and the request, hashed together.
-    char pair[32];
-    std::memcpy(pair, &usage.id, 16);
-    std::memcpy(pair + 16, &usage.request, 16);
-    Entry& entry = by_api_message_[stable_hash128(std::string_view(pair, sizeof pair))];
+    Entry& entry = by_api_message_[ApiMessage{usage.id, usage.request}];
     if (entry.usage.model == nullptr) entry.usage.model = usage.model;
     if (entry.usage.day == kNoDay) {
       entry.usage.day = usage.day;

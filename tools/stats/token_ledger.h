@@ -51,7 +51,7 @@ const std::string* interned_model(std::string_view model);
 
 // One API message's usage as one transcript counted it (the max over its records). The message and its
 // request are known by 128-bit hashes of their ids: as strings, with the model's, they were two thirds of a
-// remembered tally's bytes (~300 of them per message; a ledger entry is now 80).
+// remembered tally's bytes (~300 of them per message; a ledger entry is now 88).
 struct MessageUsage {
   Hash128 id;
   Hash128 request;                     // of the first non-empty request id seen for the id; {}: none yet
@@ -126,10 +126,20 @@ class ScopeTokenLedger {
     uint32_t project = 0;
     std::string tokens_only;
   };
+  // An API message across transcripts: its id and its request id (the hashes MessageUsage holds).
+  struct ApiMessage {
+    Hash128 id, request;
+    bool operator==(const ApiMessage&) const = default;
+  };
+  struct ApiMessageHasher {
+    size_t operator()(const ApiMessage& m) const {
+      return Hash128Hasher{}(m.id) ^ (Hash128Hasher{}(m.request) << 1);
+    }
+  };
   uint32_t project_index(const std::string& project);
   template <typename Group, typename Name>
   std::map<std::string, double> usd_by(Group group, Name name) const;
-  std::unordered_map<Hash128, Entry, Hash128Hasher> by_api_message_;  // by message id and request id
+  std::unordered_map<ApiMessage, Entry, ApiMessageHasher> by_api_message_;
   // model, day, project, tokens-only reason.
   std::map<std::tuple<std::string, int32_t, uint32_t, std::string>, TokenCounts> without_id_;
   std::vector<std::string> projects_;
