@@ -54,6 +54,24 @@ class StdioServer:
             raise RuntimeError(f"{tool} {args} failed: {json.dumps(msg)[:400]}")
         return dt, res.get("structuredContent")
 
+    def cpu_seconds(self):
+        """User + system CPU time the server has used so far."""
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def wait_idle(self, quiet=1.0, limit=120.0):
+        """Waits until the server used no CPU for `quiet` seconds: the work a reply left for after it (the sketches,
+        the disk cache's writes) is done. A call would not do: the next call stops that work after 500 ms."""
+        end = time.monotonic() + limit
+        last = self.cpu_seconds()
+        while time.monotonic() < end:
+            time.sleep(quiet)
+            now = self.cpu_seconds()
+            if now == last:
+                return
+            last = now
+
     def rss_mb(self):
         fields = {}
         with open(f"/proc/{self.proc.pid}/status") as f:
@@ -116,10 +134,12 @@ def fresh_mode(a, files, env):
     base = [a.bin, "--stdio", "--claude-home", a.store] + a.server_arg
     peak = 0.0
 
-    def first_call(extra, tool, args, repeat=False):
+    def first_call(extra, tool, args, repeat=False, fill=False):
         nonlocal peak
         server = StdioServer(base + extra, env)
         dt, sc = server.call(tool, args)
+        if fill:
+            server.wait_idle()
         dt2 = server.call(tool, args)[0] if repeat else None
         # A tools/call waits for the work the last call left for after its reply: the peak read next holds it.
         server.call("whoami", {"format": "json"}, tool_error_ok=True)
@@ -131,7 +151,7 @@ def fresh_mode(a, files, env):
           "off | cold CLI |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, tool, args, rg_args, cli_args in FRESH_CASES:
-        first_call([], tool, args)  # fills the cache (its own time is a cold call's)
+        first_call([], tool, args, fill=True)  # fills the cache (its own time is a cold call's)
         dt, warm, sc = first_call([], tool, args, repeat=True)
         off = first_call(["--disk-cache-mb", "0"], tool, args)[0]
         # The CLI with the cache off: what a cold server's first call is held to.
