@@ -1,4 +1,5 @@
 #include "core/store/discovery_memo.h"
+#include "core/store/watched_stamps.h"
 
 #include <dirent.h>
 #include <time.h>
@@ -205,7 +206,9 @@ std::shared_ptr<const DirEntries> remembered_dir_entries(const fs::path& dir,
   // realtime_ns) is when the read began, for the disk's rules and the memo's alike.
   DiskCacheUse disk_use;
   const int64_t began = disk_use.began;
-  const std::optional<FileStamp> before = stamp_file(dir.native());
+  WatchedStamps* watched = process_watched_stamps();
+  const std::optional<FileStamp> before =
+      watched ? watched->dir_stamp(dir.native(), DiscoveryWalk::current()) : stamp_file(dir.native());
   if (stamp_out) *stamp_out = before;
   if (!before) return std::make_shared<const DirEntries>();  // no such directory: nothing to list
   return recall_settled<DirEntries>(

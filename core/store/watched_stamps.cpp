@@ -82,19 +82,47 @@ std::unique_ptr<WatchedStamps>& process_slot() {
   return slot;
 }
 
+std::string parent_dir(const std::string& dir) {
+  const size_t slash = dir.find_last_of('/');
+  if (slash == std::string::npos || slash == 0) return {};
+  return dir.substr(0, slash);
+}
+
 }  // namespace
 
 struct WatchedStamps::State {
+  // The discovery walk in which a directory's path was last found to lead to its watched directory. Written
+  // under the shared lock (a walk's looks only read), so atomic; copied with its DirWatch.
+  struct CheckedWalk {
+    std::atomic<uint64_t> walk{0};
+    CheckedWalk() = default;
+    CheckedWalk(const CheckedWalk& o) : walk(o.walk.load(std::memory_order_relaxed)) {}
+    CheckedWalk& operator=(const CheckedWalk& o) {
+      walk.store(o.walk.load(std::memory_order_relaxed), std::memory_order_relaxed);
+      return *this;
+    }
+  };
   struct DirWatch {
     int wd = -1;  // -1: the directory is on a filesystem (or in a state) whose stamps are not remembered
     uint64_t device = 0, inode = 0;
+    mutable CheckedWalk checked;  // the walk that last stat'ed this path or found its whole chain remembered
+  };
+  // A watched directory's own stamp, valid while `generation` is the current one.
+  struct SelfStamp {
+    FileStamp stamp;
+    uint64_t generation = 0;
   };
   // Looks take it shared (a warm call's thousands of looks, on every worker, only read); changes take it
   // whole.
   std::shared_mutex mu;
   std::atomic<uint64_t> remembered{0}, stated{0};  // usage's, counted under the shared lock
-  std::unordered_map<std::string, DirWatch> dirs;  // by the path asked for
+  std::atomic<uint64_t> dirs_remembered{0}, dirs_stated{0};
+  std::unordered_map<std::string, DirWatch> dirs;                               // by the path asked for
   std::unordered_map<int, std::unordered_map<std::string, FileStamp>> entries;  // watch -> name -> stamp
+  std::unordered_map<int, SelfStamp> selves;  // watch -> the directory's own stamp
+  // Bumped by every notice that may re-point a path (an entry deleted or moved, a watch gone, an overflow):
+  // it forgets every remembered directory stamp at once.
+  uint64_t self_generation = 1;
   // Notices applied so far: a stat taken before a notice about its file was applied must not be remembered
   // after it (the notice is spent), so a stamp is kept only when this did not move during its stat.
   uint64_t notices = 0;
@@ -108,6 +136,7 @@ struct WatchedStamps::State {
     bool followed;
   };
   std::unordered_map<std::string, std::unordered_map<std::string, NotedLook>> noted;  // dir -> name -> look
+  std::unordered_set<std::string> noted_dirs;  // directories whose own stamps were asked for unwatched
   size_t noted_looks = 0;
   // local_filesystem() by device: one statfs a filesystem, not one a directory.
   std::unordered_map<uint64_t, bool> local_by_device;
@@ -126,8 +155,27 @@ struct WatchedStamps::State {
       entries.erase(it);
     }
     own_watches.erase(wd);
+    selves.erase(wd);
     for (auto it = dirs.begin(); it != dirs.end();)
       it = it->second.wd == wd ? dirs.erase(it) : std::next(it);
+  }
+  // The remembered stamp of `dir` when its path still leads to its watched directory: the directory's own
+  // stamp is current, and the path was stat'ed in `walk` or its parent's is remembered the same way (a chain
+  // of watches up to a directory stat'ed in this walk, so no rename above any of them went unseen). Under the
+  // shared lock.
+  std::optional<FileStamp> remembered_dir_stamp(const std::string& dir, uint64_t walk) const {
+    auto it = dirs.find(dir);
+    if (it == dirs.end() || it->second.wd < 0) return std::nullopt;
+    auto self = selves.find(it->second.wd);
+    if (self == selves.end() || self->second.generation != self_generation) return std::nullopt;
+    const FileStamp& stamp = self->second.stamp;
+    if (stamp.device != it->second.device || stamp.inode != it->second.inode) return std::nullopt;
+    if (it->second.checked.walk.load(std::memory_order_relaxed) != walk) {
+      const std::string parent = parent_dir(dir);
+      if (parent.empty() || !remembered_dir_stamp(parent, walk)) return std::nullopt;
+      it->second.checked.walk.store(walk, std::memory_order_relaxed);
+    }
+    return stamp;
   }
   void apply(const inotify_event& e) {
     ++notices;
@@ -135,12 +183,17 @@ struct WatchedStamps::State {
       ++usage.overflows;
       forget(held);
       entries.clear();
+      selves.clear();
+      ++self_generation;
       return;
     }
     if (e.mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)) {
       forget_watch(e.wd);
+      ++self_generation;
       return;
     }
+    selves.erase(e.wd);  // any notice from a directory: its own stamp may have moved
+    if (e.mask & (IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)) ++self_generation;
     if (e.len == 0) return;
     auto it = entries.find(e.wd);
     if (it != entries.end()) forget(it->second.erase(std::string(e.name)));
@@ -246,26 +299,8 @@ std::optional<FileStamp> WatchedStamps::look(const std::string& dir, const FileS
     }
     return stamp_file(path);
   }
-  if (!known) {
-    // The watch goes in before the stat it vouches for, so a change after that stat raises a notice.
-    bool room = false;
-    std::optional<bool> local;
-    {
-      std::shared_lock<std::shared_mutex> lock(state_->mu);
-      room = state_->own_watches.size() < state_->watch_budget;
-      if (auto it = state_->local_by_device.find(dir_stamp.device); it != state_->local_by_device.end())
-        local = it->second;
-    }
-    if (!local) {
-      local = local_filesystem(dir);
-      std::unique_lock<std::shared_mutex> lock(state_->mu);
-      state_->local_by_device.emplace(dir_stamp.device, *local);
-    }
-    wd = room && *local ? ::inotify_add_watch(fd_, dir.c_str(), kWatchMask) : -1;
-    std::unique_lock<std::shared_mutex> lock(state_->mu);
-    if (wd >= 0) state_->own_watches.insert(wd);
-    state_->dirs[dir] = State::DirWatch{wd, dir_stamp.device, dir_stamp.inode};
-  }
+  // The watch goes in before the stat it vouches for, so a change after that stat raises a notice.
+  if (!known) wd = add_watch(dir, dir_stamp);
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;
   const FileStamp found = stamp_of_stat(st);
@@ -276,6 +311,90 @@ std::optional<FileStamp> WatchedStamps::look(const std::string& dir, const FileS
     if (state_->entries[wd].insert_or_assign(name, found).second) ++state_->held;
   }
   return found;
+}
+
+int WatchedStamps::add_watch(const std::string& dir, const FileStamp& dir_stamp) {
+  bool room = false;
+  std::optional<bool> local;
+  {
+    std::shared_lock<std::shared_mutex> lock(state_->mu);
+    room = state_->own_watches.size() < state_->watch_budget;
+    if (auto it = state_->local_by_device.find(dir_stamp.device); it != state_->local_by_device.end())
+      local = it->second;
+  }
+  if (!local) {
+    local = local_filesystem(dir);
+    std::unique_lock<std::shared_mutex> lock(state_->mu);
+    state_->local_by_device.emplace(dir_stamp.device, *local);
+  }
+  const int wd = room && *local ? ::inotify_add_watch(fd_, dir.c_str(), kWatchMask) : -1;
+  std::unique_lock<std::shared_mutex> lock(state_->mu);
+  if (wd >= 0) state_->own_watches.insert(wd);
+  state_->dirs[dir] = State::DirWatch{wd, dir_stamp.device, dir_stamp.inode, {}};
+  return wd;
+}
+
+std::optional<FileStamp> WatchedStamps::dir_stamp(const std::string& dir, uint64_t walk) {
+  if (walk != 0) {
+    catch_up_for_walk(walk);
+    std::shared_lock<std::shared_mutex> lock(state_->mu);
+    if (std::optional<FileStamp> kept = state_->remembered_dir_stamp(dir, walk)) {
+      state_->dirs_remembered.fetch_add(1, std::memory_order_relaxed);
+      return kept;
+    }
+  }
+  last_look_ns_.store(steady_clock_ns(), std::memory_order_relaxed);
+  return take_dir_stamp(dir, walk, !deferring_.load(std::memory_order_relaxed));
+}
+
+std::optional<FileStamp> WatchedStamps::take_dir_stamp(const std::string& dir, uint64_t walk,
+                                                       bool may_watch) {
+  int wd = -1;
+  bool known = false;
+  uint64_t device = 0, inode = 0, notices_before = 0;
+  {
+    std::shared_lock<std::shared_mutex> lock(state_->mu);
+    if (auto it = state_->dirs.find(dir); it != state_->dirs.end()) {
+      known = true;
+      wd = it->second.wd;
+      device = it->second.device;
+      inode = it->second.inode;
+    }
+    notices_before = state_->notices;
+  }
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) return std::nullopt;
+  FileStamp found = stamp_of_stat(st);
+  state_->dirs_stated.fetch_add(1, std::memory_order_relaxed);
+  if (!S_ISDIR(st.st_mode)) return found;
+  const bool same = known && device == found.device && inode == found.inode;
+  if (wd >= 0 && same) {
+    std::unique_lock<std::shared_mutex> lock(state_->mu);
+    if (state_->notices == notices_before) {
+      state_->selves[wd] = State::SelfStamp{found, state_->self_generation};
+      if (auto it = state_->dirs.find(dir); it != state_->dirs.end() && it->second.wd == wd)
+        it->second.checked.walk.store(walk, std::memory_order_relaxed);
+    }
+    return found;
+  }
+  if (same) return found;  // unwatched (past the budget, or not a local filesystem)
+  if (known) {
+    // The path leads to another directory than the one watched under it, and no notice said so (it was
+    // re-pointed from above every watch): nothing remembered below it can be trusted.
+    std::unique_lock<std::shared_mutex> lock(state_->mu);
+    ++state_->self_generation;
+  }
+  if (!may_watch) {
+    std::unique_lock<std::shared_mutex> lock(state_->mu);
+    if (state_->noted_looks < kMostStamps && state_->noted_dirs.insert(dir).second) {
+      ++state_->noted_looks;
+      ++state_->usage.noted;
+    }
+    return found;
+  }
+  if (add_watch(dir, found) < 0) return found;
+  // Taken again now the watch is in: the stamp remembered must postdate the watch (the next walk takes it).
+  return take_dir_stamp(dir, walk, false);
 }
 
 void WatchedStamps::defer_watches() {
@@ -323,9 +442,11 @@ bool WatchedStamps::wait_for_quiet() {
 
 void WatchedStamps::watch_noted(bool yield_to_looks) {
   std::unordered_map<std::string, std::unordered_map<std::string, State::NotedLook>> noted;
+  std::unordered_set<std::string> noted_dirs;
   {
     std::unique_lock<std::shared_mutex> lock(state_->mu);
     noted.swap(state_->noted);
+    noted_dirs.swap(state_->noted_dirs);
     state_->noted_looks = 0;
   }
   catch_up();  // what changed since the looks is applied first: the stamps taken below are as of now
@@ -340,6 +461,12 @@ void WatchedStamps::watch_noted(bool yield_to_looks) {
     for (const auto& [name, l] : looks)
       (void)look(dir, dir_stamp, name, l.path, l.followed, /*may_watch=*/true);
   }
+  // The directories whose own stamps were asked for: watched (most already are, by their files' looks just
+  // above) and stamped, as of a walk of their own (the next walk re-checks the topmost).
+  for (const std::string& dir : noted_dirs) {
+    if (yield_to_looks && !wait_for_quiet()) return;
+    (void)take_dir_stamp(dir, 0, /*may_watch=*/true);
+  }
 }
 
 void WatchedStamps::set_after_read_hook(void (*hook)()) {
@@ -351,6 +478,8 @@ WatchedStamps::Usage WatchedStamps::usage() const {
   Usage u = state_->usage;
   u.remembered = state_->remembered.load(std::memory_order_relaxed);
   u.stated = state_->stated.load(std::memory_order_relaxed);
+  u.dirs_remembered = state_->dirs_remembered.load(std::memory_order_relaxed);
+  u.dirs_stated = state_->dirs_stated.load(std::memory_order_relaxed);
   u.watches = state_->own_watches.size();
   u.entries = state_->held;
   return u;

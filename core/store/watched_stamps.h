@@ -10,6 +10,12 @@
 // truncation, new metadata, a create, delete or rename — forgets it; a notice about the directory itself or a
 // lost notice (queue overflow) forgets the whole directory or everything. A change made only through a
 // shared mapping (mmap) raises no notice; harnesses append with write(2).
+//
+// A directory's own stamp (what its remembered listing is keyed by) is remembered the same way, under its own
+// watch, with one more condition: the path must still lead to it. A rename or delete anywhere below a watch
+// can re-point a path, so any such notice forgets every remembered directory stamp; and a stamp is answered
+// only when each directory up the path is remembered too, up to one stat'ed in the same discovery walk (the
+// topmost watched directory is stat'ed once per walk, which sees its own path re-pointed from above).
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -42,6 +48,10 @@ class WatchedStamps {
   // reported as a symlink (never remembered). nullopt when the file cannot be stat'ed.
   std::optional<FileStamp> stamp(const std::string& dir, const FileStamp& dir_stamp, const std::string& name,
                                  const std::string& path, bool followed);
+  // The stamp of the directory `dir` in discovery walk `walk`: remembered (see above), else stat'ed, and the
+  // directory watched (deferring: noted for watch_noted) so a later walk may remember it. A walk of 0 always
+  // stats. nullopt when it cannot be stat'ed.
+  std::optional<FileStamp> dir_stamp(const std::string& dir, uint64_t walk);
 
   // From now on a look into a directory not yet watched adds no watch: it stats the file as without watches
   // and notes the look, and watch_noted() (a server's runs on the stamps' own thread: watch_noted_later) adds
@@ -67,6 +77,7 @@ class WatchedStamps {
 
   struct Usage {
     uint64_t remembered = 0, stated = 0, forgotten = 0, overflows = 0, noted = 0;
+    uint64_t dirs_remembered = 0, dirs_stated = 0;  // dir_stamp()'s
     size_t watches = 0, entries = 0;
   };
   Usage usage() const;
@@ -77,6 +88,11 @@ class WatchedStamps {
   // stamp() itself; `may_watch` false notes a look into an unwatched directory instead of watching it.
   std::optional<FileStamp> look(const std::string& dir, const FileStamp& dir_stamp, const std::string& name,
                                 const std::string& path, bool followed, bool may_watch);
+  // Adds the watch on `dir` (whose identity `dir_stamp` was just taken) and records it; its descriptor, or -1
+  // past the budget or off a local filesystem.
+  int add_watch(const std::string& dir, const FileStamp& dir_stamp);
+  // dir_stamp() past memory: the stat, remembered when the directory is watched as that identity.
+  std::optional<FileStamp> take_dir_stamp(const std::string& dir, uint64_t walk, bool may_watch);
   int fd_;
   std::unique_ptr<State> state_;
   std::atomic<uint64_t> caught_up_walk_{0};  // the walk of the last catch-up made for one

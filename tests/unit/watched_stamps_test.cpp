@@ -127,6 +127,93 @@ TEST_CASE("watched stamps: remembered while unchanged, and every change is seen 
   }
 }
 
+// A directory's own stamp (what its remembered listing is keyed by): remembered under its own watch while its
+// whole path up to a directory stat'ed in the same walk is watched, and re-stat'ed after any change to it, a
+// rename below a watch, or a re-pointing from above every watch.
+struct LaneStore {
+  TempStore store;
+  const fs::path root = store.projects(), project = root / "-home-dev-dirs", session = project / kWatchedS1,
+                 lane = session / "subagents";
+  LaneStore() {
+    store.write("-home-dev-dirs/" + kWatchedS1 + ".jsonl", user_line(kWatchedS1));
+    store.write("-home-dev-dirs/" + kWatchedS1 + "/subagents/agent-a1.jsonl",
+                user_line(kWatchedS1, "a lane"));
+  }
+  // One walk as discovery makes it, from the projects directory down to the lane: the lane's stamp.
+  std::optional<FileStamp> walk_to_lane(WatchedStamps& w, uint64_t walk) const {
+    std::optional<FileStamp> last;
+    for (const fs::path& d : {root, project, session, lane})
+      last = w.dir_stamp(d.string(), walk);
+    return last;
+  }
+};
+
+TEST_CASE("watched stamps: a directory's stamp is remembered only while its path surely leads to it") {
+  auto w = WatchedStamps::open();
+  REQUIRE(w);
+  LaneStore s;
+  uint64_t walk = 1;
+  (void)s.walk_to_lane(*w, walk++);  // the watches go in
+  (void)s.walk_to_lane(*w, walk++);
+  const WatchedStamps::Usage before = w->usage();
+  const auto first = s.walk_to_lane(*w, walk++);
+  REQUIRE(first);
+  CHECK(*first == *csift::stamp_file(s.lane.string()));
+  // The projects directory, the topmost watched, is stat'ed once a walk; the three below it are remembered.
+  CHECK(w->usage().dirs_stated - before.dirs_stated == 1);
+  CHECK(w->usage().dirs_remembered - before.dirs_remembered == 3);
+
+  SUBCASE("a walk of 0 stats") {
+    const uint64_t stated = w->usage().dirs_stated;
+    CHECK(*w->dir_stamp(s.lane.string(), 0) == *first);
+    CHECK(w->usage().dirs_stated == stated + 1);
+  }
+  SUBCASE("an entry added to the directory") {
+    s.store.write("-home-dev-dirs/" + kWatchedS1 + "/subagents/agent-a2.jsonl", user_line(kWatchedS1, "two"));
+    CHECK(*s.walk_to_lane(*w, walk++) == *csift::stamp_file(s.lane.string()));
+  }
+  SUBCASE("the directory's own mtime set") {
+    const timespec times[2] = {{0, UTIME_OMIT}, {1234567890, 5}};
+    REQUIRE(::utimensat(AT_FDCWD, s.lane.c_str(), times, 0) == 0);
+    CHECK(s.walk_to_lane(*w, walk++)->mtime_ns == int64_t{1234567890} * 1000000000 + 5);
+  }
+  SUBCASE("its parent replaced by a rename below a watch") {
+    fs::rename(s.session, s.session.string() + ".old");
+    s.store.write("-home-dev-dirs/" + kWatchedS1 + "/subagents/agent-a9.jsonl", user_line(kWatchedS1, "new"));
+    const auto now = s.walk_to_lane(*w, walk++);
+    CHECK(*now == *csift::stamp_file(s.lane.string()));
+    CHECK(now->inode != first->inode);
+  }
+  SUBCASE("the store re-pointed from above every watch") {
+    fs::rename(s.store.home(), s.store.home().string() + ".old");
+    s.store.write("-home-dev-dirs/" + kWatchedS1 + "/subagents/agent-a9.jsonl", user_line(kWatchedS1, "new"));
+    const auto now = s.walk_to_lane(*w, walk++);
+    CHECK(*now == *csift::stamp_file(s.lane.string()));
+    CHECK(now->inode != first->inode);
+  }
+  SUBCASE("a walk that skips the topmost directory stats the first it asks for") {
+    const uint64_t stated = w->usage().dirs_stated;
+    CHECK(*w->dir_stamp(s.lane.string(), walk++) == *first);
+    CHECK(w->usage().dirs_stated == stated + 1);
+  }
+}
+
+// Deferred, as a server runs them: a walk notes the directories, watch_noted watches and stamps them.
+TEST_CASE("watched stamps: deferred directory watches are added by watch_noted") {
+  auto w = WatchedStamps::open();
+  REQUIRE(w);
+  w->defer_watches();
+  LaneStore s;
+  (void)s.walk_to_lane(*w, 1);
+  CHECK(w->usage().watches == 0);
+  CHECK(w->has_noted());
+  w->watch_noted();
+  CHECK(w->usage().watches == 4);
+  const uint64_t remembered = w->usage().dirs_remembered;
+  CHECK(*s.walk_to_lane(*w, 2) == *csift::stamp_file(s.lane.string()));
+  CHECK(w->usage().dirs_remembered == remembered + 3);
+}
+
 // A server defers its watches to after a call's reply: the call's looks stat and are noted, adding no watch;
 // watch_noted() watches and takes the stamps; the next look is answered from memory, and a change made after
 // watch_noted() is seen.
