@@ -6,6 +6,8 @@
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <tbb/concurrent_unordered_map.h>
+#include <tbb/concurrent_unordered_set.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -130,14 +132,30 @@ struct WatchedStamps::State {
   std::unordered_set<int> own_watches;  // the watches this process added (the budget counts them)
   size_t held = 0;                      // stamps in `entries`
   Usage usage;
-  // defer_watches(): the looks into unwatched directories since the last watch_noted(), by directory.
+  // defer_watches(): the looks into unwatched directories since the last watch_noted(). Concurrent sets,
+  // added to under the shared lock a look holds anyway and swapped out under the whole lock: taking a lock
+  // of their own per look cost a fresh server's first `list` 40 ms on the replica (every look new), and
+  // back-to-back calls before the watches are in ~12 ms each (every look already noted).
   struct NotedLook {
-    std::string path;
+    std::string dir, name;
     bool followed;
   };
-  std::unordered_map<std::string, std::unordered_map<std::string, NotedLook>> noted;  // dir -> name -> look
-  std::unordered_set<std::string> noted_dirs;  // directories whose own stamps were asked for unwatched
-  size_t noted_looks = 0;
+  tbb::concurrent_unordered_map<std::string, NotedLook> noted;  // by path
+  tbb::concurrent_unordered_set<std::string> noted_dirs;        // directories whose own stamps were asked for
+  std::atomic<size_t> noted_looks{0};
+  std::atomic<uint64_t> noted_total{0};  // usage().noted
+  // Notes a look at `path` (a file `name` in `dir`) or, with name == nullptr, the directory `dir`'s own
+  // stamp. Under the shared lock.
+  void note(const std::string& dir, const std::string* name, const std::string& path, bool followed) {
+    if (noted_looks.load(std::memory_order_relaxed) >= kMostStamps) return;
+    const bool added =
+        name ? noted.find(path) == noted.end() && noted.emplace(path, NotedLook{dir, *name, followed}).second
+             : noted_dirs.find(dir) == noted_dirs.end() && noted_dirs.insert(dir).second;
+    if (added) {
+      noted_looks.fetch_add(1, std::memory_order_relaxed);
+      noted_total.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
   // local_filesystem() by device: one statfs a filesystem, not one a directory.
   std::unordered_map<uint64_t, bool> local_by_device;
   // watch_noted_later(): the thread that runs watch_noted() off every call's path, and its signal.
@@ -259,7 +277,7 @@ std::optional<FileStamp> WatchedStamps::look(const std::string& dir, const FileS
                                              const std::string& name, const std::string& path, bool followed,
                                              bool may_watch) {
   int wd = -1;
-  bool known = false, already_noted = false;
+  bool known = false;
   uint64_t notices_before = 0;
   {
     std::shared_lock<std::shared_mutex> lock(state_->mu);
@@ -280,23 +298,11 @@ std::optional<FileStamp> WatchedStamps::look(const std::string& dir, const FileS
       }
     }
     notices_before = state_->notices;
-    if (!known && !may_watch) {
-      auto in_dir = state_->noted.find(dir);
-      already_noted = in_dir != state_->noted.end() && in_dir->second.contains(name);
-    }
+    if (!known && !may_watch) state_->note(dir, &name, path, followed);
   }
   if (!known && !may_watch) {
-    // Nothing is remembered under no watch: a plain stat, the file noted for watch_noted() (once: a call
-    // made before the watches are in finds it noted under the shared lock).
+    // Nothing is remembered under no watch: a plain stat, the file noted (above) for watch_noted().
     state_->stated.fetch_add(1, std::memory_order_relaxed);
-    if (!already_noted) {
-      std::unique_lock<std::shared_mutex> lock(state_->mu);
-      if (state_->noted_looks < kMostStamps &&
-          state_->noted[dir].try_emplace(name, State::NotedLook{path, followed}).second) {
-        ++state_->noted_looks;
-        ++state_->usage.noted;
-      }
-    }
     return stamp_file(path);
   }
   // The watch goes in before the stat it vouches for, so a change after that stat raises a notice.
@@ -361,6 +367,7 @@ std::optional<FileStamp> WatchedStamps::take_dir_stamp(const std::string& dir, u
       inode = it->second.inode;
     }
     notices_before = state_->notices;
+    if (!known && !may_watch) state_->note(dir, nullptr, dir, false);
   }
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) return std::nullopt;
@@ -383,15 +390,9 @@ std::optional<FileStamp> WatchedStamps::take_dir_stamp(const std::string& dir, u
     // re-pointed from above every watch): nothing remembered below it can be trusted.
     std::unique_lock<std::shared_mutex> lock(state_->mu);
     ++state_->self_generation;
+    if (!may_watch) state_->note(dir, nullptr, dir, false);  // to be watched afresh
   }
-  if (!may_watch) {
-    std::unique_lock<std::shared_mutex> lock(state_->mu);
-    if (state_->noted_looks < kMostStamps && state_->noted_dirs.insert(dir).second) {
-      ++state_->noted_looks;
-      ++state_->usage.noted;
-    }
-    return found;
-  }
+  if (!may_watch) return found;  // noted
   if (add_watch(dir, found) < 0) return found;
   // Taken again now the watch is in: the stamp remembered must postdate the watch (the next walk takes it).
   return take_dir_stamp(dir, walk, false);
@@ -402,8 +403,7 @@ void WatchedStamps::defer_watches() {
 }
 
 bool WatchedStamps::has_noted() const {
-  std::shared_lock<std::shared_mutex> lock(state_->mu);
-  return state_->noted_looks > 0;
+  return state_->noted_looks.load(std::memory_order_relaxed) > 0;
 }
 
 void WatchedStamps::watch_noted_later() {
@@ -441,16 +441,19 @@ bool WatchedStamps::wait_for_quiet() {
 }
 
 void WatchedStamps::watch_noted(bool yield_to_looks) {
-  std::unordered_map<std::string, std::unordered_map<std::string, State::NotedLook>> noted;
-  std::unordered_set<std::string> noted_dirs;
+  tbb::concurrent_unordered_map<std::string, State::NotedLook> noted;
+  tbb::concurrent_unordered_set<std::string> noted_dirs;
   {
-    std::unique_lock<std::shared_mutex> lock(state_->mu);
+    std::unique_lock<std::shared_mutex> lock(state_->mu);  // no look is noting
     noted.swap(state_->noted);
     noted_dirs.swap(state_->noted_dirs);
     state_->noted_looks = 0;
   }
+  std::unordered_map<std::string, std::vector<std::pair<const std::string*, const State::NotedLook*>>> by_dir;
+  for (const auto& [path, l] : noted)
+    by_dir[l.dir].emplace_back(&path, &l);
   catch_up();  // what changed since the looks is applied first: the stamps taken below are as of now
-  for (const auto& [dir, looks] : noted) {
+  for (const auto& [dir, looks] : by_dir) {
     if (yield_to_looks && !wait_for_quiet()) return;  // closing: the process is ending
     // The directory's identity is taken just before its watch goes in (the first look adds it), as a call's
     // look takes it: one replaced at the path in between fails the identity check of every later look, which
@@ -458,8 +461,8 @@ void WatchedStamps::watch_noted(bool yield_to_looks) {
     struct stat dir_st {};
     if (::stat(dir.c_str(), &dir_st) != 0 || !S_ISDIR(dir_st.st_mode)) continue;
     const FileStamp dir_stamp = stamp_of_stat(dir_st);
-    for (const auto& [name, l] : looks)
-      (void)look(dir, dir_stamp, name, l.path, l.followed, /*may_watch=*/true);
+    for (const auto& [path, l] : looks)
+      (void)look(dir, dir_stamp, l->name, *path, l->followed, /*may_watch=*/true);
   }
   // The directories whose own stamps were asked for: watched (most already are, by their files' looks just
   // above) and stamped, as of a walk of their own (the next walk re-checks the topmost).
@@ -478,6 +481,7 @@ WatchedStamps::Usage WatchedStamps::usage() const {
   Usage u = state_->usage;
   u.remembered = state_->remembered.load(std::memory_order_relaxed);
   u.stated = state_->stated.load(std::memory_order_relaxed);
+  u.noted = state_->noted_total.load(std::memory_order_relaxed);
   u.dirs_remembered = state_->dirs_remembered.load(std::memory_order_relaxed);
   u.dirs_stated = state_->dirs_stated.load(std::memory_order_relaxed);
   u.watches = state_->own_watches.size();
