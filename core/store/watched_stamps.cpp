@@ -1,13 +1,13 @@
 #include "core/store/watched_stamps.h"
 
 #include "core/base/call_activity.h"
+#include "core/store/discovery_memo.h"
 
 #include <fcntl.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <tbb/concurrent_unordered_map.h>
-#include <tbb/concurrent_unordered_set.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -132,29 +132,39 @@ struct WatchedStamps::State {
   std::unordered_set<int> own_watches;  // the watches this process added (the budget counts them)
   size_t held = 0;                      // stamps in `entries`
   Usage usage;
-  // defer_watches(): the looks into unwatched directories since the last watch_noted(). Concurrent sets,
-  // added to under the shared lock a look holds anyway and swapped out under the whole lock: taking a lock
-  // of their own per look cost a fresh server's first `list` 40 ms on the replica (every look new), and
-  // back-to-back calls before the watches are in ~12 ms each (every look already noted).
+  // defer_watches(): the looks into unwatched directories since the last watch_noted(), each worker's in a
+  // list of its own (deduplicated when they are watched). Only one discovery walk notes between two runs of
+  // watch_noted(): the later walks' looks would find themselves noted already, and a look left unnoted is
+  // only stat'ed again until a later walk notes it. A shared set cost a fresh server's first `list` of the
+  // generated store 70 ms more than no watches (23,000 looks), and a lock per look slowed back-to-back calls.
   struct NotedLook {
-    std::string dir, name;
-    bool followed;
+    std::string path;            // a file's path, or a directory (whose own stamp was asked for)
+    uint32_t dir_len, name_len;  // a file's directory and name: the path's head and tail
+    bool followed, is_dir;
   };
-  tbb::concurrent_unordered_map<std::string, NotedLook> noted;  // by path
-  tbb::concurrent_unordered_set<std::string> noted_dirs;        // directories whose own stamps were asked for
+  tbb::enumerable_thread_specific<std::vector<NotedLook>> noted;
+  std::atomic<uint64_t> noting_walk{0};  // the walk that notes until the next watch_noted() (0: not claimed)
   std::atomic<size_t> noted_looks{0};
   std::atomic<uint64_t> noted_total{0};  // usage().noted
+  bool may_note(uint64_t walk) {
+    if (walk == 0) return true;  // no walk (a test's direct look): always
+    uint64_t claimed = noting_walk.load(std::memory_order_relaxed);
+    if (claimed == 0) noting_walk.compare_exchange_strong(claimed, walk, std::memory_order_relaxed);
+    return noting_walk.load(std::memory_order_relaxed) == walk;
+  }
   // Notes a look at `path` (a file `name` in `dir`) or, with name == nullptr, the directory `dir`'s own
-  // stamp. Under the shared lock.
-  void note(const std::string& dir, const std::string* name, const std::string& path, bool followed) {
-    if (noted_looks.load(std::memory_order_relaxed) >= kMostStamps) return;
-    const bool added =
-        name ? noted.find(path) == noted.end() && noted.emplace(path, NotedLook{dir, *name, followed}).second
-             : noted_dirs.find(dir) == noted_dirs.end() && noted_dirs.insert(dir).second;
-    if (added) {
-      noted_looks.fetch_add(1, std::memory_order_relaxed);
-      noted_total.fetch_add(1, std::memory_order_relaxed);
-    }
+  // stamp. Under the shared lock (watch_noted() takes the lists under the whole lock).
+  void note(const std::string& dir, const std::string* name, const std::string& path, bool followed,
+            uint64_t walk) {
+    if (noted_looks.load(std::memory_order_relaxed) >= kMostStamps || !may_note(walk)) return;
+    if (name && (path.size() < dir.size() + name->size() || path.compare(0, dir.size(), dir) != 0 ||
+                 path.compare(path.size() - name->size(), name->size(), *name) != 0))
+      return;  // not laid out as discovery lays it out: left stat'ed
+    noted.local().push_back(NotedLook{name ? path : dir, static_cast<uint32_t>(dir.size()),
+                                      static_cast<uint32_t>(name ? name->size() : 0), followed,
+                                      name == nullptr});
+    noted_looks.fetch_add(1, std::memory_order_relaxed);
+    noted_total.fetch_add(1, std::memory_order_relaxed);
   }
   // local_filesystem() by device: one statfs a filesystem, not one a directory.
   std::unordered_map<uint64_t, bool> local_by_device;
@@ -298,7 +308,7 @@ std::optional<FileStamp> WatchedStamps::look(const std::string& dir, const FileS
       }
     }
     notices_before = state_->notices;
-    if (!known && !may_watch) state_->note(dir, &name, path, followed);
+    if (!known && !may_watch) state_->note(dir, &name, path, followed, DiscoveryWalk::current());
   }
   if (!known && !may_watch) {
     // Nothing is remembered under no watch: a plain stat, the file noted (above) for watch_noted().
@@ -367,7 +377,7 @@ std::optional<FileStamp> WatchedStamps::take_dir_stamp(const std::string& dir, u
       inode = it->second.inode;
     }
     notices_before = state_->notices;
-    if (!known && !may_watch) state_->note(dir, nullptr, dir, false);
+    if (!known && !may_watch) state_->note(dir, nullptr, dir, false, walk);
   }
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) return std::nullopt;
@@ -390,7 +400,7 @@ std::optional<FileStamp> WatchedStamps::take_dir_stamp(const std::string& dir, u
     // re-pointed from above every watch): nothing remembered below it can be trusted.
     std::unique_lock<std::shared_mutex> lock(state_->mu);
     ++state_->self_generation;
-    if (!may_watch) state_->note(dir, nullptr, dir, false);  // to be watched afresh
+    if (!may_watch) state_->note(dir, nullptr, dir, false, walk);  // to be watched afresh
   }
   if (!may_watch) return found;  // noted
   if (add_watch(dir, found) < 0) return found;
@@ -441,19 +451,27 @@ bool WatchedStamps::wait_for_quiet() {
 }
 
 void WatchedStamps::watch_noted(bool yield_to_looks) {
-  tbb::concurrent_unordered_map<std::string, State::NotedLook> noted;
-  tbb::concurrent_unordered_set<std::string> noted_dirs;
+  std::vector<State::NotedLook> looks;
   {
     std::unique_lock<std::shared_mutex> lock(state_->mu);  // no look is noting
-    noted.swap(state_->noted);
-    noted_dirs.swap(state_->noted_dirs);
+    for (std::vector<State::NotedLook>& mine : state_->noted) {
+      std::move(mine.begin(), mine.end(), std::back_inserter(looks));
+      std::vector<State::NotedLook>().swap(mine);  // its capacity too (a fresh walk notes thousands)
+    }
     state_->noted_looks = 0;
+    state_->noting_walk = 0;
   }
-  std::unordered_map<std::string, std::vector<std::pair<const std::string*, const State::NotedLook*>>> by_dir;
-  for (const auto& [path, l] : noted)
-    by_dir[l.dir].emplace_back(&path, &l);
+  // By directory, each look once (two workers or two walks may have noted the same one).
+  std::unordered_map<std::string, std::unordered_map<std::string_view, const State::NotedLook*>> by_dir;
+  std::unordered_set<std::string_view> noted_dirs;
+  for (const State::NotedLook& l : looks) {
+    if (l.is_dir)
+      noted_dirs.insert(l.path);
+    else
+      by_dir[l.path.substr(0, l.dir_len)].try_emplace(l.path, &l);
+  }
   catch_up();  // what changed since the looks is applied first: the stamps taken below are as of now
-  for (const auto& [dir, looks] : by_dir) {
+  for (const auto& [dir, in_dir] : by_dir) {
     if (yield_to_looks && !wait_for_quiet()) return;  // closing: the process is ending
     // The directory's identity is taken just before its watch goes in (the first look adds it), as a call's
     // look takes it: one replaced at the path in between fails the identity check of every later look, which
@@ -461,14 +479,15 @@ void WatchedStamps::watch_noted(bool yield_to_looks) {
     struct stat dir_st {};
     if (::stat(dir.c_str(), &dir_st) != 0 || !S_ISDIR(dir_st.st_mode)) continue;
     const FileStamp dir_stamp = stamp_of_stat(dir_st);
-    for (const auto& [path, l] : looks)
-      (void)look(dir, dir_stamp, l->name, *path, l->followed, /*may_watch=*/true);
+    for (const auto& [path, l] : in_dir)
+      (void)look(dir, dir_stamp, l->path.substr(l->path.size() - l->name_len), l->path, l->followed,
+                 /*may_watch=*/true);
   }
   // The directories whose own stamps were asked for: watched (most already are, by their files' looks just
   // above) and stamped, as of a walk of their own (the next walk re-checks the topmost).
-  for (const std::string& dir : noted_dirs) {
+  for (const std::string_view dir : noted_dirs) {
     if (yield_to_looks && !wait_for_quiet()) return;
-    (void)take_dir_stamp(dir, 0, /*may_watch=*/true);
+    (void)take_dir_stamp(std::string(dir), 0, /*may_watch=*/true);
   }
 }
 
