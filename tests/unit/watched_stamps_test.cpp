@@ -207,11 +207,20 @@ TEST_CASE("watched stamps: deferred directory watches are added by watch_noted")
   (void)s.walk_to_lane(*w, 1);
   CHECK(w->usage().watches == 0);
   CHECK(w->has_noted());
+  CHECK(w->usage().noted == 4);
+  (void)s.walk_to_lane(*w, 2);  // one walk notes between two runs of the watches
+  CHECK(w->usage().noted == 4);
   w->watch_noted();
   CHECK(w->usage().watches == 4);
   const uint64_t remembered = w->usage().dirs_remembered;
-  CHECK(*s.walk_to_lane(*w, 2) == *csift::stamp_file(s.lane.string()));
+  CHECK(*s.walk_to_lane(*w, 3) == *csift::stamp_file(s.lane.string()));
   CHECK(w->usage().dirs_remembered == remembered + 3);
+  // After the watches went in, a new walk notes again: a new lane directory is noted, then watched.
+  s.store.write("-home-dev-dirs/" + kWatchedS2 + "/subagents/agent-b1.jsonl", user_line(kWatchedS2, "b"));
+  CHECK(w->dir_stamp((s.project / kWatchedS2 / "subagents").string(), 4));
+  CHECK(w->usage().noted == 5);
+  w->watch_noted();
+  CHECK(w->usage().watches == 5);
 }
 
 // A server defers its watches to after a call's reply: the call's looks stat and are noted, adding no watch;
