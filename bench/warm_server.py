@@ -146,7 +146,7 @@ def fresh_mode(a, files, env):
         if repeat:
             server.wait_idle()
         dt3 = server.call(tool, args)[0] if repeat else None
-        # A tools/call waits for the work the last call left for after its reply: the peak read next holds it.
+        # The peak is the high-water mark: it holds whatever the first call's leftover work reached.
         server.call("whoami", {"format": "json"}, tool_error_ok=True)
         peak = max(peak, server.rss_mb()[1])
         server.close()
