@@ -191,17 +191,18 @@ struct WatchedStamps::State {
   // stamp is current, and the path was stat'ed in `walk` or its parent's is remembered the same way (a chain
   // of watches up to a directory stat'ed in this walk, so no rename above any of them went unseen). Under the
   // shared lock.
-  std::optional<FileStamp> remembered_dir_stamp(const std::string& dir, uint64_t walk) const {
-    auto it = dirs.find(dir);
-    if (it == dirs.end() || it->second.wd < 0) return std::nullopt;
-    auto self = selves.find(it->second.wd);
+  std::optional<FileStamp> remembered_dir_stamp(const std::string& dir, const DirWatch& w,
+                                                uint64_t walk) const {
+    if (w.wd < 0) return std::nullopt;
+    auto self = selves.find(w.wd);
     if (self == selves.end() || self->second.generation != self_generation) return std::nullopt;
     const FileStamp& stamp = self->second.stamp;
-    if (stamp.device != it->second.device || stamp.inode != it->second.inode) return std::nullopt;
-    if (it->second.checked.walk.load(std::memory_order_relaxed) != walk) {
+    if (stamp.device != w.device || stamp.inode != w.inode) return std::nullopt;
+    if (w.checked.walk.load(std::memory_order_relaxed) != walk) {
       const std::string parent = parent_dir(dir);
-      if (parent.empty() || !remembered_dir_stamp(parent, walk)) return std::nullopt;
-      it->second.checked.walk.store(walk, std::memory_order_relaxed);
+      auto up = parent.empty() ? dirs.end() : dirs.find(parent);
+      if (up == dirs.end() || !remembered_dir_stamp(parent, up->second, walk)) return std::nullopt;
+      w.checked.walk.store(walk, std::memory_order_relaxed);
     }
     return stamp;
   }
@@ -211,8 +212,7 @@ struct WatchedStamps::State {
       ++usage.overflows;
       forget(held);
       entries.clear();
-      selves.clear();
-      ++self_generation;
+      ++self_generation;  // forgets every directory's own stamp
       return;
     }
     if (e.mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)) {
@@ -351,15 +351,8 @@ int WatchedStamps::add_watch(const std::string& dir, const FileStamp& dir_stamp)
 }
 
 std::optional<FileStamp> WatchedStamps::dir_stamp(const std::string& dir, uint64_t walk) {
-  if (walk != 0) {
-    catch_up_for_walk(walk);
-    std::shared_lock<std::shared_mutex> lock(state_->mu);
-    if (std::optional<FileStamp> kept = state_->remembered_dir_stamp(dir, walk)) {
-      state_->dirs_remembered.fetch_add(1, std::memory_order_relaxed);
-      return kept;
-    }
-  }
   last_look_ns_.store(steady_clock_ns(), std::memory_order_relaxed);
+  if (walk != 0) catch_up_for_walk(walk);
   return take_dir_stamp(dir, walk, !deferring_.load(std::memory_order_relaxed));
 }
 
@@ -371,6 +364,12 @@ std::optional<FileStamp> WatchedStamps::take_dir_stamp(const std::string& dir, u
   {
     std::shared_lock<std::shared_mutex> lock(state_->mu);
     if (auto it = state_->dirs.find(dir); it != state_->dirs.end()) {
+      if (walk != 0) {
+        if (std::optional<FileStamp> kept = state_->remembered_dir_stamp(dir, it->second, walk)) {
+          state_->dirs_remembered.fetch_add(1, std::memory_order_relaxed);
+          return kept;
+        }
+      }
       known = true;
       wd = it->second.wd;
       device = it->second.device;

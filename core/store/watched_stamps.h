@@ -91,7 +91,8 @@ class WatchedStamps {
   // Adds the watch on `dir` (whose identity `dir_stamp` was just taken) and records it; its descriptor, or -1
   // past the budget or off a local filesystem.
   int add_watch(const std::string& dir, const FileStamp& dir_stamp);
-  // dir_stamp() past memory: the stat, remembered when the directory is watched as that identity.
+  // dir_stamp() itself: remembered (in a walk), else the stat, remembered when the directory is watched as
+  // that identity. One lookup of `dir` under one shared lock either way.
   std::optional<FileStamp> take_dir_stamp(const std::string& dir, uint64_t walk, bool may_watch);
   int fd_;
   std::unique_ptr<State> state_;
