@@ -57,7 +57,7 @@ ResultMemo* process_result_memo() {
 }
 
 void install_result_memo(size_t budget_bytes) {
-  result_memo_slot() = budget_bytes ? std::make_unique<ResultMemo>(budget_bytes) : nullptr;
+  result_memo_slot() = budget_bytes ? std::make_unique<ResultMemo>(budget_bytes, kServerMemoShards) : nullptr;
 }
 
 }  // namespace csift

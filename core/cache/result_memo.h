@@ -55,7 +55,8 @@ struct ResultMemoUse {
 
 class ResultMemo {
  public:
-  explicit ResultMemo(size_t budget_bytes) : lru_(budget_bytes) {}
+  // `shards`: ByteBudgetLru's (1: one exact LRU, as the unit tests want it).
+  explicit ResultMemo(size_t budget_bytes, size_t shards = 1) : lru_(budget_bytes, shards) {}
 
   // The result remembered under `key` when it was computed from a file stamped `stamp` and has `type`
   // (marks it recently used); an entry with another stamp is dropped, unless the file only grew since

@@ -174,7 +174,7 @@ ScanMemo* process_scan_memo() {
 }
 
 void install_scan_memo(size_t budget_bytes) {
-  memo_slot() = budget_bytes ? std::make_unique<ScanMemo>(budget_bytes) : nullptr;
+  memo_slot() = budget_bytes ? std::make_unique<ScanMemo>(budget_bytes, kServerMemoShards) : nullptr;
 }
 
 }  // namespace csift

@@ -89,7 +89,8 @@ struct MemoTally {
 
 class ScanMemo {
  public:
-  explicit ScanMemo(size_t budget_bytes) : lru_(budget_bytes) {}
+  // `shards`: ByteBudgetLru's (1: one exact LRU, as the unit tests want it).
+  explicit ScanMemo(size_t budget_bytes, size_t shards = 1) : lru_(budget_bytes, shards) {}
   // The facts remembered for `path` when still valid for `stamp` (and marks them recently used); a stale
   // entry is dropped, unless the file only grew (same device and inode, larger): find_grown() wants it.
   // `call`: the call looking (MemoTally::call; 0: none), which keeps a found entry from its own evictions.
