@@ -77,7 +77,7 @@ inline constexpr DiskCacheKind kDiskTallyKind{"tally", 2};  // 2: message ids as
 inline constexpr DiskCacheKind kDiskCensusKind{"census", 1};
 // A search screen's facts (core/cache/scan_memo.cpp): skipped-line counts, markers found absent, the byte
 // sketch (folded to a fill, see encode_screen), a rendered cover's scope and, when small, its kept texts.
-inline constexpr DiskCacheKind kDiskScreenKind{"screen", 1};
+inline constexpr DiskCacheKind kDiskScreenKind{"screen", 2};  // 2: kept texts as one zstd frame
 // An unbounded `stats`' scope figures (tools/stats/remembered_scope_figures.cpp): its summary and each row's
 // shared records, keyed by the scope's transcripts and stored under a stamp standing for all of their stamps.
 inline constexpr DiskCacheKind kDiskStatsScopeKind{"stats-scope", 1};

@@ -52,8 +52,8 @@ KeptTexts KeptTexts::pack(const std::vector<std::string>& texts) {
   size_t n = 1;
   if (!cctx || ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, 1)) ||
       ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1)) ||
-      ZSTD_isError(n = ZSTD_compress2(cctx.get(), out.frame_.data(), out.frame_.size(), plain.data(),
-                                      plain.size()))) {
+      ZSTD_isError(
+          n = ZSTD_compress2(cctx.get(), out.frame_.data(), out.frame_.size(), plain.data(), plain.size()))) {
     out.frame_.clear();  // read back as "may match", never as a wrong "no"
     return out;
   }
@@ -79,8 +79,9 @@ std::optional<std::vector<std::string_view>> KeptTexts::unpack_views() const {
   thread_local std::string plain;
   plain.resize(static_cast<size_t>(want));
   thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
-  const size_t n = dctx ? ZSTD_decompressDCtx(dctx.get(), plain.data(), plain.size(), frame_.data(), frame_.size())
-                        : ZSTD_decompress(plain.data(), plain.size(), frame_.data(), frame_.size());
+  const size_t n =
+      dctx ? ZSTD_decompressDCtx(dctx.get(), plain.data(), plain.size(), frame_.data(), frame_.size())
+           : ZSTD_decompress(plain.data(), plain.size(), frame_.data(), frame_.size());
   if (ZSTD_isError(n) || n != plain.size()) return std::nullopt;
   std::vector<std::string_view> texts;
   texts.reserve(static_cast<size_t>(count_));

@@ -18,10 +18,7 @@ size_t memo_entry_bytes(const std::string& path, const ScreenFacts& f) {
       markers += m.size() + sizeof(std::string);
   for (const std::string& m : f.absent_markers)
     markers += m.size() + sizeof(std::string);
-  size_t texts = 0;
-  if (f.rendered_texts)
-    for (const std::string& s : *f.rendered_texts)
-      texts += s.size() + sizeof(std::string);
+  const size_t texts = f.rendered_texts ? f.rendered_texts->held_bytes() : 0;
   return f.grams.bytes() + 2 * path.size() + markers + texts + 160;
 }
 
@@ -115,13 +112,13 @@ std::string encode_screen(const ScreenFacts& f) {
     encode_strings(w, f.rendered->markers);
     w.u64((f.rendered->attachments ? 1 : 0) | (f.rendered->queued ? 2 : 0) | (f.rendered->snapshots ? 4 : 0));
   }
-  uint64_t text_bytes = 0;
-  if (f.rendered_texts)
-    for (const std::string& t : *f.rendered_texts)
-      text_bytes += t.size();
-  const bool texts = f.rendered_texts && text_bytes <= f.stamp.size / kMaxStoredTextShare;
+  const bool texts = f.rendered_texts && f.rendered_texts->raw_bytes() <= f.stamp.size / kMaxStoredTextShare;
   w.boolean(texts);
-  if (texts) encode_strings(w, *f.rendered_texts);
+  if (texts) {  // the packed frame as it is: a fresh server takes it up without packing it again
+    w.u64(f.rendered_texts->count());
+    w.u64(f.rendered_texts->raw_bytes());
+    w.str(f.rendered_texts->frame());
+  }
   return w.take();
 }
 
@@ -148,9 +145,12 @@ std::optional<ScreenFacts> decode_screen(std::string_view blob, const FileStamp&
     f.rendered = std::move(scope);
   }
   if (r.boolean()) {
-    auto texts = std::make_shared<std::vector<std::string>>();
-    if (!decode_strings(r, *texts)) return std::nullopt;
-    f.rendered_texts = std::move(texts);
+    const uint64_t count = r.u64();
+    const uint64_t raw_bytes = r.u64();
+    std::string frame = r.str();
+    if (!r.ok()) return std::nullopt;
+    f.rendered_texts =
+        std::make_shared<const KeptTexts>(KeptTexts::from_frame(std::move(frame), count, raw_bytes));
   }
   if (!r.done()) return std::nullopt;
   return f;

@@ -25,6 +25,7 @@
 #include "core/cache/disk_cache.h"
 #include "core/cache/file_stamp.h"
 #include "core/cache/gram_sketch.h"
+#include "core/cache/kept_texts.h"
 
 namespace csift {
 
@@ -59,7 +60,7 @@ struct ScreenFacts {
   // from among them), when it fits kMaxKeptTextShare of the file. A needle the sketch may hold but no raw
   // byte holds can then only match one of these, and the pattern is tried on them instead of reading the
   // file whole (SearchPrefilter::rescreen_cover). Shared: an append extends a copy of the entry.
-  std::shared_ptr<const std::vector<std::string>> rendered_texts;
+  std::shared_ptr<const KeptTexts> rendered_texts;
   explicit ScreenFacts(uint64_t file_bytes) : grams(file_bytes) {}
   uint64_t skipped_lines() const { return malformed_lines + (torn_tail ? 1 : 0); }
 };

@@ -30,7 +30,7 @@ void SearchPrefilter::remember_cover(const Transcript& t, const FileStamp& stamp
       }
     }
   }
-  facts->rendered_texts = std::move(texts);
+  if (texts) facts->rendered_texts = std::make_shared<const KeptTexts>(KeptTexts::pack(*texts));
   facts->stamp = stamp;
   facts->torn_tail = ct.read.torn_tail;
   facts->malformed_lines = ct.read.skipped_lines - (ct.read.torn_tail ? 1 : 0);

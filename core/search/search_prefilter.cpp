@@ -306,11 +306,10 @@ std::optional<SkimResult> SearchPrefilter::rescreen_cover(const Transcript& t, c
       t, facts, [this](std::string_view block) { return needles_->contains(block); }, cancel);
   if (out.may_match || out.cancelled || !out.error.empty()) return out;
   Matcher m(pattern_);
-  for (const std::string& text : *facts.rendered_texts) {
-    if (m.is_match(text) != MatchStatus::no_match) {
-      out.may_match = true;
-      return out;
-    }
+  if (facts.rendered_texts->any_of(
+          [&m](std::string_view text) { return m.is_match(text) != MatchStatus::no_match; })) {
+    out.may_match = true;
+    return out;
   }
   tally_.texts_ruled_out.fetch_add(1, std::memory_order_relaxed);
   return out;

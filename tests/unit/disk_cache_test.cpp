@@ -420,7 +420,8 @@ TEST_CASE("disk cache: screen facts round-trip; a folded sketch still holds ever
   f.grams.add("caf\\u00e9 \xc5\xbf");
   f.absent_markers = {"<command-", "compact_boundary"};
   f.rendered = csift::CoverScope{{"<task-notification>"}, true, false, true};
-  f.rendered_texts = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"/review x", "q"});
+  const std::vector<std::string> texts{"/review x", "q", ""};
+  f.rendered_texts = std::make_shared<const csift::KeptTexts>(csift::KeptTexts::pack(texts));
   const std::string blob = csift::encode_screen(f);
   CHECK(blob.size() < f.grams.bytes() / 2);  // folded while sparse, tables kept sparsely
   const auto back = csift::decode_screen(blob, stamp);
@@ -434,7 +435,7 @@ TEST_CASE("disk cache: screen facts round-trip; a folded sketch still holds ever
   CHECK(back->rendered->markers == f.rendered->markers);
   CHECK(back->rendered->snapshots);
   REQUIRE(back->rendered_texts);
-  CHECK(*back->rendered_texts == *f.rendered_texts);
+  CHECK(back->rendered_texts->unpack() == texts);
   for (const std::string& w : words)
     CHECK(back->grams.may_contain(w));
   CHECK(back->grams.may_hold_escape("00e9"));

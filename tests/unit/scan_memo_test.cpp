@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/cache/gram_sketch.h"
+#include "core/cache/kept_texts.h"
 #include "core/cache/scan_memo.h"
 #include "core/harness/claude_code/image_payloads.h"
 #include "temp_store.h"
@@ -220,6 +221,49 @@ TEST_CASE("scan memo: parallel finds, grows, forgets and remembers keep it withi
     t.join();
   CHECK(memo.usage().bytes <= memo.usage().budget);
   CHECK(memo.usage().evictions > 0);
+}
+
+TEST_CASE("kept texts: packed in order and read back whole; the visit stops at the first yes") {
+  const std::vector<std::string> texts{"/review the diff", "", std::string(5000, 'q') + "needle", "tail"};
+  const auto kept = csift::KeptTexts::pack(texts);
+  CHECK(kept.count() == 4);
+  CHECK(kept.raw_bytes() == 16 + 0 + 5006 + 4);
+  CHECK(kept.frame().size() < 200);  // the repeated run compresses
+  CHECK(kept.unpack() == texts);
+  std::vector<std::string> seen;
+  CHECK(kept.any_of([&](std::string_view t) {
+    seen.emplace_back(t);
+    return t.find("needle") != std::string_view::npos;
+  }));
+  CHECK(seen == std::vector<std::string>(texts.begin(), texts.begin() + 3));
+  CHECK_FALSE(kept.any_of([](std::string_view t) { return t == "absent"; }));
+  const auto none = csift::KeptTexts::pack({});
+  CHECK(none.unpack() == std::vector<std::string>{});
+  CHECK_FALSE(none.any_of([](std::string_view) { return true; }));
+}
+
+TEST_CASE("kept texts: a frame that does not read back as declared says yes, never no") {
+  const std::vector<std::string> texts{"alpha beta", "gamma delta epsilon", "zeta"};
+  const auto kept = csift::KeptTexts::pack(texts);
+  const auto never = [](std::string_view) { return false; };
+  REQUIRE_FALSE(kept.any_of(never));
+  std::string flipped = kept.frame();
+  flipped[flipped.size() / 2] = static_cast<char>(flipped[flipped.size() / 2] ^ 0x5A);
+  std::vector<csift::KeptTexts> bad;
+  bad.push_back(csift::KeptTexts::from_frame(flipped, kept.count(), kept.raw_bytes()));
+  bad.push_back(csift::KeptTexts::from_frame(kept.frame().substr(0, kept.frame().size() - 3), kept.count(),
+                                             kept.raw_bytes()));
+  bad.push_back(csift::KeptTexts::from_frame(kept.frame(), kept.count() + 1, kept.raw_bytes()));
+  bad.push_back(csift::KeptTexts::from_frame(kept.frame(), kept.count(), kept.raw_bytes() + 1));
+  bad.push_back(csift::KeptTexts::from_frame(kept.frame(), kept.count() - 1, kept.raw_bytes() + 4));
+  bad.push_back(csift::KeptTexts::from_frame("", kept.count(), kept.raw_bytes()));
+  bad.push_back(csift::KeptTexts::from_frame(kept.frame(), uint64_t{1} << 60, kept.raw_bytes()));
+  for (const auto& b : bad) {
+    CHECK(b.any_of(never));
+    CHECK_FALSE(b.unpack());
+  }
+  // The frame as it was still reads back.
+  CHECK(csift::KeptTexts::from_frame(kept.frame(), kept.count(), kept.raw_bytes()).unpack() == texts);
 }
 
 }  // namespace scan_memo_unit
