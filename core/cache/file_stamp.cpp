@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <string_view>
@@ -9,6 +10,15 @@
 #include "core/scan/file_handle.h"
 
 namespace csift {
+
+bool likely_to_grow(const std::optional<FileStamp>& stamp) {
+  constexpr int64_t kLikelyToGrowNs = int64_t{24} * 3600 * 1000000000;
+  if (!stamp) return true;
+  const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  return now - stamp->mtime_ns < kLikelyToGrowNs;
+}
 
 FileStamp stamp_of_stat(const struct stat& st) {
   FileStamp s;

@@ -19,6 +19,12 @@ struct FileStamp {
 FileStamp stamp_of_stat(const struct stat& st);
 // The file's stamp by stat(2), or nullopt when it cannot be stat'ed.
 std::optional<FileStamp> stamp_file(const std::string& path);
+// Whether a file stamped so may still grow: written in the last day (a live session, a subagent still
+// running), or not stamped at all. Only such a file's remembered results keep the state an append resumes
+// from (a stats tally's fold, a label census's classifier state): that state is a large share of them (the
+// fold 4 KB of a ~19 KB tally on the corpus replica), and an idle file that does grow is read afresh once,
+// with the same answer.
+bool likely_to_grow(const std::optional<FileStamp>& stamp);
 // The bytes of a file's first line its head hash covers.
 inline constexpr size_t kHeadBytes = 4096;
 // The hash of the file's first line (up to kHeadBytes), or nullopt when it cannot be read: a memo extending

@@ -303,6 +303,9 @@ void remember_label_census(ResultMemo& memo, DiskCache* disk, const Transcript& 
   if (census.resume && (census_joined(census) || census.resume->context.spawned_child.empty()))
     disk_keep(disk, kDiskCensusKind, census_disk_key(t, gates), t.path, before, use.disk,
               [&] { return encode_label_census(census); });
+  // An idle file's census is kept without what an append would resume from (likely_to_grow): on the corpus
+  // replica that state, every tool call's id and name, was most of a census's bytes.
+  if (!likely_to_grow(before)) census.resume.reset();
   auto kept = std::make_shared<const LabelCensus>(std::move(census));
   const size_t cost = census_cost(*kept);
   memo.remember(result_memo_key(kCensusKind.name, t.path, gates), result_type_tag<LabelCensus>(), before,

@@ -1,6 +1,5 @@
 #include "tools/stats/remembered_tally.h"
 
-#include <chrono>
 #include <cstring>
 #include <unordered_map>
 
@@ -12,20 +11,6 @@ namespace csift {
 namespace {
 
 constexpr ResultKind<ResumableTally> kTallyKind{"stats-tally"};
-
-// A file written this recently may still grow (a live session, a subagent still running). Only such a file's
-// tally keeps the fold an append resumes from: the fold's tool-call ids and opener parents are a fifth of a
-// tally's bytes (4 KB of ~19 KB on the corpus replica), and a file idle this long that does grow is tallied
-// afresh once, with the same answer.
-constexpr int64_t kLikelyToGrowNs = int64_t{24} * 3600 * 1000000000;
-
-bool likely_to_grow(const std::optional<FileStamp>& stamp) {
-  if (!stamp) return true;
-  const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
-  return now - stamp->mtime_ns < kLikelyToGrowNs;
-}
 
 std::string optional_number(const std::optional<int64_t>& v) {
   return v ? std::to_string(*v) : std::string("-");
