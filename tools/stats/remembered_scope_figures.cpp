@@ -3,6 +3,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <functional>
 #include <string_view>
@@ -128,20 +129,34 @@ std::shared_ptr<const StatsScopeFigures> remembered_scope_figures(
 std::optional<ScopeStamps> scope_stamps(const std::vector<const Transcript*>& transcripts, int64_t began_ns) {
   ScopeStamps out;
   out.settled = true;
-  std::string names, stamps;
+  // The names, a newline and the stamps, in one string built in place: grown by appends and then joined,
+  // they were copied over and over (a tenth of a warm `stats` over 9,696 transcripts).
+  size_t names_bytes = 0, stamps_bytes = 0;
   for (const Transcript* t : transcripts) {
-    const std::optional<FileStamp> stamp = discovered_stamp(*t);
-    if (t->harness != HarnessId::claude_code || !stamp) return std::nullopt;
-    append_variant_field(names, t->path);
-    append_variant_field(names, t->is_subagent ? "subagent" : "session");
-    append_variant_field(stamps, t->project_dir);
-    for (const uint64_t v :
-         {stamp->device, stamp->inode, stamp->size, static_cast<uint64_t>(stamp->mtime_ns)})
-      append_variant_field(stamps, std::to_string(v));
-    out.settled = out.settled && disk_settled(*stamp, began_ns);
+    names_bytes += t->path.size() + 16;
+    stamps_bytes += t->project_dir.size() + 72;
   }
+  std::string all;
+  all.reserve(names_bytes + 1 + stamps_bytes);
+  for (const Transcript* t : transcripts) {
+    if (t->harness != HarnessId::claude_code || !discovered_stamp(*t)) return std::nullopt;
+    append_variant_field(all, t->path);
+    append_variant_field(all, t->is_subagent ? "subagent" : "session");
+  }
+  const size_t names_end = all.size();
+  all += '\n';
+  for (const Transcript* t : transcripts) {
+    const FileStamp stamp = *discovered_stamp(*t);
+    append_variant_field(all, t->project_dir);
+    for (const uint64_t v : {stamp.device, stamp.inode, stamp.size, static_cast<uint64_t>(stamp.mtime_ns)}) {
+      char digits[24];
+      const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
+      append_variant_field(all, std::string_view(digits, static_cast<size_t>(end - digits)));
+    }
+    out.settled = out.settled && disk_settled(stamp, began_ns);
+  }
+  const std::string_view names(all.data(), names_end);
   out.identity = hex64(stable_hash64(names)) + hex64(stable_hash64(names, 1));
-  const std::string all = names + '\n' + stamps;
   out.stamps = FileStamp{stable_hash64(all), stable_hash64(all, 1), transcripts.size(), 0};
   return out;
 }
