@@ -102,7 +102,8 @@ class ByteBudgetLru {
   // The entry goes in first and the room is made after, one shard locked at a time (never two, so no order
   // of locks to keep); a declined entry is taken out again.
   void put(const std::string& key, Entry entry, size_t cost, uint64_t call = 0) {
-    const KeyView probe{key, hash_of(key)};
+    Key owned{key, hash_of(key)};  // copied before the lock is taken
+    const KeyView probe{key, owned.hash};
     const size_t home = shard_index(probe.hash);
     const uint64_t serial = next_serial_.fetch_add(1, std::memory_order_relaxed);
     {
@@ -110,8 +111,7 @@ class ByteBudgetLru {
       std::lock_guard<tbb::spin_mutex> lock(shard.mutex);
       if (auto it = shard.slots.find(probe); it != shard.slots.end()) drop_locked(shard, it);
       if (cost > budget_) return;
-      auto [it, _] =
-          shard.slots.emplace(Key{key, probe.hash}, Slot{std::move(entry), cost, {}, call, serial});
+      auto [it, _] = shard.slots.emplace(std::move(owned), Slot{std::move(entry), cost, {}, call, serial});
       shard.recency.push_front(&it->first);
       it->second.recency = shard.recency.begin();
       bytes_ += cost;

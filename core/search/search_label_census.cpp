@@ -304,7 +304,8 @@ void remember_label_census(ResultMemo& memo, DiskCache* disk, const Transcript& 
     disk_keep(disk, kDiskCensusKind, census_disk_key(t, gates), t.path, before, use.disk,
               [&] { return encode_label_census(census); });
   // An idle file's census is kept without what an append would resume from (likely_to_grow): on the corpus
-  // replica that state, every tool call's id and name, was most of a census's bytes.
+  // replica that state (every tool call's id and name, the spawn join's) was a quarter of the censuses'
+  // bytes.
   if (!likely_to_grow(before)) census.resume.reset();
   auto kept = std::make_shared<const LabelCensus>(std::move(census));
   const size_t cost = census_cost(*kept);

@@ -7,7 +7,9 @@ import glob
 import json
 import os
 import shutil
+import subprocess
 import tempfile
+import time
 import unittest
 
 from mcp_harness import FIXTURE_HOME, REPO, StdioClient, server_env
@@ -403,6 +405,74 @@ class WarmMemoMatchesUncached(unittest.TestCase):
     def notes(self, server, args):
         r = self.servers[server].request("tools/call", {"name": "search", "arguments": args}, timeout=120)
         return " ".join(c.get("text", "") for c in r["result"]["content"])
+
+
+class IdleCensusIsTakenAgain(unittest.TestCase):
+    """An idle file's label census is kept without the state an append resumes from (written more than a day
+    ago: likely_to_grow); a recent file's keeps it. After an append, the idle one is counted whole again and
+    the recent one extended, both equal to a cold CLI count."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="csift-idle-census-")
+        self.home = os.path.join(self.tmp, ".claude")
+        project = os.path.join(self.home, "projects", "-home-dev-idle")
+        os.makedirs(project)
+        source = os.path.join(FIXTURE_HOME, "projects", "-home-dev-projets-caf---------app",
+                              "77777777-7777-4777-8777-000000000007.jsonl")
+        self.path = os.path.join(project, "77777777-7777-4777-8777-000000000007.jsonl")
+        with open(source, "rb") as f:
+            data = f.read()
+        with open(self.path, "wb") as f:  # a complete last line, so the append is one more record
+            f.write(data if data.endswith(b"\n") else data + b"\n")
+        self.server = StdioClient(args=["--disk-cache-mb", "0"], env=server_env(self.home))
+        self.server.initialize()
+
+    def tearDown(self):
+        self.server.close()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def count(self):
+        args = {"pattern": "", "label": ["user.message"], "count_only": True, "format": "json"}
+        r = self.server.request("tools/call", {"name": "search", "arguments": args}, timeout=120)
+        self.assertFalse(r["result"].get("isError"), json.dumps(r)[:500])
+        return r["result"]["structuredContent"]["summary"]
+
+    def cold_count(self):
+        out = subprocess.run([os.environ.get("CSIFT_MCP_BIN", os.path.join(REPO, "build", "csift-mcp")), "--cli",
+                              "search", "", "-t", "user.message", "-c", "--format", "json",
+                              "--claude-home", self.home], capture_output=True, text=True, env=server_env(self.home))
+        summary = [json.loads(line) for line in out.stdout.splitlines() if '"kind":"summary"' in line]
+        self.assertEqual(len(summary), 1, out.stdout + out.stderr)
+        return summary[0]["matched_records"]
+
+    def census_after_append(self, age_days):
+        stamp = time.time() - age_days * 86400
+        os.utime(self.path, (stamp, stamp))
+        before = self.count()  # takes the census after its reply
+        for _ in range(50):  # the census is remembered once the reply's leftover work is done
+            again = self.count()
+            if again["result_memo"]["hits"] == 1:
+                break
+            time.sleep(0.1)
+        self.assertEqual(again["result_memo"]["hits"], 1, again)
+        self.assertEqual(again["matched_records"], before["matched_records"])
+        record = {"type": "user", "uuid": "idle-census-append", "parentUuid": None,
+                  "sessionId": "77777777-7777-4777-8777-000000000007", "timestamp": "2026-01-02T03:04:05.000Z",
+                  "message": {"role": "user", "content": "one more question"}}
+        with open(self.path, "a") as f:
+            f.write(json.dumps(record) + "\n")
+        after = self.count()
+        self.assertEqual(after["matched_records"], before["matched_records"] + 1)
+        self.assertEqual(after["matched_records"], self.cold_count())
+        return after["result_memo"]
+
+    def test_an_idle_files_census_is_taken_again_after_an_append(self):
+        memo = self.census_after_append(age_days=3)
+        self.assertEqual((memo["extended"], memo["misses"]), (0, 1), memo)
+
+    def test_a_recent_files_census_is_extended_after_an_append(self):
+        memo = self.census_after_append(age_days=0)
+        self.assertEqual((memo["extended"], memo["misses"]), (1, 0), memo)
 
 
 if __name__ == "__main__":
