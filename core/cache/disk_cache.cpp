@@ -4,7 +4,6 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "core/cache/sqlite_wal.h"
+#include "core/cache/zstd_frame.h"
 
 namespace csift {
 namespace {
@@ -42,17 +42,8 @@ constexpr uint64_t kDiskMaxBlobBytes = uint64_t{256} << 20;
 // The stored form of a blob: tagged, compressed when that pays.
 std::string disk_pack(std::string blob) {
   if (blob.size() >= kDiskCompressFrom) {
-    std::string z(1 + ZSTD_compressBound(blob.size()), '\0');
-    z[0] = 'z';
-    // One context per thread, reused: ZSTD_compress makes (and clears) a fresh one per call.
-    thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
-    const size_t n =
-        cctx ? ZSTD_compressCCtx(cctx.get(), z.data() + 1, z.size() - 1, blob.data(), blob.size(), 1)
-             : ZSTD_compress(z.data() + 1, z.size() - 1, blob.data(), blob.size(), 1);
-    if (!ZSTD_isError(n) && n + 1 < blob.size()) {
-      z.resize(n + 1);
-      return z;
-    }
+    std::string z(1, 'z');
+    if (append_zstd_frame(z, blob, /*checksum=*/false) && z.size() < blob.size()) return z;
   }
   blob.insert(blob.begin(), 'r');
   return blob;
@@ -68,21 +59,11 @@ std::optional<std::string> disk_unpack(std::string held) {
     return held;
   }
   if (tag != 'z') return std::nullopt;
-  std::string_view stored(held);
-  stored.remove_prefix(1);
-  const unsigned long long size = ZSTD_getFrameContentSize(stored.data(), stored.size());
-  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > kDiskMaxBlobBytes)
-    return std::nullopt;
-  std::string out(static_cast<size_t>(size), '\0');
-  // One context per thread, reused: ZSTD_decompress allocates and clears ~100 KiB per call, which was most of
-  // a fresh server's screen lookups (page faults and memset) before the blobs' own bytes.
-  thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
-  const size_t n = dctx
-                       ? ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), stored.data(), stored.size())
-                       : ZSTD_decompress(out.data(), out.size(), stored.data(), stored.size());
-  if (ZSTD_isError(n) || n != out.size()) return std::nullopt;
+  std::string out;
+  if (!unpack_zstd_frame(std::string_view(held).substr(1), kDiskMaxBlobBytes, out)) return std::nullopt;
   return out;
 }
+
 // A write waits this long for another process's write transaction, then is skipped: an answer never waits
 // on the cache.
 constexpr int kDiskBusyMs = 50;

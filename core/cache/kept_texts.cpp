@@ -1,8 +1,6 @@
 #include "core/cache/kept_texts.h"
 
-#include <zstd.h>
-
-#include <memory>
+#include "core/cache/zstd_frame.h"
 
 namespace csift {
 namespace {
@@ -45,19 +43,10 @@ KeptTexts KeptTexts::pack(const std::vector<std::string>& texts) {
     ++out.count_;
     out.raw_bytes_ += t.size();
   }
-  out.frame_.resize(ZSTD_compressBound(plain.size()));
   // The frame carries its content checksum: a changed byte in a literal would otherwise unpack to another
   // text of the same length, which a search could rule out wrongly.
-  thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
-  size_t n = 1;
-  if (!cctx || ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, 1)) ||
-      ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1)) ||
-      ZSTD_isError(
-          n = ZSTD_compress2(cctx.get(), out.frame_.data(), out.frame_.size(), plain.data(), plain.size()))) {
-    out.frame_.clear();  // read back as "may match", never as a wrong "no"
-    return out;
-  }
-  out.frame_.resize(n);
+  if (!append_zstd_frame(out.frame_, plain, /*checksum=*/true))
+    out.frame_.clear();  // reads back as "may match"
   out.frame_.shrink_to_fit();
   return out;
 }
@@ -74,15 +63,8 @@ std::optional<std::vector<std::string_view>> KeptTexts::unpack_views() const {
   const uint64_t want = raw_bytes_ + 4 * count_;
   if (raw_bytes_ > kMostUnpackedBytes || count_ > kMostUnpackedBytes / 4 || want > kMostUnpackedBytes)
     return std::nullopt;
-  const unsigned long long declared = ZSTD_getFrameContentSize(frame_.data(), frame_.size());
-  if (declared != want) return std::nullopt;
   thread_local std::string plain;
-  plain.resize(static_cast<size_t>(want));
-  thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
-  const size_t n =
-      dctx ? ZSTD_decompressDCtx(dctx.get(), plain.data(), plain.size(), frame_.data(), frame_.size())
-           : ZSTD_decompress(plain.data(), plain.size(), frame_.data(), frame_.size());
-  if (ZSTD_isError(n) || n != plain.size()) return std::nullopt;
+  if (!unpack_zstd_frame(frame_, want, plain) || plain.size() != want) return std::nullopt;
   std::vector<std::string_view> texts;
   texts.reserve(static_cast<size_t>(count_));
   size_t at = 0;
