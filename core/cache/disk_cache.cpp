@@ -27,7 +27,7 @@ namespace {
 // dropped whole.
 // 2: a blob's first byte says how it is stored ('r' as is, 'z' zstd-compressed).
 // 3: an entry's key holds a hash of the caller's key, not the key itself (disk_key).
-constexpr const char* kDiskFormat = "3";
+constexpr const char* kDiskFormat = "4";
 // Every kind this build reads and writes, with its version.
 constexpr DiskCacheKind kDiskKinds[] = {kDiskProbeKind,      kDiskTallyKind,      kDiskCensusKind,
                                         kDiskScreenKind,     kDiskStatsScopeKind, kDiskLegacySessionKind,
@@ -794,27 +794,46 @@ void install_disk_cache(const std::string& dir, uint64_t budget_bytes, bool repo
   disk_reported_flag() = reported;
 }
 
+namespace {
+
+// The finalizer of splitmix64: every input bit reaches every output bit.
+inline uint64_t splitmix_mix(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
 uint64_t stable_hash64(std::string_view bytes, uint64_t seed) {
-  // 8 bytes a step, each word mixed by a multiply-xorshift (the finalizer of splitmix64): stable across
-  // builds and machines of one byte order, and fast enough for a few MiB blob.
+  // Each 8-byte word mixed by a multiply-xorshift, stable across builds and machines of one byte order. Four
+  // independent lanes take 32 bytes a step: one lane's chain of two multiplies per word ran at ~0.7 bytes a
+  // cycle, and verifying a fresh server's recalled sketches (35 MiB on the 3 GiB replica) was 7 % of its
+  // first search; four lanes keep the multipliers busy instead.
   constexpr uint64_t kMul = 0x9e3779b97f4a7c15ull;
-  auto mix = [](uint64_t x) {
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-  };
-  uint64_t h = seed ^ (bytes.size() * kMul);
-  size_t i = 0;
-  for (; i + 8 <= bytes.size(); i += 8) {
+  uint64_t lane[4] = {seed ^ (bytes.size() * kMul), seed + kMul, seed - kMul, ~seed};
+  const char* p = bytes.data();
+  size_t left = bytes.size();
+  for (; left >= 32; p += 32, left -= 32) {
+    for (int j = 0; j < 4; ++j) {
+      uint64_t w;
+      std::memcpy(&w, p + 8 * j, 8);
+      lane[j] = splitmix_mix(lane[j] ^ w) + kMul;
+    }
+  }
+  uint64_t h = lane[0];
+  for (int j = 1; j < 4; ++j)
+    h = splitmix_mix(h ^ lane[j]) + kMul;
+  for (; left >= 8; p += 8, left -= 8) {
     uint64_t w;
-    std::memcpy(&w, bytes.data() + i, 8);
-    h = mix(h ^ w) + kMul;
+    std::memcpy(&w, p, 8);
+    h = splitmix_mix(h ^ w) + kMul;
   }
   uint64_t last = 0;
-  if (i < bytes.size()) std::memcpy(&last, bytes.data() + i, bytes.size() - i);  // never memcpy from null
-  return mix(h ^ last ^ 0xff);
+  if (left > 0) std::memcpy(&last, p, left);  // never memcpy from null
+  return splitmix_mix(h ^ last ^ 0xff);
 }
 
 void BlobWriter::u64(uint64_t v) {

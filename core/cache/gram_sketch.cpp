@@ -135,11 +135,41 @@ bool GramSketch::fold() {
   return true;
 }
 
+namespace {
+
+// The set bits of `words` (of each word folded in pairs, when `folded`). Without a target the builtin is a
+// call into libgcc a word at a time (4 % of a fresh server's first search before recalled sketches stopped
+// being measured); the baseline x86-64 target lacks the instruction, so it is chosen at run time.
+template <bool folded>
+uint64_t count_set_bits_portable(const std::vector<uint64_t>& words) {
+  uint64_t set = 0;
+  for (const uint64_t w : words)
+    set += static_cast<uint64_t>(__builtin_popcountll(folded ? fold_pairs(w) : w));
+  return set;
+}
+
+template <bool folded>
+__attribute__((target("popcnt"))) uint64_t count_set_bits_popcnt(const std::vector<uint64_t>& words) {
+  uint64_t set = 0;
+  for (const uint64_t w : words)
+    set += static_cast<uint64_t>(__builtin_popcountll(folded ? fold_pairs(w) : w));
+  return set;
+}
+
+template <bool folded>
+uint64_t count_set_bits(const std::vector<uint64_t>& words) {
+  static const bool has_popcnt = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("popcnt") != 0;
+  }();
+  return has_popcnt ? count_set_bits_popcnt<folded>(words) : count_set_bits_portable<folded>(words);
+}
+
+}  // namespace
+
 std::optional<double> GramSketch::fill_after_fold() const {
   if (64 - shift_ <= kSketchMinBitsLog2) return std::nullopt;
-  uint64_t set = 0;
-  for (const uint64_t w : words_)
-    set += static_cast<uint64_t>(__builtin_popcountll(fold_pairs(w)));
+  const uint64_t set = count_set_bits<true>(words_);
   return static_cast<double>(set) / static_cast<double>(words_.size() * 32);
 }
 
@@ -149,9 +179,7 @@ void GramSketch::fold_while_fill_at_most(double max_fill) {
 }
 
 double GramSketch::fill() const {
-  uint64_t set = 0;
-  for (const uint64_t w : words_)
-    set += static_cast<uint64_t>(__builtin_popcountll(w));
+  const uint64_t set = count_set_bits<false>(words_);
   return words_.empty() ? 1.0 : static_cast<double>(set) / static_cast<double>(words_.size() * 64);
 }
 

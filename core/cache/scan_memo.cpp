@@ -62,7 +62,7 @@ std::shared_ptr<const ScreenFacts> ScanMemo::find(const std::string& path, const
                             [&](std::string_view blob) { return decode_screen(blob, stamp); });
   if (!stored) return nullptr;
   auto kept = std::make_shared<const ScreenFacts>(std::move(*stored));
-  remember(path, kept, call);
+  keep(path, kept, call);
   return kept;
 }
 
@@ -164,7 +164,11 @@ std::shared_ptr<const ScreenFacts> ScanMemo::find_grown(const std::string& path,
 }
 
 void ScanMemo::remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts, uint64_t call) {
-  facts = folded_while_sparse(std::move(facts));
+  keep(path, folded_while_sparse(std::move(facts)), call);
+}
+
+void ScanMemo::keep(const std::string& path, std::shared_ptr<const ScreenFacts> facts, uint64_t call) {
+  static_assert(kStoredSketchFill >= kMemoSketchFill, "a recalled sketch would need folding again");
   const size_t cost = memo_entry_bytes(path, *facts);
   lru_.put(path, std::move(facts), cost, call);
 }

@@ -114,6 +114,10 @@ class ScanMemo {
   Usage usage() const { return lru_.usage(); }
 
  private:
+  // Keeps facts as they are, unfolded: what the disk held was folded further than the memo folds
+  // (kStoredSketchFill >= kMemoSketchFill), so measuring its fill again would only cost a pass over it.
+  void keep(const std::string& path, std::shared_ptr<const ScreenFacts> facts, uint64_t call);
+
   ByteBudgetLru<std::shared_ptr<const ScreenFacts>> lru_;
 };
 
