@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@
 #include "core/record/record.h"
 #include "core/record/transcript.h"
 #include "core/record/turns.h"
+#include "core/scan/file_bytes.h"
 #include "core/scan/line_scanner.h"
 
 namespace csift {
@@ -76,6 +78,10 @@ struct ReadOptions {
   enum class Payloads { full, skip };
   Payloads payloads = Payloads::full;
   const CancelToken* cancel = nullptr;
+  // The file's bytes, as the byte screen already read them whole (SkimResult::bytes): a reader whose
+  // transcript is a file of lines parses these instead of reading the file again. Not with `sequential` or
+  // `begin`, which read the file.
+  std::shared_ptr<const FileBytes> preloaded;
   // Called after each block with the bytes consumed so far (progress).
   std::function<void(uint64_t)> on_bytes;
 };
@@ -130,6 +136,9 @@ struct SkimResult {
   uint64_t torn_tail_offset = 0;     // ... starting here (counted in skipped_lines)
   bool cancelled = false;
   std::string error;
+  // With may_match, when the skim read the file whole (a file below the parallel-read threshold): its bytes,
+  // for the full read to parse (ReadOptions::preloaded) rather than read the file again.
+  std::shared_ptr<const FileBytes> bytes;
 };
 
 // Cheap byte-level questions about one raw line of a harness's format, asked before any parse. A harness

@@ -22,7 +22,25 @@ bool ends_line(std::string_view after) {
   return !after.empty() && (after[0] == '\n' || (after.size() > 1 && after[0] == '\r' && after[1] == '\n'));
 }
 
+std::string moved_line(const std::string& path, const LineRef& ref) {
+  return path + " changed while it was read: line " + std::to_string(ref.line) + " is no longer at byte " +
+         std::to_string(ref.offset);
+}
+
 }  // namespace
+
+std::string fetch_lines(const FileBytes& bytes, const std::string& path, const std::vector<LineRef>& refs,
+                        const std::function<void(const LineRef&, std::string_view)>& fn,
+                        const CancelToken* cancel) {
+  const std::string_view have = bytes.view();
+  for (const LineRef& ref : refs) {
+    if (cancel && cancel->is_cancelled()) return "";
+    if (ref.offset + ref.length >= have.size() || !ends_line(have.substr(ref.offset + ref.length)))
+      return moved_line(path, ref);
+    fn(ref, have.substr(ref.offset, ref.length));
+  }
+  return "";
+}
 
 std::string fetch_lines(const std::string& path, const std::vector<LineRef>& refs,
                         const std::function<void(const LineRef&, std::string_view)>& fn,
@@ -57,8 +75,7 @@ std::string fetch_lines(const std::string& path, const std::vector<LineRef>& ref
     for (size_t k = i; k < j; ++k) {
       const uint64_t at = refs[k].offset - begin;
       if (at + refs[k].length >= have.size() || !ends_line(have.substr(at + refs[k].length)))
-        return path + " changed while it was read: line " + std::to_string(refs[k].line) +
-               " is no longer at byte " + std::to_string(refs[k].offset);
+        return moved_line(path, refs[k]);
       fn(refs[k], have.substr(at, refs[k].length));
     }
     i = j;

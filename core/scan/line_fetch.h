@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/scan/file_bytes.h"
 #include "core/scan/line_scanner.h"
 
 namespace csift {
@@ -15,6 +16,11 @@ namespace csift {
 // what went wrong: the file cannot be read, or a line is no longer where it was (the file was rewritten
 // rather than appended to), which the caller reports instead of answering from the wrong bytes.
 std::string fetch_lines(const std::string& path, const std::vector<LineRef>& refs,
+                        const std::function<void(const LineRef&, std::string_view)>& fn,
+                        const CancelToken* cancel = nullptr);
+// The same from the bytes the refs were taken from (file_bytes.h), `path` naming them in a message: nothing
+// is read, and a ref that does not end a line in them is reported as a moved line is.
+std::string fetch_lines(const FileBytes& bytes, const std::string& path, const std::vector<LineRef>& refs,
                         const std::function<void(const LineRef&, std::string_view)>& fn,
                         const CancelToken* cancel = nullptr);
 

@@ -225,6 +225,42 @@ ScanStats LineScanner::scan(const std::string& path, const BlockFn& fn, uint64_t
   return stats;
 }
 
+ScanStats scan_bytes(std::string_view bytes, const BlockFn& fn, const CancelToken* cancel, bool numbered,
+                     size_t window) {
+  ScanStats stats;
+  stats.bytes = bytes.size();
+  const char* base = bytes.data();
+  size_t off = 0;
+  uint64_t line = numbered ? 1 : 0;
+  while (off < bytes.size()) {
+    if (cancel && cancel->is_cancelled()) {
+      stats.stopped = true;
+      return stats;
+    }
+    const size_t span = std::min(window, bytes.size() - off);
+    const void* nl = memrchr(base + off, '\n', span);
+    // A line longer than the window is a block of its own, as the file scanner's grown buffer delivers it.
+    if (!nl) nl = std::memchr(base + off + span, '\n', bytes.size() - off - span);
+    if (!nl) break;  // the torn tail, reported below
+    const size_t len = static_cast<size_t>(static_cast<const char*>(nl) - (base + off)) + 1;
+    const uint64_t lines = numbered ? count_newlines(base + off, len) : 0;
+    stats.lines += lines;
+    if (!fn(LineBlock{bytes.substr(off, len), line, off})) {
+      stats.stopped = true;
+      return stats;
+    }
+    line += lines;
+    off += len;
+  }
+  if (off < bytes.size()) {
+    stats.torn_tail = true;
+    stats.torn_tail_line = line;
+    stats.torn_tail_offset = off;
+    stats.torn_tail_bytes = bytes.size() - off;
+  }
+  return stats;
+}
+
 ScanStats LineScanner::scan_lines(const std::string& path, const LineFn& fn, const CancelToken* cancel) {
   return scan(
       path, [&](const LineBlock& block) { return for_each_line(block, fn); }, 0, UINT64_MAX, 1, cancel);

@@ -89,6 +89,14 @@ class LineScanner {
   LineScanner& operator=(const LineScanner&) = delete;
 };
 
+// The blocks LineScanner::scan would deliver for a file holding `bytes` (whole lines in windows of
+// `window` bytes, a longer line a block of its own; the final line without '\n' held back as a torn tail),
+// scanned from memory (file_bytes.h). `bytes` must be shorter than kMaxHeldLineBytes, so no line is overlong.
+// Unless `numbered`, the lines are not counted: every block's first_line and the stats' line counts are 0
+// (a byte screen that needs no line numbers saves a pass over the bytes).
+ScanStats scan_bytes(std::string_view bytes, const BlockFn& fn, const CancelToken* cancel = nullptr,
+                     bool numbered = true, size_t window = size_t{1} << 20);
+
 // Splits one file into newline-aligned chunks and scans them on oneTBB workers, each byte read once.
 // fn(chunk_index, block) may run concurrently for different chunks; blocks of one chunk arrive in order.
 // Line numbers inside chunk i count from 1 at the chunk's start: a chunk cannot know how many lines precede

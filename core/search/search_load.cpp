@@ -66,7 +66,8 @@ bool has_sidecar(const Transcript& t) {
 
 SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefilter& pf,
                            const CancelToken* cancel, double needle_line_share, RawLineSketcher* raw,
-                           const CountedLoad* counted, bool needles_only) {
+                           const CountedLoad* counted, bool needles_only,
+                           std::shared_ptr<const FileBytes> bytes) {
   SearchLoad load;
   // A needle on a fifth of the lines or more (a common word): piecemeal
   // completion would read most of the file back and classify it several times, so read it densely (bench
@@ -86,7 +87,7 @@ SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefil
                                                                       : ReadOptions::Payloads::full;
     load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, cancel, want,
                                          counted ? counted->visit : EntryVisitor(), payloads,
-                                         counted ? counted->context : nullptr);
+                                         counted ? counted->context : nullptr, std::move(bytes));
     return load;
   }
   load.sparse = true;
@@ -97,6 +98,8 @@ SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefil
   options.cancel = cancel;
   options.parse_first_line = true;
   options.keep_declined = true;
+  options.preloaded = bytes;
+  load.bytes = std::move(bytes);
   // The byte screens first, the record-type gate only for a line they keep (most lines hold no needle and
   // open no turn): the same lines, fewer probes. may_open_turn walks a tool result's whole message, which
   // made it a fifth of a cold absent search (bench/README.md "The cold path, second pass").
@@ -170,22 +173,22 @@ bool fetch_declined(SearchLoad& load, const std::function<bool(size_t)>& eligibl
   std::vector<Record> added;
   std::string error;
   size_t k = 0;
-  const std::string read_error = fetch_lines(
-      load.ct.transcript.path, refs,
-      [&](const LineRef& ref, std::string_view bytes) {
-        const size_t i = index[k++];
-        if (!pick(bytes)) return;
-        load.fetched[i] = true;
-        Record r;
-        r.line = ref.line;
-        r.offset = ref.offset;
-        // The line was well-formed when the reader checked it; a parse that fails now is reported.
-        if (!reader.decode(bytes, r, error))
-          failure_error("cannot parse " + load.ct.transcript.path + " line " + std::to_string(ref.line) +
-                        " on its second read: " + error);
-        added.push_back(std::move(r));
-      },
-      cancel);
+  const auto parse_fetched = [&](const LineRef& ref, std::string_view bytes) {
+    const size_t i = index[k++];
+    if (!pick(bytes)) return;
+    load.fetched[i] = true;
+    Record r;
+    r.line = ref.line;
+    r.offset = ref.offset;
+    // The line was well-formed when the reader checked it; a parse that fails now is reported.
+    if (!reader.decode(bytes, r, error))
+      failure_error("cannot parse " + load.ct.transcript.path + " line " + std::to_string(ref.line) +
+                    " on its second read: " + error);
+    added.push_back(std::move(r));
+  };
+  const std::string& path = load.ct.transcript.path;
+  const std::string read_error = load.bytes ? fetch_lines(*load.bytes, path, refs, parse_fetched, cancel)
+                                            : fetch_lines(path, refs, parse_fetched, cancel);
   if (!read_error.empty()) failure_error(read_error);
   if (added.empty()) return false;
   std::vector<Record>& records = load.ct.read.records;

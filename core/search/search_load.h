@@ -25,6 +25,9 @@ struct SearchLoad {
   // sparse: only the lines holding a needle or a marker (and line 1) were parsed, not the possible turn
   // openers: enough to tell that no record can match (may_hold_match), not to number turns.
   bool needles_only = false;
+  // The bytes the load parsed when the byte screen had read the file whole: declined lines are fetched
+  // from them, not read again (and cannot have moved).
+  std::shared_ptr<const FileBytes> bytes;
 };
 // What a counted search (-c, -l) asks of a dense load, which never needs a unit after matching it.
 struct CountedLoad {
@@ -42,10 +45,11 @@ struct CountedLoad {
 // `sidecar`: whether `t` has an elicitation sidecar (the caller's has_sidecar(t)). With `raw`, a sparse load
 // also sketches every line it offers its line filter (a rendered cover's bytes). With `needles_only`, a
 // sparse load parses no possible turn opener that holds no needle or marker (SearchLoad::needles_only).
+// With `bytes` (SkimResult::bytes), the file is parsed from them rather than read again.
 SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefilter& pf,
                            const CancelToken* cancel, double needle_line_share = 0,
                            RawLineSketcher* raw = nullptr, const CountedLoad* counted = nullptr,
-                           bool needles_only = false);
+                           bool needles_only = false, std::shared_ptr<const FileBytes> bytes = nullptr);
 // Whether a unit of `ct` (its text, or the only copy of an MCP result beside it) may match the pattern, under
 // any label and window: false only when the matcher rules every one out. The text of a unit comes from its
 // record and the record's tool partners, never from a turn opener elsewhere in the file, and a line holding

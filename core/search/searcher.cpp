@@ -275,6 +275,7 @@ struct TranscriptScanner {
       if (auto counted = counted_from_census(t, scope_index)) return counted;
     double needle_share = 0;
     std::optional<FileStamp> cover;
+    std::shared_ptr<const FileBytes> bytes;  // the file as the gate read it whole, parsed from there
     if (pf.gates_files() && !sidecar) {
       const auto gate = pf.skim(t, cancel, &cover);
       if (!gate.error.empty()) failure_error("cannot read " + t.path + ": " + gate.error);
@@ -288,6 +289,7 @@ struct TranscriptScanner {
         return skipped;
       }
       needle_share = gate.needle_line_share;
+      bytes = gate.bytes;
     }
     const bool needles_only =
         pf.gates_files() && !sidecar && needle_share == 0 && !req.resolve_persisted && pf.needles_only_pays();
@@ -323,7 +325,7 @@ struct TranscriptScanner {
     // shows it without parsing (or probing) the turn openers. Not with --resolve-persisted, whose pointers
     // are replaced by another file's text (needles_only, above).
     SearchLoad load = load_for_search(t, sidecar, pf, cancel, needle_share, raw ? &*raw : nullptr,
-                                      counted_load ? &*counted_load : nullptr, needles_only);
+                                      counted_load ? &*counted_load : nullptr, needles_only, bytes);
     if (counts_only && !load.sparse) {
       counted->scope_index = scope_index;
       counted->ct = std::move(load.ct);
@@ -346,7 +348,7 @@ struct TranscriptScanner {
       pf.note_needles_only(may);
       if (!may) return match(std::move(load.ct), scope_index);
       // One may: read again with the turn openers, which number the turns a hit is reported in.
-      load = load_for_search(t, sidecar, pf, cancel, needle_share, nullptr, nullptr, false);
+      load = load_for_search(t, sidecar, pf, cancel, needle_share, nullptr, nullptr, false, bytes);
       complete_tool_partners(
           load, pf, [](const Record&) { return true; }, cancel);
     }

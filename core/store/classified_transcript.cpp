@@ -65,7 +65,8 @@ ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_
                                                 const CancelToken* cancel,
                                                 const std::function<bool(std::string_view)>& want,
                                                 const EntryVisitor& visit, ReadOptions::Payloads payloads,
-                                                ClassifyContext* context) {
+                                                ClassifyContext* context,
+                                                std::shared_ptr<const FileBytes> preloaded) {
   ClassifiedTranscript ct;
   ct.transcript = t;
   ct.owner = TranscriptIdentity::of(t);
@@ -73,6 +74,7 @@ ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_
   options.cancel = cancel;
   options.want = want;
   options.payloads = payloads;
+  options.preloaded = std::move(preloaded);
   ct.read = read_transcript(t, options);
   if (!ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + ct.read.error);
   ClassifyContext ctx = classify_read_records(ct, cancel, visit);

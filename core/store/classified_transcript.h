@@ -83,6 +83,7 @@ ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_
                                                 const std::function<bool(std::string_view)>& want = {},
                                                 const EntryVisitor& visit = {},
                                                 ReadOptions::Payloads payloads = ReadOptions::Payloads::full,
-                                                ClassifyContext* context = nullptr);
+                                                ClassifyContext* context = nullptr,
+                                                std::shared_ptr<const FileBytes> preloaded = nullptr);
 
 }  // namespace csift

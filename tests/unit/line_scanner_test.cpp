@@ -137,6 +137,73 @@ TEST_CASE("a missing file reports an error") {
   CHECK_FALSE(stats.error.empty());
 }
 
+// scan_bytes (from memory) against LineScanner::scan (from the file): the same lines, numbers and offsets,
+// the same torn tail, and blocks that hold whole lines.
+std::vector<Seen> from_memory(const std::string& bytes, size_t window, ScanStats* stats = nullptr) {
+  std::vector<Seen> out;
+  ScanStats s = scan_bytes(
+      bytes,
+      [&](const LineBlock& block) {
+        CHECK(block.data.back() == '\n');
+        return for_each_line(block, [&](const LineView& v) {
+          out.push_back({v.line, v.offset, std::string(v.bytes)});
+          return true;
+        });
+      },
+      nullptr, true, window);
+  if (stats) *stats = s;
+  return out;
+}
+
+TEST_CASE("scan_bytes delivers what the file scan delivers") {
+  const std::string crlf = "{\"a\":1}\r\n\r\n{\"b\":2}\n";
+  const std::string long_line = "{\"x\":1}\n" + std::string(5000, 'z') + "\n{\"y\":2}\n";
+  for (const std::string& content : {generated(500, 4), generated(500, 5) + "{\"torn\":", crlf, long_line,
+                                     std::string(), std::string("no newline at all"), std::string("\n\n")}) {
+    TempFile f(content);
+    ScanStats want_stats;
+    const auto want = forward(f.path.string(), 1 << 20, &want_stats);
+    for (size_t window : {size_t{16}, size_t{1000}, size_t{1} << 20}) {
+      CAPTURE(window);
+      ScanStats got_stats;
+      CHECK(from_memory(content, window, &got_stats) == want);
+      CHECK(got_stats.lines == want_stats.lines);
+      CHECK(got_stats.bytes == content.size());
+      CHECK(got_stats.torn_tail == want_stats.torn_tail);
+      CHECK(got_stats.torn_tail_line == want_stats.torn_tail_line);
+      CHECK(got_stats.torn_tail_offset == want_stats.torn_tail_offset);
+      CHECK(got_stats.torn_tail_bytes == want_stats.torn_tail_bytes);
+    }
+  }
+}
+
+TEST_CASE("scan_bytes unnumbered, stopped and cancelled") {
+  const std::string content = generated(300, 6);
+  std::string seen;
+  const ScanStats unnumbered = scan_bytes(
+      content,
+      [&](const LineBlock& block) {
+        CHECK(block.first_line == 0);
+        seen += block.data;
+        return true;
+      },
+      nullptr, /*numbered=*/false, 512);
+  CHECK(seen == content);  // every byte once, in order
+  CHECK(unnumbered.lines == 0);
+  int blocks = 0;
+  CHECK(scan_bytes(
+            content, [&](const LineBlock&) { return ++blocks < 2; }, nullptr, true, 512)
+            .stopped);
+  CHECK(blocks == 2);
+  CancelToken cancel;
+  cancel.cancelled = true;
+  blocks = 0;
+  CHECK(scan_bytes(
+            content, [&](const LineBlock&) { return ++blocks > 0; }, &cancel)
+            .stopped);
+  CHECK(blocks == 0);
+}
+
 TEST_CASE("scan_parallel equals the sequential scan") {
   std::string content = generated(3000, 4) + "{\"torn\":";
   TempFile f(content);

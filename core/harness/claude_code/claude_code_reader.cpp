@@ -235,17 +235,77 @@ class ReadChunk final : public ChunkConsumer {
 // Chunks are parsed on oneTBB workers and handed to the sink in file order as soon as each chunk and all
 // before it are done, with a bounded number of chunks in flight: the read holds a few chunks' records, never
 // the whole file's.
-ReadStats read_parallel(const Transcript& t, const ReadOptions& opts, RecordSink& sink) {
-  ParallelRead read(opts, sink);
-  const ScanStats scan = scan_parallel_ordered(
-      t.path, [&](size_t index) { return std::make_unique<ReadChunk>(read, index); }, opts.cancel,
-      opts.parallel_threshold, opts.chunk_bytes);
+ReadStats finish_read(ParallelRead& read, const ScanStats& scan, const ReadOptions& opts, RecordSink& sink) {
   ReadStats& stats = read.stats;
   stats.error = scan.error;
   stats.bytes = scan.bytes;
   stats.cancelled = !stats.stopped && (scan.stopped || (opts.cancel && opts.cancel->is_cancelled()));
   account_torn_tail(scan, opts, stats, sink);
   return std::move(read.stats);
+}
+
+ReadStats read_parallel(const Transcript& t, const ReadOptions& opts, RecordSink& sink) {
+  ParallelRead read(opts, sink);
+  const ScanStats scan = scan_parallel_ordered(
+      t.path, [&](size_t index) { return std::make_unique<ReadChunk>(read, index); }, opts.cancel,
+      opts.parallel_threshold, opts.chunk_bytes);
+  return finish_read(read, scan, opts, sink);
+}
+
+// The bytes the byte screen read (ReadOptions::preloaded): one chunk, as a file below the parallel threshold
+// is read, scanned from memory.
+ReadStats read_preloaded(const ReadOptions& opts, RecordSink& sink) {
+  ParallelRead read(opts, sink);
+  ReadChunk only(read, 0);
+  ScanStats scan = scan_bytes(
+      opts.preloaded->view(), [&](const LineBlock& block) { return only.block(block); }, opts.cancel);
+  if (!only.deliver(1)) scan.stopped = true;
+  return finish_read(read, scan, opts, sink);
+}
+
+// A file below this is skimmed from one read of it whole (file_bytes.h), the size under which a full read
+// takes it as one chunk too.
+constexpr uint64_t kSkimWholeBelow = uint64_t{8} << 20;
+
+// The skim of a file read whole. The predicate is tried on every block first and the lines are checked only
+// when no block holds a needle or marker: a file that goes on to the full read is checked there, so checking
+// the blocks before its first hit (a fifth of the replica's bytes) was work done twice.
+SkimResult skim_bytes(std::shared_ptr<const FileBytes> bytes,
+                      const std::function<bool(std::string_view)>& block_may_match,
+                      const std::function<double(std::string_view)>& line_share, const CancelToken* cancel,
+                      bool count_malformed) {
+  SkimResult out;
+  const ScanStats scan = scan_bytes(
+      bytes->view(),
+      [&](const LineBlock& block) {
+        if (!block_may_match(block.data)) return true;
+        out.may_match = true;
+        out.needle_line_share = line_share(block.data);
+        return false;
+      },
+      cancel, /*numbered=*/false);
+  out.cancelled = cancel && cancel->is_cancelled();
+  if (out.may_match) {
+    out.bytes = std::move(bytes);
+    return out;
+  }
+  if (out.cancelled) return out;
+  if (count_malformed) {
+    scan_bytes(
+        bytes->view(),
+        [&](const LineBlock& block) {
+          const BlockScreen screen = count_malformed_lines(block.data);
+          out.skipped_lines += screen.malformed;
+          out.values_out_of_range += screen.out_of_range;
+          return true;
+        },
+        cancel, /*numbered=*/false);
+    out.cancelled = cancel && cancel->is_cancelled();
+  }
+  out.skipped_lines += scan.torn_tail ? 1 : 0;
+  out.torn_tail = scan.torn_tail;
+  out.torn_tail_offset = scan.torn_tail_offset;
+  return out;
 }
 
 class ClaudeCodeProbes final : public RawLineProbes {
@@ -271,7 +331,8 @@ class ClaudeCodeReader final : public TranscriptReader {
   std::string_view harness() const override { return kClaudeCodeHarness; }
 
   ReadStats read(const Transcript& t, const ReadOptions& opts, RecordSink& sink) const override {
-    return opts.sequential || opts.begin ? read_sequential(t, opts, sink) : read_parallel(t, opts, sink);
+    if (opts.sequential || opts.begin) return read_sequential(t, opts, sink);
+    return opts.preloaded ? read_preloaded(opts, sink) : read_parallel(t, opts, sink);
   }
 
   bool decode(std::string_view line, Record& out, std::string& error) const override {
@@ -297,6 +358,8 @@ class ClaudeCodeReader final : public TranscriptReader {
   SkimResult skim(const Transcript& t, const std::function<bool(std::string_view)>& block_may_match,
                   const std::function<double(std::string_view)>& line_share, const CancelToken* cancel,
                   bool count_malformed) const override {
+    if (auto bytes = read_small_file(t.path, kSkimWholeBelow))
+      return skim_bytes(std::move(bytes), block_may_match, line_share, cancel, count_malformed);
     std::atomic<bool> hit{false};
     std::atomic<double> share{0};
     std::atomic<uint64_t> invalid{0};
