@@ -195,6 +195,32 @@ TEST_CASE("json_object_well_formed agrees with simdjson on escape-dense long str
   CHECK(invalid > 2000);
 }
 
+// Every byte after a backslash, at every offset of a 64-byte chunk and in a long string (the skim's vector
+// path): a valid escape letter exactly when simdjson says the line is well formed.
+TEST_CASE("json_object_well_formed knows every escape letter at every chunk offset") {
+  size_t valid = 0, checked = 0, disagreements = 0;
+  for (int byte = 0; byte < 256; ++byte) {
+    for (size_t pad = 0; pad < 70; pad += 3) {
+      std::string escape = "\\";
+      escape += static_cast<char>(byte);
+      if (byte == 'u') escape += "00e9";
+      // The leading escape starts the 64-byte skim at the string's first byte, so `escape` sits at chunk
+      // offset 2 + pad: both 32-byte halves and the next chunk.
+      const std::string body =
+          "\\t" + std::string(pad, 'a') + escape + std::string(90, 'b') + "\\n" + std::string(40, 'c');
+      const std::string line = "{\"k\":\"" + body + "\"}";
+      const bool ours = json_object_well_formed(line), theirs = simdjson_says(line);
+      ++checked;
+      valid += ours ? 1 : 0;
+      if (ours != theirs && ++disagreements <= 5)
+        CHECK_MESSAGE(ours == theirs, "byte " << byte << " after " << pad << " bytes");
+    }
+  }
+  CHECK(disagreements == 0);
+  CHECK(valid == 9 * 24);  // the nine escape letters, at each of the 24 offsets
+  CHECK(checked == 256 * 24);
+}
+
 // json_container_end against json_container_end_bytewise, the same rules a byte at a time, on token soup that
 // puts brackets, quoted brackets, escaped quotes and backslash pairs at every offset of the 64-byte chunks (a
 // close on a chunk's last byte, a string carried across a chunk edge, the space-padded last piece).
