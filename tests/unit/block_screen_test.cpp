@@ -149,31 +149,17 @@ TEST_CASE("block screen: a needle in the first, a middle or the last line") {
   check_block(tail.substr(0, tail.size() - 1) + "NEEDLE", needle);
 }
 
-// Lines of the file at `path` with every seventh one cut short (a real log with damage to count).
+// Lines of a real log with every seventh one cut short (damage to count).
 std::string damaged(const std::string& bytes) {
-  std::string out;
-  std::istringstream in(bytes);
-  std::string line;
-  for (size_t n = 0; std::getline(in, line); ++n)
-    out += (n % 7 == 3 ? line.substr(0, line.size() / 2) : line) + "\n";
-  return out;
+  return csift_test::with_cut_lines(bytes, 7, 3);
 }
 
 std::vector<std::filesystem::path> corpus_logs() {
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(csift_test::corpus_root())) {
-    if (e.is_regular_file() && e.path().extension() == ".jsonl" && e.file_size() < (4u << 20))
-      files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
+  return csift_test::small_corpus_logs(4u << 20);
 }
 
 std::string read_all(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return csift_test::file_bytes_of(p);
 }
 
 TEST_CASE("block screen: every corpus log, whole and damaged, absent and present needles") {

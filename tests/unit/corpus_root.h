@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,25 @@ inline std::vector<std::filesystem::path> small_corpus_logs(uintmax_t below_byte
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// A file's bytes, whole.
+inline std::string file_bytes_of(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The lines of `bytes` with line n cut to half its length whenever n % every == at (a real log with damage
+// to count: a cut line is malformed).
+inline std::string with_cut_lines(const std::string& bytes, size_t every, size_t at) {
+  std::string out;
+  std::istringstream in(bytes);
+  std::string line;
+  for (size_t n = 0; std::getline(in, line); ++n)
+    out += (n % every == at ? line.substr(0, line.size() / 2) : line) + "\n";
+  return out;
 }
 
 // Calls fn(line, record) for every line of small_corpus_logs(), record the line's parse (null when it does

@@ -5,9 +5,7 @@
 // and a file too large for that, screened as a stream.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -28,30 +26,14 @@ namespace {
 
 constexpr uint64_t kWholeBelow = uint64_t{8} << 20;  // the reader's kSkimWholeBelow
 
-std::string read_all(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Every fifth line cut short (malformed), one number out of range, a CRLF line, and a torn tail.
 std::string damaged(const std::string& bytes) {
-  std::string out;
-  std::istringstream in(bytes);
-  std::string line;
-  for (size_t n = 0; std::getline(in, line); ++n)
-    out += (n % 5 == 2 ? line.substr(0, line.size() / 2) : line) + "\n";
-  return out + "{\"type\":\"user\",\"n\":1e400}\r\n{\"type\":\"user\",\"message\":";
+  return csift_test::with_cut_lines(bytes, 5, 2) +
+         "{\"type\":\"user\",\"n\":1e400}\r\n{\"type\":\"user\",\"message\":";
 }
 
 std::vector<std::filesystem::path> corpus_logs(size_t most) {
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(csift_test::corpus_root())) {
-    if (e.is_regular_file() && e.path().extension() == ".jsonl" && e.file_size() < (2u << 20))
-      files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
+  std::vector<std::filesystem::path> files = csift_test::small_corpus_logs(2u << 20);
   if (files.size() > most) files.resize(most);
   return files;
 }
@@ -83,7 +65,7 @@ TEST_CASE("a read from the bytes the screen read equals a read of the file") {
   size_t n = 0, records = 0, skipped = 0, declined = 0;
   for (const auto& path : files) {
     INFO(path.string());
-    const std::string content = damaged(read_all(path));
+    const std::string content = damaged(csift_test::file_bytes_of(path));
     Transcript t;
     t.path = store.write("p/" + std::to_string(n++) + ".jsonl", content);
     const auto bytes = read_small_file(t.path, kWholeBelow);
@@ -159,7 +141,7 @@ TEST_CASE("the skim counts what read() skips, whole or streamed, and hands on th
   csift_test::TempStore store;
   std::string small_content, large_content;
   for (const auto& path : corpus_logs(200)) {
-    const std::string d = damaged(read_all(path));
+    const std::string d = damaged(csift_test::file_bytes_of(path));
     const std::string whole_lines = d.substr(0, d.rfind('\n') + 1);  // without the torn tail
     if (small_content.size() < (1u << 20)) small_content += whole_lines;
     large_content += whole_lines;
