@@ -324,8 +324,11 @@ struct TranscriptScanner {
     // its bytes) hold no needle at all, and a sparse load that parses only the needle and marker lines
     // shows it without parsing (or probing) the turn openers. Not with --resolve-persisted, whose pointers
     // are replaced by another file's text (needles_only, above).
-    SearchLoad load = load_for_search(t, sidecar, pf, cancel, needle_share, raw ? &*raw : nullptr,
-                                      counted_load ? &*counted_load : nullptr, needles_only, bytes);
+    // A census is remembered under the stamp taken just now, so its read must come after it: not from the
+    // bytes the gate read before (a line appended in between would be counted under a stamp without it).
+    SearchLoad load =
+        load_for_search(t, sidecar, pf, cancel, needle_share, raw ? &*raw : nullptr,
+                        counted_load ? &*counted_load : nullptr, needles_only, before ? nullptr : bytes);
     if (counts_only && !load.sparse) {
       counted->scope_index = scope_index;
       counted->ct = std::move(load.ct);
