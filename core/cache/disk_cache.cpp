@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -749,12 +748,6 @@ DiskCacheTotals DiskCache::totals() const {
   std::lock_guard<std::mutex> lock(s.mu);
   t.usable = s.mode == State::Mode::open || s.mode == State::Mode::closed;
   return t;
-}
-
-int64_t disk_clock_ns() {
-  struct timespec ts {};
-  ::clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
 DiskCache* process_disk_cache() {

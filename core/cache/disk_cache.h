@@ -29,9 +29,6 @@
 
 namespace csift {
 
-// CLOCK_REALTIME in nanoseconds: the clock file timestamps are taken from.
-int64_t disk_clock_ns();
-
 // One call's use of the disk cache (reported in the tool's summary).
 struct DiskCacheUse {
   std::atomic<uint64_t> hits{0};    // results decoded from the disk cache
@@ -39,7 +36,7 @@ struct DiskCacheUse {
   std::atomic<uint64_t> writes{0};  // results this call queued for writing at its end
   // When the call began: before every read it makes, so a stamp settled by then was settled when the read
   // began (disk_settled).
-  const int64_t began = disk_clock_ns();
+  const int64_t began = realtime_ns();
 };
 
 // Git's racy-index rule for a cache that outlives the process: a timestamp has a granularity, so a second

@@ -2,8 +2,8 @@
 
 #include <sys/stat.h>
 
-#include <chrono>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <string_view>
 
@@ -11,13 +11,15 @@
 
 namespace csift {
 
+int64_t realtime_ns() {
+  struct timespec ts {};
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
 bool likely_to_grow(const std::optional<FileStamp>& stamp) {
   constexpr int64_t kLikelyToGrowNs = int64_t{24} * 3600 * 1000000000;
-  if (!stamp) return true;
-  const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
-  return now - stamp->mtime_ns < kLikelyToGrowNs;
+  return !stamp || realtime_ns() - stamp->mtime_ns < kLikelyToGrowNs;
 }
 
 FileStamp stamp_of_stat(const struct stat& st) {

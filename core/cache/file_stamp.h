@@ -19,6 +19,9 @@ struct FileStamp {
 FileStamp stamp_of_stat(const struct stat& st);
 // The file's stamp by stat(2), or nullopt when it cannot be stat'ed.
 std::optional<FileStamp> stamp_file(const std::string& path);
+// CLOCK_REALTIME in nanoseconds: the clock file timestamps are taken from, so "how long ago was it written"
+// is `realtime_ns() - stamp.mtime_ns`.
+int64_t realtime_ns();
 // Whether a file stamped so may still grow: written in the last day (a live session, a subagent still
 // running), or not stamped at all. Only such a file's remembered results keep the state an append resumes
 // from (a stats tally's fold, a label census's classifier state): that state is a large share of them (the

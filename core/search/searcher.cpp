@@ -273,6 +273,12 @@ struct TranscriptScanner {
     const bool census = keeps_census(t, sidecar);
     if (census)
       if (auto counted = counted_from_census(t, scope_index)) return counted;
+    // A server takes the census after its reply (censuses_later): this call reads as the CLI does, without
+    // the assistant lines only a later count under an agent filter would want from it. A census is
+    // remembered under `before`, stamped before the gate reads the file: every byte it is taken from, the
+    // gate's included, was read after the stamp (remember_label_census then checks the file is unchanged).
+    const bool take_census = census && !censuses_later;
+    const std::optional<FileStamp> before = take_census ? stamp_of(t) : std::nullopt;
     double needle_share = 0;
     std::optional<FileStamp> cover;
     std::shared_ptr<const FileBytes> bytes;  // the file as the gate read it whole, parsed from there
@@ -304,11 +310,7 @@ struct TranscriptScanner {
     std::unique_ptr<TranscriptHits> counted = counts_only ? std::make_unique<TranscriptHits>() : nullptr;
     std::optional<Matcher> counting;
     std::optional<CountedLoad> counted_load;
-    // A server takes the census after its reply (censuses_later): this call reads as the CLI does, without
-    // the assistant lines only a later count under an agent filter would want from it.
-    const bool take_census = census && !censuses_later;
     if (census && censuses_later) censuses_later->add(t);
-    const std::optional<FileStamp> before = take_census ? stamp_of(t) : std::nullopt;
     const std::optional<uint64_t> head = before ? head_hash_of(t.path) : std::nullopt;
     LabelCensusBuilder taker;
     ClassifyContext context;
@@ -324,11 +326,8 @@ struct TranscriptScanner {
     // its bytes) hold no needle at all, and a sparse load that parses only the needle and marker lines
     // shows it without parsing (or probing) the turn openers. Not with --resolve-persisted, whose pointers
     // are replaced by another file's text (needles_only, above).
-    // A census is remembered under the stamp taken just now, so its read must come after it: not from the
-    // bytes the gate read before (a line appended in between would be counted under a stamp without it).
-    SearchLoad load =
-        load_for_search(t, sidecar, pf, cancel, needle_share, raw ? &*raw : nullptr,
-                        counted_load ? &*counted_load : nullptr, needles_only, before ? nullptr : bytes);
+    SearchLoad load = load_for_search(t, sidecar, pf, cancel, needle_share, raw ? &*raw : nullptr,
+                                      counted_load ? &*counted_load : nullptr, needles_only, bytes);
     if (counts_only && !load.sparse) {
       counted->scope_index = scope_index;
       counted->ct = std::move(load.ct);

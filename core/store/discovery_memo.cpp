@@ -2,7 +2,6 @@
 #include "core/store/watched_stamps.h"
 
 #include <dirent.h>
-#include <time.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -143,12 +142,6 @@ ResultMemo* process_discovery_memo() {
 
 void install_discovery_memo(size_t budget_bytes) {
   discovery_memo_slot() = budget_bytes ? std::make_unique<ResultMemo>(budget_bytes) : nullptr;
-}
-
-int64_t realtime_ns() {
-  struct timespec ts {};
-  ::clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
 bool settled_stamp(const FileStamp& stamp, int64_t began_ns) {

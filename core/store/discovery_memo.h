@@ -95,8 +95,6 @@ class DiscoveryWalk {
 
 // True when a read that began at `began_ns` (CLOCK_REALTIME) under `stamp` may be remembered.
 bool settled_stamp(const FileStamp& stamp, int64_t began_ns);
-// CLOCK_REALTIME in nanoseconds: the clock file timestamps are taken from.
-int64_t realtime_ns();
 
 // read()'s result for the file or directory at `path`, stamped `before` by a stat taken no earlier than
 // `began`: from the memo while the stamp is unchanged, else read and remembered when the stamp is settled and

@@ -290,17 +290,11 @@ SkimResult skim_bytes(std::shared_ptr<const FileBytes> bytes,
     return out;
   }
   if (out.cancelled) return out;
-  if (count_malformed) {
-    scan_bytes(
-        bytes->view(),
-        [&](const LineBlock& block) {
-          const BlockScreen screen = count_malformed_lines(block.data);
-          out.skipped_lines += screen.malformed;
-          out.values_out_of_range += screen.out_of_range;
-          return true;
-        },
-        cancel, /*numbered=*/false);
-    out.cancelled = cancel && cancel->is_cancelled();
+  if (count_malformed) {  // every whole line at once: the blocks mattered only to the predicate
+    const BlockScreen screen =
+        count_malformed_lines(bytes->view().substr(0, scan.torn_tail ? scan.torn_tail_offset : bytes->size));
+    out.skipped_lines += screen.malformed;
+    out.values_out_of_range += screen.out_of_range;
   }
   out.skipped_lines += scan.torn_tail ? 1 : 0;
   out.torn_tail = scan.torn_tail;
