@@ -15,7 +15,7 @@ void DecodedLineWalk::skip(uint64_t line, std::string reason) {
 }
 
 bool DecodedLineWalk::line(std::string_view bytes, uint64_t number, uint64_t offset) {
-  const bool candidate = !opts.want || (number == 1 && opts.parse_first_line) || opts.want(bytes);
+  const bool candidate = opts.parses(bytes, number, number == 1);
   if (!candidate) {
     size_t out_of_range = 0;
     if (!json_object_well_formed(bytes, &out_of_range)) {

@@ -83,6 +83,18 @@ ScanStats read_jsonl_raw_lines(const std::string& path, const RawLineFn& fn, con
 constexpr uint64_t kBytesPerReservedRecord = 1024;
 constexpr size_t kMaxReservedRecords = size_t{1} << 22;
 
+bool in_spans(const std::vector<LineSpan>& spans, uint64_t line) {
+  const auto it = std::upper_bound(spans.begin(), spans.end(), line,
+                                   [](uint64_t v, const LineSpan& s) { return v < s.lo; });
+  return it != spans.begin() && line <= std::prev(it)->hi;
+}
+
+bool ReadOptions::parses(std::string_view bytes, uint64_t line, bool first_line) const {
+  if (!want && parse_lines.empty()) return true;
+  if ((first_line && parse_first_line) || in_spans(parse_lines, line)) return true;
+  return want && want(bytes);
+}
+
 ReadResult read_transcript(const Transcript& t, const ReadOptions& opts) {
   ReadResult out;
   if (t.size > opts.begin)

@@ -23,6 +23,13 @@
 
 namespace csift {
 
+// An inclusive range of line numbers (1-based).
+struct LineSpan {
+  uint64_t lo = 0, hi = 0;
+};
+// Whether `line` lies in one of `spans`, which are sorted by `lo` and disjoint.
+bool in_spans(const std::vector<LineSpan>& spans, uint64_t line);
+
 struct SkippedLine {
   uint64_t line = 0;
   std::string reason;  // "malformed JSON: <what>", "torn final line (no newline)", "line too large"
@@ -44,12 +51,17 @@ class RecordSink {
 };
 
 struct ReadOptions {
-  // Decides from the raw bytes whether a line is parsed. Empty = parse every non-blank line. A declined line
-  // is still checked for well-formedness, so skipped_lines is the same whatever `want` declines. It may run
-  // on several threads at once (large files are read in parallel chunks): keep it a pure function.
+  // Decides from the raw bytes whether a line is parsed. Empty (and no parse_lines) = parse every non-blank
+  // line. A declined line is still checked for well-formedness, so skipped_lines is the same whatever `want`
+  // declines. It may run on several threads at once (large files are read in parallel chunks): keep it a
+  // pure function.
   std::function<bool(std::string_view)> want;
   // Parse the file's first line whatever `want` says (a /fork clone is known by its line 1).
   bool parse_first_line = false;
+  // Parse the lines these spans name whatever `want` says: the lines a show address names. Only a
+  // front-to-back read knows a line's number as it reads it, so a reader reads sequentially when these are
+  // given.
+  std::vector<LineSpan> parse_lines;
   // Push each well-formed declined line's position to the sink, for a later targeted read.
   bool keep_declined = false;
   // Count every physical line under its top-level record type (stats' line-type census).
@@ -84,6 +96,10 @@ struct ReadOptions {
   std::shared_ptr<const FileBytes> preloaded;
   // Called after each block with the bytes consumed so far (progress).
   std::function<void(uint64_t)> on_bytes;
+
+  // Whether line `line` (its number in the file; `first_line`: it is the file's line 1) is parsed: every line
+  // without `want`, else line 1 under parse_first_line, a line parse_lines names, or a line `want` takes.
+  bool parses(std::string_view bytes, uint64_t line, bool first_line) const;
 };
 
 struct ReadStats {

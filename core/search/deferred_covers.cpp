@@ -33,7 +33,7 @@ void DeferredCovers::build(const SearchPrefilter& pf, const CancelToken* stop) {
     SearchLoad load =
         load_for_search(w.t, /*sidecar=*/false, pf, nullptr, w.needle_share, &raw, nullptr, w.needles_only);
     complete_tool_partners(
-        load, pf, [](const Record&) { return true; }, nullptr);
+        load, [](const Record&) { return true; }, nullptr);
     if (load.sparse) pf.remember_cover(w.t, w.stamp, load.ct, raw.merged());
   });
 }

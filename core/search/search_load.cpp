@@ -39,12 +39,6 @@ bool file_exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-// CSIFT_SEARCH_DENSE=1 makes every search load dense: the reference the sparse load is tested against.
-bool dense_forced() {
-  const char* v = std::getenv("CSIFT_SEARCH_DENSE");
-  return v && *v && std::string_view(v) != "0";
-}
-
 bool fetch_declined(SearchLoad& load, const std::function<bool(size_t)>& eligible,
                     const std::function<bool(std::string_view)>& pick, const CancelToken* cancel);
 
@@ -59,6 +53,11 @@ std::vector<Label> surviving_labels(const SearchConfig& cfg, const Unit& u, bool
   return out;
 }
 
+bool dense_forced() {
+  const char* v = std::getenv("CSIFT_SEARCH_DENSE");
+  return v && *v && std::string_view(v) != "0";
+}
+
 bool has_sidecar(const Transcript& t) {
   return !t.is_subagent && !t.session_dir_absent && t.session_dir_may_hold_sidecar() &&
          file_exists(sidecar_path(t));
@@ -68,10 +67,9 @@ SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefil
                            const CancelToken* cancel, double needle_line_share, RawLineSketcher* raw,
                            const CountedLoad* counted, bool needles_only,
                            std::shared_ptr<const FileBytes> bytes) {
-  SearchLoad load;
-  // A needle on a fifth of the lines or more (a common word): piecemeal
-  // completion would read most of the file back and classify it several times, so read it densely (bench
-  // store: 'scanner' -c 4.6 s sparse, 3.3 s dense). The share comes from the gate's first hit block.
+  // A needle on a fifth of the lines or more (a common word): piecemeal completion would read most of the
+  // file back and classify it several times, so read it densely (bench store: 'scanner' -c 4.6 s sparse, 3.3
+  // s dense). The share comes from the gate's first hit block.
   const bool common = needle_line_share >= 0.2;
   const RawLineProbes* probes = reader_for(t).raw_probes();
   if (!probes || sidecar || !pf.gates_files() || common || dense_forced()) {
@@ -85,35 +83,46 @@ SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefil
     }
     const auto payloads = counted && counted->labels_only && !sidecar ? ReadOptions::Payloads::skip
                                                                       : ReadOptions::Payloads::full;
+    SearchLoad load;
     load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, cancel, want,
                                          counted ? counted->visit : EntryVisitor(), payloads,
                                          counted ? counted->context : nullptr, std::move(bytes));
     return load;
   }
-  load.sparse = true;
-  load.probes = probes;
-  load.ct.transcript = t;
-  load.ct.owner = TranscriptIdentity::of(t);
   ReadOptions options;
   options.cancel = cancel;
   options.parse_first_line = true;
-  options.keep_declined = true;
-  options.preloaded = bytes;
-  load.bytes = std::move(bytes);
   // The byte screens first, the record-type gate only for a line they keep (most lines hold no needle and
   // open no turn): the same lines, fewer probes. may_open_turn walks a tool result's whole message, which
   // made it a fifth of a cold absent search (bench/README.md "The cold path, second pass").
-  load.needles_only = needles_only;
   options.want = [&pf, probes, raw, needles_only](std::string_view line) {
     if (raw) raw->add(line);
     return (pf.may_match(line) || (!needles_only && probes->may_open_turn(line))) &&
            pf.label_candidate(line, *probes);
   };
+  SearchLoad load = read_sparse(
+      t, std::move(options),
+      [&pf, probes](std::string_view line) { return pf.label_candidate(line, *probes); }, std::move(bytes));
+  load.needles_only = needles_only;
+  return load;
+}
+
+SearchLoad read_sparse(const Transcript& t, ReadOptions options, std::function<bool(std::string_view)> admits,
+                       std::shared_ptr<const FileBytes> bytes) {
+  SearchLoad load;
+  load.sparse = true;
+  load.probes = reader_for(t).raw_probes();
+  load.admits = std::move(admits);
+  load.ct.transcript = t;
+  load.ct.owner = TranscriptIdentity::of(t);
+  options.keep_declined = true;
+  options.preloaded = bytes;
+  load.bytes = std::move(bytes);
   load.ct.read = read_transcript(t, options);
   if (!load.ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + load.ct.read.error);
   load.declined = std::move(load.ct.read.declined);
   load.fetched.assign(load.declined.size(), false);
-  classify_read_records(load.ct, cancel);
+  classify_read_records(load.ct, options.cancel);
   return load;
 }
 
@@ -223,8 +232,8 @@ std::function<bool(size_t)> near_subjects(const SearchLoad& load,
 
 }  // namespace
 
-void complete_tool_partners(SearchLoad& load, const SearchPrefilter& pf,
-                            const std::function<bool(const Record&)>& subject, const CancelToken* cancel) {
+void complete_tool_partners(SearchLoad& load, const std::function<bool(const Record&)>& subject,
+                            const CancelToken* cancel) {
   if (!load.sparse) return;
   std::unordered_set<std::string> uses, results, wanted;
   const std::vector<uint64_t> starts = segment_starts(load.ct);
@@ -242,7 +251,7 @@ void complete_tool_partners(SearchLoad& load, const SearchPrefilter& pf,
   }
   if (wanted.empty()) return;
   auto pick = [&](std::string_view bytes) {
-    return pf.label_candidate(bytes, *load.probes) && load.probes->mentions_tool_id(bytes, wanted);
+    return load.admits(bytes) && load.probes->mentions_tool_id(bytes, wanted);
   };
   auto settle = [&] {
     note_tool_sides(load.ct.read.records, uses, results);
@@ -272,21 +281,19 @@ void complete_tool_partners(SearchLoad& load, const SearchPrefilter& pf,
   if (added) classify_read_records(load.ct, cancel);
 }
 
-void complete_turns(SearchLoad& load, const SearchPrefilter& pf, const std::set<int>& turns,
-                    const CancelToken* cancel) {
+void complete_turns(SearchLoad& load, const std::set<int>& turns, const CancelToken* cancel) {
   if (!load.sparse || turns.empty()) return;
   const std::vector<uint64_t> starts = segment_starts(load.ct);
   auto eligible = [&](size_t i) {
     return turns.count(static_cast<int>(segment_of(starts, load.declined[i].line)) - 1) > 0;
   };
-  if (!fetch_declined(
-          load, eligible, [&](std::string_view b) { return pf.label_candidate(b, *load.probes); }, cancel))
-    return;
-  classify_read_records(load.ct, cancel);
-  // The turns' new records bring tool ids of their own (the answer's tool calls): pair those too.
+  if (fetch_declined(load, eligible, load.admits, cancel)) classify_read_records(load.ct, cancel);
+  // The turns' records bring tool ids of their own (the answer's tool calls), and a turn whose lines were all
+  // parsed already may still lack a partner elsewhere (a notification naming an earlier turn's spawn): pair
+  // them all.
   const std::vector<uint64_t> new_starts = segment_starts(load.ct);
   complete_tool_partners(
-      load, pf,
+      load,
       [&](const Record& r) { return turns.count(static_cast<int>(segment_of(new_starts, r.line)) - 1) > 0; },
       cancel);
 }

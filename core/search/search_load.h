@@ -13,6 +13,9 @@
 namespace csift {
 
 bool has_sidecar(const Transcript& t);
+// CSIFT_SEARCH_DENSE=1 (set, not "0"): every load is dense, the reference the sparse loads are tested
+// against.
+bool dense_forced();
 
 // One transcript as search reads it (search_load.cpp): dense, or sparse with the positions of the lines it
 // did not parse, which the completions below may read back.
@@ -28,6 +31,8 @@ struct SearchLoad {
   // The bytes the load parsed when the byte screen had read the file whole: declined lines are fetched
   // from them, not read again (and cannot have moved).
   std::shared_ptr<const FileBytes> bytes;
+  // sparse: which declined lines a completion may parse (the record types the load's label gates admit).
+  std::function<bool(std::string_view)> admits;
 };
 // What a counted search (-c, -l) asks of a dense load, which never needs a unit after matching it.
 struct CountedLoad {
@@ -56,15 +61,18 @@ SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefil
 // no needle and no marker matches only through its own bytes, which lack every needle: so when a
 // needles-only load (tool partners completed) holds no unit that may match, neither does the full read, and
 // its answer for the file is no hit with the read's exact skipped and out-of-range counts.
+// The sparse read every sparse load shares: parses the lines `options` wants, keeps the position of every
+// other well-formed line (checked all the same), and classifies what it parsed. `admits` becomes the load's.
+SearchLoad read_sparse(const Transcript& t, ReadOptions options, std::function<bool(std::string_view)> admits,
+                       std::shared_ptr<const FileBytes> bytes = nullptr);
 bool may_hold_match(const ClassifiedTranscript& ct, const std::shared_ptr<const CompiledPattern>& pattern);
 // Sparse only: reads back the lines holding the missing tool partner of any tool id a `subject` record
 // carries (its own turn first, then the whole file) and rebuilds the model, so those records classify as a
 // full read would classify them.
-void complete_tool_partners(SearchLoad& load, const SearchPrefilter& pf,
-                            const std::function<bool(const Record&)>& subject, const CancelToken* cancel);
-// Sparse only: reads back every line of these turns the label gates admit (then pairs their tool ids).
-void complete_turns(SearchLoad& load, const SearchPrefilter& pf, const std::set<int>& turns,
-                    const CancelToken* cancel);
+void complete_tool_partners(SearchLoad& load, const std::function<bool(const Record&)>& subject,
+                            const CancelToken* cancel);
+// Sparse only: reads back every line of these turns the load admits (then pairs their tool ids).
+void complete_turns(SearchLoad& load, const std::set<int>& turns, const CancelToken* cancel);
 // Sparse only: reads back the assistant lines of these turns, so each turn's end-of-turn agent text (an
 // exchange's frame) is the one a full read finds.
 void complete_turn_answers(SearchLoad& load, const std::set<int>& turns, const CancelToken* cancel);

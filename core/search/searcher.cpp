@@ -340,7 +340,7 @@ struct TranscriptScanner {
     }
     // A record classifies as the full read would only once its tool partners are in (search_load.cpp).
     complete_tool_partners(
-        load, pf, [](const Record&) { return true; }, cancel);
+        load, [](const Record&) { return true; }, cancel);
     // A needles-only load makes a cover too: what a later call could match is a raw line it sketched or the
     // rendered text of a needle or marker line it parsed (a turn opener's text is its own bytes).
     if (raw && load.sparse) pf.remember_cover(t, *cover, load.ct, raw->merged());
@@ -352,7 +352,7 @@ struct TranscriptScanner {
       // One may: read again with the turn openers, which number the turns a hit is reported in.
       load = load_for_search(t, sidecar, pf, cancel, needle_share, nullptr, nullptr, false, bytes);
       complete_tool_partners(
-          load, pf, [](const Record&) { return true; }, cancel);
+          load, [](const Record&) { return true; }, cancel);
     }
     auto out = match(std::move(load.ct), scope_index);
     if (!load.sparse || out->hits.empty()) return out;
@@ -360,7 +360,7 @@ struct TranscriptScanner {
     if (turns.empty()) return out;
     load.ct = std::move(out->ct);
     if (pass.context == SearchPass::Context::whole_turns) {
-      complete_turns(load, pf, turns, cancel);
+      complete_turns(load, turns, cancel);
     } else {
       complete_turn_answers(load, turns, cancel);
     }

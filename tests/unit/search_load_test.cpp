@@ -71,7 +71,7 @@ TEST_CASE("sparse load: needle lines, openers and line 1 only; tool partners rea
         load.ct.read.lines);
 
   complete_tool_partners(
-      load, pf, [](const Record&) { return true; }, nullptr);
+      load, [](const Record&) { return true; }, nullptr);
   const std::set<uint64_t> completed = lines_of(load);
   CHECK(completed.count(16));
   CHECK(completed.count(17));
@@ -95,7 +95,7 @@ TEST_CASE("sparse load: a whole turn is read back when asked for, and only that 
   REQUIRE(load.ct.turns.turn_count >= 2);
   const int turn = load.ct.entries.back().turn_index;
   REQUIRE(turn >= 0);
-  complete_turns(load, pf, {turn}, nullptr);
+  complete_turns(load, {turn}, nullptr);
   const size_t opener = load.ct.turns.opener_index[static_cast<size_t>(turn)];
   const uint64_t begin = load.ct.entries[opener].record->line;
   // Every declined line of the turn that the label gates admit is now parsed (the last turn runs to EOF).
@@ -167,7 +167,7 @@ TEST_CASE("needles-only load: exact line accounting on malformed, torn and marke
   }
   CHECK(only.declined.size() == full.declined.size() + 1);  // line 5
   complete_tool_partners(
-      only, pf, [](const Record&) { return true; }, nullptr);
+      only, [](const Record&) { return true; }, nullptr);
   CHECK_FALSE(may_hold_match(only.ct, absent.req.compiled));
 
   // The marker line renders "/review x", which no raw byte holds: the needles-only load parsed it, so the
@@ -178,7 +178,7 @@ TEST_CASE("needles-only load: exact line accounting on malformed, torn and marke
   REQUIRE(again.sparse);
   CHECK(lines_of(again) == std::set<uint64_t>{1, 6});
   complete_tool_partners(
-      again, rpf, [](const Record&) { return true; }, nullptr);
+      again, [](const Record&) { return true; }, nullptr);
   CHECK(may_hold_match(again.ct, rendered.req.compiled));
   CHECK(accounted(again) == again.ct.read.lines);
 }

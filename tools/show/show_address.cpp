@@ -153,12 +153,6 @@ ShowSelection select_turns(const ShowRequest& req, const ClassifiedTranscript& c
 
 }  // namespace
 
-bool in_spans(const std::vector<LineSpan>& spans, uint64_t line) {
-  const auto it = std::upper_bound(spans.begin(), spans.end(), line,
-                                   [](uint64_t v, const LineSpan& s) { return v < s.lo; });
-  return it != spans.begin() && line <= std::prev(it)->hi;
-}
-
 std::string turn_miss_message(const RangeSpec& turns, int turn_count) {
   const std::string domain = turn_count == 0 ? "the transcript has 0 turns"
                                              : "the transcript has " + std::to_string(turn_count) +

@@ -24,15 +24,10 @@ struct ShowSelection {
 // Throws ToolError(not_found) when the address resolves to nothing renderable.
 ShowSelection select_addressed(const ShowRequest& req, const ClassifiedTranscript& ct);
 
-// The lines an address names, as merged inclusive ranges (--raw and the cap continuation use them). Throws
-// the same domain errors as select_addressed for explicit positions outside the file.
-struct LineSpan {
-  uint64_t lo, hi;
-};
+// The lines an address names, as merged inclusive ranges, sorted and disjoint (--raw, the cap continuation
+// and the sparse load use them). Throws the same domain errors as select_addressed for explicit positions
+// outside the file.
 std::vector<LineSpan> resolve_line_spans(const std::vector<RangeSpec>& specs, uint64_t total_lines);
-// Whether `line` lies in one of `spans`, which are sorted by `lo` and disjoint (as resolve_line_spans returns
-// them; a uuid or turn address's spans are too).
-bool in_spans(const std::vector<LineSpan>& spans, uint64_t line);
 
 // `no such turn(s): t99 — the transcript has 2 turn(s) (t0..t1); …` (an explicit turn address that names
 // nothing).

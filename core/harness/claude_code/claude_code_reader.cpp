@@ -61,7 +61,7 @@ bool read_line(Out& out, const ReadOptions& opts, const LineView& lv, bool file_
     count_type(t, opts, "(malformed)");
     return true;
   };
-  const bool candidate = !opts.want || (file_first_line && opts.parse_first_line) || opts.want(lv.bytes);
+  const bool candidate = opts.parses(lv.bytes, lv.line, file_first_line);
   if (!candidate) {
     // A declined line is still checked (json_syntax.h: allocation-free, near memory speed), so every reader
     // and the whole-file gate count the same malformed lines whatever they chose to parse.
@@ -325,7 +325,7 @@ class ClaudeCodeReader final : public TranscriptReader {
   std::string_view harness() const override { return kClaudeCodeHarness; }
 
   ReadStats read(const Transcript& t, const ReadOptions& opts, RecordSink& sink) const override {
-    if (opts.sequential || opts.begin) return read_sequential(t, opts, sink);
+    if (opts.sequential || opts.begin || !opts.parse_lines.empty()) return read_sequential(t, opts, sink);
     return opts.preloaded ? read_preloaded(opts, sink) : read_parallel(t, opts, sink);
   }
 
