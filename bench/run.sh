@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side timings of csift-mcp and ripgrep over one generated store, warm cache, one run each.
-# Usage: bench/run.sh [--size-mb N] [--store DIR] [--threads N] [--only list|search|stats|warm|fresh|regex|files-agents|recover]
+# Usage: bench/run.sh [--size-mb N] [--store DIR] [--threads N] [--only list|search|stats|show|warm|fresh|regex|files-agents|recover]
 # --store DIR times an existing store instead (e.g. one bench/corpus_replicas.py built from ../shared/corpus).
 # CSIFT_BENCH_BIN=PATH times another csift-mcp binary (a before/after comparison on one store).
 # Prints a Markdown table (wall seconds, ratio to rg, peak RSS) for pasting into bench/README.md.
@@ -17,7 +17,7 @@ while [ $# -gt 0 ]; do
     --threads) threads="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --store) store="$2"; shift 2 ;;
-    *) echo "unknown argument: $1 (valid: --size-mb N, --store DIR, --threads N, --only list|search|stats|warm|fresh|regex|files-agents|recover)" >&2; exit 2 ;;
+    *) echo "unknown argument: $1 (valid: --size-mb N, --store DIR, --threads N, --only list|search|stats|show|warm|fresh|regex|files-agents|recover)" >&2; exit 2 ;;
   esac
 done
 bin="${CSIFT_BENCH_BIN:-$root/build/csift-mcp}"
@@ -115,6 +115,23 @@ if [ -z "$only" ] || [ "$only" = recover ]; then
   rg_cmd=(rg -l -F -j "$threads" "$(basename "$target")" "${files[@]}")
   csift_cmd=("$bin" --cli recover --claude-home "$store" --file "$target" --coverage --format json)
   row "recover --coverage one file, unscoped (rg -l basename)"
+fi
+if [ -z "$only" ] || [ "$only" = show ]; then
+  # show on the store's largest session: a middle line, the last turn, a uuid, the last three lines. The floor
+  # is rg finding the uuid's line in that file. `whole` rows read the whole file (CSIFT_SEARCH_DENSE=1, how
+  # every show read before addresses were read sparsely).
+  big=$(ls -S "${files[@]}" | head -1)
+  mid=$(( $(wc -l < "$big") / 2 ))
+  uuid=$(sed -n "${mid}p" "$big" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("uuid", ""))')
+  rg_cmd=(rg -n -F "$uuid" "$big")
+  for how in sparse whole; do
+    pre=(env); [ "$how" = whole ] && pre=(env CSIFT_SEARCH_DENSE=1)
+    for address in "--line $mid" "--turn -1" "--uuid $uuid" "--line -3.."; do
+      read -ra a <<< "$address"
+      csift_cmd=("${pre[@]}" "$bin" --cli show "$big" "${a[@]}" --format json)
+      row "show ${address/$uuid/U}, $((($(stat -c %s "$big") + 524288) >> 20)) MB session, $how (rg -n U in it)"
+    done
+  done
 fi
 if [ -z "$only" ] || [ "$only" = warm ]; then
   # One long-lived MCP stdio server: each call twice (the second with a different pattern), beside rg.

@@ -6,6 +6,7 @@
 #include "core/record/transcript_reader.h"
 #include "tools/show/show_address.h"
 #include "tools/show/show_line_facts.h"
+#include "tools/show/show_load.h"
 #include "tools/show/show_modes.h"
 
 namespace csift {
@@ -76,7 +77,7 @@ RawAddress addressed_spans(const ShowRequest& req, const Transcript& t, ResultMe
   } else if (req.mode == ShowAddressMode::turn) {
     a.spans = turn_spans(req, *show_turn_openers(t, memo, cancel, use));
   } else {
-    a.spans = uuid_spans(req, load_classified_transcript(t, /*merge_sidecar=*/false, cancel));
+    a.spans = uuid_spans(req, load_uuid_records(req, t, cancel));
   }
   if (index && !a.spans.empty()) {
     uint64_t first = a.spans.front().lo;

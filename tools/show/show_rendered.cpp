@@ -1,6 +1,8 @@
 // show's rendered fetch: every addressed record FULL, one row per unit, under the keep-first flood guard.
+#include "core/cache/result_memo_report.h"
 #include "tools/common/record_render.h"
 #include "tools/show/show_address.h"
+#include "tools/show/show_load.h"
 #include "tools/show/show_modes.h"
 
 namespace csift {
@@ -47,7 +49,8 @@ json summary_counts(const ClassifiedTranscript& ct, const ShowSelection& sel) {
 }  // namespace
 
 Envelope run_show_rendered(const ShowRequest& req, const Transcript& t, ToolContext& ctx) {
-  const ClassifiedTranscript ct = load_classified_transcript(t, /*merge_sidecar=*/true, ctx.cancel);
+  ResultMemoUse memo_use;
+  const ClassifiedTranscript ct = load_for_show(req, t, ctx.result_memo, ctx.cancel, memo_use);
   const ShowSelection sel = select_addressed(req, ct);
   Envelope env = Envelope::make("show");
   fill_show_header(env, req, t);
@@ -78,6 +81,7 @@ Envelope run_show_rendered(const ShowRequest& req, const Transcript& t, ToolCont
   env.summary.update(summary_counts(ct, sel));
   if (!ct.read.unreadable.empty()) env.notes.push_back(t.id + ": " + ct.read.unreadable);
   env.summary["with_elicitation_sidecar"] = with_sidecar;
+  report_result_memo(env, memo_use);
   return env;
 }
 
