@@ -120,7 +120,7 @@ if [ -z "$only" ] || [ "$only" = show ]; then
   # show on the store's largest session: a middle line, the last turn, a uuid, the last three lines. The floor
   # is rg finding the uuid's line in that file. `whole` rows read the whole file (CSIFT_SEARCH_DENSE=1, how
   # every show read before addresses were read sparsely).
-  big=$(ls -S "${files[@]}" | head -1)
+  big=$(ls -S "${files[@]}" | sed -n 1p)  # sed reads on: head would end the pipe early (pipefail)
   mid=$(( $(wc -l < "$big") / 2 ))
   uuid=$(sed -n "${mid}p" "$big" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("uuid", ""))')
   rg_cmd=(rg -n -F "$uuid" "$big")
