@@ -132,6 +132,11 @@ if [ -z "$only" ] || [ "$only" = show ]; then
       row "show ${address/$uuid/U}, $((($(stat -c %s "$big") + 524288) >> 20)) MB session, $how (rg -n U in it)"
     done
   done
+  # The same transcript named by its id, as a search row's follow-up call names it: the id is resolved first
+  # (a session's uuid with one look per project dir; an agent id from the listing of every subagent).
+  id=$(basename "$big" .jsonl); kind=session; [ "${id#agent-}" != "$id" ] && kind=agent && id=${id#agent-}
+  csift_cmd=("$bin" --cli show "@$id" --line "$mid" --claude-home "$store" --format json)
+  row "show @id --line $mid, the same $kind by id (rg -n U in it)"
 fi
 if [ -z "$only" ] || [ "$only" = warm ]; then
   # One long-lived MCP stdio server: each call twice (the second with a different pattern), beside rg.

@@ -350,6 +350,25 @@ std::vector<std::string> list_subdirs(const std::string& root) {
   return out;
 }
 
+std::optional<Transcript> find_session(const std::string& projects_root, const std::string& id) {
+  const std::string name = id + std::string(kJsonl);
+  if (!is_session_file_name(name)) return std::nullopt;
+  for (const std::string& dir : list_subdirs(projects_root)) {
+    struct stat st {};
+    if (::lstat((dir + "/" + name).c_str(), &st) != 0) continue;
+    // What a listing of the dir shows of the session: its file and, when there, its session dir (the entry
+    // types left for the listing's own rules to ask).
+    auto entries = std::make_shared<DirEntries>();
+    if (::lstat((dir + "/" + id).c_str(), &st) == 0) entries->push_back({id, fs::file_type::none});
+    entries->push_back({name, fs::file_type::none});
+    std::sort(entries->begin(), entries->end(),
+              [](const ListedEntry& a, const ListedEntry& b) { return a.name < b.name; });
+    std::vector<Transcript> found = sessions_in(ListedDir{dir, entries, std::nullopt}, nullptr);
+    if (!found.empty()) return std::move(found.front());
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string> list_project_dirs(const std::string& root) {
   std::vector<std::string> out;
   std::string abs_root = absolute_path(root);

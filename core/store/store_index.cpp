@@ -18,6 +18,14 @@ const std::vector<Transcript>& StoreIndex::sessions() {
   return *sessions_;
 }
 
+std::optional<Transcript> StoreIndex::session_by_id(const std::string& id) {
+  if (!sessions_) return find_session(root_, id);
+  for (const Transcript& s : *sessions_) {
+    if (s.id == id) return s;
+  }
+  return std::nullopt;
+}
+
 const std::vector<Transcript>& StoreIndex::agents() {
   if (!agents_) {
     agents_.emplace();

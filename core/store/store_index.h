@@ -14,6 +14,8 @@ class StoreIndex {
   explicit StoreIndex(std::string projects_root) : root_(std::move(projects_root)) {}
   const std::vector<std::string>& project_dirs();
   const std::vector<Transcript>& sessions();
+  // The first of sessions() whose id is `id`, found without listing them all when they are not listed yet.
+  std::optional<Transcript> session_by_id(const std::string& id);
   // Every subagent transcript (the three sidecar shapes, plus legacy flat agents).
   const std::vector<Transcript>& agents();
   // The top-level session that owns `agent` (nullopt for a legacy agent whose session is gone).

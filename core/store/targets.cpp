@@ -307,9 +307,7 @@ void ScopeBuilder::caller_lane(const TrapResolution& hit, const std::string& mai
 // `@<uuid>`, `@<uuid-prefix>`, `@<agent-id>` (also the --sessions-from tokens).
 void ScopeBuilder::id_target(const std::string& body, const std::string& shown) {
   if (is_uuid(body)) {
-    for (const Transcript& s : index_.sessions()) {
-      if (s.id == body) return session(s);
-    }
+    if (auto s = index_.session_by_id(body)) return session(*s);
     not_found_error("'" + shown + "': no session " + body + " under " + root_);
   }
   size_t hex_digits = 0;
