@@ -350,21 +350,69 @@ std::vector<std::string> list_subdirs(const std::string& root) {
   return out;
 }
 
-std::optional<Transcript> find_session(const std::string& projects_root, const std::string& id) {
+namespace {
+
+bool exists_here(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+// The session `<dir>/<id>.jsonl` as list_sessions lists it (its session dir noted), without listing the rest
+// of `dir`: a listing of the entries that matter to it, their types left for the listing's rules to ask.
+// nullopt when the listing would not take it.
+std::optional<Transcript> session_as_listed(const std::string& dir, const std::string& id) {
   const std::string name = id + std::string(kJsonl);
-  if (!is_session_file_name(name)) return std::nullopt;
+  if (!exists_here(dir + "/" + name)) return std::nullopt;
+  auto entries = std::make_shared<DirEntries>();
+  if (exists_here(dir + "/" + id)) entries->push_back({id, fs::file_type::none});
+  entries->push_back({name, fs::file_type::none});
+  std::sort(entries->begin(), entries->end(),
+            [](const ListedEntry& a, const ListedEntry& b) { return a.name < b.name; });
+  std::vector<Transcript> found = sessions_in(ListedDir{dir, entries, std::nullopt}, nullptr);
+  if (found.empty()) return std::nullopt;
+  return std::move(found.front());
+}
+
+// Whether `<dir>/<session>/subagents` may hold agent-<agent>.jsonl: the file itself, or a workflows folder
+// (whose wf_* folders list_subagents looks into).
+bool may_hold_agent(const std::string& session_dir, const std::string& file_name) {
+  const std::string subagents = session_dir + "/subagents/";
+  return exists_here(subagents + file_name) || exists_here(subagents + "workflows");
+}
+
+}  // namespace
+
+std::optional<Transcript> find_session(const std::string& projects_root, const std::string& id) {
+  if (!is_session_file_name(id + std::string(kJsonl)) || id.find('/') != std::string::npos)
+    return std::nullopt;
   for (const std::string& dir : list_subdirs(projects_root)) {
-    struct stat st {};
-    if (::lstat((dir + "/" + name).c_str(), &st) != 0) continue;
-    // What a listing of the dir shows of the session: its file and, when there, its session dir (the entry
-    // types left for the listing's own rules to ask).
-    auto entries = std::make_shared<DirEntries>();
-    if (::lstat((dir + "/" + id).c_str(), &st) == 0) entries->push_back({id, fs::file_type::none});
-    entries->push_back({name, fs::file_type::none});
-    std::sort(entries->begin(), entries->end(),
-              [](const ListedEntry& a, const ListedEntry& b) { return a.name < b.name; });
-    std::vector<Transcript> found = sessions_in(ListedDir{dir, entries, std::nullopt}, nullptr);
-    if (!found.empty()) return std::move(found.front());
+    if (auto session = session_as_listed(dir, id)) return session;
+  }
+  return std::nullopt;
+}
+
+std::optional<Transcript> find_agent(const std::string& projects_root, const std::string& agent_id) {
+  const std::string file_name = std::string(kAgentPrefix) + agent_id + std::string(kJsonl);
+  if (agent_id_from_filename(file_name) != agent_id || agent_id.find('/') != std::string::npos)
+    return std::nullopt;
+  const std::vector<std::string> dirs = list_project_dirs(projects_root);
+  // Every session's subagents in session order (project dirs, then paths), then the legacy flat agents.
+  for (const std::string& dir : dirs) {
+    const std::shared_ptr<const DirEntries> entries = entries_of(dir);
+    for (const ListedEntry& e : *entries) {
+      if (!is_session_file_name(e.name)) continue;
+      const std::string id = e.name.substr(0, e.name.size() - kJsonl.size());
+      if (!holds_entry(*entries, id) || !may_hold_agent(dir + "/" + id, file_name)) continue;
+      const auto session = session_as_listed(dir, id);
+      if (!session) continue;
+      for (Transcript& a : list_subagents(*session))
+        if (a.id == agent_id) return std::move(a);
+    }
+  }
+  for (const std::string& dir : dirs) {
+    if (!holds_entry(*entries_of(dir), file_name)) continue;
+    for (Transcript& a : list_legacy_agents(dir))
+      if (a.id == agent_id) return std::move(a);
   }
   return std::nullopt;
 }

@@ -57,6 +57,11 @@ std::vector<std::string> list_subdirs(const std::string& root);
 // list_sessions would list it, or nullopt: one look per project dir instead of listing every session of the
 // store (an `@<uuid>` target on a 10,000-transcript store: 80 ms of a CLI call's CPU).
 std::optional<Transcript> find_session(const std::string& projects_root, const std::string& id);
+// The subagent whose id is `agent_id`, as the first of every session's subagents (sessions in listing order)
+// and then of the legacy flat agents, or nullopt: the sessions and their subagents folders are looked at by
+// name (a stat each), and only a session that holds the agent's file, or a workflows folder, has its
+// subagents listed and their meta.json read.
+std::optional<Transcript> find_agent(const std::string& projects_root, const std::string& agent_id);
 
 // Classifies one .jsonl file by where it sits: a subagent (any shape, meta read) when it is agent-<id>.jsonl,
 // else a top-level transcript. std::nullopt when the file does not exist.

@@ -41,6 +41,14 @@ const std::vector<Transcript>& StoreIndex::agents() {
   return *agents_;
 }
 
+std::optional<Transcript> StoreIndex::agent_by_id(const std::string& id) {
+  if (!agents_) return find_agent(root_, id);
+  for (const Transcript& a : *agents_) {
+    if (a.id == id) return a;
+  }
+  return std::nullopt;
+}
+
 std::optional<Transcript> StoreIndex::session_of(const Transcript& agent) {
   for (const Transcript& s : sessions()) {
     if (s.id == agent.session_id && s.project_dir == agent.project_dir) return s;

@@ -18,6 +18,8 @@ class StoreIndex {
   std::optional<Transcript> session_by_id(const std::string& id);
   // Every subagent transcript (the three sidecar shapes, plus legacy flat agents).
   const std::vector<Transcript>& agents();
+  // The first of agents() whose id is `id`, found without listing them all when they are not listed yet.
+  std::optional<Transcript> agent_by_id(const std::string& id);
   // The top-level session that owns `agent` (nullopt for a legacy agent whose session is gone).
   std::optional<Transcript> session_of(const Transcript& agent);
 

@@ -320,9 +320,7 @@ void ScopeBuilder::id_target(const std::string& body, const std::string& shown) 
     usage_error("'" + shown + "' is not a recognized @-target; " + std::string(kAtGrammar));
   }
   // An exact agent id wins; else a unique prefix over session uuids ∪ agent ids (prefix shapes only).
-  for (const Transcript& a : index_.agents()) {
-    if (a.id == body) return agent(a, nullptr);
-  }
+  if (auto a = index_.agent_by_id(body)) return agent(*a, nullptr);
   if (!prefix_shape && !is_all_hex(body)) {
     not_found_error("'" + shown + "': no subagent with agent id '" + body + "' under " + root_ + " (" +
                     std::string(kAtGrammar) + ")");

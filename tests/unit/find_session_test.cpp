@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/store/store.h"
+#include "core/store/store_index.h"
 #include "tests/unit/temp_store.h"
 
 namespace find_session_unit {
@@ -76,6 +77,73 @@ TEST_CASE("find_session: a missing session, and a name no session file can have"
   check_same(s, "ffffffff-0000-4000-8000-000000000009");
   CHECK_FALSE(find_session(s.projects().string(), "agent-a1"));
   CHECK_FALSE(find_session(s.projects().string(), "journal"));
+}
+
+namespace {
+
+const std::string kAgent = "a0c0ffee00000001";
+
+// The first subagent with id `id` that listing every session's subagents, then the legacy agents, finds.
+std::optional<Transcript> listed_agent(const TempStore& s, const std::string& id) {
+  StoreIndex index(s.projects().string());
+  for (const Transcript& a : index.agents())
+    if (a.id == id) return a;
+  return std::nullopt;
+}
+
+void check_same_agent(const TempStore& s, const std::string& id) {
+  const auto listed = listed_agent(s, id);
+  const auto found = find_agent(s.projects().string(), id);
+  REQUIRE(listed.has_value() == found.has_value());
+  if (!found) return;
+  CHECK(found->path == listed->path);
+  CHECK(found->project_dir == listed->project_dir);
+  CHECK(found->session_id == listed->session_id);
+  CHECK(found->shape == listed->shape);
+  CHECK(found->workflow_id == listed->workflow_id);
+  CHECK(found->agent_type() == listed->agent_type());
+  CHECK(found->size == listed->size);
+  CHECK(found->mtime_ns == listed->mtime_ns);
+  CHECK(found->session_dir.listed == listed->session_dir.listed);
+  CHECK(found->session_dir.subagents == listed->session_dir.subagents);
+}
+
+const std::string kS1 = "0a1b2c3d-0000-4000-8000-000000000001";
+const std::string kS2 = "0a1b2c3d-0000-4000-8000-000000000002";
+
+}  // namespace
+
+TEST_CASE("find_agent: the first session in listing order whose subagents hold the agent, meta read") {
+  TempStore s;
+  s.write("-b-project/" + kS1 + ".jsonl", user_line(kS1));
+  s.write("-b-project/" + kS1 + "/subagents/agent-" + kAgent + ".jsonl", user_line(kS1));
+  s.write("-a-project/" + kS2 + ".jsonl", user_line(kS2));
+  s.write("-a-project/" + kS2 + "/subagents/agent-" + kAgent + ".jsonl", user_line(kS2, "the first"));
+  s.write("-a-project/" + kS2 + "/subagents/agent-" + kAgent + ".meta.json", R"({"agentType":"Explore"})");
+  check_same_agent(s, kAgent);
+  const auto found = find_agent(s.projects().string(), kAgent);
+  REQUIRE(found);
+  CHECK(found->session_id == kS2);
+  CHECK(found->agent_type() == "Explore");
+}
+
+TEST_CASE("find_agent: workflow agents, orphans skipped, legacy flat agents after every session's") {
+  TempStore s;
+  // An orphan: the session file is gone, so the listing never looks into its folder.
+  s.write("-a-project/other.jsonl", user_line(kS1));
+  s.write("-a-project/" + kS1 + "/subagents/agent-" + kAgent + ".jsonl", user_line(kS1));
+  // A legacy flat agent in an earlier project dir still comes after every session's subagents.
+  s.write("-a-project/agent-" + kAgent + ".jsonl", user_line(kS1));
+  s.write("-b-project/" + kS2 + ".jsonl", user_line(kS2));
+  s.write("-b-project/" + kS2 + "/subagents/workflows/wf_0001/agent-" + kAgent + ".jsonl", user_line(kS2));
+  check_same_agent(s, kAgent);
+  CHECK(find_agent(s.projects().string(), kAgent)->workflow_id == "wf_0001");
+  fs::remove_all(s.projects() / "-b-project" / kS2);
+  check_same_agent(s, kAgent);
+  CHECK(find_agent(s.projects().string(), kAgent)->project_dir.find("-a-project") != std::string::npos);
+  CHECK(find_agent(s.projects().string(), kAgent)->shape == TranscriptShape::legacy_flat);
+  check_same_agent(s, "a0c0ffee00000002");
+  CHECK_FALSE(find_agent(s.projects().string(), "a/b"));
 }
 
 }  // namespace find_session_unit
