@@ -19,8 +19,8 @@ const std::vector<Transcript>& StoreIndex::sessions() {
 }
 
 std::optional<Transcript> StoreIndex::session_by_id(const std::string& id) {
-  if (!sessions_) return find_session(root_, id);
-  for (const Transcript& s : *sessions_) {
+  if (!sessions_ && ++lookups_ < kListAfterLookups) return find_session(root_, id);
+  for (const Transcript& s : sessions()) {
     if (s.id == id) return s;
   }
   return std::nullopt;
@@ -42,8 +42,8 @@ const std::vector<Transcript>& StoreIndex::agents() {
 }
 
 std::optional<Transcript> StoreIndex::agent_by_id(const std::string& id) {
-  if (!agents_) return find_agent(root_, id);
-  for (const Transcript& a : *agents_) {
+  if (!agents_ && ++lookups_ < kListAfterLookups) return find_agent(root_, id);
+  for (const Transcript& a : agents()) {
     if (a.id == id) return a;
   }
   return std::nullopt;
