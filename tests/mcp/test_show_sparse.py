@@ -56,12 +56,13 @@ def addresses(path, sample):
     windows, from-the-end forms, and addresses that name nothing."""
     count, uuids = file_facts(path)
     lines = list(range(1, count + 1))
+    seed = os.path.basename(path)  # not the temp store's own name: the same sample on every run
     if sample and len(lines) > sample:
-        lines = sorted(random.Random(path).sample(lines, sample))
+        lines = sorted(random.Random(seed).sample(lines, sample))
     out = [{"line": [str(n)]} for n in lines]
     out += [{"line": [f"{n}..{n + 2}"]} for n in lines[::3]]
     out += [{"line": ["-3.."]}, {"line": ["1", "-1"]}, {"line": [str(count + 5)]}]
-    picked = uuids if not sample else random.Random(path + "u").sample(uuids, min(len(uuids), sample // 2))
+    picked = uuids if not sample else random.Random(seed + "u").sample(uuids, min(len(uuids), sample // 2))
     out += [{"uuid": [u]} for u in picked]
     out += [{"uuid": [u], "raw": True} for u in picked[:3]]
     out += [{"uuid": picked[:2]}] if len(picked) >= 2 else []
