@@ -28,8 +28,8 @@ class StoreIndex {
   std::optional<std::vector<std::string>> dirs_;
   std::optional<std::vector<Transcript>> sessions_;
   std::optional<std::vector<Transcript>> agents_;
-  // Lookups by id answered without the listing: a look per project dir each, so a long id list (sessions_from)
-  // lists the store once instead, from the kListAfterLookups-th lookup on.
+  // Lookups by id answered without the listing: a look per project dir each, so a long id list
+  // (sessions_from) lists the store once instead, from the kListAfterLookups-th lookup on.
   size_t lookups_ = 0;
   static constexpr size_t kListAfterLookups = 4;
 };

@@ -29,21 +29,28 @@ std::optional<Transcript> listed_first(const TempStore& s, const std::string& id
   return std::nullopt;
 }
 
-void check_same(const TempStore& s, const std::string& id) {
-  const auto listed = listed_first(s, id);
-  const auto found = find_session(s.projects().string(), id);
+// What the lookup found against what the listing found: every field a later step reads.
+void check_same(const std::optional<Transcript>& found, const std::optional<Transcript>& listed) {
   REQUIRE(listed.has_value() == found.has_value());
   if (!found) return;
   CHECK(found->path == listed->path);
   CHECK(found->project_dir == listed->project_dir);
   CHECK(found->id == listed->id);
   CHECK(found->session_id == listed->session_id);
+  CHECK(found->is_subagent == listed->is_subagent);
+  CHECK(found->shape == listed->shape);
+  CHECK(found->workflow_id == listed->workflow_id);
+  CHECK(found->agent_type() == listed->agent_type());
   CHECK(found->size == listed->size);
   CHECK(found->mtime_ns == listed->mtime_ns);
   CHECK(found->session_dir_absent == listed->session_dir_absent);
   CHECK(found->session_dir.listed == listed->session_dir.listed);
   CHECK(found->session_dir.subagents == listed->session_dir.subagents);
   CHECK(found->session_dir.sidecar == listed->session_dir.sidecar);
+}
+
+void check_same(const TempStore& s, const std::string& id) {
+  check_same(find_session(s.projects().string(), id), listed_first(s, id));
 }
 
 }  // namespace
@@ -92,20 +99,7 @@ std::optional<Transcript> listed_agent(const TempStore& s, const std::string& id
 }
 
 void check_same_agent(const TempStore& s, const std::string& id) {
-  const auto listed = listed_agent(s, id);
-  const auto found = find_agent(s.projects().string(), id);
-  REQUIRE(listed.has_value() == found.has_value());
-  if (!found) return;
-  CHECK(found->path == listed->path);
-  CHECK(found->project_dir == listed->project_dir);
-  CHECK(found->session_id == listed->session_id);
-  CHECK(found->shape == listed->shape);
-  CHECK(found->workflow_id == listed->workflow_id);
-  CHECK(found->agent_type() == listed->agent_type());
-  CHECK(found->size == listed->size);
-  CHECK(found->mtime_ns == listed->mtime_ns);
-  CHECK(found->session_dir.listed == listed->session_dir.listed);
-  CHECK(found->session_dir.subagents == listed->session_dir.subagents);
+  check_same(find_agent(s.projects().string(), id), listed_agent(s, id));
 }
 
 const std::string kS1 = "0a1b2c3d-0000-4000-8000-000000000001";
