@@ -3,7 +3,7 @@
 // parsed; every other line is checked and remembered by position, and the completions (search_load.h) read
 // back the addressed records' tool partners or the addressed turns whole. Everything a record renders comes
 // from itself, its tool partners and the turn numbering, so the rendered rows are a full read's
-// (tests/cli/test_show_sparse.py compares them).
+// (tests/mcp/test_show_sparse.py compares them).
 #pragma once
 #include <optional>
 #include <string>

@@ -55,16 +55,16 @@ SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefil
                            const CancelToken* cancel, double needle_line_share = 0,
                            RawLineSketcher* raw = nullptr, const CountedLoad* counted = nullptr,
                            bool needles_only = false, std::shared_ptr<const FileBytes> bytes = nullptr);
+// The sparse read every sparse load shares: parses the lines `options` wants, keeps the position of every
+// other well-formed line (checked all the same), and classifies what it parsed. `admits` becomes the load's.
+SearchLoad read_sparse(const Transcript& t, ReadOptions options, std::function<bool(std::string_view)> admits,
+                       std::shared_ptr<const FileBytes> bytes = nullptr);
 // Whether a unit of `ct` (its text, or the only copy of an MCP result beside it) may match the pattern, under
 // any label and window: false only when the matcher rules every one out. The text of a unit comes from its
 // record and the record's tool partners, never from a turn opener elsewhere in the file, and a line holding
 // no needle and no marker matches only through its own bytes, which lack every needle: so when a
 // needles-only load (tool partners completed) holds no unit that may match, neither does the full read, and
 // its answer for the file is no hit with the read's exact skipped and out-of-range counts.
-// The sparse read every sparse load shares: parses the lines `options` wants, keeps the position of every
-// other well-formed line (checked all the same), and classifies what it parsed. `admits` becomes the load's.
-SearchLoad read_sparse(const Transcript& t, ReadOptions options, std::function<bool(std::string_view)> admits,
-                       std::shared_ptr<const FileBytes> bytes = nullptr);
 bool may_hold_match(const ClassifiedTranscript& ct, const std::shared_ptr<const CompiledPattern>& pattern);
 // Sparse only: reads back the lines holding the missing tool partner of any tool id a `subject` record
 // carries (its own turn first, then the whole file) and rebuilds the model, so those records classify as a

@@ -395,10 +395,14 @@ std::optional<Transcript> find_agent(const std::string& projects_root, const std
   const std::string file_name = std::string(kAgentPrefix) + agent_id + std::string(kJsonl);
   if (agent_id_from_filename(file_name) != agent_id || agent_id.find('/') != std::string::npos)
     return std::nullopt;
-  const std::vector<std::string> dirs = list_project_dirs(projects_root);
+  // The project dirs as list_project_dirs finds them, each listed once for both passes below.
+  std::vector<std::pair<std::string, std::shared_ptr<const DirEntries>>> dirs;
+  for (const std::string& dir : list_subdirs(projects_root)) {
+    auto entries = entries_of(dir);
+    if (holds_session_file(*entries)) dirs.emplace_back(dir, std::move(entries));
+  }
   // Every session's subagents in session order (project dirs, then paths), then the legacy flat agents.
-  for (const std::string& dir : dirs) {
-    const std::shared_ptr<const DirEntries> entries = entries_of(dir);
+  for (const auto& [dir, entries] : dirs) {
     for (const ListedEntry& e : *entries) {
       if (!is_session_file_name(e.name)) continue;
       const std::string id = e.name.substr(0, e.name.size() - kJsonl.size());
@@ -409,8 +413,8 @@ std::optional<Transcript> find_agent(const std::string& projects_root, const std
         if (a.id == agent_id) return std::move(a);
     }
   }
-  for (const std::string& dir : dirs) {
-    if (!holds_entry(*entries_of(dir), file_name)) continue;
+  for (const auto& [dir, entries] : dirs) {
+    if (!holds_entry(*entries, file_name)) continue;
     for (Transcript& a : list_legacy_agents(dir))
       if (a.id == agent_id) return std::move(a);
   }
