@@ -53,6 +53,75 @@ size_t escape_bit(int32_t code) {
 
 }  // namespace
 
+LazyBitTable& LazyBitTable::operator=(const LazyBitTable& other) {
+  if (this == &other) return *this;
+  dense_ = other.dense_ ? std::make_unique<Words>(*other.dense_) : nullptr;
+  present_ = other.present_;
+  packed_ = other.packed_;
+  return *this;
+}
+
+size_t LazyBitTable::rank(size_t i) const {
+  size_t before = 0;
+  for (size_t k = 0; k < (i >> 6); ++k)
+    before += static_cast<size_t>(__builtin_popcountll(present_[k]));
+  const uint64_t below = (uint64_t{1} << (i & 63)) - 1;
+  return before + static_cast<size_t>(__builtin_popcountll(present_[i >> 6] & below));
+}
+
+void LazyBitTable::set_word(size_t i, uint64_t v) {
+  if (!dense_) {
+    const bool present = present_[i >> 6] >> (i & 63) & 1;
+    if (present && v != 0) {
+      packed_[rank(i)] = v;
+      return;
+    }
+    if (!present && v == 0) return;
+    auto words = std::make_unique<Words>();
+    for (size_t k = 0; k < kWords; ++k)
+      (*words)[k] = word(k);
+    dense_ = std::move(words);
+    present_ = {};
+    packed_.clear();
+    packed_.shrink_to_fit();
+  }
+  (*dense_)[i] = v;
+}
+
+void LazyBitTable::merge(const LazyBitTable& other) {
+  for (size_t i = 0; i < kWords; ++i)
+    if (const uint64_t w = other.word(i); w & ~word(i)) set_word(i, word(i) | w);
+}
+
+void LazyBitTable::pack() {
+  if (!dense_) return;
+  std::unique_ptr<Words> words = std::move(dense_);
+  for (size_t i = 0; i < kWords; ++i)
+    append_packed(i, (*words)[i]);
+  packed_.shrink_to_fit();
+}
+
+bool LazyBitTable::append_packed(size_t i, uint64_t v) {
+  if (dense_ || v == 0 || i >= kWords) return false;
+  for (size_t k = i >> 6; k < present_.size(); ++k)  // no word at or after `i` yet
+    if (present_[k] >> ((k == (i >> 6)) ? (i & 63) : 0) != 0) return false;
+  present_[i >> 6] |= uint64_t{1} << (i & 63);
+  packed_.push_back(v);
+  return true;
+}
+
+bool LazyBitTable::operator==(const LazyBitTable& other) const {
+  for (size_t i = 0; i < kWords; ++i)
+    if (word(i) != other.word(i)) return false;
+  return true;
+}
+
+void GramSketch::pack_tables() {
+  wide_pairs_.pack();
+  wide_triples_.pack();
+  escapes_.pack();
+}
+
 void GramSketch::add_escape(const unsigned char* p, size_t left) {
   if (left < 6 || p[1] != 'u') return;
   const int32_t code = escape_code(p + 2);
@@ -115,8 +184,8 @@ bool decode_sparse_table(BlobReader& r, LazyBitTable& t) {
   const uint64_t set = r.count();
   for (uint64_t k = 0; k < set && r.ok(); ++k) {
     const uint64_t i = r.u64();
-    if (i >= LazyBitTable::kWords) return false;
-    t.set_word(static_cast<size_t>(i), r.u64());
+    const uint64_t v = r.u64();
+    if (i >= LazyBitTable::kWords || !t.append_packed(static_cast<size_t>(i), v)) return false;
   }
   return r.ok();
 }
@@ -178,11 +247,11 @@ void GramSketch::encode(BlobWriter& w) const {
 std::optional<GramSketch> GramSketch::decode(BlobReader& r) {
   const uint64_t log2 = r.u64();
   if (!r.ok() || log2 < kSketchMinBitsLog2 || log2 > kSketchMaxBitsLog2) return std::nullopt;
-  GramSketch g(0);
-  g.words_.assign((size_t{1} << log2) / 64, 0);
-  g.shift_ = 64 - static_cast<int>(log2);
-  const std::string_view bits = r.raw(g.words_.size() * sizeof(uint64_t));
+  const std::string_view bits = r.raw(((size_t{1} << log2) / 64) * sizeof(uint64_t));
   if (!r.ok()) return std::nullopt;
+  GramSketch g;  // no array of its own: it takes the stored one's size
+  g.words_.resize(bits.size() / sizeof(uint64_t));
+  g.shift_ = 64 - static_cast<int>(log2);
   std::memcpy(g.words_.data(), bits.data(), bits.size());
   if (!decode_sparse_table(r, g.wide_pairs_) || !decode_sparse_table(r, g.wide_triples_) ||
       !decode_sparse_table(r, g.escapes_))

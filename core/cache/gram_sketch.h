@@ -17,44 +17,44 @@
 
 namespace csift {
 
-// 16,384 bits, allocated at the first bit set. Most transcripts are ASCII and set none of a sketch's three
-// such tables, which held 6 KiB of every sketch when always present (27 MB of a warmed server's 4,503 screens
-// on the 3 GiB replica).
+// 16,384 bits in one of two forms. While a sketch is built: the words as one array, allocated at the first
+// bit set (most transcripts are ASCII and set none of a sketch's three such tables, which held 6 KiB of every
+// sketch when always present: 27 MB of a warmed server's 4,503 screens on the 3 GiB replica). Once kept
+// (pack(), and what decode_packed builds): only the words holding a bit, found by a mask of which do. A
+// non-ASCII transcript sets a few of the 256 words, and a fresh server's first search on the generated store
+// spent a fifth of its time faulting in the 2 KiB arrays it decoded. A bit set in a packed table unpacks it.
 class LazyBitTable {
  public:
   static constexpr size_t kWords = 256;
   LazyBitTable() = default;
   LazyBitTable(const LazyBitTable& other) { *this = other; }
-  LazyBitTable& operator=(const LazyBitTable& other) {
-    if (this != &other) words_ = other.words_ ? std::make_unique<Words>(*other.words_) : nullptr;
-    return *this;
-  }
+  LazyBitTable& operator=(const LazyBitTable& other);
   LazyBitTable(LazyBitTable&&) noexcept = default;
   LazyBitTable& operator=(LazyBitTable&&) noexcept = default;
   void set(size_t bit) { set_word(bit >> 6, word(bit >> 6) | uint64_t{1} << (bit & 63)); }
   bool test(size_t bit) const { return word(bit >> 6) >> (bit & 63) & 1; }
-  uint64_t word(size_t i) const { return words_ ? (*words_)[i] : 0; }
-  void set_word(size_t i, uint64_t v) {
-    if (!words_) {
-      if (v == 0) return;
-      words_ = std::make_unique<Words>();
-    }
-    (*words_)[i] = v;
+  uint64_t word(size_t i) const {
+    if (dense_) return (*dense_)[i];
+    return present_[i >> 6] >> (i & 63) & 1 ? packed_[rank(i)] : 0;
   }
-  void merge(const LazyBitTable& other) {
-    for (size_t i = 0; other.words_ && i < kWords; ++i)
-      set_word(i, word(i) | other.word(i));
-  }
-  bool operator==(const LazyBitTable& other) const {
-    for (size_t i = 0; i < kWords; ++i)
-      if (word(i) != other.word(i)) return false;
-    return true;
-  }
-  size_t bytes() const { return words_ ? sizeof(Words) : 0; }
+  void set_word(size_t i, uint64_t v);
+  void merge(const LazyBitTable& other);
+  // To the packed form (a no-op when packed).
+  void pack();
+  bool dense() const { return dense_ != nullptr; }
+  // Appends word `i` to a packed table: false unless `i` follows the last word appended and `v` has a bit
+  // (what encode writes; anything else is not a table it wrote).
+  bool append_packed(size_t i, uint64_t v);
+  bool operator==(const LazyBitTable& other) const;
+  size_t bytes() const { return dense_ ? sizeof(Words) : packed_.capacity() * sizeof(uint64_t); }
 
  private:
   using Words = std::array<uint64_t, kWords>;
-  std::unique_ptr<Words> words_;
+  // Where word `i` (present) sits in packed_.
+  size_t rank(size_t i) const;
+  std::unique_ptr<Words> dense_;
+  std::array<uint64_t, kWords / 64> present_{};
+  std::vector<uint64_t> packed_;
 };
 
 class GramSketch {
@@ -92,11 +92,16 @@ class GramSketch {
   // The sketch as the disk cache keeps it, and back (nullopt: bytes that are not one; bounds-checked).
   void encode(BlobWriter& w) const;
   static std::optional<GramSketch> decode(BlobReader& r);
+  // The wide-character and escape tables in their packed form (what a sketch kept in a memo holds), and
+  // whether one is not.
+  void pack_tables();
+  bool tables_dense() const { return wide_pairs_.dense() || wide_triples_.dense() || escapes_.dense(); }
   size_t bytes() const {
     return words_.size() * sizeof(uint64_t) + wide_pairs_.bytes() + wide_triples_.bytes() + escapes_.bytes();
   }
 
  private:
+  GramSketch() = default;
   uint64_t slot(uint32_t gram) const { return (uint64_t{gram} * 0x9E3779B97F4A7C15ull) >> shift_; }
   void set_gram(uint32_t gram) {
     const uint64_t s = slot(gram);

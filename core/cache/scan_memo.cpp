@@ -22,15 +22,17 @@ size_t memo_entry_bytes(const std::string& path, const ScreenFacts& f) {
   return f.grams.bytes() + 2 * path.size() + markers + texts + 160;
 }
 
-// The facts with their sketch folded while its fill stays at most kMemoSketchFill (a copy when it folds).
-// A sketch is sized from the file's bytes, but a transcript repeats itself: most of a large one's bits were
-// clear, and the 3 GiB corpus replica's sketches passed the memo's whole budget, so a warm search screened
-// files again on every call.
-std::shared_ptr<const ScreenFacts> folded_while_sparse(std::shared_ptr<const ScreenFacts> facts) {
+// The facts with their sketch folded while its fill stays at most kMemoSketchFill, and its wide-character
+// tables packed (a copy when either changes anything). A sketch is sized from the file's bytes, but a
+// transcript repeats itself: most of a large one's bits were clear, and the 3 GiB corpus replica's sketches
+// passed the memo's whole budget, so a warm search screened files again on every call.
+std::shared_ptr<const ScreenFacts> kept_form(std::shared_ptr<const ScreenFacts> facts) {
   const std::optional<double> after = facts->grams.fill_after_fold();
-  if (!after || *after > kMemoSketchFill) return facts;
+  const bool folds = after && *after <= kMemoSketchFill;
+  if (!folds && !facts->grams.tables_dense()) return facts;
   auto out = std::make_shared<ScreenFacts>(*facts);
-  out->grams.fold_while_fill_at_most(kMemoSketchFill);
+  if (folds) out->grams.fold_while_fill_at_most(kMemoSketchFill);
+  out->grams.pack_tables();
   return out;
 }
 
@@ -164,7 +166,7 @@ std::shared_ptr<const ScreenFacts> ScanMemo::find_grown(const std::string& path,
 }
 
 void ScanMemo::remember(const std::string& path, std::shared_ptr<const ScreenFacts> facts, uint64_t call) {
-  keep(path, folded_while_sparse(std::move(facts)), call);
+  keep(path, kept_form(std::move(facts)), call);
 }
 
 void ScanMemo::keep(const std::string& path, std::shared_ptr<const ScreenFacts> facts, uint64_t call) {

@@ -131,6 +131,75 @@ TEST_CASE("gram sketch: the wide-character tables exist only once a bit is set i
   REQUIRE(decoded);
   CHECK(*decoded == wide);
   CHECK_FALSE(*decoded == ascii);
+  // A decoded sketch's tables are packed: one word each here, not 2 KiB.
+  CHECK_FALSE(decoded->tables_dense());
+  CHECK(decoded->bytes() == 512 + 3 * 8);
+  CHECK(decoded->may_contain("\xc3\xa9"));
+  CHECK(decoded->may_hold_escape("00e9"));
+  CHECK_FALSE(decoded->may_contain("\xc3\xa8"));
+  CHECK_FALSE(decoded->may_hold_escape("00e8"));
+  // Packing in place gives the same bits; a bit set in a packed table unpacks it and is kept.
+  GramSketch packed = wide;
+  REQUIRE(packed.tables_dense());
+  packed.pack_tables();
+  CHECK(packed == wide);
+  CHECK(packed.bytes() == 512 + 3 * 8);
+  packed.add("\xc3\xa8 \\u00e8");
+  CHECK(packed.tables_dense());
+  CHECK(packed.may_contain("\xc3\xa8"));
+  CHECK(packed.may_contain("\xc3\xa9"));
+  CHECK(packed.may_hold_escape("00e8"));
+  CHECK(packed.may_hold_escape("00e9"));
+  // A merge into a packed sketch holds both sides' bits.
+  GramSketch merged = *decoded;
+  GramSketch other(1);
+  other.add("\xd0\x96 \\u0416");
+  merged.merge(other);
+  CHECK(merged.may_contain("\xd0\x96"));
+  CHECK(merged.may_contain("\xc3\xa9"));
+  CHECK(merged.may_hold_escape("0416"));
+}
+
+// A packed table is built in ascending word order from words holding a bit, as encode writes it: a blob
+// whose table repeats a word, goes backwards or holds an empty word is not one, and decodes to nothing.
+TEST_CASE("gram sketch: a table not in encode's order is refused") {
+  csift::LazyBitTable t;
+  CHECK(t.append_packed(3, 1));
+  CHECK(t.append_packed(70, 2));
+  CHECK_FALSE(t.append_packed(70, 4));
+  CHECK_FALSE(t.append_packed(5, 4));
+  CHECK_FALSE(t.append_packed(200, 0));
+  CHECK_FALSE(t.append_packed(256, 1));
+  CHECK(t.append_packed(255, uint64_t{1} << 63));
+  CHECK(t.word(3) == 1);
+  CHECK(t.word(70) == 2);
+  CHECK(t.word(255) == uint64_t{1} << 63);
+  CHECK(t.word(4) == 0);
+  CHECK(t.test(3 * 64));
+  CHECK_FALSE(t.test(3 * 64 + 1));
+  // A sketch blob: the smallest bit array, then the three tables (a count, then index and word pairs).
+  const auto blob = [](std::vector<std::pair<uint64_t, uint64_t>> pairs) {
+    csift::BlobWriter w;
+    w.u64(12);
+    w.raw(std::string(512, '\0'));
+    w.u64(pairs.size());
+    for (const auto& [i, v] : pairs) {
+      w.u64(i);
+      w.u64(v);
+    }
+    w.u64(0);
+    w.u64(0);
+    return w.take();
+  };
+  const auto decodes = [](const std::string& bytes) {
+    csift::BlobReader r(bytes);
+    return GramSketch::decode(r).has_value();
+  };
+  CHECK(decodes(blob({{3, 1}, {5, 1}})));
+  CHECK_FALSE(decodes(blob({{5, 1}, {3, 1}})));
+  CHECK_FALSE(decodes(blob({{3, 1}, {3, 2}})));
+  CHECK_FALSE(decodes(blob({{3, 0}})));
+  CHECK_FALSE(decodes(blob({{256, 1}})));
 }
 
 }  // namespace gram_sketch_unit
