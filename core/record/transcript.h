@@ -89,6 +89,14 @@ inline std::optional<FileStamp> discovered_stamp(const Transcript& t) {
   return FileStamp{t.device, t.inode, t.size, t.mtime_ns};
 }
 
+// Records `s` as the stamp discovery took of the transcript.
+inline void set_discovered_stamp(Transcript& t, const FileStamp& s) {
+  t.size = s.size;
+  t.mtime_ns = s.mtime_ns;
+  t.device = s.device;
+  t.inode = s.inode;
+}
+
 // The stamp a per-file memo keys a transcript by: discovery's, else one stat now (nullopt: it cannot be
 // stat'ed).
 inline std::optional<FileStamp> stamp_of(const Transcript& t) {

@@ -23,6 +23,12 @@ namespace csift {
 
 namespace fs = std::filesystem;
 
+std::string absolute_path(const std::string& p) {
+  std::error_code ec;
+  fs::path abs = fs::absolute(p, ec);
+  return (ec ? fs::path(p) : abs).lexically_normal().string();
+}
+
 namespace {
 
 constexpr std::string_view kJsonl = ".jsonl";
@@ -32,18 +38,8 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-std::string absolute_path(const std::string& p) {
-  std::error_code ec;
-  fs::path abs = fs::absolute(p, ec);
-  return (ec ? fs::path(p) : abs).lexically_normal().string();
-}
-
 void set_stamp(Transcript& t, const std::optional<FileStamp>& s) {
-  if (!s) return;
-  t.size = s->size;
-  t.mtime_ns = s->mtime_ns;
-  t.device = s->device;
-  t.inode = s->inode;
+  if (s) set_discovered_stamp(t, *s);
 }
 
 void fill_size_mtime(Transcript& t) {

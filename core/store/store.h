@@ -51,6 +51,8 @@ struct ProjectListing {
 };
 std::optional<ProjectListing> list_project(const std::string& project_dir, bool with_legacy_agents,
                                            std::vector<StoreProblem>* problems = nullptr);
+// `p` made absolute (against the working directory) and lexically normal, as discovery keys directories.
+std::string absolute_path(const std::string& p);
 // The directories directly under `root` (absolute paths, sorted): list_project_dirs' candidates.
 std::vector<std::string> list_subdirs(const std::string& root);
 // The top-level session `<id>.jsonl` of the first project dir (in list_project_dirs' order) that holds it as

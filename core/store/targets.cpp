@@ -21,6 +21,7 @@
 #include "core/store/caller_session.h"
 #include "core/store/discovery_memo.h"
 #include "core/store/harness_scope.h"
+#include "core/store/project_walk_memo.h"
 #include "core/store/self_resolve.h"
 #include "core/store/session_env.h"
 #include "core/store/store_index.h"
@@ -116,6 +117,8 @@ class ScopeBuilder {
   void caller_lane(const TrapResolution& hit, const std::string& main_note);
   void caller_session();
   std::string absolutize(const std::string& p) const;
+  // Every project dir's finds, walked (all_projects' when its last walk cannot answer).
+  ProjectWalkFinds walk_projects(uint64_t walk) const;
 
   const Environment& env_;
   std::string root_;
@@ -460,26 +463,45 @@ void ScopeBuilder::id_token(const std::string& token) {
 }
 
 // Project dirs are walked on oneTBB workers: a store of many small sessions makes discovery a few thousand
-// directory reads, stats and meta.json reads, which is most of a warm server's call.
+// directory reads, stats and meta.json reads, which is most of a warm server's call. A server answers the
+// walk again from its last one while its watches saw nothing change it (project_walk_memo.h).
 void ScopeBuilder::all_projects() {
   project_wide_ = true;
+  const uint64_t walk = DiscoveryWalk::current();
+  ProjectWalkMemo* walks = process_project_walk_memo();
+  const std::string root = absolute_path(root_);
+  const std::optional<ProjectWalkMemo::Mark> began = walks ? ProjectWalkMemo::mark(root, walk) : std::nullopt;
+  std::optional<ProjectWalkFinds> again = began ? walks->reuse(root, subagents_, *began) : std::nullopt;
+  if (!again) {
+    again = walk_projects(walk);
+    if (began) walks->keep(root, subagents_, *began, *again);
+  }
+  picked_.reserve(picked_.size() + again->picked.size());
+  for (Transcript& t : again->picked)
+    picked_.push_back(std::move(t));
+  for (StoreProblem& p : again->problems)
+    problems_.push_back(std::move(p));
+}
+
+ProjectWalkFinds ScopeBuilder::walk_projects(uint64_t walk) const {
   const std::vector<std::string> dirs = list_subdirs(root_);
   std::vector<ProjectFinds> finds(dirs.size());
-  const uint64_t walk = DiscoveryWalk::current();
   tbb::parallel_for(size_t{0}, dirs.size(), [&](size_t i) {
     const DiscoveryWalk on_worker(walk);
     finds[i] = find_in_project(dirs[i], subagents_);
   });
-  size_t found = picked_.size();
+  ProjectWalkFinds out;
+  size_t found = 0;
   for (const ProjectFinds& f : finds)
     found += f.picked.size();
-  picked_.reserve(found);  // one allocation: doubling would move thousands of ~0.25 KB transcripts
+  out.picked.reserve(found);  // one allocation: doubling would move thousands of ~0.25 KB transcripts
   for (ProjectFinds& f : finds) {
     for (Transcript& t : f.picked)
-      picked_.push_back(std::move(t));
+      out.picked.push_back(std::move(t));
     for (StoreProblem& p : f.problems)
-      problems_.push_back(std::move(p));
+      out.problems.push_back(std::move(p));
   }
+  return out;
 }
 
 // One entry per path, in path order (a project listed twice reports its problems once).

@@ -121,12 +121,19 @@ struct WatchedStamps::State {
   std::shared_mutex mu;
   std::atomic<uint64_t> remembered{0}, stated{0};  // usage's, counted under the shared lock
   std::atomic<uint64_t> dirs_remembered{0}, dirs_stated{0};
+  // Answers no watch vouches for (stat'ed and not remembered: layout_generation's caveat), counted so a walk
+  // can tell whether every answer it had was watched.
+  std::atomic<uint64_t> unwatched{0};
   std::unordered_map<std::string, DirWatch> dirs;                               // by the path asked for
   std::unordered_map<int, std::unordered_map<std::string, FileStamp>> entries;  // watch -> name -> stamp
   std::unordered_map<int, SelfStamp> selves;  // watch -> the directory's own stamp
   // Bumped by every notice that may re-point a path (an entry deleted or moved, a watch gone, an overflow):
   // it forgets every remembered directory stamp at once.
   uint64_t self_generation = 1;
+  // Bumped by every notice but a write to a transcript (`*.jsonl`: modified, closed after writing, new
+  // metadata) and by whatever bumps self_generation: while it stays, no entry of a watched directory was
+  // created, deleted or renamed and no other file in one changed (layout_generation()).
+  uint64_t layout_generation = 1;
   // Notices applied so far: a stat taken before a notice about its file was applied must not be remembered
   // after it (the notice is spent), so a stamp is kept only when this did not move during its stat.
   uint64_t notices = 0;
@@ -208,8 +215,15 @@ struct WatchedStamps::State {
     }
     return stamp;
   }
+  static bool transcript_write(const inotify_event& e) {
+    constexpr uint32_t kWrites = IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB;
+    if (e.len == 0 || (e.mask & ~kWrites) != 0) return false;
+    const std::string_view name(e.name);  // NUL-padded to e.len
+    return name.size() > 6 && name.substr(name.size() - 6) == ".jsonl";
+  }
   void apply(const inotify_event& e) {
     ++notices;
+    if (!transcript_write(e)) ++layout_generation;
     if (e.mask & IN_Q_OVERFLOW) {
       ++usage.overflows;
       forget(held);
@@ -230,7 +244,12 @@ struct WatchedStamps::State {
   }
 };
 
-WatchedStamps::WatchedStamps(int fd) : fd_(fd), state_(std::make_unique<State>()) {}
+namespace {
+std::atomic<uint64_t> g_next_watched_stamps_id{1};
+}  // namespace
+
+WatchedStamps::WatchedStamps(int fd)
+    : fd_(fd), id_(g_next_watched_stamps_id.fetch_add(1)), state_(std::make_unique<State>()) {}
 
 WatchedStamps::~WatchedStamps() {
   if (state_->watcher.joinable()) {
@@ -315,18 +334,24 @@ std::optional<FileStamp> WatchedStamps::look(const std::string& dir, const FileS
   if (!known && !may_watch) {
     // Nothing is remembered under no watch: a plain stat, the file noted (above) for watch_noted().
     state_->stated.fetch_add(1, std::memory_order_relaxed);
+    state_->unwatched.fetch_add(1, std::memory_order_relaxed);
     return stamp_file(path);
   }
   // The watch goes in before the stat it vouches for, so a change after that stat raises a notice.
   if (!known) wd = add_watch(dir, dir_stamp);
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  if (::stat(path.c_str(), &st) != 0) {
+    state_->unwatched.fetch_add(1, std::memory_order_relaxed);
+    return std::nullopt;
+  }
   const FileStamp found = stamp_of_stat(st);
   state_->stated.fetch_add(1, std::memory_order_relaxed);
   std::unique_lock<std::shared_mutex> lock(state_->mu);
   if (wd >= 0 && !followed && S_ISREG(st.st_mode) && st.st_nlink == 1 && state_->notices == notices_before &&
       state_->held < kMostStamps) {
     if (state_->entries[wd].insert_or_assign(name, found).second) ++state_->held;
+  } else {
+    state_->unwatched.fetch_add(1, std::memory_order_relaxed);
   }
   return found;
 }
@@ -381,10 +406,17 @@ std::optional<FileStamp> WatchedStamps::take_dir_stamp(const std::string& dir, u
     if (!known && !may_watch) state_->note(dir, nullptr, dir, false, walk);
   }
   struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0) return std::nullopt;
+  const auto unwatched = [this] { state_->unwatched.fetch_add(1, std::memory_order_relaxed); };
+  if (::stat(dir.c_str(), &st) != 0) {
+    unwatched();
+    return std::nullopt;
+  }
   FileStamp found = stamp_of_stat(st);
   state_->dirs_stated.fetch_add(1, std::memory_order_relaxed);
-  if (!S_ISDIR(st.st_mode)) return found;
+  if (!S_ISDIR(st.st_mode)) {
+    unwatched();
+    return found;
+  }
   const bool same = known && device == found.device && inode == found.inode;
   if (wd >= 0 && same) {
     std::unique_lock<std::shared_mutex> lock(state_->mu);
@@ -392,15 +424,19 @@ std::optional<FileStamp> WatchedStamps::take_dir_stamp(const std::string& dir, u
       state_->selves[wd] = State::SelfStamp{found, state_->self_generation};
       if (auto it = state_->dirs.find(dir); it != state_->dirs.end() && it->second.wd == wd)
         it->second.checked.walk.store(walk, std::memory_order_relaxed);
+    } else {
+      unwatched();
     }
     return found;
   }
+  unwatched();             // every answer below is a stat no watch vouches for yet
   if (same) return found;  // unwatched (past the budget, or not a local filesystem)
   if (known) {
     // The path leads to another directory than the one watched under it, and no notice said so (it was
     // re-pointed from above every watch): nothing remembered below it can be trusted.
     std::unique_lock<std::shared_mutex> lock(state_->mu);
     ++state_->self_generation;
+    ++state_->layout_generation;
     if (!may_watch) state_->note(dir, nullptr, dir, false, walk);  // to be watched afresh
   }
   if (!may_watch) return found;  // noted
@@ -490,6 +526,31 @@ void WatchedStamps::watch_noted(bool yield_to_looks) {
     if (yield_to_looks && !wait_for_quiet()) return;
     (void)take_dir_stamp(std::string(dir), 0, /*may_watch=*/true);
   }
+}
+
+uint64_t WatchedStamps::layout_generation() const {
+  std::shared_lock<std::shared_mutex> lock(state_->mu);
+  return state_->layout_generation;
+}
+
+uint64_t WatchedStamps::unwatched_answers() const {
+  return state_->unwatched.load(std::memory_order_acquire);
+}
+
+std::optional<FileStamp> WatchedStamps::watched_file_stamp(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos || slash == 0) return std::nullopt;
+  const std::string dir = path.substr(0, slash);
+  FileStamp dir_identity;
+  {
+    std::shared_lock<std::shared_mutex> lock(state_->mu);
+    auto it = state_->dirs.find(dir);
+    if (it == state_->dirs.end() || it->second.wd < 0) return std::nullopt;
+    dir_identity.device = it->second.device;
+    dir_identity.inode = it->second.inode;
+  }
+  last_look_ns_.store(steady_clock_ns(), std::memory_order_relaxed);
+  return look(dir, dir_identity, path.substr(slash + 1), path, /*followed=*/false, /*may_watch=*/true);
 }
 
 void WatchedStamps::set_after_read_hook(void (*hook)()) {

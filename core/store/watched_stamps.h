@@ -71,6 +71,23 @@ class WatchedStamps {
   // reply holds the next call back; run beside a call, they slowed it as much (yield_to_looks).
   void watch_noted_later();
 
+  // What a server's repeated whole-store walk asks before answering from the last one (project_walk_memo.h).
+  // The layout generation moves with every notice applied but a write to a transcript (`*.jsonl` modified,
+  // closed after writing, or given new metadata) and with every path found re-pointed. The unwatched count
+  // moves with every answer of a look or a directory's stamp that no watch vouches for: a stat not
+  // remembered (a directory not yet watched, past the watch budget or off a local filesystem, a symlinked or
+  // multiply linked file, a notice applied during the stat, a stat that failed). A walk through which neither
+  // moved had every answer from a watch, so while the layout generation stays, the next walk would list the
+  // same entries and read the same meta.json files; only transcripts' stamps may differ.
+  uint64_t layout_generation() const;
+  // This instance among the process's (ids are never reused): what was kept under one is not asked of
+  // another.
+  uint64_t id() const { return id_; }
+  uint64_t unwatched_answers() const;
+  // The stamp of the file at `path` in a watched directory, as a look answers it (remembered, else stat'ed
+  // and remembered when it may be). nullopt when its directory is not watched or it cannot be stat'ed.
+  std::optional<FileStamp> watched_file_stamp(const std::string& path);
+
   // Tests only: called after each read of queued notices and before they are applied, the window in which a
   // concurrent look must wait (it once could answer from memory there).
   static void set_after_read_hook(void (*hook)());
@@ -95,6 +112,7 @@ class WatchedStamps {
   // that identity. One lookup of `dir` under one shared lock either way.
   std::optional<FileStamp> take_dir_stamp(const std::string& dir, uint64_t walk, bool may_watch);
   int fd_;
+  uint64_t id_;
   std::unique_ptr<State> state_;
   std::atomic<uint64_t> caught_up_walk_{0};  // the walk of the last catch-up made for one
   std::atomic<bool> deferring_{false};       // defer_watches()
