@@ -15,5 +15,11 @@ void report_result_memo(Envelope& env, const ResultMemoUse& use);
 // misses and queued writes, and the process's skipped writes, evictions and errors, the file's bytes and
 // budget. The CLI uses the cache too but its output stays as it was.
 void report_disk_cache(Envelope& env, const DiskCacheUse& use);
+// The same for counts summed over several uses (a search's screens and its label censuses).
+struct DiskCacheCounts {
+  uint64_t hits = 0, misses = 0, writes = 0;
+  DiskCacheCounts& operator+=(const DiskCacheUse& use);
+};
+void report_disk_cache(Envelope& env, const DiskCacheCounts& counts);
 
 }  // namespace csift

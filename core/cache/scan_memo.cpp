@@ -50,7 +50,7 @@ bool CoverScope::includes(const CoverScope& other) const {
 }
 
 std::shared_ptr<const ScreenFacts> ScanMemo::find(const std::string& path, const FileStamp& stamp,
-                                                  uint64_t call) {
+                                                  uint64_t call, DiskCacheUse* disk) {
   auto facts = lru_.lookup(
       path,
       [&](const std::shared_ptr<const ScreenFacts>& f) {
@@ -60,7 +60,7 @@ std::shared_ptr<const ScreenFacts> ScanMemo::find(const std::string& path, const
       call);
   if (facts) return *facts;
   // Not in memory: an earlier process's screen of this very stamp, kept in memory from now on.
-  auto stored = disk_recall(process_disk_cache(), kDiskScreenKind, path, stamp, nullptr,
+  auto stored = disk_recall(process_disk_cache(), kDiskScreenKind, path, stamp, disk,
                             [&](std::string_view blob) { return decode_screen(blob, stamp); });
   if (!stored) return nullptr;
   auto kept = std::make_shared<const ScreenFacts>(std::move(*stored));

@@ -95,7 +95,9 @@ class ScanMemo {
   // The facts remembered for `path` when still valid for `stamp` (and marks them recently used); a stale
   // entry is dropped, unless the file only grew (same device and inode, larger): find_grown() wants it.
   // `call`: the call looking (MemoTally::call; 0: none), which keeps a found entry from its own evictions.
-  std::shared_ptr<const ScreenFacts> find(const std::string& path, const FileStamp& stamp, uint64_t call = 0);
+  // `disk`, when given, counts the lookup of the disk cache behind the memo (a call's summary reports it).
+  std::shared_ptr<const ScreenFacts> find(const std::string& path, const FileStamp& stamp, uint64_t call = 0,
+                                          DiskCacheUse* disk = nullptr);
   // The facts remembered for `path` when the file is the same one grown since (same device and inode, larger
   // now): what an append screen extends. Anything else yields nullptr.
   std::shared_ptr<const ScreenFacts> find_grown(const std::string& path, const FileStamp& stamp);

@@ -322,7 +322,7 @@ SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
   std::optional<FileStamp> stamp;
   if (memo) stamp = stamp_of(t);
   if (!stamp) return plain_skim(t, cancel);
-  if (const auto facts = memo->find(t.path, *stamp, tally_.call)) {
+  if (const auto facts = memo->find(t.path, *stamp, tally_.call, &tally_.disk)) {
     if (answers_from_memory(*facts)) {
       tally_.hits.fetch_add(1, std::memory_order_relaxed);
       if (facts->rendered) tally_.rendered_hits.fetch_add(1, std::memory_order_relaxed);

@@ -96,6 +96,10 @@ void summarize_scan(Envelope& env, const SearchRequest& req, const Scope& scope,
   env.summary["gated_leaves_unreached"] = gated_leaves_unreached(req);
   if (scan.memo) env.summary["scan_memo"] = scan_memo_json(scan);
   if (scan.census_use) report_result_memo(env, *scan.census_use);
+  // One disk report for the call: its screens' lookups and its censuses'.
+  DiskCacheCounts disk = scan.screens_disk;
+  if (scan.census_use) disk += scan.census_use->disk;
+  report_disk_cache(env, disk);
   if (sidecar) env.notes.push_back("with elicitation sidecar");
   if (scan.too_complex_lines > 0) {
     env.notes.push_back(

@@ -156,6 +156,7 @@ SearchScan run_search_scan(const SearchRequest& req, const Scope& scope, ToolCon
   out.memo_screens_deferred = pf.memo_tally().screens_deferred.load();
   out.memo_covers_deferred = pf.memo_tally().covers_deferred.load();
   out.memo_texts_ruled_out = pf.memo_tally().texts_ruled_out.load();
+  out.screens_disk += pf.memo_tally().disk;
   out.census_use = searcher.take_census_use();
   // A TranscriptHits is a large object: moving every kept one at each growth was an eighth of a warm count.
   out.transcripts.reserve(static_cast<size_t>(

@@ -15,6 +15,7 @@
 #include "core/base/envelope.h"
 #include "core/base/timefmt.h"
 #include "core/cache/result_memo.h"
+#include "core/cache/result_memo_report.h"
 #include "core/cache/scan_memo.h"
 #include "core/record/labels.h"
 #include "core/regex/regex.h"
@@ -90,6 +91,7 @@ struct SearchScan {
   uint64_t memo_hits = 0, memo_rescreened = 0, memo_misses = 0, memo_appended = 0, memo_bytes_not_read = 0;
   uint64_t memo_rendered_hits = 0, memo_covers_built = 0, memo_texts_ruled_out = 0;
   uint64_t memo_screens_deferred = 0, memo_covers_deferred = 0;  // left for after the reply
+  DiskCacheCounts screens_disk;  // the screens' use of the disk cache behind the scan memo
   // The result memo's label censuses (search_label_census.h), when one is installed: nullptr otherwise.
   std::unique_ptr<ResultMemoUse> census_use;
 };
