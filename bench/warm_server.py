@@ -21,7 +21,7 @@ import time
 class StdioServer:
     def __init__(self, argv, env):
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, env=env)
+                                     stderr=open(os.environ.get("SRV_ERR", os.devnull), "a"), env=env)
         self.next_id = 1
         self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                                     "clientInfo": {"name": "warm-bench", "version": "1"}})
@@ -88,7 +88,7 @@ class StdioServer:
 
 def rg_seconds(argv, env=None):
     t0 = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=open(os.environ.get("SRV_ERR", os.devnull), "a"), env=env)
     return time.perf_counter() - t0
 
 

@@ -32,9 +32,10 @@ bool is_server_flag(std::string_view arg) {
          arg.rfind("--claude-home=", 0) == 0 || arg == "--scan-memo-mb" ||
          arg.rfind("--scan-memo-mb=", 0) == 0 || arg == "--result-memo-mb" ||
          arg.rfind("--result-memo-mb=", 0) == 0 || arg == "--watch-stamps" || arg == "--no-watch-stamps" ||
-         arg == "--structured-content" || arg.rfind("--structured-content=", 0) == 0 ||
-         arg == "--max-answer-chars" || arg.rfind("--max-answer-chars=", 0) == 0 ||
-         arg == "--disk-cache-mb" || arg.rfind("--disk-cache-mb=", 0) == 0 || arg == "--disk-cache-dir" ||
+         arg == "--warm-up" || arg == "--no-warm-up" || arg == "--structured-content" ||
+         arg.rfind("--structured-content=", 0) == 0 || arg == "--max-answer-chars" ||
+         arg.rfind("--max-answer-chars=", 0) == 0 || arg == "--disk-cache-mb" ||
+         arg.rfind("--disk-cache-mb=", 0) == 0 || arg == "--disk-cache-dir" ||
          arg.rfind("--disk-cache-dir=", 0) == 0;
 }
 

@@ -18,6 +18,7 @@
 #include "core/cache/result_memo.h"
 #include "core/cache/scan_memo.h"
 #include "core/store/discovery_memo.h"
+#include "core/store/store_warm_up.h"
 #include "core/store/watched_stamps.h"
 #include "server/http_security.h"
 #include "server/http_transport.h"
@@ -116,6 +117,9 @@ struct MemoBudgets {
   // server's first call costs what it did without them, and the warm repeats stat only directories
   // (SPEC §7 "Watched stamps").
   bool watch_stamps = true;
+  // `--warm-up` (the default): the store walked and its screens taken from the disk cache before the first
+  // call, once the server has been quiet for a moment; off with `--no-warm-up` (SPEC §7 "The warm-up").
+  bool warm_up = true;
   // `--disk-cache-mb N` and `--disk-cache-dir DIR`: the persisted cache every server and CLI run share.
   uint64_t disk = kDefaultDiskCacheBytes;
   std::string disk_dir;
@@ -125,6 +129,10 @@ struct MemoBudgets {
 bool take_memo_flag(int argc, char** argv, int& i, MemoBudgets& budgets) {
   if (std::string_view(argv[i]) == "--watch-stamps" || std::string_view(argv[i]) == "--no-watch-stamps") {
     budgets.watch_stamps = std::string_view(argv[i]) == "--watch-stamps";
+    return true;
+  }
+  if (std::string_view(argv[i]) == "--warm-up" || std::string_view(argv[i]) == "--no-warm-up") {
+    budgets.warm_up = std::string_view(argv[i]) == "--warm-up";
     return true;
   }
   if (auto v = flag_value(argc, argv, i, "--scan-memo-mb")) {
@@ -187,12 +195,13 @@ HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, Me
     } else if (auto v = flag_value(argc, argv, i, "--token")) {
       o.token = *v;
     } else if (!take_memo_flag(argc, argv, i, memo_budgets) && !take_answer_flag(argc, argv, i, answers)) {
-      throw std::invalid_argument("unknown flag '" + arg +
-                                  "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, "
-                                  "--scan-memo-mb N, --result-memo-mb N, --watch-stamps, --no-watch-stamps, "
-                                  "--disk-cache-mb N, --disk-cache-dir DIR, "
-                                  "--structured-content auto|always|never, "
-                                  "--max-answer-chars N)");
+      throw std::invalid_argument(
+          "unknown flag '" + arg +
+          "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, "
+          "--scan-memo-mb N, --result-memo-mb N, --watch-stamps, --no-watch-stamps, --warm-up, --no-warm-up, "
+          "--disk-cache-mb N, --disk-cache-dir DIR, "
+          "--structured-content auto|always|never, "
+          "--max-answer-chars N)");
     }
   }
   if (o.token.empty()) {
@@ -246,7 +255,9 @@ int run_stdio_server(int argc, char** argv) {
       throw std::invalid_argument(
           "unknown flag '" + std::string(argv[i]) +
           "' for the stdio server (valid: --stdio, --claude-home DIR, --scan-memo-mb N, "
-          "--result-memo-mb N, --watch-stamps, --no-watch-stamps, --disk-cache-mb N, --disk-cache-dir DIR, "
+          "--result-memo-mb N, --watch-stamps, --no-watch-stamps, --warm-up, --no-warm-up, --disk-cache-mb "
+          "N, "
+          "--disk-cache-dir DIR, "
           "--structured-content auto|always|never, "
           "--max-answer-chars N)");
     }
@@ -255,9 +266,11 @@ int run_stdio_server(int argc, char** argv) {
     return 2;
   }
   install_memos(memo_budgets, claude_home);
-  McpServer server(server_options(claude_home, CallerLink::spawning_process, answers));
+  const ServerOptions options = server_options(claude_home, CallerLink::spawning_process, answers);
+  McpServer server(options);
   std::fprintf(stderr, "csift-mcp %s: serving MCP on stdio\n", server_version());
   report_memos();
+  const StoreWarmUp warm_up(options.env, memo_budgets.warm_up);
   return serve_stdio(server, stdin, stdout);
 }
 
@@ -284,7 +297,9 @@ int run_http_server(int argc, char** argv) {
   watch_stop_signals(stop);
   install_memos(memo_budgets, claude_home);
   report_memos();
-  McpServer server(server_options(claude_home, CallerLink::network, answers));
+  const ServerOptions server_opts = server_options(claude_home, CallerLink::network, answers);
+  McpServer server(server_opts);
+  const StoreWarmUp warm_up(server_opts.env, memo_budgets.warm_up);
   const int rc = serve_http(server, options, stop, [&](int port) {
     const bool v6 = options.host.find(':') != std::string::npos;
     std::fprintf(stderr, "csift-mcp %s: serving MCP (Streamable HTTP) on http://%s%s%s:%d/mcp\n",

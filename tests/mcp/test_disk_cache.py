@@ -9,9 +9,10 @@ import stat
 import subprocess
 import tempfile
 import threading
+import time
 import unittest
 
-from mcp_harness import FIXTURE_HOME, StdioClient, binary, server_env
+from mcp_harness import FIXTURE_HOME, StdioClient, binary, cpu_seconds, server_env
 
 LIST = {"max_count": 0, "max_chars": 0, "format": "json"}
 SESSION = os.path.join("projects", "-home-dev-projets-caf---------app", "77777777-7777-4777-8777-000000000007.jsonl")
@@ -163,6 +164,42 @@ class DiskCacheShared(unittest.TestCase):
         self.assertEqual(once["summary"]["scan_memo"]["hits"], 0)
         self.assertGreaterEqual(fresh["summary"]["scan_memo"]["hits"], before["screens_deferred"], fresh["summary"])
         self.assertEqual(answer(once), answer(fresh))
+
+    def idle_first_call(self, tool, args, *flags):
+        """A fresh server's first call made once the server has started and used no CPU for half a second (a
+        model's first call comes seconds after the server starts): its structured answer."""
+        c = StdioClient(args=["--claude-home", self.home, *flags], env=self.env)
+        try:
+            c.initialize()
+            deadline, quiet_since, used = time.monotonic() + 60, time.monotonic(), cpu_seconds(c.proc.pid)
+            time.sleep(0.3)  # past the warm-up's quiet start (200 ms)
+            while time.monotonic() < deadline and time.monotonic() - quiet_since < 0.5:
+                time.sleep(0.1)
+                now = cpu_seconds(c.proc.pid)
+                if now != used:
+                    used, quiet_since = now, time.monotonic()
+            r = c.request("tools/call", {"name": tool, "arguments": args}, timeout=120)
+            self.assertFalse(r["result"].get("isError"), json.dumps(r)[:400])
+            return r["result"]["structuredContent"]
+        finally:
+            c.close()
+
+    def test_warm_up_before_the_first_call(self):
+        # A server left alone after its start walks the store and takes every screen from the disk cache (SPEC
+        # §7 "The warm-up"): its first search finds them in memory and asks the disk for none. With
+        # --no-warm-up the same first call takes them from the disk. The answers are the uncached one.
+        absent = CALLS[2][1]
+        uncached = answer(self.server_call("search", absent, "--disk-cache-mb", "0"))
+        self.server_call("search", absent)  # its screens are written for the next server
+        warmed = self.idle_first_call("search", absent)
+        cold = self.idle_first_call("search", absent, "--no-warm-up")
+        self.assertEqual(answer(warmed), uncached)
+        self.assertEqual(answer(cold), uncached)
+        screens = cold["summary"]["disk_cache"]["hits"]
+        self.assertGreater(screens, 0, cold["summary"])
+        self.assertNotIn("disk_cache", warmed["summary"])  # reported only when the call used it
+        self.assertEqual(warmed["summary"]["scan_memo"]["hits"], screens, warmed["summary"])
+        self.assertEqual(warmed["summary"]["scan_memo"]["misses"], 0, warmed["summary"])
 
     def test_persisted_kinds_fresh_server_and_changes_seen(self):
         want, _ = self.server_calls("--disk-cache-mb", "0")

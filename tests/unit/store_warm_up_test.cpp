@@ -1,0 +1,68 @@
+// The warm-up's steps (store_warm_up.h): it walks only when asked to go on, counts what the walk found, and
+// stops taking screens the moment it is told to (a call has begun). Whether the screens it takes answer the
+// first call is tests/mcp/test_disk_cache.py's (it needs a disk cache an earlier server filled).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "core/cache/scan_memo.h"
+#include "core/store/discovery_memo.h"
+#include "core/store/store_warm_up.h"
+#include "tests/unit/temp_store.h"
+
+namespace store_warm_up_unit {
+
+using csift::StoreWarmUp;
+using csift_test::TempStore;
+using csift_test::user_line;
+
+const std::string kWarmS1 = "7c3e0000-0000-4000-8000-000000000001";
+const std::string kWarmS2 = "7c3e0000-0000-4000-8000-000000000002";
+
+struct ServerMemos {
+  ServerMemos() {
+    csift::install_discovery_memo(size_t{1} << 20);
+    csift::install_scan_memo(size_t{1} << 20);
+  }
+  ~ServerMemos() {
+    csift::install_scan_memo(0);
+    csift::install_discovery_memo(0);
+  }
+};
+
+TEST_CASE("store warm-up: walks when asked to go on, and stops between screens when told") {
+  ServerMemos memos;
+  TempStore store;
+  store.write("-home-dev-warm/" + kWarmS1 + ".jsonl", user_line(kWarmS1));
+  store.write("-home-dev-warm/" + kWarmS2 + ".jsonl", user_line(kWarmS2));
+  store.write("-home-dev-warm/" + kWarmS1 + "/subagents/agent-a1b2c3d4.jsonl", user_line(kWarmS1, "agent"));
+
+  const StoreWarmUp::Report none = StoreWarmUp::run(store.env(), [] { return false; });
+  CHECK_FALSE(none.walked);
+  CHECK(none.transcripts == 0);
+
+  const StoreWarmUp::Report whole = StoreWarmUp::run(store.env(), [] { return true; });
+  CHECK(whole.walked);
+  CHECK(whole.transcripts == 3);
+  CHECK(whole.screens == 0);  // no disk cache: nothing to take
+  CHECK_FALSE(whole.stopped);
+
+  int asked = 0;  // yes for the walk and the first screen, then no: a call began
+  const StoreWarmUp::Report cut = StoreWarmUp::run(store.env(), [&] { return ++asked <= 2; });
+  CHECK(cut.walked);
+  CHECK(cut.transcripts == 3);
+  CHECK(cut.stopped);
+  CHECK(asked == 3);
+}
+
+// A store that cannot be walked (no Claude Code home) leaves the warm-up with nothing done, no exception.
+TEST_CASE("store warm-up: a missing store is left to the first call") {
+  ServerMemos memos;
+  csift::Environment env;
+  env.vars["HOME"] = "/nonexistent-csift-home";
+  env.claude_home = "/nonexistent-csift-home/.claude";
+  const StoreWarmUp::Report r = StoreWarmUp::run(env, [] { return true; });
+  CHECK_FALSE(r.walked);
+}
+
+}  // namespace store_warm_up_unit
