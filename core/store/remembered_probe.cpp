@@ -33,16 +33,23 @@ ProbedMessage decode_probed(BlobReader& r) {
   return m;
 }
 
+// The probe the disk cache holds for `t` at `stamp` (one that does not decode is dropped from it).
+std::optional<SessionProbe> stored_probe(DiskCache& disk, const Transcript& t, const FileStamp& stamp,
+                                         DiskCacheUse& use) {
+  if (auto blob = disk.get(kDiskProbeKind, t.path, stamp, &use)) {
+    if (auto probe = decode_probe(*blob)) return probe;
+    disk.discard(kDiskProbeKind, t.path);
+  }
+  return std::nullopt;
+}
+
 // probe_transcript(t) through the disk cache: the stored probe while the file's stamp is the one it was read
 // under (vouched for at that stamp); else read, and stored when the read had no error, the file did not
 // change during it, and its mtime was settled when the read began.
 Vouched<SessionProbe> probe_through_disk(DiskCache& disk, const Transcript& t, DiskCacheUse& use) {
   const std::optional<FileStamp> before = stamp_of(t);
   if (!before) return {probe_transcript(t), std::nullopt};
-  if (auto blob = disk.get(kDiskProbeKind, t.path, *before, &use)) {
-    if (auto probe = decode_probe(*blob)) return {std::move(*probe), before};
-    disk.discard(kDiskProbeKind, t.path);
-  }
+  if (auto probe = stored_probe(disk, t, *before, use)) return {std::move(*probe), before};
   const int64_t began = realtime_ns();
   SessionProbe probe = probe_transcript(t);
   // A stamp within the racy window of the read may hide a second write in the same clock tick (same size,
@@ -112,6 +119,23 @@ std::shared_ptr<const SessionProbe> remembered_probe(const Transcript& t, Result
         return disk ? probe_through_disk(*disk, t, use.disk) : Vouched<SessionProbe>{probe_transcript(t), {}};
       },
       [](const SessionProbe& p) { return p.error.empty(); }, probe_memo_cost);
+}
+
+bool recall_stored_probe(const Transcript& t, ResultMemoUse& use) {
+  ResultMemo* memo = process_result_memo();
+  DiskCache* disk = process_disk_cache();
+  const std::optional<FileStamp> stamp = discovered_stamp(t);
+  if (t.harness != HarnessId::claude_code || memo == nullptr || disk == nullptr || !stamp) return false;
+  const auto probe = recall_or_compute(
+      memo, use, kProbeKind, t.path, "", stamp,
+      [&]() -> Vouched<SessionProbe> {
+        if (auto stored = stored_probe(*disk, t, *stamp, use.disk)) return {std::move(*stored), stamp};
+        SessionProbe none;
+        none.error = "not in the disk cache";  // not kept, and never an answer: only this function sees it
+        return {std::move(none), std::nullopt};
+      },
+      [](const SessionProbe& p) { return p.error.empty(); }, probe_memo_cost);
+  return probe->error.empty();
 }
 
 }  // namespace csift

@@ -20,6 +20,11 @@ namespace csift {
 // process without one, the CLI) the disk cache is asked before the file is read, and told what was read.
 std::shared_ptr<const SessionProbe> remembered_probe(const Transcript& t, ResultMemoUse& use);
 
+// The probe the disk cache holds for `t`'s stamp, taken into the memo without reading the file (a server's
+// warm-up, store_warm_up.h). True when the memo now holds it; false without a memo or disk cache, or when
+// neither holds it.
+bool recall_stored_probe(const Transcript& t, ResultMemoUse& use);
+
 // What a remembered probe costs (its anchor texts dominate).
 size_t probe_memo_cost(const SessionProbe& p);
 

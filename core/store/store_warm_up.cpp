@@ -6,6 +6,7 @@
 #include "core/cache/byte_budget_lru.h"
 #include "core/cache/scan_memo.h"
 #include "core/store/discovery_memo.h"
+#include "core/store/remembered_probe.h"
 #include "core/store/targets.h"
 
 namespace csift {
@@ -41,15 +42,16 @@ StoreWarmUp::Report StoreWarmUp::run(const Environment& env, const std::function
   out.walked = true;
   out.transcripts = scope.transcripts.size();
   ScanMemo* memo = process_scan_memo();
-  if (memo == nullptr) return out;
   const uint64_t call = new_lru_call();  // one call's entries: none evicts another of them
+  ResultMemoUse probes;
   for (const Transcript& t : scope.transcripts) {
     if (!go_on()) {
       out.stopped = true;
       break;
     }
-    if (const std::optional<FileStamp> stamp = discovered_stamp(t); stamp && memo->find(t.path, *stamp, call))
-      ++out.screens;
+    const std::optional<FileStamp> stamp = discovered_stamp(t);
+    if (memo && stamp && memo->find(t.path, *stamp, call)) ++out.screens;
+    if (recall_stored_probe(t, probes)) ++out.probes;
   }
   return out;
 }

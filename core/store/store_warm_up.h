@@ -4,13 +4,14 @@
 // a disk-cache lookup per directory, meta.json and transcript) and the rest reading every transcript's screen
 // from the disk cache. The warm-up makes the walk an unscoped call makes (its listings and meta.json fields
 // into the discovery memo, from the disk cache where an earlier server kept them) and then takes every
-// transcript's screen from the disk cache into the scan memo, so the first call finds both in memory.
+// transcript's screen and `list` probe from the disk cache into the scan and result memos, so the first call
+// finds them in memory.
 //
 // It begins only after the server has been quiet for kStartQuietNs since it started, and never once a call
 // has begun (that call walks for itself): a client that calls at once, as a bench does, meets a server that
-// does nothing else. The screens stop loading when a call begins. It adds no watches (they go in after the
-// first call, core/store/watched_stamps.h), reads no transcript, and writes nothing the walk itself would not.
-// SPEC.md §7 "The warm-up".
+// does nothing else. The screens and probes stop loading when a call begins. It adds no watches (they go in
+// after the first call, core/store/watched_stamps.h), reads no transcript, and writes nothing the walk itself
+// would not. SPEC.md §7 "The warm-up".
 #pragma once
 #include <atomic>
 #include <cstddef>
@@ -33,10 +34,11 @@ class StoreWarmUp {
   StoreWarmUp& operator=(const StoreWarmUp&) = delete;
 
   struct Report {
-    bool walked = false;      // the walk completed
-    size_t transcripts = 0;   // it found
-    size_t screens = 0;       // taken from the disk cache into the scan memo
-    bool stopped = false;     // asked to stop before every screen was taken
+    bool walked = false;     // the walk completed
+    size_t transcripts = 0;  // it found
+    size_t screens = 0;      // taken from the disk cache into the scan memo
+    size_t probes = 0;       // `list` probes taken from the disk cache into the result memo
+    bool stopped = false;    // asked to stop before every screen was taken
   };
   // The warm-up itself, on the calling thread: `go_on` is asked before the walk and before each screen.
   static Report run(const Environment& env, const std::function<bool()>& go_on);

@@ -185,8 +185,8 @@ class DiskCacheShared(unittest.TestCase):
             c.close()
 
     def test_warm_up_before_the_first_call(self):
-        # A server left alone after its start walks the store and takes every screen from the disk cache (SPEC
-        # §7 "The warm-up"): its first search finds them in memory and asks the disk for none. With
+        # A server left alone after its start walks the store and takes every screen and list probe from the
+        # disk cache (SPEC §7 "The warm-up"): its first search finds them in memory and asks the disk for none. With
         # --no-warm-up the same first call takes them from the disk. The answers are the uncached one.
         absent = CALLS[2][1]
         uncached = answer(self.server_call("search", absent, "--disk-cache-mb", "0"))
@@ -200,6 +200,19 @@ class DiskCacheShared(unittest.TestCase):
         self.assertNotIn("disk_cache", warmed["summary"])  # reported only when the call used it
         self.assertEqual(warmed["summary"]["scan_memo"]["hits"], screens, warmed["summary"])
         self.assertEqual(warmed["summary"]["scan_memo"]["misses"], 0, warmed["summary"])
+        # `list`'s probes likewise, into the result memo.
+        uncached_list = answer(self.server_call("list", LIST, "--disk-cache-mb", "0"))
+        self.server_call("list", LIST)
+        warmed, cold = self.idle_first_call("list", LIST), self.idle_first_call("list", LIST, "--no-warm-up")
+        self.assertEqual(answer(warmed), uncached_list)
+        self.assertEqual(answer(cold), uncached_list)
+        probes = cold["summary"]["disk_cache"]["hits"]
+        self.assertGreater(probes, 0, cold["summary"])
+        self.assertNotIn("disk_cache", warmed["summary"])
+        self.assertEqual(warmed["summary"]["result_memo"]["hits"], probes, warmed["summary"])
+        # What list remembers besides probes is not kept on disk: computed by either server.
+        self.assertEqual(warmed["summary"]["result_memo"]["misses"], cold["summary"]["result_memo"]["misses"] - probes,
+                         (warmed["summary"], cold["summary"]))
 
     def test_persisted_kinds_fresh_server_and_changes_seen(self):
         want, _ = self.server_calls("--disk-cache-mb", "0")

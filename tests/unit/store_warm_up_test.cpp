@@ -45,6 +45,7 @@ TEST_CASE("store warm-up: walks when asked to go on, and stops between screens w
   CHECK(whole.walked);
   CHECK(whole.transcripts == 3);
   CHECK(whole.screens == 0);  // no disk cache: nothing to take
+  CHECK(whole.probes == 0);
   CHECK_FALSE(whole.stopped);
 
   int asked = 0;  // yes for the walk and the first screen, then no: a call began
