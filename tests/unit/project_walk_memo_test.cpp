@@ -17,6 +17,7 @@
 #include "core/store/project_walk_memo.h"
 #include "core/store/targets.h"
 #include "core/store/watched_stamps.h"
+#include "tests/unit/server_memos.h"
 #include "tests/unit/temp_store.h"
 
 namespace project_walk_memo_unit {
@@ -24,6 +25,7 @@ namespace project_walk_memo_unit {
 namespace fs = std::filesystem;
 using csift::Scope;
 using csift::Transcript;
+using csift_test::append_to;
 using csift_test::TempStore;
 using csift_test::user_line;
 
@@ -32,23 +34,8 @@ const std::string kS2 = "5b1d0000-0000-4000-8000-000000000002";
 const std::string kS3 = "5b1d0000-0000-4000-8000-000000000003";
 const std::string kS4 = "5b1d0000-0000-4000-8000-000000000004";
 
-void append_to(const fs::path& p, const std::string& bytes) {
-  std::ofstream(p, std::ios::binary | std::ios::app) << bytes;
-}
-
 // A server's memos for one case: the discovery memo and watched stamps (which the walk memo follows).
-struct ServerWalks {
-  ServerWalks() {
-    csift::install_discovery_memo(size_t{1} << 20);
-    csift::install_watched_stamps(true);
-  }
-  ~ServerWalks() {
-    csift::install_watched_stamps(false);
-    csift::install_discovery_memo(0);
-  }
-  ServerWalks(const ServerWalks&) = delete;
-  ServerWalks& operator=(const ServerWalks&) = delete;
-};
+using ServerWalks = csift_test::ServerMemosInstalled;
 
 // Two projects: one with two sessions (the first with a subagent and its meta.json), one with a session and a
 // legacy flat agent whose head names it.

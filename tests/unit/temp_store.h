@@ -69,6 +69,11 @@ struct TempStore {
   }
 };
 
+// Appends `bytes` to the file at `p`, as a harness appends a record.
+inline void append_to(const fs::path& p, const std::string& bytes) {
+  std::ofstream(p, std::ios::binary | std::ios::app) << bytes;
+}
+
 // A minimal transcript line for session `sid`.
 inline std::string user_line(const std::string& sid, const std::string& text = "hi") {
   return "{\"type\":\"user\",\"sessionId\":\"" + sid + "\",\"message\":{\"role\":\"user\",\"content\":\"" +

@@ -18,6 +18,7 @@
 #include "core/store/discovery_memo.h"
 #include "core/store/store.h"
 #include "core/store/watched_stamps.h"
+#include "tests/unit/server_memos.h"
 #include "tests/unit/temp_store.h"
 
 namespace watched_stamps_unit {
@@ -25,15 +26,12 @@ namespace watched_stamps_unit {
 namespace fs = std::filesystem;
 using csift::FileStamp;
 using csift::WatchedStamps;
+using csift_test::append_to;
 using csift_test::TempStore;
 using csift_test::user_line;
 
 const std::string kWatchedS1 = "3a7c0000-0000-4000-8000-000000000001";
 const std::string kWatchedS2 = "3a7c0000-0000-4000-8000-000000000002";
-
-void append_to(const fs::path& p, const std::string& bytes) {
-  std::ofstream(p, std::ios::binary | std::ios::app) << bytes;
-}
 
 FileStamp dir_stamp(const fs::path& dir) {
   auto s = csift::stamp_file(dir.string());
@@ -335,19 +333,7 @@ TEST_CASE("watched stamps: a symlinked or multiply linked file is stat'ed on eve
   }
 }
 
-// Installs a process discovery memo and watched stamps for one test case, as a server does.
-struct ServerMemosInstalled {
-  ServerMemosInstalled() {
-    csift::install_discovery_memo(size_t{1} << 20);
-    csift::install_watched_stamps(true);
-  }
-  ~ServerMemosInstalled() {
-    csift::install_watched_stamps(false);
-    csift::install_discovery_memo(0);
-  }
-  ServerMemosInstalled(const ServerMemosInstalled&) = delete;
-  ServerMemosInstalled& operator=(const ServerMemosInstalled&) = delete;
-};
+using csift_test::ServerMemosInstalled;
 
 TEST_CASE("watched stamps: discovery sees an append made between two listings without a stat") {
   ServerMemosInstalled installed;
