@@ -168,7 +168,7 @@ class DiskCacheShared(unittest.TestCase):
     def idle_first_call(self, tool, args, *flags):
         """A fresh server's first call made once the server has started and used no CPU for half a second (a
         model's first call comes seconds after the server starts): its structured answer."""
-        c = StdioClient(args=["--claude-home", self.home, *flags], env=self.env)
+        c = StdioClient(args=["--claude-home", self.home, *flags], env=self.env, warm_up=True)
         try:
             c.initialize()
             deadline, quiet_since, used = time.monotonic() + 60, time.monotonic(), cpu_seconds(c.proc.pid)
