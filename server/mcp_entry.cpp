@@ -117,13 +117,19 @@ struct MemoBudgets {
   // server's first call costs what it did without them, and the warm repeats stat only directories
   // (SPEC §7 "Watched stamps").
   bool watch_stamps = true;
-  // `--warm-up` (the default): the store walked and its screens taken from the disk cache before the first
-  // call, once the server has been quiet for a moment; off with `--no-warm-up` (SPEC §7 "The warm-up").
+  // `--warm-up` (the default): the store walked and its screens and list probes taken from the disk cache
+  // before the first call, once the server has been quiet for a moment; off with `--no-warm-up` (SPEC §7
+  // "The warm-up").
   bool warm_up = true;
   // `--disk-cache-mb N` and `--disk-cache-dir DIR`: the persisted cache every server and CLI run share.
   uint64_t disk = kDefaultDiskCacheBytes;
   std::string disk_dir;
 };
+
+// The flags both servers take (take_memo_flag's and take_answer_flag's), as their usage errors name them.
+constexpr const char* kSharedServerFlags =
+    "--scan-memo-mb N, --result-memo-mb N, --watch-stamps, --no-watch-stamps, --warm-up, --no-warm-up, "
+    "--disk-cache-mb N, --disk-cache-dir DIR, --structured-content auto|always|never, --max-answer-chars N";
 
 // Takes argv[i] (and its value) when it is a memo budget flag.
 bool take_memo_flag(int argc, char** argv, int& i, MemoBudgets& budgets) {
@@ -195,13 +201,9 @@ HttpOptions parse_http_flags(int argc, char** argv, std::string& claude_home, Me
     } else if (auto v = flag_value(argc, argv, i, "--token")) {
       o.token = *v;
     } else if (!take_memo_flag(argc, argv, i, memo_budgets) && !take_answer_flag(argc, argv, i, answers)) {
-      throw std::invalid_argument(
-          "unknown flag '" + arg +
-          "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, "
-          "--scan-memo-mb N, --result-memo-mb N, --watch-stamps, --no-watch-stamps, --warm-up, --no-warm-up, "
-          "--disk-cache-mb N, --disk-cache-dir DIR, "
-          "--structured-content auto|always|never, "
-          "--max-answer-chars N)");
+      throw std::invalid_argument("unknown flag '" + arg +
+                                  "' (valid: --http, --host H, --port N, --token T, --claude-home DIR, " +
+                                  kSharedServerFlags + ")");
     }
   }
   if (o.token.empty()) {
@@ -252,14 +254,9 @@ int run_stdio_server(int argc, char** argv) {
       }
       if (take_memo_flag(argc, argv, i, memo_budgets)) continue;
       if (take_answer_flag(argc, argv, i, answers)) continue;
-      throw std::invalid_argument(
-          "unknown flag '" + std::string(argv[i]) +
-          "' for the stdio server (valid: --stdio, --claude-home DIR, --scan-memo-mb N, "
-          "--result-memo-mb N, --watch-stamps, --no-watch-stamps, --warm-up, --no-warm-up, --disk-cache-mb "
-          "N, "
-          "--disk-cache-dir DIR, "
-          "--structured-content auto|always|never, "
-          "--max-answer-chars N)");
+      throw std::invalid_argument("unknown flag '" + std::string(argv[i]) +
+                                  "' for the stdio server (valid: --stdio, --claude-home DIR, " +
+                                  kSharedServerFlags + ")");
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "csift-mcp: %s\n", e.what());

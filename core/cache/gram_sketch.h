@@ -20,9 +20,10 @@ namespace csift {
 // 16,384 bits in one of two forms. While a sketch is built: the words as one array, allocated at the first
 // bit set (most transcripts are ASCII and set none of a sketch's three such tables, which held 6 KiB of every
 // sketch when always present: 27 MB of a warmed server's 4,503 screens on the 3 GiB replica). Once kept
-// (pack(), and what decode_packed builds): only the words holding a bit, found by a mask of which do. A
-// non-ASCII transcript sets a few of the 256 words, and a fresh server's first search on the generated store
-// spent a fifth of its time faulting in the 2 KiB arrays it decoded. A bit set in a packed table unpacks it.
+// (pack(), and what decode builds through append_packed): only the words holding a bit, found by a mask of
+// which do. A non-ASCII transcript sets a few of the 256 words, and a fresh server's first search on the
+// generated store spent a fifth of its time faulting in the 2 KiB arrays it decoded. A bit set in a packed
+// table unpacks it.
 class LazyBitTable {
  public:
   static constexpr size_t kWords = 256;

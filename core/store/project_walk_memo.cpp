@@ -38,7 +38,8 @@ std::optional<ProjectWalkFinds> ProjectWalkMemo::reuse(const std::string& root, 
     }
     set_discovered_stamp(t, *stamp);
   });
-  // A notice applied while restamping may be a new entry's: the layout must not have moved meanwhile.
+  // Another call's catch-up may have applied a notice while this one restamped (a look does not catch up):
+  // the layout must not have moved meanwhile.
   if (walk_again.load() || watched->layout_generation() != now.layout) return std::nullopt;
   reused_.fetch_add(1, std::memory_order_relaxed);
   return out;
