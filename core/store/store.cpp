@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include <tbb/parallel_for.h>
+
 #include "core/cache/result_memo.h"
 #include "core/json/stored_json.h"
 #include "core/record/transcript_reader.h"
@@ -413,6 +415,101 @@ std::optional<Transcript> find_agent(const std::string& projects_root, const std
     if (!holds_entry(*entries, file_name)) continue;
     for (Transcript& a : list_legacy_agents(dir))
       if (a.id == agent_id) return std::move(a);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// The ids of one project dir, by kind, each kind in list_ids' order.
+struct ProjectIds {
+  std::vector<ListedId> sessions, subagents, legacy_agents;
+};
+
+// The agent ids collect_agents would take from `listed`, each with its path below the session's subagents
+// folder (`prefix` + name), the key list_subagents orders them by.
+void agent_ids_in(const ListedDir& listed, const std::string& prefix,
+                  std::vector<std::pair<std::string, std::string>>& out) {
+  for (const ListedEntry& e : *listed.entries) {
+    std::string id = agent_id_from_filename(e.name);
+    if (!id.empty() && is_regular(listed.dir, e)) out.emplace_back(prefix + e.name, std::move(id));
+  }
+}
+
+// A session's subagent ids, as list_subagents lists them (by path). Its `<id>/subagents` folder is listed
+// directly: a session without one lists nothing either way.
+void subagent_ids(const std::string& project_dir, const std::string& session_id, std::vector<ListedId>& out) {
+  const std::string subagents = project_dir + "/" + session_id + "/subagents";
+  const ListedDir listed = list_dir(subagents);
+  if (listed.entries->empty()) return;
+  std::vector<std::pair<std::string, std::string>> found;  // (path below subagents/, id)
+  agent_ids_in(listed, "", found);
+  if (holds_entry(*listed.entries, "workflows")) {
+    const std::string workflows = subagents + "/workflows";
+    const std::shared_ptr<const DirEntries> wfs = entries_of(workflows);
+    for (const ListedEntry& wf : *wfs) {
+      if (wf.name.rfind("wf_", 0) != 0 || !entry_is(workflows, wf, fs::file_type::directory)) continue;
+      agent_ids_in(list_dir(entry_path(workflows, wf)), "workflows/" + wf.name + "/", found);
+    }
+  }
+  std::sort(found.begin(), found.end());
+  for (auto& [path, id] : found)
+    out.push_back({ListedId::Kind::subagent, std::move(id), project_dir, session_id});
+}
+
+ProjectIds ids_in_project(const std::string& dir) {
+  ProjectIds out;
+  const ListedDir listed = list_dir(dir);
+  const DirEntries& entries = *listed.entries;
+  if (!holds_session_file(entries)) return out;
+  for (const ListedEntry& e : entries) {
+    if (is_session_file_name(e.name)) {
+      if (!is_regular(dir, e)) continue;
+      std::string id = e.name.substr(0, e.name.size() - kJsonl.size());
+      const ListedEntry* session_dir = find_entry(entries, id);
+      if (session_dir && entry_is(dir, *session_dir, fs::file_type::directory))
+        subagent_ids(dir, id, out.subagents);
+      out.sessions.push_back({ListedId::Kind::session, std::move(id), dir, ""});
+    } else if (std::string id = agent_id_from_filename(e.name); !id.empty() && is_regular(dir, e)) {
+      out.legacy_agents.push_back({ListedId::Kind::legacy_agent, std::move(id), dir, ""});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<ListedId> list_ids(const std::string& projects_root) {
+  const std::vector<std::string> dirs = list_subdirs(projects_root);
+  std::vector<ProjectIds> found(dirs.size());
+  const uint64_t walk = DiscoveryWalk::current();
+  tbb::parallel_for(size_t{0}, dirs.size(), [&](size_t i) {
+    const DiscoveryWalk on_worker(walk);
+    found[i] = ids_in_project(dirs[i]);
+  });
+  std::vector<ListedId> out;
+  for (auto kind : {&ProjectIds::sessions, &ProjectIds::subagents, &ProjectIds::legacy_agents}) {
+    for (ProjectIds& p : found)
+      std::move((p.*kind).begin(), (p.*kind).end(), std::back_inserter(out));
+  }
+  return out;
+}
+
+std::optional<Transcript> transcript_of(const ListedId& listed) {
+  const auto with_id = [&listed](std::vector<Transcript> ts) -> std::optional<Transcript> {
+    for (Transcript& t : ts)
+      if (t.id == listed.id) return std::move(t);
+    return std::nullopt;
+  };
+  switch (listed.kind) {
+    case ListedId::Kind::session:
+      return session_as_listed(listed.project_dir, listed.id);
+    case ListedId::Kind::subagent: {
+      const std::optional<Transcript> session = session_as_listed(listed.project_dir, listed.session_id);
+      return session ? with_id(list_subagents(*session)) : std::nullopt;
+    }
+    case ListedId::Kind::legacy_agent:
+      return with_id(list_legacy_agents(listed.project_dir));
   }
   return std::nullopt;
 }

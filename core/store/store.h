@@ -4,6 +4,7 @@
 // (core/record/transcript.h), the environment (core/base/environment.h) and the id shapes
 // (core/base/id_shapes.h).
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +65,24 @@ std::optional<Transcript> find_session(const std::string& projects_root, const s
 // name (a stat each), and only a session that holds the agent's file, or a workflows folder, has its
 // subagents listed and their meta.json read.
 std::optional<Transcript> find_agent(const std::string& projects_root, const std::string& agent_id);
+
+// A session uuid or subagent id as discovery names it from directory listings alone: what an `@<prefix>`
+// target is matched against. No transcript is stat'ed and no meta.json or legacy head is read, so listing
+// every id of a 10,000-transcript store costs its directory listings, not a stat per file (SPEC.md §3).
+struct ListedId {
+  enum class Kind : uint8_t { session, subagent, legacy_agent };
+  Kind kind = Kind::session;
+  std::string id;
+  std::string project_dir;  // absolute, as list_project_dirs gives it
+  std::string session_id;   // a subagent's owning session ("" for the other kinds)
+};
+// Every id list_sessions, list_subagents and list_legacy_agents would give over the store, in the order of a
+// listing of every session (project dirs, then paths) followed by every session's subagents (sessions in
+// that order, each's by path) and then the legacy flat agents (project dirs, then names). The same entries
+// are taken (transcript-named regular files, following symlinks); project dirs are listed in parallel.
+std::vector<ListedId> list_ids(const std::string& projects_root);
+// The transcript a listed id names, as those listings build it; nullopt when it is gone since.
+std::optional<Transcript> transcript_of(const ListedId& listed);
 
 // Classifies one .jsonl file by where it sits: a subagent (any shape, meta read) when it is agent-<id>.jsonl,
 // else a top-level transcript. std::nullopt when the file does not exist.

@@ -49,6 +49,11 @@ std::optional<Transcript> StoreIndex::agent_by_id(const std::string& id) {
   return std::nullopt;
 }
 
+const std::vector<ListedId>& StoreIndex::ids() {
+  if (!ids_) ids_ = list_ids(root_);
+  return *ids_;
+}
+
 std::optional<Transcript> StoreIndex::session_of(const Transcript& agent) {
   for (const Transcript& s : sessions()) {
     if (s.id == agent.session_id && s.project_dir == agent.project_dir) return s;

@@ -20,6 +20,9 @@ class StoreIndex {
   const std::vector<Transcript>& agents();
   // The first of agents() whose id is `id`, found without listing them all when they are not listed yet.
   std::optional<Transcript> agent_by_id(const std::string& id);
+  // Every session uuid and subagent id, named from directory listings alone (list_ids): what an @<prefix>
+  // target is matched against. Listed once.
+  const std::vector<ListedId>& ids();
   // The top-level session that owns `agent` (nullopt for a legacy agent whose session is gone).
   std::optional<Transcript> session_of(const Transcript& agent);
 
@@ -28,6 +31,7 @@ class StoreIndex {
   std::optional<std::vector<std::string>> dirs_;
   std::optional<std::vector<Transcript>> sessions_;
   std::optional<std::vector<Transcript>> agents_;
+  std::optional<std::vector<ListedId>> ids_;
   // Lookups by id answered without the listing: a look per project dir each, so a long id list
   // (sessions_from) lists the store once instead, from the kListAfterLookups-th lookup on.
   size_t lookups_ = 0;

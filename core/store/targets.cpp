@@ -322,18 +322,27 @@ void ScopeBuilder::id_target(const std::string& body, const std::string& shown) 
   if (!prefix_shape && !is_all_hex(body) && !is_agent_id_shape(body)) {
     usage_error("'" + shown + "' is not a recognized @-target; " + std::string(kAtGrammar));
   }
-  // An exact agent id wins; else a unique prefix over session uuids ∪ agent ids (prefix shapes only).
-  if (auto a = index_.agent_by_id(body)) return agent(*a, nullptr);
-  if (!prefix_shape && !is_all_hex(body)) {
-    not_found_error("'" + shown + "': no subagent with agent id '" + body + "' under " + root_ + " (" +
-                    std::string(kAtGrammar) + ")");
+  // An exact agent id wins; else a unique prefix over session uuids ∪ agent ids (prefix shapes only). An
+  // id that is not prefix-shaped is looked up as an agent's (a look per session folder); a prefix is matched
+  // against the ids the store's listings name (listing every transcript for it, a stat each and every
+  // meta.json, made `@0a1b` three times a whole-store search on a 10,000-transcript store).
+  if (!prefix_shape) {
+    if (auto a = index_.agent_by_id(body)) return agent(*a, nullptr);
+    if (!is_all_hex(body))
+      not_found_error("'" + shown + "': no subagent with agent id '" + body + "' under " + root_ + " (" +
+                      std::string(kAtGrammar) + ")");
   }
-  std::vector<const Transcript*> hits;
-  for (const Transcript& s : index_.sessions()) {
-    if (starts_with_ignoring_case(s.id, body)) hits.push_back(&s);
-  }
-  for (const Transcript& a : index_.agents()) {
-    if (starts_with_ignoring_case(a.id, body)) hits.push_back(&a);
+  const std::vector<ListedId>& ids = index_.ids();
+  const auto exact = std::find_if(ids.begin(), ids.end(), [&body](const ListedId& l) {
+    return l.kind != ListedId::Kind::session && l.id == body;
+  });
+  std::vector<const ListedId*> hits;
+  if (exact != ids.end()) {
+    hits.push_back(&*exact);
+  } else {
+    for (const ListedId& l : ids) {
+      if (starts_with_ignoring_case(l.id, body)) hits.push_back(&l);
+    }
   }
   if (hits.empty())
     not_found_error("'" + shown + "': no session uuid or agent id under " + root_ + " starts with '" + body +
@@ -346,8 +355,11 @@ void ScopeBuilder::id_target(const std::string& body, const std::string& shown) 
     usage_error("'" + shown + "' is ambiguous: it prefixes " + std::to_string(hits.size()) + " ids (" + list +
                 "); add more characters");
   }
-  if (hits[0]->is_subagent) return agent(*hits[0], nullptr);
-  session(*hits[0]);
+  const std::optional<Transcript> hit = transcript_of(*hits[0]);
+  if (!hit)
+    not_found_error("'" + shown + "': " + hits[0]->id + " is gone from " + root_ + " since it was listed");
+  if (hit->is_subagent) return agent(*hit, nullptr);
+  session(*hit);
 }
 
 void ScopeBuilder::at_target(const std::string& body) {

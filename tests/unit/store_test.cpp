@@ -9,6 +9,7 @@
 #include "core/base/error.h"
 #include "core/store/retention.h"
 #include "core/store/store.h"
+#include "tests/unit/server_memos.h"
 #include "tests/unit/temp_store.h"
 
 namespace store_unit {
@@ -194,6 +195,104 @@ TEST_CASE("discovery: sessions, the three subagent shapes, legacy flat agents, e
   REQUIRE(flat);
   CHECK(flat->shape == TranscriptShape::legacy_flat);
   CHECK_FALSE(transcript_for_file(dir + "/missing.jsonl"));
+}
+
+// What list_sessions, list_subagents and list_legacy_agents give, as list_ids names it.
+std::vector<std::string> ids_by_listing(const std::string& projects_root) {
+  std::vector<std::string> sessions, agents, legacy;
+  std::vector<Transcript> listed;
+  for (const std::string& dir : list_project_dirs(projects_root)) {
+    for (Transcript& s : list_sessions(dir)) {
+      sessions.push_back("session " + s.id + " " + s.project_dir);
+      listed.push_back(std::move(s));
+    }
+  }
+  for (const Transcript& s : listed) {
+    for (const Transcript& a : list_subagents(s))
+      agents.push_back("subagent " + a.id + " " + a.project_dir + " " + a.session_id);
+  }
+  for (const std::string& dir : list_project_dirs(projects_root)) {
+    for (const Transcript& a : list_legacy_agents(dir))
+      legacy.push_back("legacy " + a.id + " " + a.project_dir);
+  }
+  sessions.insert(sessions.end(), agents.begin(), agents.end());
+  sessions.insert(sessions.end(), legacy.begin(), legacy.end());
+  return sessions;
+}
+
+std::vector<std::string> ids_by_name(const std::vector<ListedId>& ids) {
+  std::vector<std::string> out;
+  for (const ListedId& l : ids) {
+    switch (l.kind) {
+      case ListedId::Kind::session:
+        out.push_back("session " + l.id + " " + l.project_dir);
+        break;
+      case ListedId::Kind::subagent:
+        out.push_back("subagent " + l.id + " " + l.project_dir + " " + l.session_id);
+        break;
+      case ListedId::Kind::legacy_agent:
+        out.push_back("legacy " + l.id + " " + l.project_dir);
+        break;
+    }
+  }
+  return out;
+}
+
+TEST_CASE("list_ids names what the listings list, in their order, and transcript_of builds it as they do") {
+  TempStore store;
+  const std::string kS3 = "22222222-0000-4000-8000-000000000003";
+  store.write("-w/" + kS1 + ".jsonl", user_line(kS1));
+  store.write("-w/" + kS1 + "/subagents/agent-b9.jsonl", user_line(kS1));
+  store.write("-w/" + kS1 + "/subagents/agent-b9.meta.json", R"({"agentType":"Explore"})");
+  store.write("-w/" + kS1 + "/subagents/agent-a1.jsonl", user_line(kS1));
+  // By path "wf_1-x/" sorts before "wf_1/" ('-' < '/'), though the folder names sort the other way.
+  store.write("-w/" + kS1 + "/subagents/workflows/wf_1/agent-d1.jsonl", user_line(kS1));
+  store.write("-w/" + kS1 + "/subagents/workflows/wf_1-x/agent-d2.jsonl", user_line(kS1));
+  store.write("-w/" + kS1 + "/subagents/workflows/other/agent-g1.jsonl", user_line(kS1));   // not wf_*
+  fs::create_directories(store.projects() / "-w" / kS1 / "subagents" / "agent-dir.jsonl");  // not a file
+  store.write("-w/" + kS2 + ".jsonl", user_line(kS2));
+  store.write("-w/" + kS2, "a file where a session folder would be");
+  // A dangling symlink is no session, so the subagents beside it are not listed either.
+  fs::create_symlink(store.projects() / "nowhere.jsonl", store.projects() / "-w" / (kS3 + ".jsonl"));
+  store.write("-w/" + kS3 + "/subagents/agent-e1.jsonl", user_line(kS3));
+  store.write("-w/agent-a0d87c4.jsonl", user_line(kS2));  // legacy flat
+  fs::create_symlink(store.projects() / "nowhere.jsonl", store.projects() / "-w" / "agent-f00.jsonl");
+  store.write("-v/" + kS3 + ".jsonl", user_line(kS3));
+  store.write("-v/" + kS3 + "/subagents/agent-c7.jsonl", user_line(kS3));
+  store.write("-v/agent-a11.jsonl", user_line(kS3));
+  store.write("-childless/" + kS1 + "/subagents/agent-zz.jsonl", user_line(kS1));
+
+  const std::string root = store.projects().string();
+  const auto check_against_listings = [&root] {
+    const std::vector<ListedId> ids = list_ids(root);
+    const std::vector<std::string> expected = ids_by_listing(root);
+    CHECK(ids_by_name(ids) == expected);
+    REQUIRE(expected.size() == 10);  // 3 sessions, 5 subagents (-v's first; d2 before d1), 2 legacy agents
+    CHECK(expected[3].rfind("subagent c7 ", 0) == 0);
+    CHECK(expected[6].rfind("subagent d2 ", 0) == 0);
+    CHECK(expected[7].rfind("subagent d1 ", 0) == 0);
+    for (const ListedId& l : ids) {
+      const std::optional<Transcript> t = transcript_of(l);
+      REQUIRE(t);
+      const std::optional<Transcript> by_path = transcript_for_file(t->path);
+      REQUIRE(by_path);
+      CHECK(t->id == l.id);
+      CHECK(t->shape == by_path->shape);
+      CHECK(t->session_id == by_path->session_id);
+      CHECK(t->agent_type() == by_path->agent_type());
+      CHECK(t->workflow_id == by_path->workflow_id);
+      CHECK(t->size == by_path->size);
+    }
+  };
+  check_against_listings();
+  csift_test::ServerMemosInstalled memos;  // a server's listings: remembered, keyed by the folders' stamps
+  check_against_listings();
+  check_against_listings();
+  fs::remove(store.projects() / "-w" / kS1 / "subagents" / "agent-a1.jsonl");  // seen by the next listing
+  CHECK(ids_by_name(list_ids(root)) == ids_by_listing(root));
+  CHECK(ids_by_name(list_ids(root)).size() == 9);
+  ListedId gone{ListedId::Kind::subagent, "a1", (store.projects() / "-w").string(), kS1};
+  CHECK_FALSE(transcript_of(gone));
 }
 
 TEST_CASE("discovery over the real corpus layouts") {
