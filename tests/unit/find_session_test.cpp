@@ -92,9 +92,17 @@ const std::string kAgent = "a0c0ffee00000001";
 
 // The first subagent with id `id` that listing every session's subagents, then the legacy agents, finds.
 std::optional<Transcript> listed_agent(const TempStore& s, const std::string& id) {
-  StoreIndex index(s.projects().string());
-  for (const Transcript& a : index.agents())
-    if (a.id == id) return a;
+  const std::vector<std::string> dirs = list_project_dirs(s.projects().string());
+  for (const std::string& dir : dirs) {
+    for (const Transcript& session : list_sessions(dir)) {
+      for (const Transcript& a : list_subagents(session))
+        if (a.id == id) return a;
+    }
+  }
+  for (const std::string& dir : dirs) {
+    for (const Transcript& a : list_legacy_agents(dir))
+      if (a.id == id) return a;
+  }
   return std::nullopt;
 }
 
@@ -138,6 +146,34 @@ TEST_CASE("find_agent: workflow agents, orphans skipped, legacy flat agents afte
   CHECK(find_agent(s.projects().string(), kAgent)->shape == TranscriptShape::legacy_flat);
   check_same_agent(s, "a0c0ffee00000002");
   CHECK_FALSE(find_agent(s.projects().string(), "a/b"));
+}
+
+TEST_CASE("StoreIndex: lookups past the first few answer from the listed ids as the listing would") {
+  TempStore s;
+  s.write("-b-project/" + kS1 + ".jsonl", user_line(kS1));
+  s.write("-b-project/" + kS1 + "/subagents/agent-" + kAgent + ".jsonl", user_line(kS1));
+  s.write("-a-project/" + kS1 + ".jsonl", user_line(kS1, "the first"));
+  s.write("-a-project/" + kS2 + ".jsonl", user_line(kS2));
+  s.write("-a-project/" + kS2 + "/subagents/workflows/wf_0001/agent-" + kAgent + ".jsonl", user_line(kS2));
+  s.write("-a-project/" + kS2 + "/subagents/agent-a0c0ffee00000003.jsonl", user_line(kS2));
+  s.write("-a-project/" + kS2 + "/subagents/agent-a0c0ffee00000003.meta.json", R"({"agentType":"Plan"})");
+  s.write("-b-project/agent-a0c0ffee00000002.jsonl", user_line(kS1));  // legacy flat
+  StoreIndex index(s.projects().string());
+  // Two rounds: the first lookups look per project dir, the later ones answer from index.ids().
+  for (int round = 0; round < 2; ++round) {
+    check_same(index.session_by_id(kS1), listed_first(s, kS1));
+    check_same(index.session_by_id(kS2), listed_first(s, kS2));
+    check_same(index.session_by_id("ffffffff-0000-4000-8000-000000000009"),
+               listed_first(s, "ffffffff-0000-4000-8000-000000000009"));
+    for (const std::string& id : {kAgent, std::string("a0c0ffee00000002"), std::string("a0c0ffee00000003"),
+                                  std::string("a0c0ffee00000009")})
+      check_same(index.agent_by_id(id), listed_agent(s, id));
+  }
+  CHECK(index.session_by_id(kS1)->project_dir.find("-a-project") != std::string::npos);
+  CHECK(index.agent_by_id(kAgent)->workflow_id == "wf_0001");
+  CHECK(index.agent_by_id("a0c0ffee00000003")->agent_type() == "Plan");
+  CHECK(index.agent_by_id("a0c0ffee00000002")->shape == TranscriptShape::legacy_flat);
+  CHECK(index.ids().size() == 7);  // 3 sessions (kS1 twice), 4 agents (kAgent twice)
 }
 
 }  // namespace find_session_unit
