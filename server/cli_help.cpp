@@ -170,8 +170,8 @@ std::string render_top_help() {
       "share (0: none; default ${XDG_CACHE_HOME:-~/.cache}/csift-mcp), and --no-watch-stamps stats every "
       "transcript on every call instead of keeping stamps by change notices (--watch-stamps, the default). "
       "--no-warm-up leaves the store alone until the first call (--warm-up, the default: once no call has "
-      "come for 200 ms of the start, the server walks the store and takes every transcript's screen and list "
-      "probe from the disk cache, so the first call finds them in memory).\n"
+      "come for 200 ms of the start, the server walks the store and takes every transcript's screen, list "
+      "probe and label census from the disk cache, so the first call finds them in memory).\n"
       "Run `csift-mcp --cli <TOOL> --help` for a tool's flags. CLI exit codes: 0 success (an empty result "
       "included), 2 usage error, 1 any other error.\n";
   return out;

@@ -17,6 +17,7 @@
 #include "core/cache/disk_cache.h"
 #include "core/cache/result_memo.h"
 #include "core/cache/scan_memo.h"
+#include "core/search/search_label_census.h"
 #include "core/store/discovery_memo.h"
 #include "core/store/store_warm_up.h"
 #include "core/store/watched_stamps.h"
@@ -117,9 +118,9 @@ struct MemoBudgets {
   // server's first call costs what it did without them, and the warm repeats stat only directories
   // (SPEC §7 "Watched stamps").
   bool watch_stamps = true;
-  // `--warm-up` (the default): the store walked and its screens and list probes taken from the disk cache
-  // before the first call, once the server has been quiet for a moment; off with `--no-warm-up` (SPEC §7
-  // "The warm-up").
+  // `--warm-up` (the default): the store walked and its screens, list probes and label censuses taken from
+  // the disk cache before the first call, once the server has been quiet for a moment; off with
+  // `--no-warm-up` (SPEC §7 "The warm-up").
   bool warm_up = true;
   // `--disk-cache-mb N` and `--disk-cache-dir DIR`: the persisted cache every server and CLI run share.
   uint64_t disk = kDefaultDiskCacheBytes;
@@ -267,7 +268,7 @@ int run_stdio_server(int argc, char** argv) {
   McpServer server(options);
   std::fprintf(stderr, "csift-mcp %s: serving MCP on stdio\n", server_version());
   report_memos();
-  const StoreWarmUp warm_up(options.env, memo_budgets.warm_up);
+  const StoreWarmUp warm_up(options.env, memo_budgets.warm_up, census_warm_up_step());
   return serve_stdio(server, stdin, stdout);
 }
 
@@ -296,7 +297,7 @@ int run_http_server(int argc, char** argv) {
   report_memos();
   const ServerOptions server_opts = server_options(claude_home, CallerLink::network, answers);
   McpServer server(server_opts);
-  const StoreWarmUp warm_up(server_opts.env, memo_budgets.warm_up);
+  const StoreWarmUp warm_up(server_opts.env, memo_budgets.warm_up, census_warm_up_step());
   const int rc = serve_http(server, options, stop, [&](int port) {
     const bool v6 = options.host.find(':') != std::string::npos;
     std::fprintf(stderr, "csift-mcp %s: serving MCP (Streamable HTTP) on http://%s%s%s:%d/mcp\n",

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "core/cache/disk_cache.h"
 #include "core/store/agent_topology.h"
 #include "core/store/spawn_join.h"
 
@@ -259,6 +260,47 @@ bool census_answers(const SearchConfig& cfg) {
   return cfg.compiled->matches_everything() && !cfg.turn && !cfg.window.bounded() && !cfg.resolve_persisted;
 }
 
+namespace {
+
+// The census an earlier process stored for `t` at this very stamp, remembered in `memo` under `key`; nullptr
+// when the disk holds none that still holds for `t` (the disk cache's count, not the memo's).
+std::shared_ptr<const LabelCensus> census_from_disk(ResultMemo& memo, DiskCache* disk, const Transcript& t,
+                                                    const FileStamp& now, const std::string& key,
+                                                    const std::string& gates, ResultMemoUse& use) {
+  auto stored =
+      disk_recall(disk, kDiskCensusKind, census_disk_key(t, gates), now, &use.disk, decode_label_census);
+  if (!stored || !stored->holds_for(t)) return nullptr;
+  auto kept = std::make_shared<const LabelCensus>(std::move(stored->census));
+  memo.remember(key, result_type_tag<LabelCensus>(), now, kept, census_cost(*kept), use.call);
+  return kept;
+}
+
+}  // namespace
+
+std::string label_gates_text(bool queue, bool snapshot, bool attachments) {
+  return std::string("queue=") + (queue ? "1" : "0") + ",snapshot=" + (snapshot ? "1" : "0") +
+         ",attachment=" + (attachments ? "1" : "0");
+}
+
+bool recall_stored_census(ResultMemo& memo, DiskCache* disk, const Transcript& t, const std::string& gates,
+                          ResultMemoUse& use) {
+  const std::optional<FileStamp> now = stamp_of(t);
+  if (!now) return false;
+  const std::string key = result_memo_key(kCensusKind.name, t.path, gates);
+  if (memo.find(key, result_type_tag<LabelCensus>(), *now, use.call)) return true;
+  return census_from_disk(memo, disk, t, *now, key, gates, use) != nullptr;
+}
+
+std::function<bool(const Transcript&)> census_warm_up_step() {
+  // One use for the whole warm-up: its censuses are one call's, and none evicts another of them.
+  return [use = std::make_shared<ResultMemoUse>(),
+          gates = label_gates_text(false, false, false)](const Transcript& t) {
+    ResultMemo* memo = process_result_memo();
+    return memo != nullptr && t.harness == HarnessId::claude_code &&
+           recall_stored_census(*memo, process_disk_cache(), t, gates, *use);
+  };
+}
+
 std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, DiskCache* disk,
                                                          const Transcript& t, const std::string& gates,
                                                          ResultMemoUse& use, const ReadOptions& appended) {
@@ -270,15 +312,8 @@ std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, DiskC
     ++use.hits;
     return std::static_pointer_cast<const LabelCensus>(std::move(hit));
   }
-  // A fresh process: the census an earlier one stored for this very stamp (the disk cache's count, not the
-  // memo's: the memo missed).
-  auto stored =
-      disk_recall(disk, kDiskCensusKind, census_disk_key(t, gates), *now, &use.disk, decode_label_census);
-  if (stored && stored->holds_for(t)) {
-    auto kept = std::make_shared<const LabelCensus>(std::move(stored->census));
-    memo.remember(key, type, *now, kept, census_cost(*kept), use.call);
-    return kept;
-  }
+  // A fresh process: the census an earlier one stored for this very stamp.
+  if (auto kept = census_from_disk(memo, disk, t, *now, key, gates, use)) return kept;
   if (auto grown = memo.find_grown(key, type, *now)) {
     const auto& was = *std::static_pointer_cast<const LabelCensus>(grown->value);
     if (std::optional<LabelCensus> extended = extend_label_census(t, was, appended)) {

@@ -8,6 +8,7 @@
 // so a census answers only calls with the same gates).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -89,6 +90,17 @@ bool census_answers(const SearchConfig& cfg);
 std::shared_ptr<const LabelCensus> recalled_label_census(ResultMemo& memo, DiskCache* disk,
                                                          const Transcript& t, const std::string& gates,
                                                          ResultMemoUse& use, const ReadOptions& appended);
+// The label-candidate gates a load parses under, as a census is keyed by them (SearchPrefilter::label_gates):
+// whether queue operations, file-history snapshots and attachments are parsed.
+std::string label_gates_text(bool queue, bool snapshot, bool attachments);
+// Takes into `memo` the census under `gates` an earlier process stored on `disk` for `t` at its discovered
+// stamp (the warm-up's step: nothing of the transcript is read); true when `memo` holds one for that stamp.
+bool recall_stored_census(ResultMemo& memo, DiskCache* disk, const Transcript& t, const std::string& gates,
+                          ResultMemoUse& use);
+// The server's warm-up step (core/store/store_warm_up.h): each Claude Code transcript's census under the
+// gates of a call that names no gated leaf and no attachment (the common `-t` count), from the process's disk
+// cache into its result memo. A label search's first call then reads no census from the disk.
+std::function<bool(const Transcript&)> census_warm_up_step();
 // Remembers in `memo` a census taken from a read of `t` that started when the file was stamped `before`; not
 // when the file changed since. `use`: the call remembering it, whose other entries it does not evict; behind
 // the memo the census is also queued for `disk` (kDiskCensusKind; null: none), and a fresh server's

@@ -9,6 +9,7 @@
 #include "core/harness/claude_code/fixed_texts.h"
 #include "core/scan/line_scanner.h"
 #include "core/search/search_cover.h"
+#include "core/search/search_label_census.h"
 
 namespace csift {
 namespace {
@@ -95,8 +96,7 @@ bool SearchPrefilter::label_candidate(std::string_view line, const RawLineProbes
 }
 
 std::string SearchPrefilter::label_gates() const {
-  return std::string("queue=") + (queue_ ? "1" : "0") + ",snapshot=" + (snapshot_ ? "1" : "0") +
-         ",attachment=" + (attachments_ ? "1" : "0");
+  return label_gates_text(queue_, snapshot_, attachments_);
 }
 
 double SearchPrefilter::needle_line_share(std::string_view block) const {

@@ -11,9 +11,9 @@
 
 namespace csift {
 
-StoreWarmUp::StoreWarmUp(Environment env, bool on) {
+StoreWarmUp::StoreWarmUp(Environment env, bool on, TranscriptStep also) {
   if (!on || process_discovery_memo() == nullptr) return;
-  thread_ = std::thread([this, env = std::move(env)] {
+  thread_ = std::thread([this, env = std::move(env), also = std::move(also)] {
     // No call has begun: none under way, and none has ended.
     const auto uncalled = [] { return calls_under_way() == 0 && last_call_end_ns() == 0; };
     const int64_t start = steady_clock_ns();
@@ -21,7 +21,8 @@ StoreWarmUp::StoreWarmUp(Environment env, bool on) {
       if (stop_.load() || !uncalled()) return;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    (void)run(env, [&] { return !stop_.load() && uncalled(); });
+    (void)run(
+        env, [&] { return !stop_.load() && uncalled(); }, also);
   });
 }
 
@@ -30,7 +31,8 @@ StoreWarmUp::~StoreWarmUp() {
   if (thread_.joinable()) thread_.join();
 }
 
-StoreWarmUp::Report StoreWarmUp::run(const Environment& env, const std::function<bool()>& go_on) {
+StoreWarmUp::Report StoreWarmUp::run(const Environment& env, const std::function<bool()>& go_on,
+                                     const TranscriptStep& also) {
   Report out;
   if (!go_on()) return out;
   Scope scope;
@@ -52,6 +54,7 @@ StoreWarmUp::Report StoreWarmUp::run(const Environment& env, const std::function
     const std::optional<FileStamp> stamp = discovered_stamp(t);
     if (memo && stamp && memo->find(t.path, *stamp, call)) ++out.screens;
     if (recall_stored_probe(t, probes)) ++out.probes;
+    if (also && also(t)) ++out.also;
   }
   return out;
 }

@@ -4,8 +4,8 @@
 // a disk-cache lookup per directory, meta.json and transcript) and the rest reading every transcript's screen
 // from the disk cache. The warm-up makes the walk an unscoped call makes (its listings and meta.json fields
 // into the discovery memo, from the disk cache where an earlier server kept them) and then takes every
-// transcript's screen and `list` probe from the disk cache into the scan and result memos, so the first call
-// finds them in memory.
+// transcript's screen and `list` probe (and what the caller's step adds: a server's label census) from the
+// disk cache into the scan and result memos, so the first call finds them in memory.
 //
 // It begins only after the server has been quiet for kStartQuietNs since it started, and never once a call
 // has begun (that call walks for itself): a client that calls at once, as a bench does, meets a server that
@@ -20,14 +20,18 @@
 #include <thread>
 
 #include "core/base/environment.h"
+#include "core/record/transcript.h"
 
 namespace csift {
 
 class StoreWarmUp {
  public:
+  // A step the caller adds for each transcript after its screen and probe (a server's: the label census of
+  // core/search, an area this one cannot include); true when it took something.
+  using TranscriptStep = std::function<bool(const Transcript&)>;
   // Starts the warm-up on a thread of its own when `on`; nothing when the process has no discovery memo (the
   // CLI, or a server without its result memo).
-  StoreWarmUp(Environment env, bool on);
+  StoreWarmUp(Environment env, bool on, TranscriptStep also = {});
   // Stops it (between steps: a walk under way is finished) and waits for it.
   ~StoreWarmUp();
   StoreWarmUp(const StoreWarmUp&) = delete;
@@ -38,10 +42,12 @@ class StoreWarmUp {
     size_t transcripts = 0;  // it found
     size_t screens = 0;      // taken from the disk cache into the scan memo
     size_t probes = 0;       // `list` probes taken from the disk cache into the result memo
+    size_t also = 0;         // transcripts the caller's step took something for
     bool stopped = false;    // asked to stop before every screen was taken
   };
-  // The warm-up itself, on the calling thread: `go_on` is asked before the walk and before each screen.
-  static Report run(const Environment& env, const std::function<bool()>& go_on);
+  // The warm-up itself, on the calling thread: `go_on` is asked before the walk and before each transcript.
+  static Report run(const Environment& env, const std::function<bool()>& go_on,
+                    const TranscriptStep& also = {});
   static constexpr int64_t kStartQuietNs = 200'000'000;
 
  private:

@@ -185,8 +185,8 @@ class DiskCacheShared(unittest.TestCase):
             c.close()
 
     def test_warm_up_before_the_first_call(self):
-        # A server left alone after its start walks the store and takes every screen and list probe from the
-        # disk cache (SPEC §7 "The warm-up"): its first search finds them in memory and asks the disk for none. With
+        # A server left alone after its start walks the store and takes every screen, list probe and label
+        # census from the disk cache (SPEC §7 "The warm-up"): its first search finds them in memory and asks the disk for none. With
         # --no-warm-up the same first call takes them from the disk. The answers are the uncached one.
         absent = CALLS[2][1]
         uncached = answer(self.server_call("search", absent, "--disk-cache-mb", "0"))
@@ -213,6 +213,19 @@ class DiskCacheShared(unittest.TestCase):
         # What list remembers besides probes is not kept on disk: computed by either server.
         self.assertEqual(warmed["summary"]["result_memo"]["misses"], cold["summary"]["result_memo"]["misses"] - probes,
                          (warmed["summary"], cold["summary"]))
+        # A counted label search's censuses (taken under the gates of a call naming no gated leaf), likewise.
+        labels = CALLS[1][1]
+        uncached_labels = answer(self.server_call("search", labels, "--disk-cache-mb", "0"))
+        self.server_call("search", labels)
+        warmed = self.idle_first_call("search", labels)
+        cold = self.idle_first_call("search", labels, "--no-warm-up")
+        self.assertEqual(answer(warmed), uncached_labels)
+        self.assertEqual(answer(cold), uncached_labels)
+        censuses = cold["summary"]["disk_cache"]["hits"]
+        self.assertGreater(censuses, 0, cold["summary"])
+        self.assertNotIn("disk_cache", warmed["summary"])
+        self.assertEqual(warmed["summary"]["result_memo"]["hits"], censuses, warmed["summary"])
+        self.assertEqual(warmed["summary"]["result_memo"]["misses"], 0, warmed["summary"])
 
     def test_persisted_kinds_fresh_server_and_changes_seen(self):
         want, _ = self.server_calls("--disk-cache-mb", "0")

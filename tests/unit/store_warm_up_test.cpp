@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "core/cache/scan_memo.h"
 #include "core/store/discovery_memo.h"
@@ -49,11 +50,25 @@ TEST_CASE("store warm-up: walks when asked to go on, and stops between screens w
   CHECK_FALSE(whole.stopped);
 
   int asked = 0;  // yes for the walk and the first screen, then no: a call began
-  const StoreWarmUp::Report cut = StoreWarmUp::run(store.env(), [&] { return ++asked <= 2; });
+  std::vector<std::string> stepped;
+  const auto step = [&stepped](const csift::Transcript& t) {
+    stepped.push_back(t.id);
+    return t.is_subagent;  // "took something" for the agent only
+  };
+  const StoreWarmUp::Report cut = StoreWarmUp::run(
+      store.env(), [&] { return ++asked <= 2; }, step);
   CHECK(cut.walked);
   CHECK(cut.transcripts == 3);
   CHECK(cut.stopped);
   CHECK(asked == 3);
+  CHECK(stepped.size() == 1);  // the caller's step ran for the one transcript taken before the stop
+
+  stepped.clear();
+  const StoreWarmUp::Report all = StoreWarmUp::run(
+      store.env(), [] { return true; }, step);
+  CHECK(stepped.size() == 3);  // once per transcript, in the scope's order: a session, its agent, a session
+  CHECK(stepped == std::vector<std::string>{kWarmS1, "a1b2c3d4", kWarmS2});
+  CHECK(all.also == 1);
 }
 
 // A store that cannot be walked (no Claude Code home) leaves the warm-up with nothing done, no exception.
