@@ -184,48 +184,35 @@ class DiskCacheShared(unittest.TestCase):
         finally:
             c.close()
 
-    def test_warm_up_before_the_first_call(self):
-        # A server left alone after its start walks the store and takes every screen, list probe and label
-        # census from the disk cache (SPEC §7 "The warm-up"): its first search finds them in memory and asks the disk for none. With
-        # --no-warm-up the same first call takes them from the disk. The answers are the uncached one.
-        absent = CALLS[2][1]
-        uncached = answer(self.server_call("search", absent, "--disk-cache-mb", "0"))
-        self.server_call("search", absent)  # its screens are written for the next server
-        warmed = self.idle_first_call("search", absent)
-        cold = self.idle_first_call("search", absent, "--no-warm-up")
+    def warmed_and_cold(self, tool, args, memo):
+        """The first call of a server left idle (warmed up) and of one started with --no-warm-up, once an
+        earlier server filled the disk cache: both answer as the uncached server; the cold one asks the disk,
+        the warmed one finds every entry it asked for in `memo` instead. Returns (warmed, cold) summaries."""
+        uncached = answer(self.server_call(tool, args, "--disk-cache-mb", "0"))
+        self.server_call(tool, args)  # what it takes is written for the next server
+        warmed = self.idle_first_call(tool, args)
+        cold = self.idle_first_call(tool, args, "--no-warm-up")
         self.assertEqual(answer(warmed), uncached)
         self.assertEqual(answer(cold), uncached)
-        screens = cold["summary"]["disk_cache"]["hits"]
-        self.assertGreater(screens, 0, cold["summary"])
+        taken = cold["summary"]["disk_cache"]["hits"]
+        self.assertGreater(taken, 0, cold["summary"])
         self.assertNotIn("disk_cache", warmed["summary"])  # reported only when the call used it
-        self.assertEqual(warmed["summary"]["scan_memo"]["hits"], screens, warmed["summary"])
-        self.assertEqual(warmed["summary"]["scan_memo"]["misses"], 0, warmed["summary"])
-        # `list`'s probes likewise, into the result memo.
-        uncached_list = answer(self.server_call("list", LIST, "--disk-cache-mb", "0"))
-        self.server_call("list", LIST)
-        warmed, cold = self.idle_first_call("list", LIST), self.idle_first_call("list", LIST, "--no-warm-up")
-        self.assertEqual(answer(warmed), uncached_list)
-        self.assertEqual(answer(cold), uncached_list)
-        probes = cold["summary"]["disk_cache"]["hits"]
-        self.assertGreater(probes, 0, cold["summary"])
-        self.assertNotIn("disk_cache", warmed["summary"])
-        self.assertEqual(warmed["summary"]["result_memo"]["hits"], probes, warmed["summary"])
+        self.assertEqual(warmed["summary"][memo]["hits"], taken, warmed["summary"])
+        return warmed["summary"], cold["summary"]
+
+    def test_warm_up_before_the_first_call(self):
+        # A server left alone after its start walks the store and takes every screen, list probe and label
+        # census from the disk cache (SPEC §7 "The warm-up"): its first call finds them in memory and asks the
+        # disk for none. With --no-warm-up the same first call takes them from the disk.
+        warmed, _ = self.warmed_and_cold("search", CALLS[2][1], "scan_memo")  # the screens
+        self.assertEqual(warmed["scan_memo"]["misses"], 0, warmed)
+        warmed, cold = self.warmed_and_cold("list", LIST, "result_memo")  # the probes
         # What list remembers besides probes is not kept on disk: computed by either server.
-        self.assertEqual(warmed["summary"]["result_memo"]["misses"], cold["summary"]["result_memo"]["misses"] - probes,
-                         (warmed["summary"], cold["summary"]))
-        # A counted label search's censuses (taken under the gates of a call naming no gated leaf), likewise.
-        labels = CALLS[1][1]
-        uncached_labels = answer(self.server_call("search", labels, "--disk-cache-mb", "0"))
-        self.server_call("search", labels)
-        warmed = self.idle_first_call("search", labels)
-        cold = self.idle_first_call("search", labels, "--no-warm-up")
-        self.assertEqual(answer(warmed), uncached_labels)
-        self.assertEqual(answer(cold), uncached_labels)
-        censuses = cold["summary"]["disk_cache"]["hits"]
-        self.assertGreater(censuses, 0, cold["summary"])
-        self.assertNotIn("disk_cache", warmed["summary"])
-        self.assertEqual(warmed["summary"]["result_memo"]["hits"], censuses, warmed["summary"])
-        self.assertEqual(warmed["summary"]["result_memo"]["misses"], 0, warmed["summary"])
+        probes = cold["disk_cache"]["hits"]
+        self.assertEqual(warmed["result_memo"]["misses"], cold["result_memo"]["misses"] - probes, (warmed, cold))
+        # A counted label search's censuses (taken under the gates of a call naming no gated leaf).
+        warmed, _ = self.warmed_and_cold("search", CALLS[1][1], "result_memo")
+        self.assertEqual(warmed["result_memo"]["misses"], 0, warmed)
 
     def test_persisted_kinds_fresh_server_and_changes_seen(self):
         want, _ = self.server_calls("--disk-cache-mb", "0")
