@@ -13,6 +13,7 @@
 #include <cstring>
 #include <memory>
 
+#include "core/base/atomic_lower.h"
 #include "core/scan/file_handle.h"
 #include "core/scan/line_scanner.h"
 
@@ -152,12 +153,6 @@ void add_chunk_scan(ScanStats& total, const ScanStats& s, uint64_t first_line) {
     total.torn_tail_line = s.torn_tail_line + first_line - 1;
     total.torn_tail_offset = s.torn_tail_offset;
     total.torn_tail_bytes = s.torn_tail_bytes;
-  }
-}
-
-void lower_to(std::atomic<size_t>& v, size_t to) {
-  size_t seen = v.load();
-  while (to < seen && !v.compare_exchange_weak(seen, to)) {
   }
 }
 

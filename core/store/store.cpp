@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "core/base/atomic_lower.h"
 #include "core/cache/result_memo.h"
 #include "core/json/stored_json.h"
 #include "core/record/transcript_reader.h"
@@ -378,6 +380,22 @@ bool may_hold_agent(const std::string& session_dir, const std::string& file_name
   return exists_here(subagents + file_name) || exists_here(subagents + "workflows");
 }
 
+// The first of the project dir's sessions (in listing order) whose subagents hold `agent_id`: a session is
+// looked into only when its folder holds the agent's file, or a workflows folder.
+std::optional<Transcript> subagent_in_project(const std::string& dir, const DirEntries& entries,
+                                              const std::string& agent_id, const std::string& file_name) {
+  for (const ListedEntry& e : entries) {
+    if (!is_session_file_name(e.name)) continue;
+    const std::string id = e.name.substr(0, e.name.size() - kJsonl.size());
+    if (!holds_entry(entries, id) || !may_hold_agent(dir + "/" + id, file_name)) continue;
+    const auto session = session_as_listed(dir, id);
+    if (!session) continue;
+    for (Transcript& a : list_subagents(*session))
+      if (a.id == agent_id) return std::move(a);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Transcript> find_session(const std::string& projects_root, const std::string& id) {
@@ -393,27 +411,26 @@ std::optional<Transcript> find_agent(const std::string& projects_root, const std
   const std::string file_name = std::string(kAgentPrefix) + agent_id + std::string(kJsonl);
   if (agent_id_from_filename(file_name) != agent_id || agent_id.find('/') != std::string::npos)
     return std::nullopt;
-  // The project dirs as list_project_dirs finds them, each listed once for both passes below.
-  std::vector<std::pair<std::string, std::shared_ptr<const DirEntries>>> dirs;
-  for (const std::string& dir : list_subdirs(projects_root)) {
-    auto entries = entries_of(dir);
-    if (holds_session_file(*entries)) dirs.emplace_back(dir, std::move(entries));
-  }
-  // Every session's subagents in session order (project dirs, then paths), then the legacy flat agents.
-  for (const auto& [dir, entries] : dirs) {
-    for (const ListedEntry& e : *entries) {
-      if (!is_session_file_name(e.name)) continue;
-      const std::string id = e.name.substr(0, e.name.size() - kJsonl.size());
-      if (!holds_entry(*entries, id) || !may_hold_agent(dir + "/" + id, file_name)) continue;
-      const auto session = session_as_listed(dir, id);
-      if (!session) continue;
-      for (Transcript& a : list_subagents(*session))
-        if (a.id == agent_id) return std::move(a);
-    }
-  }
-  for (const auto& [dir, entries] : dirs) {
-    if (!holds_entry(*entries, file_name)) continue;
-    for (Transcript& a : list_legacy_agents(dir))
+  // Every session's subagents in session order (project dirs, then paths), then the legacy flat agents. The
+  // project dirs (as list_project_dirs finds them, each listed once for both passes) are looked into on the
+  // workers, and a dir after the first that holds the agent is not looked into: it cannot answer.
+  const std::vector<std::string> dirs = list_subdirs(projects_root);
+  std::vector<std::shared_ptr<const DirEntries>> entries(dirs.size());
+  std::vector<std::optional<Transcript>> found(dirs.size());
+  std::atomic<size_t> first{dirs.size()};
+  const uint64_t walk = DiscoveryWalk::current();
+  tbb::parallel_for(size_t{0}, dirs.size(), [&](size_t i) {
+    if (i > first.load()) return;
+    const DiscoveryWalk on_worker(walk);
+    entries[i] = entries_of(dirs[i]);
+    if (!holds_session_file(*entries[i])) return;
+    found[i] = subagent_in_project(dirs[i], *entries[i], agent_id, file_name);
+    if (found[i]) lower_to(first, i);
+  });
+  if (first.load() < dirs.size()) return std::move(found[first.load()]);
+  for (size_t i = 0; i < dirs.size(); ++i) {  // every dir was listed: none held it as a subagent
+    if (!holds_session_file(*entries[i]) || !holds_entry(*entries[i], file_name)) continue;
+    for (Transcript& a : list_legacy_agents(dirs[i]))
       if (a.id == agent_id) return std::move(a);
   }
   return std::nullopt;

@@ -62,8 +62,8 @@ std::vector<std::string> list_subdirs(const std::string& root);
 std::optional<Transcript> find_session(const std::string& projects_root, const std::string& id);
 // The subagent whose id is `agent_id`, as the first of every session's subagents (sessions in listing order)
 // and then of the legacy flat agents, or nullopt: the sessions and their subagents folders are looked at by
-// name (a stat each), and only a session that holds the agent's file, or a workflows folder, has its
-// subagents listed and their meta.json read.
+// name (a stat each), project dirs on the workers, and only a session that holds the agent's file, or a
+// workflows folder, has its subagents listed and their meta.json read.
 std::optional<Transcript> find_agent(const std::string& projects_root, const std::string& agent_id);
 
 // A session uuid or subagent id as discovery names it from directory listings alone: what an `@<prefix>`
