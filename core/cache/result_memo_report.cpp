@@ -3,6 +3,11 @@
 namespace csift {
 
 void report_result_memo(Envelope& env, const ResultMemoUse& use) {
+  report_result_memo_usage(env, use);
+  report_disk_cache(env, use.disk);
+}
+
+void report_result_memo_usage(Envelope& env, const ResultMemoUse& use) {
   if (const ResultMemo* memo = process_result_memo()) {
     const ResultMemo::Usage u = memo->usage();
     env.summary["result_memo"] =
@@ -10,7 +15,6 @@ void report_result_memo(Envelope& env, const ResultMemoUse& use) {
              {"entries", u.entries},     {"bytes_held", u.bytes},       {"budget_bytes", u.budget},
              {"evictions", u.evictions}, {"declined", u.declined}};
   }
-  report_disk_cache(env, use.disk);
 }
 
 DiskCacheCounts& DiskCacheCounts::operator+=(const DiskCacheUse& use) {

@@ -15,6 +15,9 @@ void report_result_memo(Envelope& env, const ResultMemoUse& use);
 // misses and queued writes, and the process's skipped writes, evictions and errors, the file's bytes and
 // budget. The CLI uses the cache too but its output stays as it was.
 void report_disk_cache(Envelope& env, const DiskCacheUse& use);
+// report_result_memo without the disk cache's part: for a call that reports its disk use summed over several
+// uses itself (a search's screens and censuses).
+void report_result_memo_usage(Envelope& env, const ResultMemoUse& use);
 // The same for counts summed over several uses (a search's screens and its label censuses).
 struct DiskCacheCounts {
   uint64_t hits = 0, misses = 0, writes = 0;

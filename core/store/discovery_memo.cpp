@@ -2,6 +2,7 @@
 #include "core/store/watched_stamps.h"
 
 #include <dirent.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -189,6 +190,14 @@ DiscoveryWalk::~DiscoveryWalk() {
 
 uint64_t DiscoveryWalk::current() {
   return t_discovery_walk;
+}
+
+void on_walk_workers(size_t n, const std::function<void(size_t)>& fn) {
+  const uint64_t walk = DiscoveryWalk::current();
+  tbb::parallel_for(size_t{0}, n, [&](size_t i) {
+    const DiscoveryWalk on_worker(walk);
+    fn(i);
+  });
 }
 
 std::shared_ptr<const DirEntries> remembered_dir_entries(const fs::path& dir,

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -92,6 +93,10 @@ class DiscoveryWalk {
  private:
   uint64_t saved_;
 };
+
+// fn(i) for each i in [0, n) on the oneTBB workers, each under the calling thread's discovery walk: a store's
+// project directories are looked into in parallel, and what a worker lists belongs to the caller's walk.
+void on_walk_workers(size_t n, const std::function<void(size_t)>& fn);
 
 // True when a read that began at `began_ns` (CLOCK_REALTIME) under `stamp` may be remembered.
 bool settled_stamp(const FileStamp& stamp, int64_t began_ns);

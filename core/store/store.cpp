@@ -14,8 +14,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include <tbb/parallel_for.h>
-
 #include "core/base/atomic_lower.h"
 #include "core/cache/result_memo.h"
 #include "core/json/stored_json.h"
@@ -233,23 +231,34 @@ static std::vector<Transcript> subagents_by_path(std::vector<Transcript> out) {
   return out;
 }
 
-std::vector<Transcript> list_subagents(const Transcript& session, std::vector<StoreProblem>* problems) {
-  std::vector<Transcript> out;
-  if (!session.session_dir_may_hold_subagents()) return out;
-  fs::path subagents = fs::path(session.project_dir) / session.id / "subagents";
-  const ListedDir listed = list_dir(subagents.native());
-  const std::shared_ptr<const DirEntries>& entries = listed.entries;
-  collect_agents(listed, session, TranscriptShape::builtin_task, "", out, problems);
-  // Only a subagents dir that holds a workflows entry is looked into for one (most hold none).
-  if (!holds_entry(*entries, "workflows")) return subagents_by_path(std::move(out));
-  const std::string workflows_dir = (subagents / "workflows").native();
+namespace {
+
+// The folders that hold a session's subagents, listed: its `subagents` folder itself (workflow id ""), then,
+// when that holds a workflows entry (most hold none), each `workflows/wf_*` folder with its workflow id.
+std::vector<std::pair<ListedDir, std::string>> subagent_folders(const std::string& subagents) {
+  std::vector<std::pair<ListedDir, std::string>> out;
+  out.emplace_back(list_dir(subagents), "");
+  if (!holds_entry(*out.front().first.entries, "workflows")) return out;
+  const std::string workflows_dir = subagents + "/workflows";
   // Held here: a range-for over *entries_of(...) would outlive the temporary pointer and read freed entries.
   const std::shared_ptr<const DirEntries> workflows = entries_of(workflows_dir);
   for (const ListedEntry& wf : *workflows) {
-    const std::string& name = wf.name;
-    if (!entry_is(workflows_dir, wf, fs::file_type::directory) || name.rfind("wf_", 0) != 0) continue;
-    collect_agents(list_dir(entry_path(workflows_dir, wf)), session, TranscriptShape::workflow, name, out,
-                   problems);
+    if (wf.name.rfind("wf_", 0) != 0 || !entry_is(workflows_dir, wf, fs::file_type::directory)) continue;
+    out.emplace_back(list_dir(entry_path(workflows_dir, wf)), wf.name);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Transcript> list_subagents(const Transcript& session, std::vector<StoreProblem>* problems) {
+  std::vector<Transcript> out;
+  if (!session.session_dir_may_hold_subagents()) return out;
+  const fs::path subagents = fs::path(session.project_dir) / session.id / "subagents";
+  for (const auto& [listed, workflow] : subagent_folders(subagents.native())) {
+    const TranscriptShape shape =
+        workflow.empty() ? TranscriptShape::builtin_task : TranscriptShape::workflow;
+    collect_agents(listed, session, shape, workflow, out, problems);
   }
   return subagents_by_path(std::move(out));
 }
@@ -418,10 +427,8 @@ std::optional<Transcript> find_agent(const std::string& projects_root, const std
   std::vector<std::shared_ptr<const DirEntries>> entries(dirs.size());
   std::vector<std::optional<Transcript>> found(dirs.size());
   std::atomic<size_t> first{dirs.size()};
-  const uint64_t walk = DiscoveryWalk::current();
-  tbb::parallel_for(size_t{0}, dirs.size(), [&](size_t i) {
+  on_walk_workers(dirs.size(), [&](size_t i) {
     if (i > first.load()) return;
-    const DiscoveryWalk on_worker(walk);
     entries[i] = entries_of(dirs[i]);
     if (!holds_session_file(*entries[i])) return;
     found[i] = subagent_in_project(dirs[i], *entries[i], agent_id, file_name);
@@ -456,19 +463,9 @@ void agent_ids_in(const ListedDir& listed, const std::string& prefix,
 // A session's subagent ids, as list_subagents lists them (by path). Its `<id>/subagents` folder is listed
 // directly: a session without one lists nothing either way.
 void subagent_ids(const std::string& project_dir, const std::string& session_id, std::vector<ListedId>& out) {
-  const std::string subagents = project_dir + "/" + session_id + "/subagents";
-  const ListedDir listed = list_dir(subagents);
-  if (listed.entries->empty()) return;
   std::vector<std::pair<std::string, std::string>> found;  // (path below subagents/, id)
-  agent_ids_in(listed, "", found);
-  if (holds_entry(*listed.entries, "workflows")) {
-    const std::string workflows = subagents + "/workflows";
-    const std::shared_ptr<const DirEntries> wfs = entries_of(workflows);
-    for (const ListedEntry& wf : *wfs) {
-      if (wf.name.rfind("wf_", 0) != 0 || !entry_is(workflows, wf, fs::file_type::directory)) continue;
-      agent_ids_in(list_dir(entry_path(workflows, wf)), "workflows/" + wf.name + "/", found);
-    }
-  }
+  for (const auto& [listed, workflow] : subagent_folders(project_dir + "/" + session_id + "/subagents"))
+    agent_ids_in(listed, workflow.empty() ? "" : "workflows/" + workflow + "/", found);
   std::sort(found.begin(), found.end());
   for (auto& [path, id] : found)
     out.push_back({ListedId::Kind::subagent, std::move(id), project_dir, session_id});
@@ -499,11 +496,7 @@ ProjectIds ids_in_project(const std::string& dir) {
 std::vector<ListedId> list_ids(const std::string& projects_root) {
   const std::vector<std::string> dirs = list_subdirs(projects_root);
   std::vector<ProjectIds> found(dirs.size());
-  const uint64_t walk = DiscoveryWalk::current();
-  tbb::parallel_for(size_t{0}, dirs.size(), [&](size_t i) {
-    const DiscoveryWalk on_worker(walk);
-    found[i] = ids_in_project(dirs[i]);
-  });
+  on_walk_workers(dirs.size(), [&](size_t i) { found[i] = ids_in_project(dirs[i]); });
   std::vector<ListedId> out;
   for (auto kind : {&ProjectIds::sessions, &ProjectIds::subagents, &ProjectIds::legacy_agents}) {
     for (ProjectIds& p : found)

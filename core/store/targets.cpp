@@ -2,8 +2,6 @@
 // resolves to nothing is an error naming what was tried, never a silent empty scope.
 #include "core/store/targets.h"
 
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -118,7 +116,7 @@ class ScopeBuilder {
   void caller_session();
   std::string absolutize(const std::string& p) const;
   // Every project dir's finds, walked (all_projects' when its last walk cannot answer).
-  ProjectWalkFinds walk_projects(uint64_t walk) const;
+  ProjectWalkFinds walk_projects() const;
 
   const Environment& env_;
   std::string root_;
@@ -485,7 +483,7 @@ void ScopeBuilder::all_projects() {
   const std::optional<ProjectWalkMemo::Mark> began = walks ? ProjectWalkMemo::mark(root, walk) : std::nullopt;
   std::optional<ProjectWalkFinds> again = began ? walks->reuse(root, subagents_, *began) : std::nullopt;
   if (!again) {
-    again = walk_projects(walk);
+    again = walk_projects();
     if (began) walks->keep(root, subagents_, *began, *again);
   }
   picked_.reserve(picked_.size() + again->picked.size());
@@ -495,13 +493,10 @@ void ScopeBuilder::all_projects() {
     problems_.push_back(std::move(p));
 }
 
-ProjectWalkFinds ScopeBuilder::walk_projects(uint64_t walk) const {
+ProjectWalkFinds ScopeBuilder::walk_projects() const {
   const std::vector<std::string> dirs = list_subdirs(root_);
   std::vector<ProjectFinds> finds(dirs.size());
-  tbb::parallel_for(size_t{0}, dirs.size(), [&](size_t i) {
-    const DiscoveryWalk on_worker(walk);
-    finds[i] = find_in_project(dirs[i], subagents_);
-  });
+  on_walk_workers(dirs.size(), [&](size_t i) { finds[i] = find_in_project(dirs[i], subagents_); });
   ProjectWalkFinds out;
   size_t found = 0;
   for (const ProjectFinds& f : finds)

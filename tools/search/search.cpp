@@ -95,7 +95,7 @@ void summarize_scan(Envelope& env, const SearchRequest& req, const Scope& scope,
   env.summary["excluded_by_label"] = nullptr;
   env.summary["gated_leaves_unreached"] = gated_leaves_unreached(req);
   if (scan.memo) env.summary["scan_memo"] = scan_memo_json(scan);
-  if (scan.census_use) report_result_memo(env, *scan.census_use);
+  if (scan.census_use) report_result_memo_usage(env, *scan.census_use);
   // One disk report for the call: its screens' lookups and its censuses'.
   DiskCacheCounts disk = scan.screens_disk;
   if (scan.census_use) disk += scan.census_use->disk;
