@@ -53,7 +53,8 @@ enum class LogRead { now, by_caller, never };
 struct InventoryOptions {
   // When set, only sessions (and absent rows) with these refs are assessed and returned.
   const std::set<std::string>* only_refs = nullptr;
-  // Asked for each session awaiting its read (its state the watermark's); nullptr: LogRead::now.
+  // Asked for each session awaiting its read (its state the watermark's); nullptr: LogRead::now. Asked on the
+  // workers, several sessions at once: it must decide from the session alone.
   std::function<LogRead(const TriageSession&)> read;
 };
 

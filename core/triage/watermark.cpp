@@ -1,6 +1,7 @@
 #include "core/triage/watermark.h"
 
 #include <fcntl.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -45,6 +46,10 @@ std::string sha256_hex(std::string_view bytes) {
     out.push_back(kHex[digest[i] & 0xf]);
   }
   return out;
+}
+
+void release_thread_hash_state() {
+  OPENSSL_thread_stop();
 }
 
 WatermarkRead file_watermark(const std::string& path) {

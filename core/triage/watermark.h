@@ -23,6 +23,10 @@ struct WatermarkRead {
 
 // SHA-256 of `bytes` as 64 lower-case hex digits (OpenSSL's EVP interface).
 std::string sha256_hex(std::string_view bytes);
+// Frees the state OpenSSL keeps for the calling thread once it has hashed. A oneTBB worker lives until the
+// process ends without its thread-exit handlers running, so a worker that hashed calls this when done, or
+// that state is never freed (LeakSanitizer reports it). Hashing again on the thread sets it up anew.
+void release_thread_hash_state();
 
 // The current watermark of a file of lines: the first line read alone, the last '\n' found from the end.
 WatermarkRead file_watermark(const std::string& path);
