@@ -30,7 +30,7 @@ constexpr const char* kDiskFormat = "4";
 // Every kind this build reads and writes, with its version.
 constexpr DiskCacheKind kDiskKinds[] = {kDiskProbeKind,      kDiskTallyKind,      kDiskCensusKind,
                                         kDiskScreenKind,     kDiskStatsScopeKind, kDiskLegacySessionKind,
-                                        kDiskDirEntriesKind, kDiskAgentMetaKind};
+                                        kDiskDirEntriesKind, kDiskAgentMetaKind,  kDiskLogFactsKind};
 // Blobs at least this long are stored compressed when that is smaller (a tally's strings and counts, a
 // sketch's mostly empty wide-character tables shrink severalfold; a short probe is not worth a frame).
 constexpr size_t kDiskCompressFrom = 256;

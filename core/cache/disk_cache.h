@@ -87,6 +87,9 @@ inline constexpr DiskCacheKind kDiskLegacySessionKind{"legacy-session", 1};
 // listings and 4,129 reads in a first `list` of the generated 10,000-transcript store).
 inline constexpr DiskCacheKind kDiskDirEntriesKind{"dir-entries", 1};
 inline constexpr DiskCacheKind kDiskAgentMetaKind{"agent-meta", 1};
+// A session log's triage facts (core/triage/log_facts.h) up to its watermark's size, keyed by path and that
+// size: a status or list call parsed every log again (2,763 on the generated store, most of such a call).
+inline constexpr DiskCacheKind kDiskLogFactsKind{"log-facts", 1};
 
 class DiskCache {
  public:

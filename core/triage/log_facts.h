@@ -4,6 +4,7 @@
 // (core/triage/session_digest.h) — so a digested session's log is read once.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +19,10 @@ struct LogFacts {
   uint64_t entries = 0;           // records starting before the complete size (every lane's)
   uint64_t unparsed = 0;          // malformed or oversized lines, the torn tail not counted
 };
+
+// The facts as a disk cache blob, and back (nullopt: a blob that is not one, cut or overlong).
+std::string encode_log_facts(const LogFacts& facts);
+std::optional<LogFacts> decode_log_facts(std::string_view blob);
 
 class LogFactsTally {
  public:

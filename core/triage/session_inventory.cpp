@@ -47,6 +47,22 @@ LogFacts read_log_facts(const Transcript& t, uint64_t complete_size, std::string
   return tally.finish(stats);
 }
 
+// The facts of a log that is a file, from the disk cache when its stamp is the one they were read under
+// (keyed by path and the watermark's size, which the stamp also fixes); read and kept otherwise.
+LogFacts remembered_log_facts(const Transcript& t, uint64_t complete_size, std::string& error,
+                              DiskCache* disk, DiskCacheUse& use) {
+  const std::optional<FileStamp> stamp =
+      disk && !reader_for(t).laid_out_in_memory(t) ? stamp_file(t.path) : std::nullopt;
+  if (!stamp) return read_log_facts(t, complete_size, error);
+  const std::string key = t.path + '\n' + std::to_string(complete_size);
+  if (auto facts = disk_recall(disk, kDiskLogFactsKind, key, *stamp, &use, decode_log_facts)) return *facts;
+  LogFacts facts = read_log_facts(t, complete_size, error);
+  if (error.empty())
+    disk_keep(disk, kDiskLogFactsKind, key, t.path, *stamp, use,
+              [&facts] { return encode_log_facts(facts); });
+  return facts;
+}
+
 // Before the read: the policy on what the store's metadata says, then the watermark. Returns whether the log
 // may be read; otherwise the session's state is decided.
 bool assess_before_read(TriageSession& s, const CollectPolicy& policy, const RowsByRef& rows) {
@@ -90,7 +106,9 @@ void assess_and_read(TriageSession& s, const CollectPolicy& policy, const RowsBy
   if (!assess_before_read(s, policy, rows)) return;
   if ((options.read ? options.read(s) : LogRead::now) != LogRead::now) return;
   std::string error;
-  const LogFacts facts = read_log_facts(s.transcript, s.current.size, error);
+  DiskCacheUse unreported;
+  const LogFacts facts = remembered_log_facts(s.transcript, s.current.size, error, options.disk_cache,
+                                              options.disk ? *options.disk : unreported);
   settle_session(s, policy, facts, error);
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cache/disk_cache.h"
 #include "core/harness/harness_entry.h"
 #include "core/triage/collection_policy.h"
 #include "core/triage/log_facts.h"
@@ -56,6 +57,10 @@ struct InventoryOptions {
   // Asked for each session awaiting its read (its state the watermark's); nullptr: LogRead::now. Asked on the
   // workers, several sessions at once: it must decide from the session alone.
   std::function<LogRead(const TriageSession&)> read;
+  // The call's disk cache, where a log's facts are kept by stamp (nullptr: none), and where the call counts
+  // its use of it (nullptr: not counted).
+  DiskCache* disk_cache = nullptr;
+  DiskCacheUse* disk = nullptr;
 };
 
 struct TriageInventory {

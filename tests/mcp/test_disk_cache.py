@@ -26,13 +26,14 @@ def answer(structured):
 
 
 # One call of each persisted kind: the stats tally, the label census, the search screen (an absent literal,
-# and a word some files hold), and the list probe.
+# and a word some files hold), the list probe, and the triage facts of each session log.
 CALLS = [
     ("stats", {"max_count": 0, "format": "json"}),
     ("search", {"count_only": True, "format": "json", "pattern": "", "label": ["user.message"]}),
     ("search", {"count_only": True, "format": "json", "pattern": "xylophonezebraquartz"}),
     ("search", {"count_only": True, "format": "json", "pattern": "hello"}),
     ("list", LIST),
+    ("sessions_list", {"format": "json"}),  # each log's triage facts
 ]
 
 
@@ -222,6 +223,8 @@ class DiskCacheShared(unittest.TestCase):
         self.assertGreater(sums[0]["disk_cache"]["hits"], 0, sums[0])  # the tallies
         self.assertGreater(sums[1]["disk_cache"]["hits"], 0, sums[1])  # the censuses
         self.assertGreater(sums[2]["scan_memo"]["hits"], 0, sums[2])  # the screens, no file read
+        self.assertGreater(sums[5]["disk_cache"]["hits"], 0, sums[5])  # the logs' triage facts, none parsed
+        self.assertEqual(sums[5]["disk_cache"]["misses"], 0, sums[5])
         # An unchanged scope's stats figures come from one entry: a page of one row reads that row's batch of
         # tallies (8), not every transcript's; the answer is the cache-off one.
         one_row = {"max_count": 0, "format": "json", "max_chars": 1500}
@@ -234,8 +237,8 @@ class DiskCacheShared(unittest.TestCase):
                                 "print(sorted({bytes(k).split(b'\\0')[0].decode() for (k,) in "
                                 "c.execute('SELECT key FROM entries')}))", db],
                                check=True, stdout=subprocess.PIPE).stdout.decode()
-        self.assertEqual(kinds.strip(), "['agent-meta', 'census', 'dir-entries', 'legacy-session', 'probe', "
-                                        "'screen', 'stats-scope', 'tally']")
+        self.assertEqual(kinds.strip(), "['agent-meta', 'census', 'dir-entries', 'legacy-session', 'log-facts', "
+                                        "'probe', 'screen', 'stats-scope', 'tally']")
         # Damaged entries (a cut blob, a wrong checksum): refused, recomputed, the same answers, then rebuilt.
         subprocess.run(["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]);"
                         "c.execute('UPDATE entries SET blob = substr(blob, 1, length(blob) - 3) WHERE rowid % 2');"

@@ -19,6 +19,7 @@
 #include "core/cache/sqlite_wal.h"
 #include "core/search/search_label_census.h"
 #include "core/store/remembered_probe.h"
+#include "core/triage/log_facts.h"
 #include "tests/unit/corpus_root.h"
 #include "tests/unit/temp_store.h"
 #include "tools/list/list_row.h"
@@ -393,6 +394,28 @@ TEST_CASE("disk cache: a label census round-trips and a damaged one is refused")
   resume->context.spawned_child.erase("toolu_1");
   CHECK(csift::decode_label_census(csift::encode_label_census(c))->holds_for(bare));  // results alone
   check_refuses_damage(blob, csift::decode_label_census);
+}
+
+TEST_CASE("disk cache: a log's triage facts round-trip and a damaged blob is refused") {
+  csift::LogFacts f;
+  f.cwds = {"/home/dev/app", "/home/dev/app/sub", "/tmp/\xc3\xa9t\xc3\xa9"};
+  f.start = "2026-11-01T10:00:00.000Z";
+  f.end = "2026-11-02T08:30:00.125Z";
+  f.entries = 70000;
+  f.unparsed = 3;
+  const std::string blob = csift::encode_log_facts(f);
+  const auto back = csift::decode_log_facts(blob);
+  REQUIRE(back);
+  CHECK(back->cwds == f.cwds);
+  CHECK(back->start == f.start);
+  CHECK(back->end == f.end);
+  CHECK(back->entries == 70000);
+  CHECK(back->unparsed == 3);
+  const auto empty = csift::decode_log_facts(csift::encode_log_facts({}));
+  REQUIRE(empty);
+  CHECK(empty->cwds.empty());
+  CHECK(empty->entries == 0);
+  check_refuses_damage(blob, csift::decode_log_facts);
 }
 
 TEST_CASE("disk cache: screen facts round-trip; a folded sketch still holds every gram it held") {

@@ -4,6 +4,7 @@
 
 #include "core/base/arg_ref.h"
 #include "core/base/timefmt.h"
+#include "core/cache/result_memo_report.h"
 #include "tools/triage/triage_run.h"
 
 namespace csift {
@@ -59,6 +60,8 @@ Envelope run_sessions_list(const json& args, ToolContext& ctx) {
     if (!since && unprocessed && !s.state.unprocessed()) return LogRead::never;
     return LogRead::now;
   };
+  options.disk_cache = run.disk_cache;
+  options.disk = run.disk.get();
   const TriageInventory inv = take_inventory(run.env, run.policy, *run.db, harnesses, options);
 
   Envelope env = Envelope::make("sessions_list");
@@ -94,6 +97,7 @@ Envelope run_sessions_list(const json& args, ToolContext& ctx) {
   env.summary["states"] = per_state;
   env.summary["outside_since"] = outside_since;
   env.summary["not_unprocessed"] = not_unprocessed;
+  report_disk_cache(env, *run.disk);
   return env;
 }
 

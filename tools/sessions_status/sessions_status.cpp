@@ -5,6 +5,7 @@
 #include "core/base/arg_ref.h"
 #include "core/base/error.h"
 #include "core/base/timefmt.h"
+#include "core/cache/result_memo_report.h"
 #include "core/store/retention.h"
 #include "tools/common/retention_notes.h"
 #include "tools/triage/triage_run.h"
@@ -45,7 +46,10 @@ Envelope run_sessions_status(const json& args, ToolContext& ctx) {
   }
   TriageRun run = open_triage_run(args, ctx);
   if (set_selection) sessions_status_save(args, run);
-  const TriageInventory inv = take_inventory(run.env, run.policy, *run.db, {});
+  InventoryOptions options;
+  options.disk_cache = run.disk_cache;
+  options.disk = run.disk.get();
+  const TriageInventory inv = take_inventory(run.env, run.policy, *run.db, {}, options);
   Envelope env = Envelope::make("sessions_status");
   env.header["state_db"] = triage_scrub(run, run.db->path());
   env.header["policy_file"] = string_or_null(triage_scrub(run, run.policy.file));
@@ -73,6 +77,7 @@ Envelope run_sessions_status(const json& args, ToolContext& ctx) {
   env.summary["sessions"] = inv.sessions.size();
   if (expiring > 0) env.summary["expiring"] = expiring_summary(expiring, period);
   if (!period.note.empty()) env.notes.push_back(period.note);
+  report_disk_cache(env, *run.disk);
   return env;
 }
 

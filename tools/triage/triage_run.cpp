@@ -23,6 +23,7 @@ TriageRun open_triage_run(const json& args, const ToolContext& ctx) {
   run.db = std::make_unique<StateDb>(state_db_path(run.env));
   run.scrubber = &default_scrubber();
   run.now = format_utc(now_ms());
+  run.disk_cache = ctx.disk_cache;
   return run;
 }
 

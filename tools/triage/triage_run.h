@@ -24,6 +24,8 @@ struct TriageRun {
   std::unique_ptr<StateDb> db;
   const Scrubber* scrubber = nullptr;
   std::string now;  // RFC 3339 UTC with milliseconds, the time every write of this call records
+  DiskCache* disk_cache = nullptr;                                        // the call's (ToolContext's)
+  std::unique_ptr<DiskCacheUse> disk = std::make_unique<DiskCacheUse>();  // reported in the summary
 };
 
 // Opens the database and loads the policy (a bad config file is a usage error naming file and line).
