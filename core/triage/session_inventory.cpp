@@ -99,15 +99,6 @@ bool assess_before_read(TriageSession& s, const CollectPolicy& policy, const Row
   return s.awaiting_read;
 }
 
-// On a worker, frees what hashing a watermark left with the thread, however the session's assessment ended
-// (watermark.h says why).
-struct WorkerHashState {
-  bool on_worker;
-  ~WorkerHashState() {
-    if (on_worker) release_thread_hash_state();
-  }
-};
-
 // One session's gate, watermark and (when `options` says now) read: on the workers, as each session's files
 // are its own and `options.read` decides from the session alone.
 void assess_and_read(TriageSession& s, const CollectPolicy& policy, const RowsByRef& rows,
@@ -276,7 +267,7 @@ TriageInventory take_inventory(const Environment& env, const CollectPolicy& poli
     // A status call over the generated 10,000-transcript store read its 2,763 logs one after another (~1 s).
     const std::thread::id caller = std::this_thread::get_id();
     tbb::parallel_for(size_t{0}, batch.size(), [&](size_t i) {
-      const WorkerHashState worker{std::this_thread::get_id() != caller};
+      const WorkerHashScope hashing(caller);
       assess_and_read(batch[i], policy, rows, options);
     });
     std::move(batch.begin(), batch.end(), std::back_inserter(inv.sessions));

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "core/store/store.h"
 
@@ -27,6 +28,20 @@ std::string sha256_hex(std::string_view bytes);
 // process ends without its thread-exit handlers running, so a worker that hashed calls this when done, or
 // that state is never freed (LeakSanitizer reports it). Hashing again on the thread sets it up anew.
 void release_thread_hash_state();
+// For the body of a parallel loop that may hash: at the end of its scope, however it ends, frees what hashing
+// left with the thread when that thread is not `caller` (the loop's own thread, which lives on as usual).
+class WorkerHashScope {
+ public:
+  explicit WorkerHashScope(std::thread::id caller) : on_worker_(std::this_thread::get_id() != caller) {}
+  ~WorkerHashScope() {
+    if (on_worker_) release_thread_hash_state();
+  }
+  WorkerHashScope(const WorkerHashScope&) = delete;
+  WorkerHashScope& operator=(const WorkerHashScope&) = delete;
+
+ private:
+  bool on_worker_;
+};
 
 // The current watermark of a file of lines: the first line read alone, the last '\n' found from the end.
 WatermarkRead file_watermark(const std::string& path);
