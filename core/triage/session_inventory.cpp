@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <thread>
+#include <unordered_map>
 
 #include "core/harness/codex/codex_harness.h"
 #include "core/harness/harness_listing.h"
@@ -23,15 +24,21 @@ bool inventory_absolute(const std::string& p) {
   return !p.empty() && p[0] == '/';
 }
 
-// The state database's rows by ref, read once per inventory (a statement per session was 7 % of a status
-// call).
-using RowsByRef = std::map<std::string, SessionRow>;
+// The state database's rows by ref, pointing into the rows read once per inventory (a statement per session
+// was 7 % of a status call).
+using RowsByRef = std::unordered_map<std::string_view, const SessionRow*>;
 
 RowsByRef rows_by_ref(const std::vector<SessionRow>& rows) {
   RowsByRef out;
   for (const SessionRow& r : rows)
-    out.emplace(r.ref, r);
+    out.emplace(r.ref, &r);
   return out;
+}
+
+// The watermark the latest mark of `ref` copied (none without a row).
+std::optional<Watermark> marked_of(const RowsByRef& rows, const std::string& ref) {
+  const auto row = rows.find(ref);
+  return row == rows.end() ? std::nullopt : row->second->marked;
 }
 
 // Reads the log: its recorded working directories, entry times and counts, over complete lines only.
@@ -83,7 +90,7 @@ bool assess_before_read(TriageSession& s, const CollectPolicy& policy, const Row
       gate = {"denied", "the session metadata could not be read, so the policy could not be checked"};
     }
   }
-  if (const auto row = rows.find(s.ref); row != rows.end()) s.marked = row->second.marked;
+  s.marked = marked_of(rows, s.ref);
   if (!gate.allowed()) {
     s.state = {gate.state, gate.reason, 0};
     return false;
@@ -276,7 +283,7 @@ TriageInventory take_inventory(const Environment& env, const CollectPolicy& poli
       if (!s || !listed.insert(s->ref).second) continue;
       ++store.sessions;
       if (options.only_refs && !options.only_refs->count(s->ref)) continue;
-      if (const auto row = rows.find(s->ref); row != rows.end()) s->marked = row->second.marked;
+      s->marked = marked_of(rows, s->ref);
       inv.sessions.push_back(std::move(*s));
     }
     inv.stores.push_back(std::move(store));

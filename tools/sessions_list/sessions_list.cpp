@@ -54,14 +54,12 @@ Envelope run_sessions_list(const json& args, ToolContext& ctx) {
   // A log is parsed only when the row needs what it records. Its store's mtime (OpenCode: the session row's
   // time_updated) bounds its last entry's time, so one last modified before `since` is left out unread; with
   // `unprocessed` alone, so is one its watermark already finds processed (a read could only refuse it).
-  InventoryOptions options;
+  InventoryOptions options = triage_inventory_options(run);
   options.read = [&](const TriageSession& s) {
     if (since && s.transcript.mtime_ns / 1000000 < *since) return LogRead::never;
     if (!since && unprocessed && !s.state.unprocessed()) return LogRead::never;
     return LogRead::now;
   };
-  options.disk_cache = run.disk_cache;
-  options.disk = run.disk.get();
   const TriageInventory inv = take_inventory(run.env, run.policy, *run.db, harnesses, options);
 
   Envelope env = Envelope::make("sessions_list");

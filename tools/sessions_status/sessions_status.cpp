@@ -46,10 +46,7 @@ Envelope run_sessions_status(const json& args, ToolContext& ctx) {
   }
   TriageRun run = open_triage_run(args, ctx);
   if (set_selection) sessions_status_save(args, run);
-  InventoryOptions options;
-  options.disk_cache = run.disk_cache;
-  options.disk = run.disk.get();
-  const TriageInventory inv = take_inventory(run.env, run.policy, *run.db, {}, options);
+  const TriageInventory inv = take_inventory(run.env, run.policy, *run.db, {}, triage_inventory_options(run));
   Envelope env = Envelope::make("sessions_status");
   env.header["state_db"] = triage_scrub(run, run.db->path());
   env.header["policy_file"] = string_or_null(triage_scrub(run, run.policy.file));

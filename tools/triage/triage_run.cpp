@@ -27,6 +27,13 @@ TriageRun open_triage_run(const json& args, const ToolContext& ctx) {
   return run;
 }
 
+InventoryOptions triage_inventory_options(const TriageRun& run) {
+  InventoryOptions options;
+  options.disk_cache = run.disk_cache;
+  options.disk = run.disk.get();
+  return options;
+}
+
 std::vector<const HarnessEntry*> triage_harnesses(const json& args) {
   std::vector<const HarnessEntry*> out;
   if (!args.contains("harness")) return out;

@@ -30,6 +30,8 @@ struct TriageRun {
 
 // Opens the database and loads the policy (a bad config file is a usage error naming file and line).
 TriageRun open_triage_run(const json& args, const ToolContext& ctx);
+// Inventory options reaching the call's disk cache and counting this call's use of it (run.disk).
+InventoryOptions triage_inventory_options(const TriageRun& run);
 // The `harness` argument: names or aliases, "all" (also the default when absent): every harness.
 std::vector<const HarnessEntry*> triage_harnesses(const json& args);
 // `<harness>:<session id>` with the harness's canonical name (an alias such as `opencode:` is accepted);
