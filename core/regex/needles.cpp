@@ -141,6 +141,62 @@ bool needle_safe_byte(unsigned char c) {
   return c != '"' && c != '\\';
 }
 
+namespace {
+
+char fold_byte(char c, bool caseless) {
+  return caseless && c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+bool equal_folded(std::string_view a, std::string_view b, bool caseless) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (fold_byte(a[i], caseless) != fold_byte(b[i], caseless)) return false;
+  return true;
+}
+
+bool contains_folded(std::string_view hay, std::string_view part, bool caseless) {
+  for (size_t at = 0; at + part.size() <= hay.size(); ++at)
+    if (equal_folded(hay.substr(at, part.size()), part, caseless)) return true;
+  return false;
+}
+
+// Whether the needle and one run of a joiner's safe bytes can share a byte. `leading`: the run begins the
+// joiner (a piece may end just before it); `trailing`: the run ends it (a piece may begin just after it).
+bool meets_run(std::string_view needle, std::string_view run, bool leading, bool trailing, bool caseless) {
+  if (contains_folded(run, needle, caseless)) return true;
+  if (leading && trailing && contains_folded(needle, run, caseless)) return true;
+  for (size_t k = 1; k <= std::min(run.size(), needle.size()); ++k) {
+    if (leading && equal_folded(needle.substr(needle.size() - k), run.substr(0, k), caseless)) return true;
+    if (trailing && equal_folded(needle.substr(0, k), run.substr(run.size() - k), caseless)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool needle_confined(std::string_view needle, bool caseless, const RenderJoiners& r) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (r.numbers && std::any_of(needle.begin(), needle.end(), digit)) return false;
+  const auto in_run = [&](char c) {
+    return needle_safe_byte(static_cast<unsigned char>(c)) && !(r.numbers && digit(c));
+  };
+  for (const std::string_view joiner : r.joiners) {
+    for (size_t at = 0; at < joiner.size();) {
+      if (!in_run(joiner[at])) {
+        ++at;
+        continue;
+      }
+      size_t end = at;
+      while (end < joiner.size() && in_run(joiner[end]))
+        ++end;
+      if (meets_run(needle, joiner.substr(at, end - at), at == 0, end == joiner.size(), caseless))
+        return false;
+      at = end;
+    }
+  }
+  return true;
+}
+
 std::vector<std::string> NeedleSet::all() const {
   std::vector<std::string> v = needles;
   v.insert(v.end(), fold_markers.begin(), fold_markers.end());

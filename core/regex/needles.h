@@ -34,6 +34,22 @@ struct NeedleSet {
 // (JSON escapes), and every non-ASCII byte (an encoder may write it as \uXXXX) never appear in a needle.
 bool needle_safe_byte(unsigned char c);
 
+// The fixed texts a render writes between the pieces it copies from a record (SPEC.md §7 "Confined
+// needles"): `joiners` as written, `numbers` when it also writes numbers of its own (counts, re-printed JSON
+// values); a digit in the joiners of such a render stands for any run of digits.
+struct RenderJoiners {
+  std::vector<std::string_view> joiners;
+  bool numbers = false;
+};
+
+// True when every occurrence of `needle` in a text made of copied pieces and `r`'s joiners lies inside one
+// piece, so a record's raw bytes hold the needle whenever its rendered text does. The needle (safe bytes
+// only, ASCII-caseless when `caseless`) must then share no byte with a joiner where the two could meet: it is
+// not inside a joiner's run of safe bytes, holds no joiner that is all safe bytes, does not end in a prefix
+// of a joiner's leading run or begin with a suffix of its trailing run, and holds no digit when `r.numbers`
+// (a digit in a joiner ends its run: the needle, digit-free, cannot cross it).
+bool needle_confined(std::string_view needle, bool caseless, const RenderJoiners& r);
+
 NeedleSet required_needles(const ParsedPattern& pattern);
 NeedleSet required_needles(std::string_view pattern, const RegexOptions& options);
 

@@ -7,9 +7,11 @@
 #include <tbb/parallel_for.h>
 
 #include "core/harness/claude_code/fixed_texts.h"
+#include "core/harness/claude_code/render_joiners.h"
 #include "core/scan/line_scanner.h"
 #include "core/search/search_cover.h"
 #include "core/search/search_label_census.h"
+#include "core/search/search_load.h"
 
 namespace csift {
 namespace {
@@ -26,7 +28,7 @@ std::vector<std::string> synthesized_markers(const SearchConfig& req, bool diagn
   std::vector<std::string> m = {std::string(cc::kTaskNotificationOpen), std::string(cc::kAuqAnswerMarkers[0]),
                                 std::string(cc::kAuqAnswerMarkers[1]),  std::string(cc::kAuqAnswerMarkers[2]),
                                 std::string(cc::kRejectionHead),        std::string(cc::kCommandTagPrefix)};
-  if (admits(Label::harness_compaction_boundary)) m.push_back("compact_boundary");
+  if (admits(Label::harness_compaction_boundary)) m.push_back(std::string(cc::kCompactBoundarySubtype));
   if (reaches(Label::harness_meta_turn_duration)) m.push_back("turn_duration");
   if (reaches(Label::harness_meta_stop_hooks)) m.push_back("stop_hook_summary");
   if (reaches(Label::harness_meta_snapshot)) m.push_back("file-history-");
@@ -39,6 +41,25 @@ std::vector<std::string> synthesized_markers(const SearchConfig& req, bool diagn
   return m;
 }
 
+// The markers whose records this call must parse: a marker whose render writes nothing a needle can
+// straddle (every needle confined by its joiners, core/regex/needles.h) stands for records whose rendered
+// text holds a needle only where its own bytes, or its tool partner's, do — and a line holding a needle is
+// parsed anyway, its partners read back. Such a marker is dropped: a file it alone sent to the full read
+// (most of a real store's bytes for a word that is absent) is screened to its end like any other.
+// CSIFT_SEARCH_DENSE keeps every marker: the reference the dropped ones are tested against.
+std::vector<std::string> markers_needles_need(std::vector<std::string> markers, const NeedleSet& ns) {
+  if (dense_forced()) return markers;
+  const auto confined = [&ns](const RenderJoiners* r) {
+    return r && std::all_of(ns.needles.begin(), ns.needles.end(),
+                            [&](const std::string& n) { return needle_confined(n, ns.caseless, *r); });
+  };
+  markers.erase(
+      std::remove_if(markers.begin(), markers.end(),
+                     [&](const std::string& m) { return confined(claude_code_text::render_joiners_of(m)); }),
+      markers.end());
+  return markers;
+}
+
 }  // namespace
 
 SearchPrefilter::SearchPrefilter(const SearchConfig& req, bool diagnose_labels, ScanMemo* memo,
@@ -48,8 +69,9 @@ SearchPrefilter::SearchPrefilter(const SearchConfig& req, bool diagnose_labels, 
   pattern_ = req.compiled;
   if (!ns.empty()) {
     needles_.emplace(ns.all(), ns.caseless);
-    const std::vector<std::string> markers = synthesized_markers(req, diagnose_labels);
-    markers_.emplace(markers, false);
+    const std::vector<std::string> markers =
+        markers_needles_need(synthesized_markers(req, diagnose_labels), ns);
+    if (!markers.empty()) markers_.emplace(markers, false);
     // One pass for both sets when they fit one Teddy group (its cost per byte does not depend on how many
     // strings it holds); a caseless union only adds candidates for the markers, never loses one. A single
     // needle joins the markers' pass too (one read of each block instead of two: 5-9 % of the skim's CPU,
@@ -81,7 +103,7 @@ SearchPrefilter::SearchPrefilter(const SearchConfig& req, bool diagnose_labels, 
 
 bool SearchPrefilter::may_match(std::string_view line) const {
   if (!needles_) return true;
-  return gate_ ? gate_->contains(line) : needles_->contains(line) || markers_->contains(line);
+  return gate_ ? gate_->contains(line) : needles_->contains(line) || (markers_ && markers_->contains(line));
 }
 
 // Only the three record types whose every unit is a gated leaf are refused at byte level; finer gating
@@ -336,9 +358,11 @@ SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
     if (auto out = rescreen_cover(t, *facts, cancel)) return *out;
     SkimResult out = screen_again(
         t, *facts, [this](std::string_view block) { return may_match(block); }, cancel);
-    // A cover built under a narrower scope is rebuilt under this call's (a needle that may occur is no
+    // The file goes to the full read: a plain entry (screened under a call whose needles dropped the markers
+    // this one keeps) or a cover built under a narrower scope is rebuilt as a cover of this call's scope,
+    // as a file seen for the first time is. A cover of a scope as wide is kept (a needle that may occur is no
     // reason: the new cover would hold the same grams).
-    if (out.may_match && cover && facts->rendered && !facts->rendered->includes(cover_scope_))
+    if (out.may_match && cover && !(facts->rendered && facts->rendered->includes(cover_scope_)))
       *cover = *stamp;
     return out;
   }

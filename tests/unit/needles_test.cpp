@@ -91,4 +91,27 @@ TEST_CASE("needles: the plain literal fast path") {
   CHECK_FALSE(needle_safe_byte(0xC3));
 }
 
+TEST_CASE("needles: confined by a render's joiners only where no joiner can meet them") {
+  const RenderJoiners slash{{"/", " "}, false};
+  CHECK(needle_confined("xylophone", false, slash));
+  CHECK_FALSE(needle_confined("/model", false, slash));  // begins with the joiner's trailing run
+  CHECK_FALSE(needle_confined("a/b", false, slash));     // holds a joiner of safe bytes only
+  CHECK_FALSE(needle_confined("src/", false, slash));    // ends in the joiner's leading run
+  const RenderJoiners auq{{"\nQ0 (", "): ", " options: ", "true"}, true};
+  CHECK(needle_confined("xylophone", false, auq));
+  CHECK_FALSE(needle_confined("option", false, auq));  // inside a run: the render writes it
+  CHECK_FALSE(needle_confined("OPTIONS", true, auq));  // caselessly too
+  CHECK(needle_confined("OPTIONS", false, auq));       // but not case-sensitively
+  CHECK_FALSE(needle_confined("(draft", false, auq));  // a piece follows "(": the render writes "(draft"
+  CHECK_FALSE(needle_confined("draft)", false, auq));  // and "draft):"
+  CHECK_FALSE(needle_confined("E0425", false, auq));   // the render writes numbers of its own
+  CHECK(needle_confined("Q-x", false, auq));  // a digit follows "Q": a needle beginning "Q" would hold it
+  CHECK_FALSE(needle_confined("yetrue", false, auq));  // "true" stands alone: a needle may hold it
+  CHECK_FALSE(needle_confined("ed]x", false, RenderJoiners{{" completed]"}, false}));
+  CHECK(needle_confined("uex", false, RenderJoiners{{" completed]"}, false}));
+  // A digit is an ordinary byte of a render that writes no numbers of its own.
+  CHECK_FALSE(needle_confined("v2]", false, RenderJoiners{{" v2] "}, false}));
+  CHECK(needle_confined("E0425", false, RenderJoiners{{" v2] "}, false}));
+}
+
 }  // namespace needles_unit

@@ -148,7 +148,9 @@ TEST_CASE("needles-only load: exact line accounting on malformed, torn and marke
            load.ct.read.blank_lines;
   };
 
-  const Loaded absent = request("zzqqabsentword");
+  // "/zz…" may straddle the "/" a slash command's render writes, so its marker stays (a word that may not
+  // drops it: below).
+  const Loaded absent = request("/zzqqabsentword");
   const SearchPrefilter pf(absent.req, false);
   SearchLoad full = load_for_search(absent.transcript, false, pf, nullptr);
   SearchLoad only = load_for_search(absent.transcript, false, pf, nullptr, 0, nullptr, nullptr, true);
@@ -181,6 +183,19 @@ TEST_CASE("needles-only load: exact line accounting on malformed, torn and marke
       again, [](const Record&) { return true; }, nullptr);
   CHECK(may_hold_match(again.ct, rendered.req.compiled));
   CHECK(accounted(again) == again.ct.read.lines);
+
+  // A word the slash render cannot write (confined by its joiners) drops the marker: a needles-only load
+  // declines the marker line like any other, with the same counts, and the file's screen finds nothing.
+  const Loaded word = request("zzqqabsentword");
+  const SearchPrefilter wpf(word.req, false);
+  SearchLoad plain = load_for_search(word.transcript, false, wpf, nullptr, 0, nullptr, nullptr, true);
+  REQUIRE(plain.sparse);
+  CHECK(lines_of(plain) == std::set<uint64_t>{1});
+  CHECK(plain.declined.size() == only.declined.size() + 1);  // line 6
+  CHECK(plain.ct.read.skipped_lines == 3);
+  CHECK(accounted(plain) == plain.ct.read.lines);
+  CHECK_FALSE(wpf.skim(word.transcript, nullptr).may_match);
+  CHECK(pf.skim(absent.transcript, nullptr).may_match);
 }
 
 TEST_CASE("a pattern without needles loads densely") {

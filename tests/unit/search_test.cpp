@@ -63,7 +63,11 @@ TEST_CASE("search prefilter: needles, markers and label gates") {
   const SearchPrefilter pf(req, false);
   CHECK(pf.gates_files());
   CHECK(pf.may_match(R"({"type":"user","text":"ls srcx"})"));
-  CHECK(pf.may_match(R"({"type":"user","text":"<task-notification>"})"));
+  // A word the notification render cannot write drops its marker; one it writes ("[task 7 completed]") keeps
+  // it.
+  CHECK_FALSE(pf.may_match(R"({"type":"user","text":"<task-notification>"})"));
+  const SearchPrefilter written(parse_search_request(args_for("completed", kBasics)), false);
+  CHECK(written.may_match(R"({"type":"user","text":"<task-notification>"})"));
   CHECK_FALSE(pf.may_match(R"({"type":"user","text":"nothing"})"));
   CHECK_FALSE(
       pf.label_candidate(R"({"type":"attachment","attachment":{}})", *claude_code_reader().raw_probes()));

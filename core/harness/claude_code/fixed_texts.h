@@ -59,6 +59,8 @@ inline constexpr std::string_view kRejectionUserSaidHead = "To tell you how to p
 inline constexpr std::string_view kInterruptPrefix = "[Request interrupted by user";
 // Both slash-command wrapper tags (kCommandName, kCommandMessage) begin with this.
 inline constexpr std::string_view kCommandTagPrefix = "<command-";
+// The system subtype of a compaction boundary record.
+inline constexpr std::string_view kCompactBoundarySubtype = "compact_boundary";
 // A tool result Claude Code externalised to a file: the tag that wraps its pointer, and the tag's name (what
 // search's byte screen looks for).
 inline constexpr std::string_view kPersistedOutputTag = "<persisted-output>";
