@@ -22,12 +22,14 @@ std::vector<std::string> synthesized_markers(const SearchConfig& req, bool diagn
   const LabelFilter& f = req.labels;
   auto admits = [&](Label l) { return diagnose || f.admits(l); };
   auto reaches = [&](Label l) { return f.explicitly_reaches(l); };
-  // "<command-" stands for both wrapper tags (<command-name>, <command-message>): one marker fewer keeps
-  // the default set at six, so a pattern with up to two needles is screened in one finder pass.
+  // "<command-" stands for both wrapper tags (<command-name>, <command-message>). Bash mode's "! " + command
+  // needs none: "!" sits between the text's start and a space, so no needle (3 safe bytes or more) holds
+  // it. Most needles drop most of these (markers_needles_need), which leaves the gate one finder pass.
   namespace cc = claude_code_text;
   std::vector<std::string> m = {std::string(cc::kTaskNotificationOpen), std::string(cc::kAuqAnswerMarkers[0]),
                                 std::string(cc::kAuqAnswerMarkers[1]),  std::string(cc::kAuqAnswerMarkers[2]),
-                                std::string(cc::kRejectionHead),        std::string(cc::kCommandTagPrefix)};
+                                std::string(cc::kRejectionHead),        std::string(cc::kCommandTagPrefix),
+                                std::string(cc::kAgentsStoppedTail)};
   if (admits(Label::harness_compaction_boundary)) m.push_back(std::string(cc::kCompactBoundarySubtype));
   if (reaches(Label::harness_meta_turn_duration)) m.push_back("turn_duration");
   if (reaches(Label::harness_meta_stop_hooks)) m.push_back("stop_hook_summary");

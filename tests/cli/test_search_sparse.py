@@ -54,6 +54,7 @@ CASES = [
     ("trigger=manual", ()),
     ("plan: /home", ()),
     (r"\[AskUserQuestion", ()),
+    (r"\[subagent stopped", ()),
 ]
 # The corpus is ~10x the fixtures: a subset keeps the sanitizer pass of `make test` within its budget, still
 # covering partners, answer turns, siblings, label filters, a census, -l and turn windows.

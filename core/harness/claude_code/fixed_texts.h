@@ -59,6 +59,9 @@ inline constexpr std::string_view kRejectionUserSaidHead = "To tell you how to p
 inline constexpr std::string_view kInterruptPrefix = "[Request interrupted by user";
 // Both slash-command wrapper tags (kCommandName, kCommandMessage) begin with this.
 inline constexpr std::string_view kCommandTagPrefix = "<command-";
+// What every notice of stopped background agents holds (is_agents_stopped_notice): search's marker for the
+// "[subagent stopped] …" text the classifier renders from one.
+inline constexpr std::string_view kAgentsStoppedTail = "stopped by the user";
 // The system subtype of a compaction boundary record.
 inline constexpr std::string_view kCompactBoundarySubtype = "compact_boundary";
 // A tool result Claude Code externalised to a file: the tag that wraps its pointer, and the tag's name (what

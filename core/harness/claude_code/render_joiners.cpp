@@ -22,6 +22,8 @@ RenderJoiners with_json_values(std::vector<std::string_view> joiners) {
 
 // A slash command with arguments: "/" + name + " " + one_line(args) (classify_user_text).
 const RenderJoiners kSlashCommand{{"/", " "}, false};
+// A notice of stopped background agents: "[subagent stopped] " + one_line(text) (classify_user_text).
+const RenderJoiners kAgentsStopped{{"[subagent stopped] ", " "}, false};
 // A <task-notification> section: "[" + kind + " " + ids (", ", or "?") + " " + state (or "completed") + "]",
 // then " (orphan reconciliation: " + kind + ")" and " " + one_line(summary); a report is one_line(result)
 // (automation_label, scan_sections). The kinds are kind_slug's.
@@ -43,6 +45,7 @@ const RenderJoiners kCompactBoundary =
 
 const RenderJoiners* render_joiners_of(std::string_view marker) {
   if (marker == kCommandTagPrefix) return &kSlashCommand;
+  if (marker == kAgentsStoppedTail) return &kAgentsStopped;
   if (marker == kTaskNotificationOpen) return &kTaskNotification;
   if (marker == kRejectionHead) return &kRejection;
   if (marker == kCompactBoundarySubtype) return &kCompactBoundary;
