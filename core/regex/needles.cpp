@@ -180,7 +180,8 @@ bool needle_confined(std::string_view needle, bool caseless, const RenderJoiners
   const auto in_run = [&](char c) {
     return needle_safe_byte(static_cast<unsigned char>(c)) && !(r.numbers && digit(c));
   };
-  for (const std::string_view joiner : r.joiners) {
+  // Whether the needle meets `joiner`; one that opens the text has no piece before its leading run.
+  const auto meets = [&](std::string_view joiner, bool opens_text) {
     for (size_t at = 0; at < joiner.size();) {
       if (!in_run(joiner[at])) {
         ++at;
@@ -189,12 +190,16 @@ bool needle_confined(std::string_view needle, bool caseless, const RenderJoiners
       size_t end = at;
       while (end < joiner.size() && in_run(joiner[end]))
         ++end;
-      if (meets_run(needle, joiner.substr(at, end - at), at == 0, end == joiner.size(), caseless))
-        return false;
+      const bool leading = at == 0 && !opens_text;
+      if (meets_run(needle, joiner.substr(at, end - at), leading, end == joiner.size(), caseless))
+        return true;
       at = end;
     }
-  }
-  return true;
+    return false;
+  };
+  return std::none_of(r.joiners.begin(), r.joiners.end(),
+                      [&](std::string_view j) { return meets(j, false); }) &&
+         std::none_of(r.openers.begin(), r.openers.end(), [&](std::string_view j) { return meets(j, true); });
 }
 
 std::vector<std::string> NeedleSet::all() const {

@@ -40,6 +40,8 @@ bool needle_safe_byte(unsigned char c);
 struct RenderJoiners {
   std::vector<std::string_view> joiners;
   bool numbers = false;
+  // Joiners that only ever open the rendered text ("[AskUserQuestion · …"): no piece runs into them.
+  std::vector<std::string_view> openers = {};
 };
 
 // True when every occurrence of `needle` in a text made of copied pieces and `r`'s joiners lies inside one

@@ -93,6 +93,12 @@ TEST_CASE("needles: the plain literal fast path") {
 
 TEST_CASE("needles: confined by a render's joiners only where no joiner can meet them") {
   const RenderJoiners slash{{"/", " "}, false};
+  const RenderJoiners opened{{" "}, false, {"/"}};  // "/" opens the text: nothing before it
+  CHECK(needle_confined("src/", false, opened));
+  CHECK(needle_confined("a/b", false, opened));
+  CHECK_FALSE(needle_confined("/model", false, opened));
+  CHECK_FALSE(needle_confined("ENOSPC", false, RenderJoiners{{"Conversation compacted"}, false}));
+  CHECK(needle_confined("ENOSPC", false, RenderJoiners{{}, false, {"Conversation compacted"}}));
   CHECK(needle_confined("xylophone", false, slash));
   CHECK_FALSE(needle_confined("/model", false, slash));  // begins with the joiner's trailing run
   CHECK_FALSE(needle_confined("a/b", false, slash));     // holds a joiner of safe bytes only
