@@ -312,8 +312,22 @@ bool SearchPrefilter::answers_from_memory(const ScreenFacts& facts) const {
   return covers_this_call(facts) && !sketch_may_hold_needle(facts.grams);
 }
 
+// A cover built under a call that dropped markers this one keeps (its needles confined by their renders'
+// joiners) still parsed all this call would when the file's bytes hold none of those markers: no record of
+// their renders is there.
+bool SearchPrefilter::cover_scope_suffices(const ScreenFacts& facts) const {
+  if (!facts.rendered) return false;
+  CoverScope gates = cover_scope_;
+  gates.markers.clear();
+  if (!facts.rendered->includes(gates)) return false;
+  const std::vector<std::string>& parsed = facts.rendered->markers;
+  for (const std::string& m : cover_scope_.markers)
+    if (!std::binary_search(parsed.begin(), parsed.end(), m) && facts.grams.may_contain(m)) return false;
+  return true;
+}
+
 bool SearchPrefilter::covers_this_call(const ScreenFacts& facts) const {
-  return facts.rendered && facts.rendered->includes(cover_scope_) &&
+  return cover_scope_suffices(facts) &&
          !(resolve_persisted_ && (facts.grams.may_contain(claude_code_text::kPersistedOutputName) ||
                                   facts.grams.may_contain(claude_code_text::kMcpSavedOutput)));
 }
@@ -364,8 +378,7 @@ SkimResult SearchPrefilter::skim(const Transcript& t, const CancelToken* cancel,
     // this one keeps) or a cover built under a narrower scope is rebuilt as a cover of this call's scope,
     // as a file seen for the first time is. A cover of a scope as wide is kept (a needle that may occur is no
     // reason: the new cover would hold the same grams).
-    if (out.may_match && cover && !(facts->rendered && facts->rendered->includes(cover_scope_)))
-      *cover = *stamp;
+    if (out.may_match && cover && !cover_scope_suffices(*facts)) *cover = *stamp;
     return out;
   }
   if (const auto was = memo->find_grown(t.path, *stamp)) {

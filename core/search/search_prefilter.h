@@ -86,6 +86,7 @@ class SearchPrefilter {
                           const CancelToken* cancel) const;
   std::optional<SkimResult> rescreen_cover(const Transcript& t, const ScreenFacts& facts,
                                            const CancelToken* cancel) const;
+  bool cover_scope_suffices(const ScreenFacts& facts) const;
   bool covers_this_call(const ScreenFacts& facts) const;
   SkimResult remembering_skim(const Transcript& t, const FileStamp& stamp, ScanMemo& memo,
                               const CancelToken* cancel) const;
