@@ -143,15 +143,8 @@ bool needle_safe_byte(unsigned char c) {
 
 namespace {
 
-char fold_byte(char c, bool caseless) {
-  return caseless && c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 bool equal_folded(std::string_view a, std::string_view b, bool caseless) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (fold_byte(a[i], caseless) != fold_byte(b[i], caseless)) return false;
-  return true;
+  return a.size() == b.size() && (caseless ? starts_with_ignoring_case(a, b) : a == b);
 }
 
 bool contains_folded(std::string_view hay, std::string_view part, bool caseless) {

@@ -48,7 +48,9 @@ std::vector<std::string> synthesized_markers(const SearchConfig& req, bool diagn
 // text holds a needle only where its own bytes, or its tool partner's, do — and a line holding a needle is
 // parsed anyway, its partners read back. Such a marker is dropped: a file it alone sent to the full read
 // (most of a real store's bytes for a word that is absent) is screened to its end like any other.
-// CSIFT_SEARCH_DENSE keeps every marker: the reference the dropped ones are tested against.
+// CSIFT_SEARCH_DENSE keeps every marker: the reference the dropped ones are tested against. The fold markers
+// (a caseless 's' or 'k' written as U+017F or U+212A) need no test: no joiner holds either, so such a byte of
+// a match lies inside a piece.
 std::vector<std::string> markers_needles_need(std::vector<std::string> markers, const NeedleSet& ns) {
   if (dense_forced()) return markers;
   const auto confined = [&ns](const RenderJoiners* r) {
