@@ -190,9 +190,11 @@ bool needle_confined(std::string_view needle, bool caseless, const RenderJoiners
     }
     return false;
   };
-  return std::none_of(r.joiners.begin(), r.joiners.end(),
-                      [&](std::string_view j) { return meets(j, false); }) &&
-         std::none_of(r.openers.begin(), r.openers.end(), [&](std::string_view j) { return meets(j, true); });
+  const auto met = [&](const std::vector<std::string_view>& joiners, bool opens_text) {
+    return std::any_of(joiners.begin(), joiners.end(),
+                       [&](std::string_view j) { return meets(j, opens_text); });
+  };
+  return !met(r.joiners, false) && !met(r.openers, true) && (caseless || !met(r.hex_escapes, false));
 }
 
 std::vector<std::string> NeedleSet::all() const {

@@ -42,6 +42,10 @@ struct RenderJoiners {
   bool numbers = false;
   // Joiners that only ever open the rendered text ("[AskUserQuestion · …"): no piece runs into them.
   std::vector<std::string_view> openers = {};
+  // Joiners the record's own bytes hold too, but perhaps in the other case (a re-printed string's `\u001e`:
+  // JSON spells that character no other way but for the case of its hex digits). They bound only a needle
+  // matched with case.
+  std::vector<std::string_view> hex_escapes = {};
 };
 
 // True when every occurrence of `needle` in a text made of copied pieces and `r`'s joiners lies inside one

@@ -115,6 +115,12 @@ TEST_CASE("needles: confined by a render's joiners only where no joiner can meet
   CHECK_FALSE(needle_confined("yetrue", false, auq));  // "true" stands alone: a needle may hold it
   CHECK_FALSE(needle_confined("ed]x", false, RenderJoiners{{" completed]"}, false}));
   CHECK(needle_confined("uex", false, RenderJoiners{{" completed]"}, false}));
+  // A re-printed string's hex escape bounds only a needle matched with case: the record's bytes spell the
+  // escape the same way but perhaps for the case of its digits.
+  const RenderJoiners escapes{{}, true, {}, {"\\u001e"}};
+  CHECK_FALSE(needle_confined("enospc", false, escapes));
+  CHECK(needle_confined("enospc", true, escapes));
+  CHECK(needle_confined("xenospc", false, escapes));
   // A digit is an ordinary byte of a render that writes no numbers of its own.
   CHECK_FALSE(needle_confined("v2]", false, RenderJoiners{{" v2] "}, false}));
   CHECK(needle_confined("E0425", false, RenderJoiners{{" v2] "}, false}));
