@@ -106,6 +106,70 @@ class SparseEqualsDense:
         self.assertGreaterEqual(productive, len(self.cases) // 2, "too few cases matched anything to compare")
 
 
+# Needles drawn from the texts the renders write (a slash command, an answer, a rejection, a notification, a
+# report, a compaction): runs of 4 to 12 needle-safe bytes at random places, the text's start included (where
+# an opener such as "[AskUserQuestion" stands). Some straddle a joiner, so their render's marker stays; the
+# rest are confined, so it is dropped. Either way the answer must be the dense reference's (every marker
+# kept). A fixed seed; CSIFT_RENDER_SEED and CSIFT_RENDER_NEEDLES widen a run by hand.
+RENDER_LABELS = ("harness.command.invocation", "user.answer", "user.rejection", "harness.notification",
+                 "agent.communication.inbox", "harness.compaction.boundary")
+RENDER_SEED = int(os.environ.get("CSIFT_RENDER_SEED", "20261207"))
+RENDER_NEEDLES = int(os.environ.get("CSIFT_RENDER_NEEDLES", "4" if os.environ.get("CSIFT_TEST_SANITIZED") else "24"))
+
+
+def _safe(c):
+    return 0x21 <= ord(c) < 0x7F and c not in '"\\'
+
+
+def rendered_needles(home, count, seed):
+    import random
+    import re
+    texts = []
+    for label in RENDER_LABELS:
+        code, out, err = h.run_cli("search", "", "-t", label, "--claude-home", home, "--max-count", "0",
+                                   "--format", "json", env=h.test_env())
+        assert code == 0, err[-2000:]
+        for row in h.parse_envelope(out)[1]:
+            texts += [hit["text"] for hit in row.get("hits", []) if hit.get("label", "").startswith(label)]
+    rng = random.Random(seed)
+    picked = set()
+    for _ in range(count * 20):
+        if len(picked) >= count or not texts:
+            break
+        text = rng.choice(texts)
+        at = 0 if rng.random() < 0.25 else rng.randrange(len(text))
+        end = at
+        while end < len(text) and end - at < rng.randint(4, 12) and _safe(text[end]):
+            end += 1
+        if end - at >= 4:
+            picked.add(re.escape(text[at:end]))
+    return sorted(picked)
+
+
+class RenderedNeedles:
+    home = None
+
+    def test_needles_from_rendered_text_agree(self):
+        needles = rendered_needles(self.home, RENDER_NEEDLES, RENDER_SEED)
+        self.assertGreaterEqual(len(needles), RENDER_NEEDLES // 2, "too few rendered texts to draw from")
+        for pattern in needles:
+            with self.subTest(pattern=pattern):
+                dense = envelope(self.home, pattern, (), True)
+                sparse = envelope(self.home, pattern, (), False)
+                self.assertEqual(dense[0], 0, dense[2][-2000:])
+                # Drawn from a unit's text, the needle matches at least that unit.
+                self.assertTrue(h.parse_envelope(dense[1])[1], "a needle from a rendered text matched nothing")
+                self.assertEqual(sparse[1], dense[1])
+
+
+class FixtureRenders(RenderedNeedles, unittest.TestCase):
+    home = h.FIXTURE_HOME
+
+
+class CorpusRenders(cs.CorpusHome, RenderedNeedles, unittest.TestCase):
+    home_prefix = "csift-renders-"
+
+
 class Fixtures(SparseEqualsDense, unittest.TestCase):
     home = h.FIXTURE_HOME
     must_match = RENDER_CASES
