@@ -165,30 +165,16 @@ bool meets_run(std::string_view needle, std::string_view run, bool leading, bool
   return false;
 }
 
-// `text` with each run of digits made one '0'. A needle meets some instance of a joiner whose digits stand
-// for numbers exactly when the two, so collapsed, meet: the other bytes keep their order, and a partial run
-// of digits collapses as a whole one does.
-std::string digits_collapsed(std::string_view text) {
-  std::string out;
-  bool in_digits = false;
-  for (const char c : text) {
-    const bool digit = c >= '0' && c <= '9';
-    if (!(digit && in_digits)) out += digit ? '0' : c;
-    in_digits = digit;
-  }
-  return out;
-}
-
 }  // namespace
 
-bool needle_confined(std::string_view raw_needle, bool caseless, const RenderJoiners& r) {
-  const std::string collapsed = r.numbers ? digits_collapsed(raw_needle) : std::string(raw_needle);
-  const std::string_view needle = collapsed;
-  const auto in_run = [](char c) { return needle_safe_byte(static_cast<unsigned char>(c)); };
+bool needle_confined(std::string_view needle, bool caseless, const RenderJoiners& r) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (r.numbers && std::any_of(needle.begin(), needle.end(), digit)) return false;
+  const auto in_run = [&](char c) {
+    return needle_safe_byte(static_cast<unsigned char>(c)) && !(r.numbers && digit(c));
+  };
   // Whether the needle meets `joiner`; one that opens the text has no piece before its leading run.
-  const auto meets = [&](std::string_view written, bool opens_text) {
-    const std::string collapsed_joiner = r.numbers ? digits_collapsed(written) : std::string(written);
-    const std::string_view joiner = collapsed_joiner;
+  const auto meets = [&](std::string_view joiner, bool opens_text) {
     for (size_t at = 0; at < joiner.size();) {
       if (!in_run(joiner[at])) {
         ++at;

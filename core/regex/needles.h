@@ -36,8 +36,7 @@ bool needle_safe_byte(unsigned char c);
 
 // The fixed texts a render writes between the pieces it copies from a record (SPEC.md §7 "Confined
 // needles"): `joiners` as written, `numbers` when it also writes numbers of its own (counts, re-printed JSON
-// values); a digit in the joiners of such a render stands for any run of digits (a number's own joiner,
-// such as " -0.0e+0 ", is listed between spaces when nothing but joiners ever stands beside it).
+// values); a digit in the joiners of such a render stands for any run of digits.
 struct RenderJoiners {
   std::vector<std::string_view> joiners;
   bool numbers = false;
@@ -53,9 +52,8 @@ struct RenderJoiners {
 // piece, so a record's raw bytes hold the needle whenever its rendered text does. The needle (safe bytes
 // only, ASCII-caseless when `caseless`) must then share no byte with a joiner where the two could meet: it is
 // not inside a joiner's run of safe bytes, holds no joiner that is all safe bytes, does not end in a prefix
-// of a joiner's leading run or begin with a suffix of its trailing run. With `r.numbers` the rule is applied
-// to the needle and the joiners with each run of digits made one '0' (a run of digits meets a run of digits
-// whatever their values and lengths).
+// of a joiner's leading run or begin with a suffix of its trailing run, and holds no digit when `r.numbers`
+// (a digit in a joiner ends its run: the needle, digit-free, cannot cross it).
 bool needle_confined(std::string_view needle, bool caseless, const RenderJoiners& r);
 
 NeedleSet required_needles(const ParsedPattern& pattern);

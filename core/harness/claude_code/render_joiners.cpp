@@ -11,13 +11,13 @@ namespace {
 // classify_render.cpp): structure, literals, numbers (a digit stands for a run of them) and string escapes.
 // A literal or a number stands between structure, another joiner or the text's ends, never beside a piece:
 // it is listed inside spaces, so only a needle within it is refused (one running on into its neighbour meets
-// that neighbour). An escape's last byte is followed by the rest of its string, a piece; a short escape
-// (`\n`) may be spelt `\u000a` in the record's bytes, a `\u00XX` one only with other-case hex digits.
-constexpr std::string_view kJsonValueJoiners[] = {
-    "{",         "}",         "[",         "]",         ":",   ",",   " true ", " false ", " null ",
-    " -0.0e+0 ", " -0.0e-0 ", " -0.0E+0 ", " -0.0E-0 ", "\\b", "\\f", "\\n",    "\\r",     "\\t"};
-constexpr std::string_view kJsonHexEscapes[] = {"\\u0000", "\\u000b", "\\u000e", "\\u000f", "\\u001a",
-                                                "\\u001b", "\\u001c", "\\u001d", "\\u001e", "\\u001f"};
+// that neighbour). An escape's last letter is followed by the rest of its string, a piece; a short escape
+// (`\n`) may be spelt `\u000a` in the record's bytes, a hex one only with other-case digits.
+constexpr std::string_view kJsonValueJoiners[] = {"{",       "}",      "[",   "]",   ":",    ",",    " true ",
+                                                  " false ", " null ", " -0", "0.0", "0e+0", "0e-0", "0E+0",
+                                                  "0E-0",    "0e0",    "\\b", "\\f", "\\n",  "\\r",  "\\t"};
+constexpr std::string_view kJsonHexEscapes[] = {"\\u000b", "\\u000e", "\\u000f", "\\u001a", "\\u001b",
+                                                "\\u001c", "\\u001d", "\\u001e", "\\u001f"};
 
 RenderJoiners with_json_values(std::vector<std::string_view> joiners, std::vector<std::string_view> openers) {
   joiners.insert(joiners.end(), std::begin(kJsonValueJoiners), std::end(kJsonValueJoiners));
