@@ -43,10 +43,14 @@ std::unique_ptr<ScanMemo>& memo_slot() {
 
 }  // namespace
 
+bool CoverScope::includes_gates(const CoverScope& other) const {
+  return !(other.attachments && !attachments) && !(other.queued && !queued) &&
+         !(other.snapshots && !snapshots);
+}
+
 bool CoverScope::includes(const CoverScope& other) const {
-  if ((other.attachments && !attachments) || (other.queued && !queued) || (other.snapshots && !snapshots))
-    return false;
-  return std::includes(markers.begin(), markers.end(), other.markers.begin(), other.markers.end());
+  return includes_gates(other) &&
+         std::includes(markers.begin(), markers.end(), other.markers.begin(), other.markers.end());
 }
 
 std::shared_ptr<const ScreenFacts> ScanMemo::find(const std::string& path, const FileStamp& stamp,

@@ -36,6 +36,8 @@ struct CoverScope {
   bool attachments = false, queued = false, snapshots = false;
   // Every record `other` parses, this scope parses too: an entry built under this scope answers for `other`.
   bool includes(const CoverScope& other) const;
+  // The same for the record-type gates alone (the markers left out).
+  bool includes_gates(const CoverScope& other) const;
 };
 
 // The pattern-independent facts of one whole-file screen that found no hit, or of one full read that built

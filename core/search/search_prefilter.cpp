@@ -318,10 +318,7 @@ bool SearchPrefilter::answers_from_memory(const ScreenFacts& facts) const {
 // joiners) still parsed all this call would when the file's bytes hold none of those markers: no record of
 // their renders is there.
 bool SearchPrefilter::cover_scope_suffices(const ScreenFacts& facts) const {
-  if (!facts.rendered) return false;
-  CoverScope gates = cover_scope_;
-  gates.markers.clear();
-  if (!facts.rendered->includes(gates)) return false;
+  if (!facts.rendered || !facts.rendered->includes_gates(cover_scope_)) return false;
   const std::vector<std::string>& parsed = facts.rendered->markers;
   for (const std::string& m : cover_scope_.markers)
     if (!std::binary_search(parsed.begin(), parsed.end(), m) && facts.grams.may_contain(m)) return false;
