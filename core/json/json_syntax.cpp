@@ -3,6 +3,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 #include <bitset>
 #include <charconv>
 #include <cstdint>
@@ -332,14 +333,57 @@ const char* skip_scalar(const char* p, const char* end) {
   }
 }
 
+// What a plain validation records of the keys it meets: nothing (every call inlines away).
+struct NoKeys {
+  void opened(size_t /*depth*/, bool /*object*/) {}
+  void key(const char* /*name*/, const char* /*name_end*/, const char* /*value*/, size_t /*depth*/) {}
+  void value_ended(size_t /*depth*/, const char* /*at*/) {}
+};
+
+// Records the keys of the objects at container depth <= max_depth (json_object_outer_keys): a key is pending
+// at its depth until the value after it ends.
+class KeyRecorder {
+ public:
+  KeyRecorder(size_t max_depth, std::vector<OuterKey>& out)
+      : max_depth_(std::min(max_depth, kMaxOuterDepth)), out_(out) {
+    out_.clear();
+    pending_.fill(kNone);
+    object_.fill(0);
+  }
+  void opened(size_t depth, bool object) {
+    if (object && depth <= max_depth_) object_[depth] = ++objects_;
+  }
+  void key(const char* name, const char* name_end, const char* value, size_t depth) {
+    if (depth > max_depth_) return;
+    pending_[depth] = out_.size();
+    out_.push_back(OuterKey{std::string_view(name, static_cast<size_t>(name_end - name)),
+                            std::string_view(value, 0), static_cast<uint32_t>(depth), object_[depth]});
+  }
+  void value_ended(size_t depth, const char* at) {
+    if (depth > max_depth_ || pending_[depth] == kNone) return;
+    OuterKey& k = out_[pending_[depth]];
+    k.value = std::string_view(k.value.data(), static_cast<size_t>(at - k.value.data()));
+    pending_[depth] = kNone;
+  }
+
+ private:
+  static constexpr size_t kNone = SIZE_MAX;
+  size_t max_depth_;
+  std::vector<OuterKey>& out_;
+  std::array<size_t, kMaxOuterDepth + 1> pending_;
+  std::array<uint32_t, kMaxOuterDepth + 1> object_;
+  uint32_t objects_ = 0;
+};
+
 // The grammar as a loop over an explicit container stack (bit set = object), so nesting costs no recursion.
 // `Strings` skims string bodies; the AVX2 entry point below flattens the whole validator into one function,
 // so the string skim is inlined at every call site rather than reached through a pointer per string (the
-// transcripts hold a string every ~40 bytes).
-template <class Strings, class Space = LineSpace>
+// transcripts hold a string every ~40 bytes). `Keys` sees each container opened, each key with where its
+// value starts, and each value's end (NoKeys, or KeyRecorder).
+template <class Strings, class Space = LineSpace, class Keys = NoKeys>
 class Validator {
  public:
-  Validator(const char* p, const char* end) : p_(p), end_(end) {}
+  Validator(const char* p, const char* end, Keys keys = Keys{}) : p_(p), end_(end), keys_(keys) {}
 
   // The byte after the object and the whitespace after it, or nullptr when no well-formed object starts at p.
   const char* run() {
@@ -356,6 +400,7 @@ class Validator {
   bool open(bool object) {
     if (depth_ >= kMaxJsonDepth) return false;
     is_object_[depth_++] = object;
+    keys_.opened(depth_, object);
     ++p_;
     p_ = Space::skip(p_, end_);
     if (p_ >= end_) return false;
@@ -368,11 +413,14 @@ class Validator {
 
   bool key_and_colon() {
     if (p_ >= end_ || *p_ != '"') return false;
-    p_ = Strings::skip(p_ + 1, end_);
+    const char* name = p_ + 1;
+    p_ = Strings::skip(name, end_);
     if (!p_) return false;
+    const char* name_end = p_ - 1;
     p_ = Space::skip(p_, end_);
     if (p_ >= end_ || *p_ != ':') return false;
     p_ = Space::skip(p_ + 1, end_);
+    keys_.key(name, name_end, p_, depth_);
     return true;
   }
 
@@ -387,6 +435,7 @@ class Validator {
 
   bool after_value() {
     for (;;) {
+      keys_.value_ended(depth_, p_);  // a value of the container at depth_ (a scalar, or one just closed)
       p_ = Space::skip(p_, end_);
       if (p_ >= end_) return false;
       const bool object = is_object_[depth_ - 1];
@@ -404,6 +453,7 @@ class Validator {
   const char* end_;
   size_t depth_ = 0;
   std::bitset<kMaxJsonDepth> is_object_;
+  Keys keys_;
 };
 
 bool well_formed_scalar(const char* p, const char* end) {
@@ -425,6 +475,15 @@ __attribute__((target("avx2"), flatten)) const char* object_line_end_avx2(const 
   return after && (after == end || *after == '\n') ? after : nullptr;
 }
 
+__attribute__((target("avx2"), flatten)) bool outer_keys_avx2(const char* p, const char* end,
+                                                              KeyRecorder& keys) {
+  return Validator<Avx2Strings, LineSpace, KeyRecorder&>(p, end, keys).run() == end;
+}
+
+bool outer_keys_scalar(const char* p, const char* end, KeyRecorder& keys) {
+  return Validator<ScalarStrings, LineSpace, KeyRecorder&>(p, end, keys).run() == end;
+}
+
 using WellFormedFn = bool (*)(const char*, const char*);
 using LineEndFn = const char* (*)(const char*, const char*);
 
@@ -440,6 +499,19 @@ bool json_object_well_formed(std::string_view line, size_t* out_of_range) {
   t_out_of_range = 0;
   const bool ok = fn(line.data(), line.data() + line.size());
   if (out_of_range) *out_of_range = ok ? t_out_of_range : 0;
+  return ok;
+}
+
+bool json_object_outer_keys(std::string_view line, size_t max_depth, std::vector<OuterKey>& keys,
+                            size_t* out_of_range) {
+  static const bool avx2 = cpu_has_avx2();
+  t_out_of_range = 0;
+  KeyRecorder recorder(max_depth, keys);
+  const char* p = line.data();
+  const char* end = p + line.size();
+  const bool ok = avx2 ? outer_keys_avx2(p, end, recorder) : outer_keys_scalar(p, end, recorder);
+  if (out_of_range) *out_of_range = ok ? t_out_of_range : 0;
+  if (!ok) keys.clear();
   return ok;
 }
 

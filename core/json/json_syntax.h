@@ -6,7 +6,9 @@
 // bit mask), which is what lets the whole-file gate count malformed lines exactly at close to memory speed.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace csift {
 
@@ -20,6 +22,23 @@ inline constexpr size_t kMaxRecordLineBytes = size_t{64} << 20;
 // `out_of_range`, when given, receives how many of the line's numbers lie beyond a finite double — every
 // reader treats such a value as absent and counts it (values_out_of_range), and the record stays.
 bool json_object_well_formed(std::string_view line, size_t* out_of_range = nullptr);
+// A key of one of a line's outer objects, as the validator met it: its name's bytes between the quotes
+// (escapes verbatim), its value's bytes (a string with its quotes, a container whole, a scalar's token), the
+// container depth of its object (1: the line's own object; its message's keys are at 2, the objects in that
+// message's content array at 4) and which object it belongs to (an ordinal, the same for keys of one object).
+struct OuterKey {
+  std::string_view name;
+  std::string_view value;
+  uint32_t depth = 0;
+  uint32_t object = 0;
+};
+inline constexpr size_t kMaxOuterDepth = 7;
+// json_object_well_formed, recording on the way every key of the objects at container depth <= max_depth
+// (at most kMaxOuterDepth), in
+// order, in `keys` (emptied when the line is not well formed): one pass tells both whether a line is a record
+// and where its outer keys are, where a probe for them would walk the line again.
+bool json_object_outer_keys(std::string_view line, size_t max_depth, std::vector<OuterKey>& keys,
+                            size_t* out_of_range = nullptr);
 // The same test on the line starting at `p` in a block of lines [p, end), without first finding where the
 // line ends: the validator stops at the line's '\n' on its own (no JSON token holds one), so a screen that
 // counts a block's malformed lines reads each well-formed line once instead of once for memchr and once to

@@ -91,8 +91,12 @@ bool in_spans(const std::vector<LineSpan>& spans, uint64_t line) {
 
 bool ReadOptions::parses(std::string_view bytes, uint64_t line, bool first_line) const {
   if (!want && parse_lines.empty()) return true;
-  if ((first_line && parse_first_line) || in_spans(parse_lines, line)) return true;
+  if (forces(line, first_line)) return true;
   return want && want(bytes);
+}
+
+bool ReadOptions::forces(uint64_t line, bool first_line) const {
+  return (first_line && parse_first_line) || in_spans(parse_lines, line);
 }
 
 ReadResult read_transcript(const Transcript& t, const ReadOptions& opts) {

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "core/base/cancel.h"
+#include "core/json/json_syntax.h"
+#include "core/record/labels.h"
 #include "core/record/record.h"
 #include "core/record/transcript.h"
 #include "core/record/turns.h"
@@ -56,6 +58,12 @@ struct ReadOptions {
   // declines. It may run on several threads at once (large files are read in parallel chunks): keep it a
   // pure function.
   std::function<bool(std::string_view)> want;
+  // Asked of a line `want` took (not one parsed whatever `want` says) once the line's well-formedness check
+  // has recorded its outer keys, to container depth `keyed_depth` (json_syntax.h): false declines the line,
+  // counted as declined and not checked again. Only a decision the keys settle, and pure like `want`. A
+  // reader may ignore it and parse the line: declining only spares the parse.
+  std::function<bool(std::string_view, const std::vector<OuterKey>&)> want_keyed;
+  size_t keyed_depth = 0;
   // Parse the file's first line whatever `want` says (a /fork clone is known by its line 1).
   bool parse_first_line = false;
   // Parse the lines these spans name whatever `want` says: the lines a show address names. Only a
@@ -100,6 +108,8 @@ struct ReadOptions {
   // Whether line `line` (its number in the file; `first_line`: it is the file's line 1) is parsed: every line
   // without `want`, else line 1 under parse_first_line, a line parse_lines names, or a line `want` takes.
   bool parses(std::string_view bytes, uint64_t line, bool first_line) const;
+  // Whether line `line` is parsed whatever `want` and `want_keyed` say (parse_first_line, parse_lines).
+  bool forces(uint64_t line, bool first_line) const;
 };
 
 struct ReadStats {
@@ -168,6 +178,15 @@ class RawLineProbes {
   virtual bool may_carry_message(std::string_view line) const = 0;
   // Could this line open a turn? Never false for an opener.
   virtual bool may_open_turn(std::string_view line) const = 0;
+  // The container depth of the outer keys may_carry_labels reads (ReadOptions::keyed_depth); 0 when this
+  // harness cannot bound a line's labels.
+  virtual size_t label_key_depth() const { return 0; }
+  // Whether the record of a well-formed line whose outer keys are `keys` may be classified with one of
+  // `labels`, or make another record so: true unless the keys rule every one out.
+  virtual bool may_carry_labels(std::string_view /*line*/, const std::vector<OuterKey>& /*keys*/,
+                                LabelSet /*labels*/) const {
+    return true;
+  }
   // Does the line carry one of `ids` as a tool call id or a tool result's call id?
   virtual bool mentions_tool_id(std::string_view line, const std::unordered_set<std::string>& ids) const = 0;
   // The pieces of a block of whole lines that some record's searchable text can hold (a warm memo sketches

@@ -74,19 +74,26 @@ SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefil
   const RawLineProbes* probes = reader_for(t).raw_probes();
   if (!probes || sidecar || !pf.gates_files() || common || dense_forced()) {
     std::function<bool(std::string_view)> want;
-    const bool without_agent = counted && counted->without_agent_lines;
+    std::function<bool(std::string_view, const std::vector<OuterKey>&)> want_keyed;
     if (!sidecar && probes) {
-      want = [&pf, probes, without_agent](std::string_view line) {
-        return pf.label_candidate(line, *probes) &&
-               !(without_agent && probes->peek_type(line) == "assistant");
-      };
+      want = [&pf, probes](std::string_view line) { return pf.label_candidate(line, *probes); };
+      if (counted && counted->admitted_lines_only && probes->label_key_depth() > 0)
+        want_keyed = [&pf, probes](std::string_view line, const std::vector<OuterKey>& keys) {
+          return pf.labels_may_survive(line, keys, *probes);
+        };
     }
-    const auto payloads = counted && counted->labels_only && !sidecar ? ReadOptions::Payloads::skip
-                                                                      : ReadOptions::Payloads::full;
+    ReadOptions options;
+    options.cancel = cancel;
+    options.want = std::move(want);
+    options.want_keyed = std::move(want_keyed);
+    options.keyed_depth = probes ? probes->label_key_depth() : 0;
+    options.payloads = counted && counted->labels_only && !sidecar ? ReadOptions::Payloads::skip
+                                                                   : ReadOptions::Payloads::full;
+    options.preloaded = std::move(bytes);
     SearchLoad load;
-    load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, cancel, want,
-                                         counted ? counted->visit : EntryVisitor(), payloads,
-                                         counted ? counted->context : nullptr, std::move(bytes));
+    load.ct = load_classified_transcript(t, /*merge_sidecar=*/sidecar, std::move(options),
+                                         counted ? counted->visit : EntryVisitor(),
+                                         counted ? counted->context : nullptr);
     return load;
   }
   ReadOptions options;

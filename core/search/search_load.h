@@ -41,9 +41,10 @@ struct CountedLoad {
   // The caller reads only labels, turns and timestamps of the entries (an empty pattern counted): a dense
   // load without a sidecar parses sparsely (ReadOptions::Payloads::skip).
   bool labels_only = false;
-  // No label the call admits comes from an assistant line or from what one tells the classifier
-  // (SearchPrefilter::agent_lines_matter): a dense load without a sidecar leaves assistant lines unparsed.
-  bool without_agent_lines = false;
+  // No label census is taken: a dense load without a sidecar leaves unparsed a line whose record can carry no
+  // label the call admits, nor give one to another record (SearchPrefilter::labels_may_survive: an assistant
+  // line, a tool result or a progress line under `-t user.message`).
+  bool admitted_lines_only = false;
   // Receives the classifier's context after a dense load's last entry (what a label census keeps).
   ClassifyContext* context = nullptr;
 };

@@ -94,10 +94,10 @@ SearchPrefilter::SearchPrefilter(const SearchConfig& req, bool diagnose_labels, 
   queue_ = req.labels.explicitly_reaches(Label::user_queued);
   snapshot_ = req.labels.explicitly_reaches(Label::harness_meta_snapshot);
   attachments_ = req.attachments;
-  agent_lines_matter_ = diagnose_labels;
-  for (const Label l : all_labels()) {
-    if ((label_role(l) == Role::agent || l == Label::user_answer) && label_survives(req, l, false))
-      agent_lines_matter_ = true;
+  if (!diagnose_labels) {
+    surviving_ = LabelSet{};
+    for (const Label l : all_labels())
+      if (label_survives(req, l, false)) surviving_.add(l);
   }
   cover_scope_.queued = queue_;
   cover_scope_.snapshots = snapshot_;

@@ -57,11 +57,12 @@ class SearchPrefilter {
   // `stamp` or the read failed.
   void remember_cover(const Transcript& t, const FileStamp& stamp, const ClassifiedTranscript& ct,
                       GramSketch&& raw) const;
-  // Whether a label this call admits comes from an assistant line (every agent.* leaf) or from what assistant
-  // lines tell the classifier (a tool result's user.answer is an AskUserQuestion's, named by its tool call).
-  // When not, a count need not parse assistant lines: no other label depends on them. Always with a
-  // diagnosis.
-  bool agent_lines_matter() const { return agent_lines_matter_; }
+  // Whether the line's record may carry a label this call admits (RawLineProbes::may_carry_labels): a count
+  // need not parse a line that cannot. Always with a diagnosis.
+  bool labels_may_survive(std::string_view line, const std::vector<OuterKey>& keys,
+                          const RawLineProbes& probes) const {
+    return probes.may_carry_labels(line, keys, surviving_);
+  }
   // The label-candidate gates a load parses under (which gated record types label_candidate admits): a
   // label census taken under one set of gates answers only calls with the same.
   std::string label_gates() const;
@@ -116,7 +117,7 @@ class SearchPrefilter {
   std::optional<SubstringFinder> markers_;
   std::optional<SubstringFinder> gate_;  // needles and markers in one pass, when they fit one Teddy group
   bool queue_ = false, snapshot_ = false, attachments_ = false;
-  bool agent_lines_matter_ = true;
+  LabelSet surviving_ = LabelSet::all();  // the labels a matched unit may carry (all with a diagnosis)
 };
 
 }  // namespace csift

@@ -318,9 +318,8 @@ struct TranscriptScanner {
       counting.emplace(req.compiled);
       // A server taking a census parses assistant lines anyway: a census without them would not answer a
       // later count under an agent filter, and its answers are what make the second count cheap.
-      counted_load =
-          CountedLoad{matching_visitor(*counted, *counting, before ? &taker : nullptr), counts_labels_only(),
-                      !before && !pf.agent_lines_matter(), before ? &context : nullptr};
+      counted_load = CountedLoad{matching_visitor(*counted, *counting, before ? &taker : nullptr),
+                                 counts_labels_only(), !before, before ? &context : nullptr};
     }
     // The gate's hit block held a marker and no needle: most such files (a third of a real store's, most of
     // its bytes) hold no needle at all, and a sparse load that parses only the needle and marker lines

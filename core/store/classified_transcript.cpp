@@ -67,14 +67,23 @@ ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_
                                                 const EntryVisitor& visit, ReadOptions::Payloads payloads,
                                                 ClassifyContext* context,
                                                 std::shared_ptr<const FileBytes> preloaded) {
-  ClassifiedTranscript ct;
-  ct.transcript = t;
-  ct.owner = TranscriptIdentity::of(t);
   ReadOptions options;
   options.cancel = cancel;
   options.want = want;
   options.payloads = payloads;
   options.preloaded = std::move(preloaded);
+  return load_classified_transcript(t, merge_sidecar, std::move(options), visit, context);
+}
+
+ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar, ReadOptions options,
+                                                const EntryVisitor& visit, ClassifyContext* context) {
+  ClassifiedTranscript ct;
+  ct.transcript = t;
+  ct.owner = TranscriptIdentity::of(t);
+  // Line 1 decides a /fork clone (classify_context_for): a `want` that declines it must not let line 2
+  // decide.
+  options.parse_first_line = options.parse_first_line || static_cast<bool>(options.want);
+  const CancelToken* cancel = options.cancel;
   ct.read = read_transcript(t, options);
   if (!ct.read.error.empty()) failure_error("cannot read " + t.path + ": " + ct.read.error);
   ClassifyContext ctx = classify_read_records(ct, cancel, visit);

@@ -85,5 +85,8 @@ ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_
                                                 ReadOptions::Payloads payloads = ReadOptions::Payloads::full,
                                                 ClassifyContext* context = nullptr,
                                                 std::shared_ptr<const FileBytes> preloaded = nullptr);
+// The same, reading under `options` as they are (its want, want_keyed, payloads, cancel, preloaded bytes).
+ClassifiedTranscript load_classified_transcript(const Transcript& t, bool merge_sidecar, ReadOptions options,
+                                                const EntryVisitor& visit, ClassifyContext* context);
 
 }  // namespace csift

@@ -155,6 +155,103 @@ TEST_CASE("json_object_well_formed agrees with simdjson on every fixture line an
   CHECK(invalid > 1000);
 }
 
+namespace {
+
+// A reference for json_object_outer_keys: a recursive descent over a line json_object_well_formed accepted,
+// recording the keys of objects at container depth <= max_depth with their value's bytes.
+struct OuterKeyReference {
+  std::string_view s;
+  size_t max_depth;
+  std::vector<OuterKey> keys;
+  uint32_t objects = 0;
+
+  size_t space(size_t i) const {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+      ++i;
+    return i;
+  }
+  size_t string_end(size_t open) const {  // just past the closing quote
+    size_t i = open + 1;
+    while (s[i] != '"')
+      i += s[i] == '\\' ? 2 : 1;
+    return i + 1;
+  }
+  size_t value(size_t i, size_t depth) {  // the value at i inside a container at `depth`: just past it
+    if (s[i] == '"') return string_end(i);
+    if (s[i] != '{' && s[i] != '[') {
+      while (i < s.size() && std::string_view(",}] \t\r\n").find(s[i]) == std::string_view::npos)
+        ++i;
+      return i;
+    }
+    const bool object = s[i] == '{';
+    const uint32_t id = object && depth + 1 <= max_depth ? ++objects : 0;  // objects whose keys are kept
+    i = space(i + 1);
+    while (s[i] != (object ? '}' : ']')) {
+      size_t key = SIZE_MAX;
+      if (object) {
+        const size_t name_end = string_end(i);
+        if (depth + 1 <= max_depth) {
+          key = keys.size();
+          keys.push_back(
+              OuterKey{s.substr(i + 1, name_end - i - 2), {}, static_cast<uint32_t>(depth + 1), id});
+        }
+        i = space(space(name_end) + 1);  // past the colon
+      }
+      const size_t end = value(i, depth + 1);
+      if (key != SIZE_MAX) keys[key].value = s.substr(i, end - i);
+      i = space(end);
+      if (s[i] == ',') i = space(i + 1);
+    }
+    return i + 1;
+  }
+};
+
+bool same_keys(const std::vector<OuterKey>& a, const std::vector<OuterKey>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].name.data() != b[i].name.data() || a[i].name.size() != b[i].name.size() ||
+        a[i].value.data() != b[i].value.data() || a[i].value.size() != b[i].value.size() ||
+        a[i].depth != b[i].depth || a[i].object != b[i].object)
+      return false;
+  return true;
+}
+
+}  // namespace
+
+// The keyed check is the same validator: the same verdict on every fixture line and mutation, and on a
+// well-formed line the keys, value spans, depths and objects a plain recursive descent finds, at each depth.
+TEST_CASE("json_object_outer_keys judges as json_object_well_formed and records the outer keys exactly") {
+  const std::vector<std::string> lines = fixture_lines();
+  REQUIRE(lines.size() > 100);
+  std::mt19937 rng(20261207);
+  const std::string alphabet = "{}[]\",:\\0123456789 \t";
+  std::vector<OuterKey> keys;
+  size_t compared = 0, deep_keys = 0;
+  for (const auto& line : lines) {
+    for (int round = 0; round < 8; ++round) {
+      std::string m = line;
+      if (round > 0 && !m.empty()) m[rng() % m.size()] = alphabet[rng() % alphabet.size()];
+      for (const size_t depth : {size_t{1}, size_t{2}, size_t{4}, kMaxOuterDepth}) {
+        const bool keyed = json_object_outer_keys(m, depth, keys);
+        REQUIRE(keyed == json_object_well_formed(m));
+        if (!keyed) {
+          CHECK(keys.empty());
+          continue;
+        }
+        OuterKeyReference ref{m, depth, {}};
+        ref.value(ref.space(0), 0);
+        CAPTURE(m.substr(0, 300));
+        CHECK(same_keys(keys, ref.keys));
+        ++compared;
+        for (const OuterKey& k : keys)
+          deep_keys += k.depth == 4;
+      }
+    }
+  }
+  CHECK(compared > 1000);
+  CHECK(deep_keys > 1000);  // the content blocks' keys of messages
+}
+
 // The string skim works on 64-byte chunks and finds escaped bytes by backslash runs, so the cases that
 // matter are escapes dense enough to cross chunk edges: runs of backslashes of every parity, \u escapes
 // cut by a chunk or a quote, raw control bytes on either side of the closing quote. Strings are built from

@@ -414,6 +414,32 @@ std::vector<Unit> classify_record(const Record& r, ClassifyContext& ctx) {
   return out;
 }
 
+LabelSet record_type_labels(std::string_view type) {
+  LabelSet s;
+  // An assistant record's units are all the agent's; through its tool calls' names a result becomes a
+  // user.answer (AskUserQuestion) or an inbox (a spawn), and its spawns name the children of later units.
+  if (type == "assistant") {
+    for (const Label l : all_labels())
+      if (label_role(l) == Role::agent || l == Label::user_answer) s.add(l);
+    return s;
+  }
+  // classify_record's dispatch: these types are labelled by what they hold (or, for a /fork clone's line 1,
+  // change how later records are), a bookkeeping type is one harness.meta.system unit, any other none.
+  for (const std::string_view t : {"user", "attachment", "queue-operation", "system", "file-history-snapshot",
+                                   "file-history-delta", "fork-context-ref"})
+    if (type == t) return LabelSet::all();
+  if (is_bookkeeping_type(type)) s.add(Label::harness_meta_system);
+  return s;
+}
+
+LabelSet plain_result_carrier_labels() {
+  LabelSet s;  // classify_user: a compaction summary, else tool_result_unit's labels for each result
+  for (const Label l : {Label::harness_compaction_summary, Label::agent_tool_result, Label::user_answer,
+                        Label::user_rejection, Label::agent_communication_inbox})
+    s.add(l);
+  return s;
+}
+
 LabelSet record_labels(const std::vector<Unit>& units) {
   LabelSet s;
   for (const auto& u : units) {

@@ -87,6 +87,14 @@ std::vector<Unit> classify_record(const Record& r, ClassifyContext& ctx);
 // to a single user.unsent unit carrying the first unit's text (or the record's user text when it had none).
 void relabel_as_draft(const Record& draft, std::vector<Unit>& units);
 
+// Every label classify_record can give a record of this type (one without the elicitation marker, which
+// only a sidecar's records carry): all for a type it reads further, none for a type it does not label.
+LabelSet record_type_labels(std::string_view type);
+// Every label classify_record can give a user record that carries a tool_result block and opens no turn
+// (is_plain_result_carrier on its line): such a record is never a draft, and it changes no other record's
+// labels (its results' plan paths only shape a rejection's text).
+LabelSet plain_result_carrier_labels();
+
 // Union of the labels of all units.
 LabelSet record_labels(const std::vector<Unit>& units);
 

@@ -61,26 +61,34 @@ bool read_line(Out& out, const ReadOptions& opts, const LineView& lv, bool file_
     count_type(t, opts, "(malformed)");
     return true;
   };
-  const bool candidate = opts.parses(lv.bytes, lv.line, file_first_line);
-  if (!candidate) {
-    // A declined line is still checked (json_syntax.h: allocation-free, near memory speed), so every reader
-    // and the whole-file gate count the same malformed lines whatever they chose to parse.
-    if (line_shape_malformed(lv.bytes)) return skip("malformed JSON: not a {...} object");
-    if (!out.parser.validate(lv.bytes)) {
-      const bool too_large = lv.bytes.size() > kMaxRecordLineBytes;
-      return skip(too_large ? out.parser.error() : "malformed JSON: " + out.parser.error());
-    }
+  const auto malformed = [&] {
+    const bool too_large = lv.bytes.size() > kMaxRecordLineBytes;
+    return skip(too_large ? out.parser.error() : "malformed JSON: " + out.parser.error());
+  };
+  const auto declined = [&] {  // a well-formed line left unparsed
     ++t.non_candidate;
     t.out_of_range += out.parser.values_out_of_range();
     if (opts.keep_declined) out.decline({lv.line, lv.offset, lv.bytes.size()});
     if (opts.census_types) count_type(t, opts, peek_type(lv.bytes));
     return true;
+  };
+  const bool candidate = opts.parses(lv.bytes, lv.line, file_first_line);
+  // A declined line is still checked (json_syntax.h: allocation-free, near memory speed), so every reader
+  // and the whole-file gate count the same malformed lines whatever they chose to parse.
+  if (!candidate || (opts.want_keyed && !opts.forces(lv.line, file_first_line))) {
+    if (line_shape_malformed(lv.bytes)) return skip("malformed JSON: not a {...} object");
+    if (!candidate) return out.parser.validate(lv.bytes) ? declined() : malformed();
+    // The check records the outer keys want_keyed decides by: a line it takes is parsed unchecked.
+    thread_local std::vector<OuterKey> keys;
+    if (!out.parser.validate_keyed(lv.bytes, opts.keyed_depth, keys)) return malformed();
+    if (!opts.want_keyed(lv.bytes, keys)) return declined();
   }
+  const bool checked = candidate && opts.want_keyed && !opts.forces(lv.line, file_first_line);
   Record r;
   r.line = lv.line;
   r.offset = lv.offset;
   out.parser.set_sparse(opts.payloads == ReadOptions::Payloads::skip);  // the parser is the thread's, shared
-  const ParseStatus status = out.parser.parse(lv.bytes, r);
+  const ParseStatus status = checked ? out.parser.parse_checked(lv.bytes, r) : out.parser.parse(lv.bytes, r);
   if (status == ParseStatus::too_large) return skip(out.parser.error());
   if (status == ParseStatus::malformed) return skip("malformed JSON: " + out.parser.error());
   t.out_of_range += out.parser.values_out_of_range();
@@ -307,6 +315,11 @@ class ClaudeCodeProbes final : public RawLineProbes {
   std::string peek_type(std::string_view line) const override { return csift::peek_type(line); }
   bool may_carry_message(std::string_view line) const override { return line_has_any_role(line); }
   bool may_open_turn(std::string_view line) const override { return csift::may_open_turn(line); }
+  size_t label_key_depth() const override { return kLabelKeyDepth; }
+  bool may_carry_labels(std::string_view line, const std::vector<OuterKey>& keys,
+                        LabelSet labels) const override {
+    return (labels_bound(line, keys).bits & labels.bits) != 0;
+  }
   bool mentions_tool_id(std::string_view line, const std::unordered_set<std::string>& ids) const override {
     for (std::string_view key : {"id", "tool_use_id"}) {
       for (std::string_view v : key_string_values(line, key))

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/base/text.h"
+#include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/classify_detail.h"
 #include "core/harness/claude_code/record_parser.h"
 #include "core/json/json_syntax.h"
@@ -270,6 +271,22 @@ bool tool_input_classifies(std::string_view tool_name) {
          tool_name == "Agent" || tool_name == "Workflow";
 }
 
+namespace {
+
+// Whether a carrier line holds a marker by which it may open a turn anyway: an AskUserQuestion answer or a
+// rejection with a typed message. One multi-needle pass over the (often long) line.
+bool holds_carrier_opener_marker(std::string_view line) {
+  static const SubstringFinder kCarrierOpeners(
+      {std::string(claude_code_text::kAuqAnswerMarkers[0]),
+       std::string(claude_code_text::kAuqAnswerMarkers[1]),
+       std::string(claude_code_text::kAuqAnswerMarkers[2]), "\"answers\"", "\"response\"",
+       std::string(claude_code_text::kRejectionUserSaidHead)},
+      false);
+  return kCarrierOpeners.contains(line);
+}
+
+}  // namespace
+
 // SPEC.md §4 turn openers on raw bytes: a user-role line without a real tool_result block may be genuine, a
 // peer message, a task-notification...; a carrier opens only as an AUQ answer or a rejection with a typed
 // message.
@@ -281,14 +298,67 @@ bool may_open_turn(std::string_view line) {
   // message's own type key): a line whose message is not one plain key holding such a block is not ruled out.
   const std::optional<std::string_view> message = top_level_value(line, "message");
   if (!message || !message_holds_tool_result_block(*message)) return true;
-  // One multi-needle pass over the (often long) carrier line instead of one scan per marker.
-  static const SubstringFinder kCarrierOpeners(
-      {std::string(claude_code_text::kAuqAnswerMarkers[0]),
-       std::string(claude_code_text::kAuqAnswerMarkers[1]),
-       std::string(claude_code_text::kAuqAnswerMarkers[2]), "\"answers\"", "\"response\"",
-       std::string(claude_code_text::kRejectionUserSaidHead)},
-      false);
-  return kCarrierOpeners.contains(line);
+  return holds_carrier_opener_marker(line);
+}
+
+namespace {
+
+// Whether `message`, the value of a line's one "message" key, holds a tool_result block as the parser reads
+// it: an object element of its one "content" array whose one "type" key is "tool_result" (keys with an
+// escape count as repeats: the parser reads them unescaped). The keys are those the line's check recorded.
+bool keys_hold_tool_result_block(const std::vector<OuterKey>& keys, std::string_view message) {
+  const auto inside = [](std::string_view outer, const OuterKey& k) {
+    return k.name.data() > outer.data() && k.name.data() < outer.data() + outer.size();
+  };
+  const OuterKey* content = nullptr;
+  for (const OuterKey& k : keys) {
+    if (k.depth != 2 || !inside(message, k)) continue;
+    if (k.name != "content" && k.name.find('\\') == std::string_view::npos) continue;
+    if (content) return false;
+    content = &k;
+  }
+  if (!content || content->value.empty() || content->value.front() != '[') return false;
+  uint32_t object = 0, types = 0;
+  bool tool_result = false;
+  const auto settled = [&] { return types == 1 && tool_result; };
+  for (const OuterKey& k : keys) {
+    if (k.depth != 4 || !inside(content->value, k)) continue;
+    if (k.object != object) {
+      if (settled()) return true;
+      object = k.object;
+      types = 0;
+      tool_result = false;
+    }
+    if (k.name != "type" && k.name.find('\\') == std::string_view::npos) continue;
+    ++types;
+    tool_result = k.value == "\"tool_result\"";
+  }
+  return settled();
+}
+
+}  // namespace
+
+LabelSet labels_bound(std::string_view line, const std::vector<OuterKey>& keys) {
+  const OuterKey* type = nullptr;
+  const OuterKey* message = nullptr;
+  for (const OuterKey& k : keys) {
+    if (k.depth != 1) continue;
+    // An escaped name may spell any key; "csift" marks an elicitation record, classified on its own terms.
+    if (k.name.find('\\') != std::string_view::npos || k.name == "csift") return LabelSet::all();
+    const OuterKey** slot = k.name == "type" ? &type : k.name == "message" ? &message : nullptr;
+    if (!slot) continue;
+    if (*slot) return LabelSet::all();  // repeated: the parser reads them into one value
+    *slot = &k;
+  }
+  if (!type || type->value.size() < 2 || type->value.front() != '"' ||
+      type->value.find('\\') != std::string_view::npos)
+    return LabelSet::all();
+  const std::string_view name = type->value.substr(1, type->value.size() - 2);
+  if (name != "user") return record_type_labels(name);
+  // A carrier that may_open_turn would rule out: classify_user labels it from its results alone.
+  if (message && keys_hold_tool_result_block(keys, message->value) && !holds_carrier_opener_marker(line))
+    return plain_result_carrier_labels();
+  return LabelSet::all();
 }
 
 }  // namespace csift

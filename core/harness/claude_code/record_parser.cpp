@@ -465,17 +465,23 @@ void RecordParser::set_sparse(bool sparse) {
 }
 
 ParseStatus RecordParser::parse(std::string_view line, Record& out) {
-  const ParseStatus status = parse_line(line, out);
+  const ParseStatus status = parse_line(line, out, false);
   out.length = line.size();  // the line as on disk (a repaired copy may differ in length)
   return status;
 }
 
-ParseStatus RecordParser::parse_line(std::string_view line, Record& out) {
+ParseStatus RecordParser::parse_checked(std::string_view line, Record& out) {
+  const ParseStatus status = parse_line(line, out, true);
+  out.length = line.size();
+  return status;
+}
+
+ParseStatus RecordParser::parse_line(std::string_view line, Record& out, bool checked) {
   // One definition of well-formed for every path (json_syntax.h): On-Demand checks only what it visits, so
   // without this a malformed value under an unread key would count as malformed on the whole-file gate's
-  // path and as a record here.
-  out_of_range_ = 0;
-  if (line.size() <= kMaxLineBytes && !json_object_well_formed(line, &out_of_range_)) {
+  // path and as a record here. A checked line passed it already.
+  if (!checked) out_of_range_ = 0;
+  if (!checked && line.size() <= kMaxLineBytes && !json_object_well_formed(line, &out_of_range_)) {
     uint64_t line_no = out.line, offset = out.offset;
     out = Record{};
     out.line = line_no;
@@ -538,6 +544,19 @@ bool RecordParser::validate(std::string_view line) {
     return false;
   }
   if (json_object_well_formed(line, &out_of_range_)) return true;
+  explain_malformed(line);
+  return false;
+}
+
+bool RecordParser::validate_keyed(std::string_view line, size_t depth, std::vector<OuterKey>& keys) {
+  error_.clear();
+  out_of_range_ = 0;
+  keys.clear();
+  if (line.size() > kMaxLineBytes) {
+    error_ = "line too large (" + std::to_string(line.size()) + " bytes, limit 64 MiB)";
+    return false;
+  }
+  if (json_object_outer_keys(line, depth, keys, &out_of_range_)) return true;
   explain_malformed(line);
   return false;
 }

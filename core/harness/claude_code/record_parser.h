@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/json/json_syntax.h"
+#include "core/record/labels.h"
 #include "core/record/record.h"
 
 namespace csift {
@@ -27,12 +29,17 @@ class RecordParser {
   // Full JSON validation of one line (every value checked, json_syntax.h), for census paths that must be
   // exact; error() says what was wrong.
   bool validate(std::string_view line);
+  // validate(), recording the line's outer keys to container depth `depth` (json_object_outer_keys).
+  bool validate_keyed(std::string_view line, size_t depth, std::vector<OuterKey>& keys);
+  // parse() of a line validate() or validate_keyed() just accepted: its check is not run again, and
+  // values_out_of_range() stays the check's.
+  ParseStatus parse_checked(std::string_view line, Record& out);
   const std::string& error() const { return error_; }
   // Numbers beyond a finite double in the last line parse() or validate() accepted (read as absent).
   size_t values_out_of_range() const { return out_of_range_; }
 
  private:
-  ParseStatus parse_line(std::string_view line, Record& out);
+  ParseStatus parse_line(std::string_view line, Record& out, bool checked);
   ParseStatus parse_exactly(std::string_view line, Record& out);
   bool validate_exactly(std::string_view line);
   void explain_malformed(std::string_view line);
@@ -57,6 +64,13 @@ std::string peek_type(std::string_view line);
 // True when a raw line could be a turn opener (SPEC.md §4): a user-role line that is not a plain tool_result
 // carrier, or a carrier bearing an AUQ-answer / rejection-with-message marker. Never false for an opener.
 bool may_open_turn(std::string_view line);
+// The container depth of the outer keys labels_bound reads: a line's, its message's, its content blocks'.
+inline constexpr size_t kLabelKeyDepth = 4;
+// Every label classify_record can give the record of a well-formed line whose outer keys (to kLabelKeyDepth,
+// json_object_outer_keys) are `keys`, or through it give another record: by its one type key (classify.h
+// record_type_labels), and for a tool-result carrier that may_open_turn rules out, its results' labels. All
+// labels whenever the keys cannot settle it (a repeated or escaped key, an elicitation record).
+LabelSet labels_bound(std::string_view line, const std::vector<OuterKey>& keys);
 // Whether a raw toolUseResult may hold an AskUserQuestion's structured answer: it names `answers` or
 // `response`, or holds an escape that could spell either. Neither, and it holds none (one SIMD pass; the
 // text is often a tool's whole output).
