@@ -108,7 +108,7 @@ TEST_CASE("a count parses only lines whose label bound meets its labels, and cou
   }
   std::vector<fs::path> logs = csift_test::claude_code_logs();
   logs.push_back(named_answer);
-  size_t records = 0, compared = 0, declined = 0;
+  size_t records = 0, compared = 0, declined = 0, openers = 0, carriers = 0;
   std::vector<OuterKey> keys;
   for (const fs::path& path : logs) {
     CAPTURE(path.string());
@@ -117,8 +117,13 @@ TEST_CASE("a count parses only lines whose label bound meets its labels, and cou
     std::ifstream in(path, std::ios::binary);
     std::map<uint64_t, uint64_t> bound_of;  // line number -> labels_bound
     std::string line;
-    for (uint64_t n = 1; std::getline(in, line); ++n)
-      if (json_object_outer_keys(line, kLabelKeyDepth, keys)) bound_of[n] = labels_bound(line, keys).bits;
+    for (uint64_t n = 1; std::getline(in, line); ++n) {
+      if (!json_object_outer_keys(line, kLabelKeyDepth, keys)) continue;
+      bound_of[n] = labels_bound(line, keys).bits;
+      CHECK(may_open_turn(line, keys) == may_open_turn(line));  // the keyed probe answers as the byte walk
+      openers += may_open_turn(line, keys);
+      carriers += bound_of[n] == plain_result_carrier_labels().bits;
+    }
     for (const ClassifiedEntry& e : full.entries) {
       CAPTURE(e.record->line);
       REQUIRE(bound_of.count(e.record->line) == 1);
@@ -155,6 +160,8 @@ TEST_CASE("a count parses only lines whose label bound meets its labels, and cou
   CHECK(records > 10000);
   CHECK(compared > 10000);
   CHECK(declined > records);  // most labels leave most lines unparsed
+  CHECK(openers > 500);
+  CHECK(carriers > 1000);  // tool-result carriers bounded by their results' labels
 }
 
 // A sparse parse keeps of a tool result's text only what the rules read (sparse_result_text): a marker at

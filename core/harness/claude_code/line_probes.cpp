@@ -338,6 +338,30 @@ bool keys_hold_tool_result_block(const std::vector<OuterKey>& keys, std::string_
 
 }  // namespace
 
+namespace {
+
+// The line's one top-level `name` key among its recorded keys, as top_level_value reads it: nullptr when
+// none, or when it may be there twice (a key with an escape counts: the parser reads it unescaped).
+const OuterKey* single_top_level_key(const std::vector<OuterKey>& keys, std::string_view name) {
+  const OuterKey* found = nullptr;
+  for (const OuterKey& k : keys) {
+    if (k.depth != 1 || (k.name != name && k.name.find('\\') == std::string_view::npos)) continue;
+    if (found) return nullptr;
+    found = &k;
+  }
+  return found;
+}
+
+}  // namespace
+
+bool may_open_turn(std::string_view line, const std::vector<OuterKey>& keys) {
+  if (!line_has_role(line, "user")) return false;
+  if (!has_key_string_value(line, "type", {"tool_result"})) return true;
+  const OuterKey* message = single_top_level_key(keys, "message");
+  if (!message || !keys_hold_tool_result_block(keys, message->value)) return true;
+  return holds_carrier_opener_marker(line);
+}
+
 LabelSet labels_bound(std::string_view line, const std::vector<OuterKey>& keys) {
   const OuterKey* type = nullptr;
   const OuterKey* message = nullptr;

@@ -64,6 +64,9 @@ std::string peek_type(std::string_view line);
 // True when a raw line could be a turn opener (SPEC.md §4): a user-role line that is not a plain tool_result
 // carrier, or a carrier bearing an AUQ-answer / rejection-with-message marker. Never false for an opener.
 bool may_open_turn(std::string_view line);
+// may_open_turn of a well-formed line whose outer keys (to kLabelKeyDepth) its check recorded: the same
+// answer, without walking the line again for them.
+bool may_open_turn(std::string_view line, const std::vector<OuterKey>& keys);
 // The container depth of the outer keys labels_bound reads: a line's, its message's, its content blocks'.
 inline constexpr size_t kLabelKeyDepth = 4;
 // Every label classify_record can give the record of a well-formed line whose outer keys (to kLabelKeyDepth,

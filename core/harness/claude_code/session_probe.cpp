@@ -48,23 +48,21 @@ RecordParser& thread_parser() {
 }
 
 // One line of a head or tail window: blank lines pass, malformed ones are counted, and only lines the window
-// wants are parsed. Every line read is checked in full exactly once (a parse checks the line it parses, so a
-// wanted line is not validated first), which keeps the malformed count within the windows exact. nullopt
-// means there is nothing to take from the line.
+// wants are parsed. Every line read is checked in full exactly once (the check records the line's outer keys,
+// which the turn-opener probe reads, and a wanted line is parsed without a second check), which keeps the
+// malformed count within the windows exact. nullopt means there is nothing to take from the line.
 template <class Wanted>
 std::optional<Record> read_window_line(std::string_view line, RecordParser& parser, uint64_t& skipped,
                                        const Wanted& wanted) {
   if (line_is_blank(line)) return std::nullopt;
-  if (line_shape_malformed(line)) {
+  thread_local std::vector<OuterKey> keys;
+  if (line_shape_malformed(line) || !parser.validate_keyed(line, kLabelKeyDepth, keys)) {
     ++skipped;
     return std::nullopt;
   }
-  if (!wanted(line)) {
-    if (!parser.validate(line)) ++skipped;
-    return std::nullopt;
-  }
+  if (!wanted(line, keys)) return std::nullopt;
   Record r;
-  if (parser.parse(line, r) != ParseStatus::ok) {
+  if (parser.parse_checked(line, r) != ParseStatus::ok) {
     ++skipped;
     return std::nullopt;
   }
@@ -79,8 +77,9 @@ class HeadWindow {
 
   // Returns false once the first genuine user message is found (the head stops there).
   bool take(std::string_view line, uint64_t line_no, uint64_t offset) {
-    auto parsed = read_window_line(line, parser_, probe_.skipped_lines,
-                                   [this](std::string_view l) { return wanted(l); });
+    auto parsed = read_window_line(
+        line, parser_, probe_.skipped_lines,
+        [this](std::string_view l, const std::vector<OuterKey>& keys) { return wanted(l, keys); });
     if (!parsed) return true;
     Record& r = *parsed;
     r.line = line_no;
@@ -96,11 +95,11 @@ class HeadWindow {
   ProbedMessage last_agent;  // the last agent text inside the head window (the tail's fallback)
 
  private:
-  bool wanted(std::string_view line) const {
+  bool wanted(std::string_view line, const std::vector<OuterKey>& keys) const {
     return probe_.first_timestamp.empty() || (probe_.cwd.empty() && contains(line, "\"cwd\"")) ||
            (probe_.version_first.empty() && contains(line, "\"version\"")) ||
-           (probe_.git_branch_first.empty() && contains(line, "\"gitBranch\"")) || may_open_turn(line) ||
-           may_be_agent_text(line);
+           (probe_.git_branch_first.empty() && contains(line, "\"gitBranch\"")) ||
+           may_open_turn(line, keys) || may_be_agent_text(line);
   }
 
   void note_identity(const Record& r) {
@@ -132,8 +131,9 @@ class TailWindow {
 
   // Returns false once both the last genuine user message and the last agent text are found.
   bool take(std::string_view line, uint64_t offset) {
-    auto parsed = read_window_line(line, parser_, probe_.skipped_lines,
-                                   [this](std::string_view l) { return wanted(l); });
+    auto parsed = read_window_line(
+        line, parser_, probe_.skipped_lines,
+        [this](std::string_view l, const std::vector<OuterKey>& keys) { return wanted(l, keys); });
     if (!parsed) return true;
     Record& r = *parsed;
     r.offset = offset;
@@ -152,10 +152,10 @@ class TailWindow {
   std::string last_timestamp, version, git_branch;
 
  private:
-  bool wanted(std::string_view line) const {
+  bool wanted(std::string_view line, const std::vector<OuterKey>& keys) const {
     return last_timestamp.empty() || (version.empty() && contains(line, "\"version\"")) ||
            (git_branch.empty() && contains(line, "\"gitBranch\"")) ||
-           (!last_user.found && may_open_turn(line)) || (!last_agent.found && may_be_agent_text(line));
+           (!last_user.found && may_open_turn(line, keys)) || (!last_agent.found && may_be_agent_text(line));
   }
 
   SessionProbe& probe_;
