@@ -336,10 +336,6 @@ bool keys_hold_tool_result_block(const std::vector<OuterKey>& keys, std::string_
   return settled();
 }
 
-}  // namespace
-
-namespace {
-
 // The line's one top-level `name` key among its recorded keys, as top_level_value reads it: nullptr when
 // none, or when it may be there twice (a key with an escape counts: the parser reads it unescaped).
 const OuterKey* single_top_level_key(const std::vector<OuterKey>& keys, std::string_view name) {
@@ -363,20 +359,15 @@ bool may_open_turn(std::string_view line, const std::vector<OuterKey>& keys) {
 }
 
 LabelSet labels_bound(std::string_view line, const std::vector<OuterKey>& keys) {
-  const OuterKey* type = nullptr;
-  const OuterKey* message = nullptr;
-  for (const OuterKey& k : keys) {
-    if (k.depth != 1) continue;
-    // An escaped name may spell any key; "csift" marks an elicitation record, classified on its own terms.
-    if (k.name.find('\\') != std::string_view::npos || k.name == "csift") return LabelSet::all();
-    const OuterKey** slot = k.name == "type" ? &type : k.name == "message" ? &message : nullptr;
-    if (!slot) continue;
-    if (*slot) return LabelSet::all();  // repeated: the parser reads them into one value
-    *slot = &k;
-  }
+  // An escaped name may spell any key; "csift" marks an elicitation record, classified on its own terms.
+  for (const OuterKey& k : keys)
+    if (k.depth == 1 && (k.name.find('\\') != std::string_view::npos || k.name == "csift"))
+      return LabelSet::all();
+  const OuterKey* type = single_top_level_key(keys, "type");
   if (!type || type->value.size() < 2 || type->value.front() != '"' ||
       type->value.find('\\') != std::string_view::npos)
     return LabelSet::all();
+  const OuterKey* message = single_top_level_key(keys, "message");  // nullptr too when repeated
   const std::string_view name = type->value.substr(1, type->value.size() - 2);
   if (name != "user") return record_type_labels(name);
   // A carrier that may_open_turn would rule out: classify_user labels it from its results alone.
