@@ -59,10 +59,13 @@ struct ReadOptions {
   // pure function.
   std::function<bool(std::string_view)> want;
   // Asked of a line `want` took (not one parsed whatever `want` says) once the line's well-formedness check
-  // has recorded its outer keys, to container depth `keyed_depth` (json_syntax.h): false declines the line,
-  // counted as declined and not checked again. Only a decision the keys settle, and pure like `want`. A
-  // reader may ignore it and parse the line: declining only spares the parse.
-  std::function<bool(std::string_view, const std::vector<OuterKey>&)> want_keyed;
+  // has recorded its outer keys, to container depth `keyed_depth` (json_syntax.h): `decline` counts the line
+  // as declined, not checked again; `envelope` asks only for the record's envelope (type, uuid, timestamp,
+  // isCompactSummary), which the reader takes from the keys when they hold it plainly and parses for
+  // otherwise. Only a decision the keys settle, and pure like `want`. A reader may ignore it and parse the
+  // line: a decline or an envelope only spares the parse.
+  enum class Keyed { parse, decline, envelope };
+  std::function<Keyed(std::string_view, const std::vector<OuterKey>&)> want_keyed;
   size_t keyed_depth = 0;
   // Parse the file's first line whatever `want` says (a /fork clone is known by its line 1).
   bool parse_first_line = false;
@@ -178,9 +181,17 @@ class RawLineProbes {
   virtual bool may_carry_message(std::string_view line) const = 0;
   // Could this line open a turn? Never false for an opener.
   virtual bool may_open_turn(std::string_view line) const = 0;
-  // The container depth of the outer keys may_carry_labels reads (ReadOptions::keyed_depth); 0 when this
-  // harness cannot bound a line's labels.
+  // The container depth of the outer keys the keyed probes below read (ReadOptions::keyed_depth); 0 when this
+  // harness has none (the probes then answer as for any line).
   virtual size_t label_key_depth() const { return 0; }
+  // The record's type when the line's outer keys settle it, else "".
+  virtual std::string keyed_type(std::string_view /*line*/, const std::vector<OuterKey>& /*keys*/) const {
+    return {};
+  }
+  // may_open_turn, reading the outer keys instead of walking the line for them. Never false for an opener.
+  virtual bool may_open_turn(std::string_view line, const std::vector<OuterKey>& /*keys*/) const {
+    return may_open_turn(line);
+  }
   // Whether the record of a well-formed line whose outer keys are `keys` may be classified with one of
   // `labels`, or make another record so: true unless the keys rule every one out.
   virtual bool may_carry_labels(std::string_view /*line*/, const std::vector<OuterKey>& /*keys*/,

@@ -74,12 +74,13 @@ SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefil
   const RawLineProbes* probes = reader_for(t).raw_probes();
   if (!probes || sidecar || !pf.gates_files() || common || dense_forced()) {
     std::function<bool(std::string_view)> want;
-    std::function<bool(std::string_view, const std::vector<OuterKey>&)> want_keyed;
+    std::function<ReadOptions::Keyed(std::string_view, const std::vector<OuterKey>&)> want_keyed;
     if (!sidecar && probes) {
       want = [&pf, probes](std::string_view line) { return pf.label_candidate(line, *probes); };
       if (counted && counted->admitted_lines_only && probes->label_key_depth() > 0)
         want_keyed = [&pf, probes](std::string_view line, const std::vector<OuterKey>& keys) {
-          return pf.labels_may_survive(line, keys, *probes);
+          return pf.labels_may_survive(line, keys, *probes) ? ReadOptions::Keyed::parse
+                                                            : ReadOptions::Keyed::decline;
         };
     }
     ReadOptions options;

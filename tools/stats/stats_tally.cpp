@@ -19,6 +19,18 @@ bool stats_wants(std::string_view line, const RawLineProbes& probes) {
   return probes.may_carry_message(line) || kSystem.contains(line);
 }
 
+// What stats reads of a record a well-formed line holds (StatsFold::add): an assistant record's usage and
+// tool calls, Claude Code's cost tally and a turn opener's message need a parse; of every other record the
+// envelope (type, uuid, timestamp, isCompactSummary) is all it reads. A tool result or a progress line, most
+// of a store's bytes, then costs its line check only.
+ReadOptions::Keyed stats_keyed(std::string_view line, const std::vector<OuterKey>& keys,
+                               const RawLineProbes& probes) {
+  const std::string type = probes.keyed_type(line, keys);
+  if (type.empty() || type == "assistant" || type == "cost-state" || probes.may_open_turn(line, keys))
+    return ReadOptions::Keyed::parse;
+  return ReadOptions::Keyed::envelope;
+}
+
 std::vector<bool> turn_admits(const std::vector<Record>& records, const RangeSpec& turn,
                               const TurnRule& rule) {
   std::vector<bool> admit(records.size(), false);
@@ -53,15 +65,24 @@ bool stats_full_parse() {
 
 namespace {
 
-ReadOptions stats_read_options(const Transcript& t, const CancelToken* cancel) {
+// `envelopes`: a record stats reads no more of than its envelope may be read as one (stats_keyed). Not under
+// a --turn window, which also reads whether each record is another lane's.
+ReadOptions stats_read_options(const Transcript& t, const CancelToken* cancel, bool envelopes) {
   ReadOptions options;
-  if (const RawLineProbes* probes = reader_for(t).raw_probes())
-    options.want = [probes](std::string_view line) { return stats_wants(line, *probes); };
+  const RawLineProbes* probes = reader_for(t).raw_probes();
+  if (probes) options.want = [probes](std::string_view line) { return stats_wants(line, *probes); };
   options.census_types = true;
   options.cancel = cancel;
   // stats reads no tool input, raw result, thinking text or image: only the fields its counts and the turn
   // rule need are materialised.
-  if (!stats_full_parse()) options.payloads = ReadOptions::Payloads::skip;
+  if (stats_full_parse()) return options;
+  options.payloads = ReadOptions::Payloads::skip;
+  if (probes && envelopes && probes->label_key_depth() > 0) {
+    options.keyed_depth = probes->label_key_depth();
+    options.want_keyed = [probes](std::string_view line, const std::vector<OuterKey>& keys) {
+      return stats_keyed(line, keys, *probes);
+    };
+  }
   return options;
 }
 
@@ -79,7 +100,7 @@ bool end_sealed(const Transcript& t, uint64_t end, ResumableTally& out) {
 
 ResumableTally tally_resumable(const Transcript& t, const StatsWindow& window, const CancelToken* cancel,
                                bool keep_fold) {
-  const ReadOptions options = stats_read_options(t, cancel);
+  const ReadOptions options = stats_read_options(t, cancel, !window.turn);
   const TurnRule rule = turn_rule_of(t);
   ResumableTally out;
   if (keep_fold) out.head_hash = head_hash_of(t.path).value_or(0);
@@ -114,7 +135,7 @@ std::optional<ResumableTally> extend_tally(const Transcript& t, const ResumableT
   if (!was.resumable) return std::nullopt;
   if (!appended_since(t.path, was.head_hash, was.end, was.tail_hash)) return std::nullopt;
   const bool was_torn = was.tally.bytes > was.end;
-  ReadOptions options = stats_read_options(t, cancel);
+  ReadOptions options = stats_read_options(t, cancel, /*envelopes=*/true);
   options.begin = was.end;
   options.first_line = was.tally.lines - (was_torn ? 1 : 0) + 1;
   ResumableTally out = was;

@@ -73,22 +73,28 @@ bool read_line(Out& out, const ReadOptions& opts, const LineView& lv, bool file_
     return true;
   };
   const bool candidate = opts.parses(lv.bytes, lv.line, file_first_line);
+  const bool keyed = candidate && opts.want_keyed && !opts.forces(lv.line, file_first_line);
+  Record r;
+  r.line = lv.line;
+  r.offset = lv.offset;
   // A declined line is still checked (json_syntax.h: allocation-free, near memory speed), so every reader
   // and the whole-file gate count the same malformed lines whatever they chose to parse.
-  if (!candidate || (opts.want_keyed && !opts.forces(lv.line, file_first_line))) {
+  if (!candidate || keyed) {
     if (line_shape_malformed(lv.bytes)) return skip("malformed JSON: not a {...} object");
     if (!candidate) return out.parser.validate(lv.bytes) ? declined() : malformed();
     // The check records the outer keys want_keyed decides by: a line it takes is parsed unchecked.
     thread_local std::vector<OuterKey> keys;
     if (!out.parser.validate_keyed(lv.bytes, opts.keyed_depth, keys)) return malformed();
-    if (!opts.want_keyed(lv.bytes, keys)) return declined();
+    const ReadOptions::Keyed take = opts.want_keyed(lv.bytes, keys);
+    if (take == ReadOptions::Keyed::decline) return declined();
+    if (take == ReadOptions::Keyed::envelope && envelope_of(lv.bytes, keys, r)) {
+      t.out_of_range += out.parser.values_out_of_range();
+      count_type(t, opts, r.type);
+      return out.record(std::move(r));
+    }
   }
-  const bool checked = candidate && opts.want_keyed && !opts.forces(lv.line, file_first_line);
-  Record r;
-  r.line = lv.line;
-  r.offset = lv.offset;
   out.parser.set_sparse(opts.payloads == ReadOptions::Payloads::skip);  // the parser is the thread's, shared
-  const ParseStatus status = checked ? out.parser.parse_checked(lv.bytes, r) : out.parser.parse(lv.bytes, r);
+  const ParseStatus status = keyed ? out.parser.parse_checked(lv.bytes, r) : out.parser.parse(lv.bytes, r);
   if (status == ParseStatus::too_large) return skip(out.parser.error());
   if (status == ParseStatus::malformed) return skip("malformed JSON: " + out.parser.error());
   t.out_of_range += out.parser.values_out_of_range();
@@ -316,6 +322,12 @@ class ClaudeCodeProbes final : public RawLineProbes {
   bool may_carry_message(std::string_view line) const override { return line_has_any_role(line); }
   bool may_open_turn(std::string_view line) const override { return csift::may_open_turn(line); }
   size_t label_key_depth() const override { return kLabelKeyDepth; }
+  std::string keyed_type(std::string_view, const std::vector<OuterKey>& keys) const override {
+    return std::string(keyed_record_type(keys).value_or(""));
+  }
+  bool may_open_turn(std::string_view line, const std::vector<OuterKey>& keys) const override {
+    return csift::may_open_turn(line, keys);
+  }
   bool may_carry_labels(std::string_view line, const std::vector<OuterKey>& keys,
                         LabelSet labels) const override {
     return (labels_bound(line, keys).bits & labels.bits) != 0;

@@ -13,6 +13,7 @@
 #include "core/base/text.h"
 #include "core/harness/claude_code/classify.h"
 #include "core/harness/claude_code/classify_detail.h"
+#include "core/harness/claude_code/claude_fields.h"
 #include "core/harness/claude_code/record_parser.h"
 #include "core/json/json_syntax.h"
 #include "core/scan/substring_finder.h"
@@ -350,7 +351,55 @@ const OuterKey* single_top_level_key(const std::vector<OuterKey>& keys, std::str
 
 }  // namespace
 
+bool envelope_of(std::string_view line, const std::vector<OuterKey>& keys, Record& out) {
+  const auto one = [&keys](std::string_view name, const OuterKey*& found) {
+    found = nullptr;
+    for (const OuterKey& k : keys) {
+      if (k.depth != 1 || k.name != name) continue;
+      if (found) return false;  // repeated: the parser's last string wins, which a parse settles
+      found = &k;
+    }
+    return true;
+  };
+  // A string as take_string reads it, when its bytes are its text (no escape, nothing to repair).
+  const auto text = [](const OuterKey* k, std::string& into) {
+    if (!k || k->value.empty() || k->value.front() != '"') return true;  // absent or not a string: left empty
+    const std::string_view inner = k->value.substr(1, k->value.size() - 2);
+    for (const char c : inner)
+      if (c == '\\' || static_cast<unsigned char>(c) >= 0x80) return false;
+    into.assign(inner);
+    return true;
+  };
+  for (const OuterKey& k : keys)
+    if (k.depth == 1 && k.name.find('\\') != std::string_view::npos) return false;
+  const OuterKey *type, *uuid, *timestamp, *compact;
+  if (!one("type", type) || !one("uuid", uuid) || !one("timestamp", timestamp) ||
+      !one("isCompactSummary", compact))
+    return false;
+  const uint64_t line_no = out.line, offset = out.offset;
+  out = Record{};
+  out.line = line_no;
+  out.offset = offset;
+  out.length = line.size();
+  cc_mut(out).extra_json = "{}";
+  if (!text(type, out.type) || !text(uuid, out.uuid) || !text(timestamp, out.timestamp)) return false;
+  cc_mut(out).is_compact_summary = compact && compact->value == "true";
+  return true;
+}
+
+std::optional<std::string_view> keyed_record_type(const std::vector<OuterKey>& keys) {
+  for (const OuterKey& k : keys)
+    if (k.depth == 1 && k.name.find('\\') != std::string_view::npos) return std::nullopt;
+  const OuterKey* type = single_top_level_key(keys, "type");
+  if (!type || type->value.size() < 2 || type->value.front() != '"' ||
+      type->value.find('\\') != std::string_view::npos)
+    return std::nullopt;
+  return type->value.substr(1, type->value.size() - 2);
+}
+
 bool may_open_turn(std::string_view line, const std::vector<OuterKey>& keys) {
+  // Every opener is a user record (opens_turn): a type the keys settle otherwise rules the line out.
+  if (const auto type = keyed_record_type(keys); type && *type != "user") return false;
   if (!line_has_role(line, "user")) return false;
   if (!has_key_string_value(line, "type", {"tool_result"})) return true;
   const OuterKey* message = single_top_level_key(keys, "message");
@@ -359,17 +408,13 @@ bool may_open_turn(std::string_view line, const std::vector<OuterKey>& keys) {
 }
 
 LabelSet labels_bound(std::string_view line, const std::vector<OuterKey>& keys) {
-  // An escaped name may spell any key; "csift" marks an elicitation record, classified on its own terms.
+  // "csift" marks an elicitation record, classified on its own terms.
   for (const OuterKey& k : keys)
-    if (k.depth == 1 && (k.name.find('\\') != std::string_view::npos || k.name == "csift"))
-      return LabelSet::all();
-  const OuterKey* type = single_top_level_key(keys, "type");
-  if (!type || type->value.size() < 2 || type->value.front() != '"' ||
-      type->value.find('\\') != std::string_view::npos)
-    return LabelSet::all();
+    if (k.depth == 1 && k.name == "csift") return LabelSet::all();
+  const std::optional<std::string_view> type = keyed_record_type(keys);
+  if (!type) return LabelSet::all();
+  if (*type != "user") return record_type_labels(*type);
   const OuterKey* message = single_top_level_key(keys, "message");  // nullptr too when repeated
-  const std::string_view name = type->value.substr(1, type->value.size() - 2);
-  if (name != "user") return record_type_labels(name);
   // A carrier that may_open_turn would rule out: classify_user labels it from its results alone.
   if (message && keys_hold_tool_result_block(keys, message->value) && !holds_carrier_opener_marker(line))
     return plain_result_carrier_labels();

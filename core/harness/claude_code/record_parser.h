@@ -2,6 +2,7 @@
 // byte-level probes that run before any parse (SPEC.md §7): a line that fails them is never parsed.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,9 +65,18 @@ std::string peek_type(std::string_view line);
 // True when a raw line could be a turn opener (SPEC.md §4): a user-role line that is not a plain tool_result
 // carrier, or a carrier bearing an AUQ-answer / rejection-with-message marker. Never false for an opener.
 bool may_open_turn(std::string_view line);
-// may_open_turn of a well-formed line whose outer keys (to kLabelKeyDepth) its check recorded: the same
-// answer, without walking the line again for them.
+// The record's type when its outer keys settle it (one "type" key holding a string without escape, no escaped
+// key beside it): as a parse reads it. nullopt when only a parse can tell.
+std::optional<std::string_view> keyed_record_type(const std::vector<OuterKey>& keys);
+// may_open_turn of a well-formed line whose outer keys (to kLabelKeyDepth) its check recorded, without
+// walking the line again for them; false too for a record the keys type as other than user. Never false for
+// an opener.
 bool may_open_turn(std::string_view line, const std::vector<OuterKey>& keys);
+// The envelope of the record of a well-formed line from its outer keys (ReadOptions::Keyed::envelope): its
+// type, uuid, timestamp and isCompactSummary as a parse reads them, every other field empty. False (`out`
+// then unspecified) when a key repeats or has an escape, or a value must be unescaped or repaired: a parse
+// must read the line.
+bool envelope_of(std::string_view line, const std::vector<OuterKey>& keys, Record& out);
 // The container depth of the outer keys labels_bound reads: a line's, its message's, its content blocks'.
 inline constexpr size_t kLabelKeyDepth = 4;
 // Every label classify_record can give the record of a well-formed line whose outer keys (to kLabelKeyDepth,
