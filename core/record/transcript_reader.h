@@ -184,8 +184,9 @@ class RawLineProbes {
   // The container depth of the outer keys the keyed probes below read (ReadOptions::keyed_depth); 0 when this
   // harness has none (the probes then answer as for any line).
   virtual size_t label_key_depth() const { return 0; }
-  // The record's type when the line's outer keys settle it, else "".
-  virtual std::string keyed_type(std::string_view /*line*/, const std::vector<OuterKey>& /*keys*/) const {
+  // The record's type when the line's outer keys settle it (a view into the line), else "".
+  virtual std::string_view keyed_type(std::string_view /*line*/,
+                                      const std::vector<OuterKey>& /*keys*/) const {
     return {};
   }
   // may_open_turn, reading the outer keys instead of walking the line for them. Never false for an opener.

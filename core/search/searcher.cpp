@@ -316,8 +316,8 @@ struct TranscriptScanner {
     ClassifyContext context;
     if (counts_only) {
       counting.emplace(req.compiled);
-      // A server taking a census parses assistant lines anyway: a census without them would not answer a
-      // later count under an agent filter, and its answers are what make the second count cheap.
+      // A server taking a census parses every line the label gates admit: a census of fewer lines would not
+      // answer a later count under other labels, and its answers are what make the second count cheap.
       counted_load = CountedLoad{matching_visitor(*counted, *counting, before ? &taker : nullptr),
                                  counts_labels_only(), !before, before ? &context : nullptr};
     }

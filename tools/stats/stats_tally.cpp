@@ -25,7 +25,7 @@ bool stats_wants(std::string_view line, const RawLineProbes& probes) {
 // of a store's bytes, then costs its line check only.
 ReadOptions::Keyed stats_keyed(std::string_view line, const std::vector<OuterKey>& keys,
                                const RawLineProbes& probes) {
-  const std::string type = probes.keyed_type(line, keys);
+  const std::string_view type = probes.keyed_type(line, keys);
   if (type.empty() || type == "assistant" || type == "cost-state" || probes.may_open_turn(line, keys))
     return ReadOptions::Keyed::parse;
   return ReadOptions::Keyed::envelope;

@@ -322,8 +322,8 @@ class ClaudeCodeProbes final : public RawLineProbes {
   bool may_carry_message(std::string_view line) const override { return line_has_any_role(line); }
   bool may_open_turn(std::string_view line) const override { return csift::may_open_turn(line); }
   size_t label_key_depth() const override { return kLabelKeyDepth; }
-  std::string keyed_type(std::string_view, const std::vector<OuterKey>& keys) const override {
-    return std::string(keyed_record_type(keys).value_or(""));
+  std::string_view keyed_type(std::string_view, const std::vector<OuterKey>& keys) const override {
+    return keyed_record_type(keys).value_or(std::string_view());
   }
   bool may_open_turn(std::string_view line, const std::vector<OuterKey>& keys) const override {
     return csift::may_open_turn(line, keys);
