@@ -77,6 +77,7 @@ bool read_line(Out& out, const ReadOptions& opts, const LineView& lv, bool file_
   Record r;
   r.line = lv.line;
   r.offset = lv.offset;
+  bool enveloped = false;  // read from the keys (ReadOptions::Keyed::envelope), not parsed
   // A declined line is still checked (json_syntax.h: allocation-free, near memory speed), so every reader
   // and the whole-file gate count the same malformed lines whatever they chose to parse.
   if (!candidate || keyed) {
@@ -87,16 +88,15 @@ bool read_line(Out& out, const ReadOptions& opts, const LineView& lv, bool file_
     if (!out.parser.validate_keyed(lv.bytes, opts.keyed_depth, keys)) return malformed();
     const ReadOptions::Keyed take = opts.want_keyed(lv.bytes, keys);
     if (take == ReadOptions::Keyed::decline) return declined();
-    if (take == ReadOptions::Keyed::envelope && envelope_of(lv.bytes, keys, r)) {
-      t.out_of_range += out.parser.values_out_of_range();
-      count_type(t, opts, r.type);
-      return out.record(std::move(r));
-    }
+    enveloped = take == ReadOptions::Keyed::envelope && envelope_of(lv.bytes, keys, r);
   }
-  out.parser.set_sparse(opts.payloads == ReadOptions::Payloads::skip);  // the parser is the thread's, shared
-  const ParseStatus status = keyed ? out.parser.parse_checked(lv.bytes, r) : out.parser.parse(lv.bytes, r);
-  if (status == ParseStatus::too_large) return skip(out.parser.error());
-  if (status == ParseStatus::malformed) return skip("malformed JSON: " + out.parser.error());
+  if (!enveloped) {
+    out.parser.set_sparse(opts.payloads ==
+                          ReadOptions::Payloads::skip);  // the parser is the thread's, shared
+    const ParseStatus status = keyed ? out.parser.parse_checked(lv.bytes, r) : out.parser.parse(lv.bytes, r);
+    if (status == ParseStatus::too_large) return skip(out.parser.error());
+    if (status == ParseStatus::malformed) return skip("malformed JSON: " + out.parser.error());
+  }
   t.out_of_range += out.parser.values_out_of_range();
   count_type(t, opts, r.type);
   return out.record(std::move(r));

@@ -337,29 +337,32 @@ bool keys_hold_tool_result_block(const std::vector<OuterKey>& keys, std::string_
   return settled();
 }
 
-// The line's one top-level `name` key among its recorded keys, as top_level_value reads it: nullptr when
-// none, or when it may be there twice (a key with an escape counts: the parser reads it unescaped).
-const OuterKey* single_top_level_key(const std::vector<OuterKey>& keys, std::string_view name) {
+// The line's top-level `name` key among its recorded keys, as top_level_value reads it: the key (nullptr when
+// absent), or nullopt when it may be there twice (a key with an escape counts: the parser reads it
+// unescaped, so it may spell `name`).
+std::optional<const OuterKey*> top_level_key_once(const std::vector<OuterKey>& keys, std::string_view name) {
   const OuterKey* found = nullptr;
   for (const OuterKey& k : keys) {
     if (k.depth != 1 || (k.name != name && k.name.find('\\') == std::string_view::npos)) continue;
-    if (found) return nullptr;
+    if (found) return std::nullopt;
     found = &k;
   }
   return found;
 }
 
+// The same, nullptr when absent or when it may repeat.
+const OuterKey* single_top_level_key(const std::vector<OuterKey>& keys, std::string_view name) {
+  return top_level_key_once(keys, name).value_or(nullptr);
+}
+
 }  // namespace
 
 bool envelope_of(std::string_view line, const std::vector<OuterKey>& keys, Record& out) {
+  // Each key once or not at all: a repeated one's last string wins, which a parse settles.
   const auto one = [&keys](std::string_view name, const OuterKey*& found) {
-    found = nullptr;
-    for (const OuterKey& k : keys) {
-      if (k.depth != 1 || k.name != name) continue;
-      if (found) return false;  // repeated: the parser's last string wins, which a parse settles
-      found = &k;
-    }
-    return true;
+    const std::optional<const OuterKey*> once = top_level_key_once(keys, name);
+    found = once.value_or(nullptr);
+    return once.has_value();
   };
   // A string as take_string reads it, when its bytes are its text (no escape, nothing to repair).
   const auto text = [](const OuterKey* k, std::string& into) {
@@ -370,6 +373,7 @@ bool envelope_of(std::string_view line, const std::vector<OuterKey>& keys, Recor
     into.assign(inner);
     return true;
   };
+  // An escaped name may spell any of the four, or none: a parse reads it.
   for (const OuterKey& k : keys)
     if (k.depth == 1 && k.name.find('\\') != std::string_view::npos) return false;
   const OuterKey *type, *uuid, *timestamp, *compact;

@@ -536,26 +536,24 @@ ParseStatus RecordParser::parse_exactly(std::string_view line, Record& out) {
   return ParseStatus::ok;
 }
 
-bool RecordParser::validate(std::string_view line) {
+bool RecordParser::begin_check(std::string_view line) {
   error_.clear();
   out_of_range_ = 0;
-  if (line.size() > kMaxLineBytes) {
-    error_ = "line too large (" + std::to_string(line.size()) + " bytes, limit 64 MiB)";
-    return false;
-  }
+  if (line.size() <= kMaxLineBytes) return true;
+  error_ = "line too large (" + std::to_string(line.size()) + " bytes, limit 64 MiB)";
+  return false;
+}
+
+bool RecordParser::validate(std::string_view line) {
+  if (!begin_check(line)) return false;
   if (json_object_well_formed(line, &out_of_range_)) return true;
   explain_malformed(line);
   return false;
 }
 
 bool RecordParser::validate_keyed(std::string_view line, size_t depth, std::vector<OuterKey>& keys) {
-  error_.clear();
-  out_of_range_ = 0;
   keys.clear();
-  if (line.size() > kMaxLineBytes) {
-    error_ = "line too large (" + std::to_string(line.size()) + " bytes, limit 64 MiB)";
-    return false;
-  }
+  if (!begin_check(line)) return false;
   if (json_object_outer_keys(line, depth, keys, &out_of_range_)) return true;
   explain_malformed(line);
   return false;

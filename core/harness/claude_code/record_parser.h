@@ -43,6 +43,8 @@ class RecordParser {
   ParseStatus parse_line(std::string_view line, Record& out, bool checked);
   ParseStatus parse_exactly(std::string_view line, Record& out);
   bool validate_exactly(std::string_view line);
+  // A check's start: clears the last error and count; false (error set) for a line too large to check.
+  bool begin_check(std::string_view line);
   void explain_malformed(std::string_view line);
   struct Impl;
   std::unique_ptr<Impl> impl_;
