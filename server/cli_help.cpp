@@ -171,7 +171,10 @@ std::string render_top_help() {
       "transcript on every call instead of keeping stamps by change notices (--watch-stamps, the default). "
       "--no-warm-up leaves the store alone until the first call (--warm-up, the default: once no call has "
       "come for 200 ms of the start, the server walks the store and takes every transcript's screen, list "
-      "probe and label census from the disk cache, so the first call finds them in memory).\n"
+      "probe and label census from the disk cache, so the first call finds them in memory, then watches the "
+      "store's directories and walks it again so the first call's walk is answered from memory too; "
+      "--uncalled-watches-s N, 600 by default, is how long those watches are held while no call comes, 0 "
+      "adds none).\n"
       "Run `csift-mcp --cli <TOOL> --help` for a tool's flags. CLI exit codes: 0 success (an empty result "
       "included), 2 usage error, 1 any other error.\n";
   return out;

@@ -122,6 +122,9 @@ struct MemoBudgets {
   // the disk cache before the first call, once the server has been quiet for a moment; off with
   // `--no-warm-up` (SPEC §7 "The warm-up").
   bool warm_up = true;
+  // `--uncalled-watches-s N`: how long the watches the warm-up adds are held while no call comes (600 by
+  // default; 0: the warm-up adds none, and the first call walks as before the watches).
+  uint64_t uncalled_watches_s = StoreWarmUp::kUncalledWatchesNs / 1'000'000'000;
   // `--disk-cache-mb N` and `--disk-cache-dir DIR`: the persisted cache every server and CLI run share.
   uint64_t disk = kDefaultDiskCacheBytes;
   std::string disk_dir;
@@ -130,7 +133,8 @@ struct MemoBudgets {
 // The flags both servers take (take_memo_flag's and take_answer_flag's), as their usage errors name them.
 constexpr const char* kSharedServerFlags =
     "--scan-memo-mb N, --result-memo-mb N, --watch-stamps, --no-watch-stamps, --warm-up, --no-warm-up, "
-    "--disk-cache-mb N, --disk-cache-dir DIR, --structured-content auto|always|never, --max-answer-chars N";
+    "--uncalled-watches-s N, --disk-cache-mb N, --disk-cache-dir DIR, --structured-content "
+    "auto|always|never, --max-answer-chars N";
 
 // Takes argv[i] (and its value) when it is a memo budget flag.
 bool take_memo_flag(int argc, char** argv, int& i, MemoBudgets& budgets) {
@@ -140,6 +144,12 @@ bool take_memo_flag(int argc, char** argv, int& i, MemoBudgets& budgets) {
   }
   if (std::string_view(argv[i]) == "--warm-up" || std::string_view(argv[i]) == "--no-warm-up") {
     budgets.warm_up = std::string_view(argv[i]) == "--warm-up";
+    return true;
+  }
+  if (auto v = flag_value(argc, argv, i, "--uncalled-watches-s")) {
+    budgets.uncalled_watches_s = whole_number_of("--uncalled-watches-s", *v, 86'400,
+                                                 "a whole number of seconds, 0..86400 (0: no watches before "
+                                                 "the first call)");
     return true;
   }
   if (auto v = flag_value(argc, argv, i, "--scan-memo-mb")) {
@@ -268,7 +278,8 @@ int run_stdio_server(int argc, char** argv) {
   McpServer server(options);
   std::fprintf(stderr, "csift-mcp %s: serving MCP on stdio\n", server_version());
   report_memos();
-  const StoreWarmUp warm_up(options.env, memo_budgets.warm_up, census_warm_up_step());
+  const StoreWarmUp warm_up(options.env, memo_budgets.warm_up, census_warm_up_step(),
+                            static_cast<int64_t>(memo_budgets.uncalled_watches_s) * 1'000'000'000);
   return serve_stdio(server, stdin, stdout);
 }
 
@@ -297,7 +308,8 @@ int run_http_server(int argc, char** argv) {
   report_memos();
   const ServerOptions server_opts = server_options(claude_home, CallerLink::network, answers);
   McpServer server(server_opts);
-  const StoreWarmUp warm_up(server_opts.env, memo_budgets.warm_up, census_warm_up_step());
+  const StoreWarmUp warm_up(server_opts.env, memo_budgets.warm_up, census_warm_up_step(),
+                            static_cast<int64_t>(memo_budgets.uncalled_watches_s) * 1'000'000'000);
   const int rc = serve_http(server, options, stop, [&](int port) {
     const bool v6 = options.host.find(':') != std::string::npos;
     std::fprintf(stderr, "csift-mcp %s: serving MCP (Streamable HTTP) on http://%s%s%s:%d/mcp\n",

@@ -8,12 +8,34 @@
 #include "core/store/discovery_memo.h"
 #include "core/store/remembered_probe.h"
 #include "core/store/targets.h"
+#include "core/store/watched_stamps.h"
 
 namespace csift {
 
-StoreWarmUp::StoreWarmUp(Environment env, bool on, TranscriptStep also) {
+namespace {
+
+// The walk an unscoped call makes; false when there is no store to walk (the first call says why).
+bool walk_store(const Environment& env, Scope& scope) {
+  try {
+    scope = TargetResolver(env, std::nullopt).resolve(TargetRequest{});
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+}  // namespace
+
+StoreWarmUp::StoreWarmUp(Environment env, bool on, TranscriptStep also, int64_t uncalled_watches_ns) {
   if (!on || process_discovery_memo() == nullptr) return;
-  thread_ = std::thread([this, env = std::move(env), also = std::move(also)] {
+  watched_ = process_watched_stamps();
+  if (watched_) {
+    watched_->set_after_watching([env] {
+      Scope scope;
+      (void)walk_store(env, scope);  // kept: every answer it has comes from a watch
+    });
+  }
+  thread_ = std::thread([this, env = std::move(env), also = std::move(also), uncalled_watches_ns] {
     // No call has begun: none under way, and none has ended.
     const auto uncalled = [] { return calls_under_way() == 0 && last_call_end_ns() == 0; };
     const int64_t start = steady_clock_ns();
@@ -21,12 +43,28 @@ StoreWarmUp::StoreWarmUp(Environment env, bool on, TranscriptStep also) {
       if (stop_.load() || !uncalled()) return;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    (void)run(
+    const Report done = run(
         env, [&] { return !stop_.load() && uncalled(); }, also);
+    // The walk's looks were noted, not watched (a call's are watched after its reply): watched now, on the
+    // stamps' thread while no call is under way, and the walk made again, so the first call answers it
+    // from memory as a warm server's repeat does.
+    if (!watched_ || uncalled_watches_ns <= 0 || !done.walked || done.stopped || !uncalled() ||
+        !watched_->has_noted())
+      return;
+    watched_->watch_noted_later();
+    const int64_t watched_at = steady_clock_ns();
+    while (!stop_.load() && uncalled()) {
+      if (steady_clock_ns() - watched_at >= uncalled_watches_ns) {
+        (void)watched_->unwatch_all();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
   });
 }
 
 StoreWarmUp::~StoreWarmUp() {
+  if (watched_) watched_->set_after_watching({});
   stop_.store(true);
   if (thread_.joinable()) thread_.join();
 }
@@ -36,11 +74,7 @@ StoreWarmUp::Report StoreWarmUp::run(const Environment& env, const std::function
   Report out;
   if (!go_on()) return out;
   Scope scope;
-  try {
-    scope = TargetResolver(env, std::nullopt).resolve(TargetRequest{});
-  } catch (...) {
-    return out;  // no store, or one that cannot be read: the first call says why
-  }
+  if (!walk_store(env, scope)) return out;
   out.walked = true;
   out.transcripts = scope.transcripts.size();
   ScanMemo* memo = process_scan_memo();

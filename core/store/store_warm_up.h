@@ -9,9 +9,12 @@
 //
 // It begins only after the server has been quiet for kStartQuietNs since it started, and never once a call
 // has begun (that call walks for itself): a client that calls at once, as a bench does, meets a server that
-// does nothing else. The screens and probes stop loading when a call begins. It adds no watches (they go in
-// after the first call, core/store/watched_stamps.h), reads no transcript, and writes nothing the walk itself
-// would not. SPEC.md §7 "The warm-up".
+// does nothing else. The screens and probes stop loading when a call begins. It reads no transcript and
+// writes nothing the walk itself would not. Once it has taken every screen, the directories its walk looked
+// into are watched on the watched stamps' own thread, yielding to calls, and the walk is made once more with
+// every answer from a watch (WatchedStamps::set_after_watching), so the first call answers the walk from
+// memory too (core/store/project_walk_memo.h); a server no call reaches gives those watches back after
+// kUncalledWatchesNs. SPEC.md §7 "The warm-up".
 #pragma once
 #include <atomic>
 #include <cstddef>
@@ -24,14 +27,18 @@
 
 namespace csift {
 
+class WatchedStamps;
+
 class StoreWarmUp {
  public:
   // A step the caller adds for each transcript after its screen and probe (a server's: the label census of
   // core/search, an area this one cannot include); true when it took something.
   using TranscriptStep = std::function<bool(const Transcript&)>;
   // Starts the warm-up on a thread of its own when `on`; nothing when the process has no discovery memo (the
-  // CLI, or a server without its result memo).
-  StoreWarmUp(Environment env, bool on, TranscriptStep also = {});
+  // CLI, or a server without its result memo). `uncalled_watches_ns`: how long the watches the warm-up adds
+  // are held while no call comes (then given back: WatchedStamps::unwatch_all); 0 adds none.
+  StoreWarmUp(Environment env, bool on, TranscriptStep also = {},
+              int64_t uncalled_watches_ns = kUncalledWatchesNs);
   // Stops it (between steps: a walk under way is finished) and waits for it.
   ~StoreWarmUp();
   StoreWarmUp(const StoreWarmUp&) = delete;
@@ -49,9 +56,14 @@ class StoreWarmUp {
   static Report run(const Environment& env, const std::function<bool()>& go_on,
                     const TranscriptStep& also = {});
   static constexpr int64_t kStartQuietNs = 200'000'000;
+  // A server's watches are a share of the user's inotify budget (watched_stamps.cpp); one that Claude Code
+  // started for a session whose model never calls it holds the warm-up's for ten minutes, not for the
+  // session's life.
+  static constexpr int64_t kUncalledWatchesNs = 600'000'000'000;
 
  private:
   std::atomic<bool> stop_{false};
+  WatchedStamps* watched_ = nullptr;  // the process's, when a server installed them
   std::thread thread_;
 };
 

@@ -181,6 +181,12 @@ struct WatchedStamps::State {
   std::thread watcher;
   std::condition_variable_any wake;
   bool watch_wanted = false, closing = false;
+  // set_after_watching()'s step, under its own mutex (the step looks through `mu`).
+  std::mutex after_mu;
+  std::function<void()> after_watching;
+  std::atomic<uint64_t> after_watching_runs{0};
+  // Held through a watch_noted() pass and by unwatch_all(), so no watch goes in as they all come out.
+  std::mutex pass_mu;
 
   void forget(size_t n) {
     usage.forgotten += n;
@@ -464,7 +470,13 @@ void WatchedStamps::watch_noted_later() {
         if (state_->closing) return;
         state_->watch_wanted = false;
         lock.unlock();
-        watch_noted(/*yield_to_looks=*/true);
+        if (watch_noted(/*yield_to_looks=*/true) && wait_for_quiet()) {
+          std::lock_guard<std::mutex> step_lock(state_->after_mu);
+          if (state_->after_watching) {
+            state_->after_watching();
+            state_->after_watching_runs.fetch_add(1, std::memory_order_release);
+          }
+        }
         lock.lock();
       }
     });
@@ -487,7 +499,35 @@ bool WatchedStamps::wait_for_quiet() {
   }
 }
 
-void WatchedStamps::watch_noted(bool yield_to_looks) {
+void WatchedStamps::set_after_watching(std::function<void()> step) {
+  std::lock_guard<std::mutex> step_lock(state_->after_mu);
+  state_->after_watching = std::move(step);
+}
+
+size_t WatchedStamps::unwatch_all() {
+  std::lock_guard<std::mutex> pass(state_->pass_mu);
+  std::unique_lock<std::shared_mutex> lock(state_->mu);
+  const size_t removed = state_->own_watches.size();
+  for (const int wd : state_->own_watches)
+    // Each queues IN_IGNORED, applied as a watch gone (nothing left to forget; the kernel hands out watch
+    // descriptors cyclically, so a later watch does not take the number meanwhile).
+    ::inotify_rm_watch(fd_, wd);
+  state_->own_watches.clear();
+  state_->forget(state_->held);
+  state_->entries.clear();
+  state_->selves.clear();
+  state_->dirs.clear();
+  // As an overflow does: every remembered directory stamp and kept walk is void, and a look or stat under way
+  // when the watches went (its notices count taken before) remembers nothing and counts as unwatched.
+  ++state_->self_generation;
+  ++state_->layout_generation;
+  ++state_->notices;
+  state_->unwatched.fetch_add(1, std::memory_order_release);
+  return removed;
+}
+
+bool WatchedStamps::watch_noted(bool yield_to_looks) {
+  std::lock_guard<std::mutex> pass(state_->pass_mu);
   std::vector<State::NotedLook> looks;
   {
     std::unique_lock<std::shared_mutex> lock(state_->mu);  // no look is noting
@@ -509,7 +549,7 @@ void WatchedStamps::watch_noted(bool yield_to_looks) {
   }
   catch_up();  // what changed since the looks is applied first: the stamps taken below are as of now
   for (const auto& [dir, in_dir] : by_dir) {
-    if (yield_to_looks && !wait_for_quiet()) return;  // closing: the process is ending
+    if (yield_to_looks && !wait_for_quiet()) return false;  // closing: the process is ending
     // The directory's identity is taken just before its watch goes in (the first look adds it), as a call's
     // look takes it: one replaced at the path in between fails the identity check of every later look, which
     // then stats afresh, so nothing is answered from a watch on another directory.
@@ -523,9 +563,10 @@ void WatchedStamps::watch_noted(bool yield_to_looks) {
   // The directories whose own stamps were asked for: watched (most already are, by their files' looks just
   // above) and stamped, as of a walk of their own (the next walk re-checks the topmost).
   for (const std::string_view dir : noted_dirs) {
-    if (yield_to_looks && !wait_for_quiet()) return;
+    if (yield_to_looks && !wait_for_quiet()) return false;
     (void)take_dir_stamp(std::string(dir), 0, /*may_watch=*/true);
   }
+  return !looks.empty();
 }
 
 uint64_t WatchedStamps::layout_generation() const {
@@ -565,6 +606,7 @@ WatchedStamps::Usage WatchedStamps::usage() const {
   u.noted = state_->noted_total.load(std::memory_order_relaxed);
   u.dirs_remembered = state_->dirs_remembered.load(std::memory_order_relaxed);
   u.dirs_stated = state_->dirs_stated.load(std::memory_order_relaxed);
+  u.after_watching = state_->after_watching_runs.load(std::memory_order_acquire);
   u.watches = state_->own_watches.size();
   u.entries = state_->held;
   return u;

@@ -19,6 +19,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,13 +64,25 @@ class WatchedStamps {
   // Watches each directory noted since the last run and takes the noted files' stamps under it, as a look
   // would have. `yield_to_looks`: before each directory, waits until no call is under way and none ended nor
   // any look was made for kQuietNs (core/base/call_activity.h), so the watches never compete with a call.
-  void watch_noted(bool yield_to_looks = false);
+  // Returns true when it watched every noted directory (false: none was noted, or the stamps are closing).
+  bool watch_noted(bool yield_to_looks = false);
   static constexpr int64_t kQuietNs = 150'000'000;
   // watch_noted() on a thread of its own, soon: a server's calls go on meanwhile (a look is answered from
   // memory or stat'ed whatever the watches' progress), so the next call never waits for the watches. On the
   // generated 10,000-file store they took ~0.1 s after a fresh server's first call, and the work after a
   // reply holds the next call back; run beside a call, they slowed it as much (yield_to_looks).
   void watch_noted_later();
+  // A step the stamps' own thread runs once a watch_noted_later() pass has watched what was noted and the
+  // server is quiet again (kQuietNs): a server's whole-store walk, which every watch now vouches for, so it
+  // is kept (project_walk_memo.h) and the next call answers from it instead of being the first walk with
+  // the watches in (on the generated 10,000-file store 33-47 ms against 15 ms answered again). Replaced or
+  // cleared ({}) at any time; clearing waits for a run under way.
+  void set_after_watching(std::function<void()> step);
+  // Removes every watch this process added and forgets what they vouched for (the next looks stat, noted
+  // for watch_noted as a fresh server's are). A server no call has reached gives back the watches its
+  // warm-up took (store_warm_up.h): they are a per-user budget. Waits for a watch_noted() pass under way.
+  // Returns the watches removed.
+  size_t unwatch_all();
 
   // What a server's repeated whole-store walk asks before answering from the last one (project_walk_memo.h).
   // The layout generation moves with every notice applied but a write to a transcript (`*.jsonl` modified,
@@ -96,6 +109,7 @@ class WatchedStamps {
     uint64_t remembered = 0, stated = 0, forgotten = 0, overflows = 0, noted = 0;
     uint64_t dirs_remembered = 0, dirs_stated = 0;  // dir_stamp()'s
     size_t watches = 0, entries = 0;
+    uint64_t after_watching = 0;  // set_after_watching()'s step runs completed
   };
   Usage usage() const;
 

@@ -37,6 +37,29 @@ CALLS = [
 ]
 
 
+def inotify_watches(pid):
+    """The inotify watches process `pid` holds now (each is an `inotify wd:` line of its descriptor's fdinfo)."""
+    n = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") != "anon_inode:inotify":
+                continue
+            with open(f"/proc/{pid}/fdinfo/{fd}") as f:
+                n += sum(1 for line in f if line.startswith("inotify wd:"))
+        except OSError:
+            continue  # closed meanwhile
+    return n
+
+
+def wait_for(cond, limit=20.0):
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return cond()
+
+
 class DiskCacheShared(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="csift-disk-cache-")
@@ -166,22 +189,30 @@ class DiskCacheShared(unittest.TestCase):
         self.assertGreaterEqual(fresh["summary"]["scan_memo"]["hits"], before["screens_deferred"], fresh["summary"])
         self.assertEqual(answer(once), answer(fresh))
 
-    def idle_first_call(self, tool, args, *flags):
-        """A fresh server's first call made once the server has started and used no CPU for half a second (a
-        model's first call comes seconds after the server starts): its structured answer."""
+    def started_idle(self, *flags):
+        """A fresh server left alone once started, until it used no CPU for half a second (a model's first call
+        comes seconds after the server starts): the client, initialized; the caller closes it."""
         c = StdioClient(args=["--claude-home", self.home, *flags], env=self.env, warm_up=True)
+        c.initialize()
+        deadline, quiet_since, used = time.monotonic() + 60, time.monotonic(), cpu_seconds(c.proc.pid)
+        time.sleep(0.3)  # past the warm-up's quiet start (200 ms)
+        while time.monotonic() < deadline and time.monotonic() - quiet_since < 0.5:
+            time.sleep(0.1)
+            now = cpu_seconds(c.proc.pid)
+            if now != used:
+                used, quiet_since = now, time.monotonic()
+        return c
+
+    def call_on(self, c, tool, args):
+        r = c.request("tools/call", {"name": tool, "arguments": args}, timeout=120)
+        self.assertFalse(r["result"].get("isError"), json.dumps(r)[:400])
+        return r["result"]["structuredContent"]
+
+    def idle_first_call(self, tool, args, *flags):
+        """A fresh server's first call made once the server has gone idle: its structured answer."""
+        c = self.started_idle(*flags)
         try:
-            c.initialize()
-            deadline, quiet_since, used = time.monotonic() + 60, time.monotonic(), cpu_seconds(c.proc.pid)
-            time.sleep(0.3)  # past the warm-up's quiet start (200 ms)
-            while time.monotonic() < deadline and time.monotonic() - quiet_since < 0.5:
-                time.sleep(0.1)
-                now = cpu_seconds(c.proc.pid)
-                if now != used:
-                    used, quiet_since = now, time.monotonic()
-            r = c.request("tools/call", {"name": tool, "arguments": args}, timeout=120)
-            self.assertFalse(r["result"].get("isError"), json.dumps(r)[:400])
-            return r["result"]["structuredContent"]
+            return self.call_on(c, tool, args)
         finally:
             c.close()
 
@@ -214,6 +245,47 @@ class DiskCacheShared(unittest.TestCase):
         # A counted label search's censuses (taken under the gates of a call naming no gated leaf).
         warmed, _ = self.warmed_and_cold("search", CALLS[1][1], "result_memo")
         self.assertEqual(warmed["result_memo"]["misses"], 0, warmed)
+
+    def test_warm_up_watches_then_gives_them_back_uncalled(self):
+        # Once its screens are taken, a server left idle watches the directories its walk looked into and
+        # walks again, so its first call answers the walk from memory; a change made after that is seen. Never
+        # called, it gives the watches back after --uncalled-watches-s; called, it watches again after the
+        # reply. With 0 the warm-up adds none.
+        for tool, args in CALLS[:5]:
+            self.server_call(tool, args)  # fills the disk cache
+        c = self.started_idle("--uncalled-watches-s", "3")
+        try:
+            self.assertTrue(wait_for(lambda: inotify_watches(c.proc.pid) > 0), "the warm-up added no watch")
+            path = os.path.join(self.home, SESSION)
+            with open(path, "rb") as f:
+                first = f.readline()
+            with open(path, "ab") as f:
+                f.write(first.replace(b"\"uuid\":\"", b"\"uuid\":\"ee"))
+            created = path.replace("000000000007", "000000000078")
+            shutil.copy2(path, created)
+            self.age(path)
+            self.age(created)
+            got = [answer(self.call_on(c, tool, args)) for tool, args in CALLS[:5]]
+            want = [answer(self.server_call(tool, args, "--disk-cache-mb", "0")) for tool, args in CALLS[:5]]
+            self.assertEqual(got, want)
+            self.assertIn("000000000078", json.dumps(got[4]))  # the session created after the warm-up
+        finally:
+            c.close()
+        c = self.started_idle("--uncalled-watches-s", "1")
+        try:
+            self.assertTrue(wait_for(lambda: inotify_watches(c.proc.pid) > 0), "the warm-up added no watch")
+            self.assertTrue(wait_for(lambda: inotify_watches(c.proc.pid) == 0), "the watches were kept uncalled")
+            self.assertEqual(answer(self.call_on(c, *CALLS[4])),
+                             answer(self.server_call(*CALLS[4], "--disk-cache-mb", "0")))
+            self.assertTrue(wait_for(lambda: inotify_watches(c.proc.pid) > 0), "no watch after a call")
+        finally:
+            c.close()
+        c = self.started_idle("--uncalled-watches-s", "0")
+        try:
+            time.sleep(1)
+            self.assertEqual(inotify_watches(c.proc.pid), 0)
+        finally:
+            c.close()
 
     def test_persisted_kinds_fresh_server_and_changes_seen(self):
         want, _ = self.server_calls("--disk-cache-mb", "0")

@@ -3,12 +3,17 @@
 // first call is tests/mcp/test_disk_cache.py's (it needs a disk cache an earlier server filled).
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/cache/scan_memo.h"
 #include "core/store/discovery_memo.h"
+#include "core/store/project_walk_memo.h"
 #include "core/store/store_warm_up.h"
+#include "core/store/targets.h"
+#include "tests/unit/server_memos.h"
 #include "tests/unit/temp_store.h"
 
 namespace store_warm_up_unit {
@@ -79,6 +84,30 @@ TEST_CASE("store warm-up: a missing store is left to the first call") {
   env.claude_home = "/nonexistent-csift-home/.claude";
   const StoreWarmUp::Report r = StoreWarmUp::run(env, [] { return true; });
   CHECK_FALSE(r.walked);
+}
+
+// A server's warm-up sets the step its watched stamps run once a walk's looks are watched: the whole-store
+// walk made again, every answer from a watch, so it is kept and the next call answers it from memory (the
+// first call after an idle start, or the call after one whose looks were watched after its reply).
+TEST_CASE("store warm-up: once a walk's looks are watched, the walk is made again and kept") {
+  csift_test::ServerMemosInstalled memos;
+  TempStore store;
+  store.write("-home-dev-kept/" + kWarmS1 + ".jsonl", user_line(kWarmS1));
+  store.write("-home-dev-kept/" + kWarmS1 + "/subagents/agent-a1b2c3d4.jsonl", user_line(kWarmS1, "agent"));
+  csift::WatchedStamps* watched = csift::process_watched_stamps();
+  REQUIRE(watched);
+  csift::ProjectWalkMemo* walks = csift::process_project_walk_memo();
+  REQUIRE(walks);
+  const StoreWarmUp warm_up(store.env(), true);  // its own thread may walk too: either way the step runs
+  const auto resolve = [&] { return csift::TargetResolver(store.env(), std::nullopt).resolve({}); };
+  CHECK(resolve().transcripts.size() == 2);  // its looks are noted, not watched
+  watched->watch_noted_later();
+  for (int i = 0; i < 500 && watched->usage().after_watching == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  REQUIRE(watched->usage().after_watching >= 1);
+  const uint64_t reused = walks->reused();
+  CHECK(resolve().transcripts.size() == 2);
+  CHECK(walks->reused() == reused + 1);  // answered from the walk the step kept
 }
 
 }  // namespace store_warm_up_unit

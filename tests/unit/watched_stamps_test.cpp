@@ -282,6 +282,71 @@ TEST_CASE("watched stamps: watch_noted_later watches on a thread of its own") {
   w.reset();  // joins the thread
 }
 
+// The step a server sets runs on the stamps' thread after a pass has watched what was noted (a server's walk
+// made again, every answer from a watch), not before it, and not at all once cleared.
+TEST_CASE("watched stamps: the after-watching step runs once the noted looks are watched") {
+  auto w = WatchedStamps::open();
+  REQUIRE(w);
+  w->defer_watches();
+  OneTranscriptDir one("-home-dev-after", kWatchedS1);
+  std::atomic<size_t> watches_seen{0};
+  std::atomic<int> runs{0};
+  w->set_after_watching([&] {
+    watches_seen = w->usage().watches;
+    ++runs;
+  });
+  REQUIRE(look(*w, one.dir, one.name));
+  w->watch_noted_later();
+  for (int i = 0; i < 500 && w->usage().after_watching == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  CHECK(runs == 1);
+  CHECK(w->usage().after_watching == 1);
+  CHECK(watches_seen == 1);  // the watch was in when the step ran
+  REQUIRE(look(*w, one.dir, one.name));
+  CHECK(w->usage().remembered == 1);
+
+  w->set_after_watching({});
+  OneTranscriptDir two("-home-dev-after-two", kWatchedS1);
+  REQUIRE(look(*w, two.dir, two.name));
+  w->watch_noted_later();
+  for (int i = 0; i < 500 && w->usage().watches < 2; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  CHECK(w->usage().watches == 2);
+  // A step still set would run once the stamps were quiet for kQuietNs after the pass.
+  std::this_thread::sleep_for(std::chrono::nanoseconds(3 * WatchedStamps::kQuietNs));
+  CHECK(runs == 1);
+  CHECK(w->usage().after_watching == 1);
+}
+
+// unwatch_all gives every watch back: nothing is answered from memory after it, a change made then is seen,
+// the layout generation moves (a kept walk is void), and the looks after it are noted to be watched again.
+TEST_CASE("watched stamps: unwatch_all removes the watches and forgets what they vouched for") {
+  auto w = WatchedStamps::open();
+  REQUIRE(w);
+  OneTranscriptDir one("-home-dev-unwatch", kWatchedS1);
+  REQUIRE(look(*w, one.dir, one.name));
+  REQUIRE(look(*w, one.dir, one.name));
+  REQUIRE(w->usage().watches == 1);
+  REQUIRE(w->usage().remembered == 1);
+  const uint64_t layout = w->layout_generation();
+  CHECK(w->unwatch_all() == 1);
+  CHECK(w->usage().watches == 0);
+  CHECK(w->usage().entries == 0);
+  CHECK(w->layout_generation() != layout);
+  append_to(one.file, user_line(kWatchedS1, "after"));
+  w->defer_watches();
+  const uint64_t stated = w->usage().stated;
+  auto now = look(*w, one.dir, one.name);
+  REQUIRE(now);
+  CHECK(now->size == fs::file_size(one.file));
+  CHECK(w->usage().stated == stated + 1);
+  CHECK(w->usage().remembered == 1);
+  CHECK(w->has_noted());
+  w->catch_up();  // the removed watch's IN_IGNORED notice: applied, nothing left to forget
+  CHECK(w->watch_noted());
+  CHECK(w->usage().watches == 1);
+}
+
 // Within one discovery walk the queue is read once; a new walk reads it again and sees what changed.
 TEST_CASE("watched stamps: a walk catches up once, the next walk sees a change made between them") {
   auto w = WatchedStamps::open();
