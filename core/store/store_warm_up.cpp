@@ -47,9 +47,10 @@ StoreWarmUp::StoreWarmUp(Environment env, bool on, TranscriptStep also, int64_t 
         env, [&] { return !stop_.load() && uncalled(); }, also);
     // The walk's looks were noted, not watched (a call's are watched after its reply): watched now, on the
     // stamps' thread while no call is under way, and the walk made again, so the first call answers it
-    // from memory as a warm server's repeat does.
+    // from memory as a warm server's repeat does. Only when the whole store fits in the server's share of
+    // watches: past it no walk is kept, and an uncalled server would hold watches for a few stats saved.
     if (!watched_ || uncalled_watches_ns <= 0 || !done.walked || done.stopped || !uncalled() ||
-        !watched_->has_noted())
+        !watched_->has_noted() || !watched_->noted_fit_share())
       return;
     watched_->watch_noted_later();
     const int64_t watched_at = steady_clock_ns();

@@ -526,6 +526,26 @@ size_t WatchedStamps::unwatch_all() {
   return removed;
 }
 
+bool WatchedStamps::noted_fit_share() const {
+  std::unique_lock<std::shared_mutex> lock(state_->mu);  // no look is noting
+  const size_t held = state_->own_watches.size();
+  if (held >= state_->watch_budget) return false;
+  const size_t room = state_->watch_budget - held;
+  std::unordered_set<std::string_view> dirs;
+  for (const std::vector<State::NotedLook>& mine : state_->noted) {
+    for (const State::NotedLook& l : mine) {
+      dirs.insert(l.is_dir ? std::string_view(l.path) : std::string_view(l.path).substr(0, l.dir_len));
+      if (dirs.size() > room) return false;
+    }
+  }
+  return true;
+}
+
+void WatchedStamps::set_watch_budget(size_t watches) {
+  std::unique_lock<std::shared_mutex> lock(state_->mu);
+  state_->watch_budget = watches;
+}
+
 bool WatchedStamps::watch_noted(bool yield_to_looks) {
   std::lock_guard<std::mutex> pass(state_->pass_mu);
   std::vector<State::NotedLook> looks;

@@ -83,6 +83,12 @@ class WatchedStamps {
   // warm-up took (store_warm_up.h): they are a per-user budget. Waits for a watch_noted() pass under way.
   // Returns the watches removed.
   size_t unwatch_all();
+  // Whether every directory the looks noted since the last watch_noted() would get its watch within this
+  // process's share (the budget less the watches it holds). A walk is kept only when every answer it had came
+  // from a watch, so a store past the share gains no kept walk from the warm-up's watches, only their cost.
+  bool noted_fit_share() const;
+  // Tests only: the share (watch_share() by default).
+  void set_watch_budget(size_t watches);
 
   // What a server's repeated whole-store walk asks before answering from the last one (project_walk_memo.h).
   // The layout generation moves with every notice applied but a write to a transcript (`*.jsonl` modified,

@@ -347,6 +347,31 @@ TEST_CASE("watched stamps: unwatch_all removes the watches and forgets what they
   CHECK(w->usage().watches == 1);
 }
 
+// The warm-up watches only a store that fits in the share: noted_fit_share counts the distinct directories
+// the noted looks would watch (a file's directory, or a directory whose own stamp was asked) against the
+// share less the watches held.
+TEST_CASE("watched stamps: noted_fit_share counts the noted directories against the room left") {
+  auto w = WatchedStamps::open();
+  REQUIRE(w);
+  w->defer_watches();
+  OneTranscriptDir one("-home-dev-fit-one", kWatchedS1);
+  OneTranscriptDir two("-home-dev-fit-two", kWatchedS1);
+  REQUIRE(look(*w, one.dir, one.name));
+  REQUIRE(look(*w, one.dir, one.name));  // the same directory twice: one watch
+  REQUIRE(look(*w, two.dir, two.name));
+  w->set_watch_budget(1);
+  CHECK_FALSE(w->noted_fit_share());
+  w->set_watch_budget(2);
+  CHECK(w->noted_fit_share());
+  CHECK(w->watch_noted());
+  CHECK(w->usage().watches == 2);
+  OneTranscriptDir three("-home-dev-fit-three", kWatchedS1);
+  REQUIRE(look(*w, three.dir, three.name));
+  CHECK_FALSE(w->noted_fit_share());  // the two held leave no room
+  w->set_watch_budget(3);
+  CHECK(w->noted_fit_share());
+}
+
 // Within one discovery walk the queue is read once; a new walk reads it again and sees what changed.
 TEST_CASE("watched stamps: a walk catches up once, the next walk sees a change made between them") {
   auto w = WatchedStamps::open();
