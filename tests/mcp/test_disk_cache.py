@@ -51,6 +51,16 @@ def inotify_watches(pid):
     return n
 
 
+def wait_quiet(pid, quiet=0.5, limit=60.0):
+    """Until process `pid` used no CPU for `quiet` seconds (its idle-time work is done)."""
+    deadline, quiet_since, used = time.monotonic() + limit, time.monotonic(), cpu_seconds(pid)
+    while time.monotonic() < deadline and time.monotonic() - quiet_since < quiet:
+        time.sleep(0.1)
+        now = cpu_seconds(pid)
+        if now != used:
+            used, quiet_since = now, time.monotonic()
+
+
 def wait_for(cond, limit=20.0):
     end = time.monotonic() + limit
     while time.monotonic() < end:
@@ -194,13 +204,8 @@ class DiskCacheShared(unittest.TestCase):
         comes seconds after the server starts): the client, initialized; the caller closes it."""
         c = StdioClient(args=["--claude-home", self.home, *flags], env=self.env, warm_up=True)
         c.initialize()
-        deadline, quiet_since, used = time.monotonic() + 60, time.monotonic(), cpu_seconds(c.proc.pid)
         time.sleep(0.3)  # past the warm-up's quiet start (200 ms)
-        while time.monotonic() < deadline and time.monotonic() - quiet_since < 0.5:
-            time.sleep(0.1)
-            now = cpu_seconds(c.proc.pid)
-            if now != used:
-                used, quiet_since = now, time.monotonic()
+        wait_quiet(c.proc.pid)
         return c
 
     def call_on(self, c, tool, args):
@@ -253,9 +258,10 @@ class DiskCacheShared(unittest.TestCase):
         # reply. With 0 the warm-up adds none.
         for tool, args in CALLS[:5]:
             self.server_call(tool, args)  # fills the disk cache
-        c = self.started_idle("--uncalled-watches-s", "3")
+        c = self.started_idle("--uncalled-watches-s", "30")
         try:
             self.assertTrue(wait_for(lambda: inotify_watches(c.proc.pid) > 0), "the warm-up added no watch")
+            wait_quiet(c.proc.pid)  # the watches all in and the walk made again (kept)
             path = os.path.join(self.home, SESSION)
             with open(path, "rb") as f:
                 first = f.readline()
