@@ -87,7 +87,7 @@ SearchLoad load_for_search(const Transcript& t, bool sidecar, const SearchPrefil
     options.cancel = cancel;
     options.want = std::move(want);
     options.want_keyed = std::move(want_keyed);
-    options.keyed_depth = probes ? probes->label_key_depth() : 0;
+    if (options.want_keyed) options.keyed_depth = probes->label_key_depth();
     options.payloads = counted && counted->labels_only && !sidecar ? ReadOptions::Payloads::skip
                                                                    : ReadOptions::Payloads::full;
     options.preloaded = std::move(bytes);

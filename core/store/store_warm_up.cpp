@@ -1,6 +1,7 @@
 #include "core/store/store_warm_up.h"
 
 #include <chrono>
+#include <optional>
 
 #include "core/base/call_activity.h"
 #include "core/cache/byte_budget_lru.h"
@@ -14,13 +15,12 @@ namespace csift {
 
 namespace {
 
-// The walk an unscoped call makes; false when there is no store to walk (the first call says why).
-bool walk_store(const Environment& env, Scope& scope) {
+// The walk an unscoped call makes; nullopt when there is no store to walk (the first call says why).
+std::optional<Scope> walk_store(const Environment& env) {
   try {
-    scope = TargetResolver(env, std::nullopt).resolve(TargetRequest{});
-    return true;
+    return TargetResolver(env, std::nullopt).resolve(TargetRequest{});
   } catch (...) {
-    return false;
+    return std::nullopt;
   }
 }
 
@@ -30,10 +30,8 @@ StoreWarmUp::StoreWarmUp(Environment env, bool on, TranscriptStep also, int64_t 
   if (!on || process_discovery_memo() == nullptr) return;
   watched_ = process_watched_stamps();
   if (watched_) {
-    watched_->set_after_watching([env] {
-      Scope scope;
-      (void)walk_store(env, scope);  // kept: every answer it has comes from a watch
-    });
+    // Kept: every answer of this walk comes from a watch.
+    watched_->set_after_watching([env] { (void)walk_store(env); });
   }
   thread_ = std::thread([this, env = std::move(env), also = std::move(also), uncalled_watches_ns] {
     // No call has begun: none under way, and none has ended.
@@ -74,14 +72,14 @@ StoreWarmUp::Report StoreWarmUp::run(const Environment& env, const std::function
                                      const TranscriptStep& also) {
   Report out;
   if (!go_on()) return out;
-  Scope scope;
-  if (!walk_store(env, scope)) return out;
+  const std::optional<Scope> scope = walk_store(env);
+  if (!scope) return out;
   out.walked = true;
-  out.transcripts = scope.transcripts.size();
+  out.transcripts = scope->transcripts.size();
   ScanMemo* memo = process_scan_memo();
   const uint64_t call = new_lru_call();  // one call's entries: none evicts another of them
   ResultMemoUse probes;
-  for (const Transcript& t : scope.transcripts) {
+  for (const Transcript& t : scope->transcripts) {
     if (!go_on()) {
       out.stopped = true;
       break;

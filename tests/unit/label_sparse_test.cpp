@@ -240,10 +240,6 @@ TEST_CASE("a sparse parse keeps every part of a long tool result that a label or
   CHECK(cut > compared / 2);  // most texts were cut by the sparse parse
 }
 
-}  // namespace label_sparse_unit
-
-namespace label_sparse_unit {
-
 // envelope_of (ReadOptions::Keyed::envelope) reads a record's type, uuid, timestamp and isCompactSummary from
 // the keys its line check recorded, or declines: on every fixture and corpus line it takes, and on lines made
 // to trip it (repeated, escaped or non-string keys, escapes and non-ASCII bytes in values), a parse reads the

@@ -26,9 +26,10 @@ bool stats_wants(std::string_view line, const RawLineProbes& probes) {
 ReadOptions::Keyed stats_keyed(std::string_view line, const std::vector<OuterKey>& keys,
                                const RawLineProbes& probes) {
   const std::string_view type = probes.keyed_type(line, keys);
-  if (type.empty() || type == "assistant" || type == "cost-state" || probes.may_open_turn(line, keys))
-    return ReadOptions::Keyed::parse;
-  return ReadOptions::Keyed::envelope;
+  if (type.empty() || type == "assistant" || type == "cost-state") return ReadOptions::Keyed::parse;
+  // Every opener is a user record: another type the keys settle is an envelope without asking again.
+  return type == "user" && probes.may_open_turn(line, keys) ? ReadOptions::Keyed::parse
+                                                            : ReadOptions::Keyed::envelope;
 }
 
 std::vector<bool> turn_admits(const std::vector<Record>& records, const RangeSpec& turn,

@@ -91,8 +91,8 @@ bool read_line(Out& out, const ReadOptions& opts, const LineView& lv, bool file_
     enveloped = take == ReadOptions::Keyed::envelope && envelope_of(lv.bytes, keys, r);
   }
   if (!enveloped) {
-    out.parser.set_sparse(opts.payloads ==
-                          ReadOptions::Payloads::skip);  // the parser is the thread's, shared
+    // The parser is the thread's, shared by every read: its sparseness is this read's.
+    out.parser.set_sparse(opts.payloads == ReadOptions::Payloads::skip);
     const ParseStatus status = keyed ? out.parser.parse_checked(lv.bytes, r) : out.parser.parse(lv.bytes, r);
     if (status == ParseStatus::too_large) return skip(out.parser.error());
     if (status == ParseStatus::malformed) return skip("malformed JSON: " + out.parser.error());

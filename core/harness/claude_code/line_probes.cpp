@@ -355,6 +355,14 @@ const OuterKey* single_top_level_key(const std::vector<OuterKey>& keys, std::str
   return top_level_key_once(keys, name).value_or(nullptr);
 }
 
+// Whether a top-level key's name holds an escape: it may spell any key, or none, so only a parse can say
+// which keys the record has.
+bool escaped_top_level_key(const std::vector<OuterKey>& keys) {
+  for (const OuterKey& k : keys)
+    if (k.depth == 1 && k.name.find('\\') != std::string_view::npos) return true;
+  return false;
+}
+
 }  // namespace
 
 bool envelope_of(std::string_view line, const std::vector<OuterKey>& keys, Record& out) {
@@ -373,9 +381,7 @@ bool envelope_of(std::string_view line, const std::vector<OuterKey>& keys, Recor
     into.assign(inner);
     return true;
   };
-  // An escaped name may spell any of the four, or none: a parse reads it.
-  for (const OuterKey& k : keys)
-    if (k.depth == 1 && k.name.find('\\') != std::string_view::npos) return false;
+  if (escaped_top_level_key(keys)) return false;  // it may spell any of the four
   const OuterKey *type, *uuid, *timestamp, *compact;
   if (!one("type", type) || !one("uuid", uuid) || !one("timestamp", timestamp) ||
       !one("isCompactSummary", compact))
@@ -392,8 +398,7 @@ bool envelope_of(std::string_view line, const std::vector<OuterKey>& keys, Recor
 }
 
 std::optional<std::string_view> keyed_record_type(const std::vector<OuterKey>& keys) {
-  for (const OuterKey& k : keys)
-    if (k.depth == 1 && k.name.find('\\') != std::string_view::npos) return std::nullopt;
+  if (escaped_top_level_key(keys)) return std::nullopt;
   const OuterKey* type = single_top_level_key(keys, "type");
   if (!type || type->value.size() < 2 || type->value.front() != '"' ||
       type->value.find('\\') != std::string_view::npos)
