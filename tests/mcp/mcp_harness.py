@@ -53,7 +53,9 @@ def npm_ci_once(folder, lock_name, installed):
 
 
 def binary():
-    return os.environ.get("CSIFT_MCP_BIN") or os.path.join(REPO, "build", "csift-mcp")
+    # Absolute: Claude Code spawns the server it was given from its own working directory, so a relative
+    # CSIFT_MCP_BIN (measure.py's usage line) named no binary there and the server never connected.
+    return os.path.abspath(os.environ.get("CSIFT_MCP_BIN") or os.path.join(REPO, "build", "csift-mcp"))
 
 
 # The session triage tools and export: served to local callers only (never over HTTP); the three triage tools
